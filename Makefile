@@ -1,0 +1,82 @@
+# llmkit build and test. `make` builds tools and examples into build/;
+# `make test` builds and runs every test and ends with "N passed, N failed".
+CC      ?= cc
+CFLAGS  ?= -O2 -march=native
+WARN     = -Wall -Wextra -Wpedantic
+OMP     ?= -fopenmp
+B        = build
+LIBS     = -lm
+FUZZ_TIME ?= 30
+
+TOOLS    = $(patsubst tools/%.c,$(B)/%,$(wildcard tools/*.c))
+EXAMPLES = $(patsubst examples/%.c,$(B)/%,$(wildcard examples/*.c))
+TESTS    = $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
+# Tests opt in to extra builds with marker comments in their source:
+#   lk-test: sanitize   also built and run with ASan+UBSan
+#   lk-test: nomalloc   also built with -DLLMKIT_NO_MALLOC
+#   lk-test: neon       also cross-built for aarch64 and run under qemu
+SAN_TESTS  = $(patsubst tests/%.c,$(B)/tests-san/%,$(shell grep -l 'lk-test: sanitize' tests/test_*.c 2>/dev/null))
+NOM_TESTS  = $(patsubst tests/%.c,$(B)/tests-nomalloc/%,$(shell grep -l 'lk-test: nomalloc' tests/test_*.c 2>/dev/null))
+NEON_TESTS = $(patsubst tests/%.c,$(B)/tests-neon/%,$(shell grep -l 'lk-test: neon' tests/test_*.c 2>/dev/null))
+AARCH64_CC ?= aarch64-linux-gnu-gcc
+HAVE_AARCH64 := $(shell command -v $(AARCH64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1 && echo 1)
+HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
+
+.PHONY: all test fuzz clean compile-checks
+all: $(TOOLS) $(EXAMPLES)
+
+$(B)/%: tools/%.c llmkit.h | $(B)
+	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+$(B)/%: examples/%.c llmkit.h | $(B)
+	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+$(B)/tests/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+$(B)/tests-san/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+$(B)/tests-nomalloc/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DLLMKIT_NO_MALLOC $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+$(B)/tests-neon/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
+	@mkdir -p $(dir $@)
+	$(AARCH64_CC) -O2 -march=armv8.2-a+dotprod $(WARN) -std=c99 -static -I. $< -o $@ $(LIBS)
+$(B)/fuzz_gguf: tests/fuzz_gguf.c llmkit.h | $(B)
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. $< -o $@
+$(B):
+	@mkdir -p $(B)
+
+# The header must compile warning-free as C99 (gcc, clang) and C++11 (g++, clang++).
+compile-checks: | $(B)
+	@printf '#define LLMKIT_IMPLEMENTATION\n#include "llmkit.h"\nint main(void){return 0;}\n' > $(B)/cc_check.c
+	@cp $(B)/cc_check.c $(B)/cc_check.cpp
+	@printf '#define LLMKIT_IMPLEMENTATION\n#define LLMKIT_NO_STDIO\n#define LLMKIT_NO_MALLOC\n#define LLMKIT_NO_SIMD\n#define LLMKIT_STATIC\n#include "llmkit.h"\nint main(void){return 0;}\n' > $(B)/cc_check_min.c
+
+RUN_ARGS = \
+  "compile-gcc-c99=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
+  "compile-gcc-c99-minimal=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check_min.c -o /dev/null" \
+  "compile-g++-c++11=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null"
+ifeq ($(HAVE_CLANG),1)
+RUN_ARGS += \
+  "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
+  "compile-clang++-c++11=clang++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
+  "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(FUZZ_SEEDS) 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
+FUZZ_BIN = $(B)/fuzz_gguf
+endif
+FUZZ_SEEDS = $(wildcard ../shared/fixtures/tokenizer/*.gguf ../shared/fixtures/models/gemma2/*Q8_0.gguf)
+ifeq ($(HAVE_AARCH64),1)
+NEON_RUN = $(NEON_TESTS)
+endif
+
+test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN) $(FUZZ_BIN)
+	@mkdir -p $(B)/fuzz-corpus
+	@[ "$(HAVE_AARCH64)" = 1 ] || echo "SKIP neon: aarch64-linux-gnu-gcc or qemu-aarch64 missing (install gcc-aarch64-linux-gnu qemu-user)"
+	@[ "$(HAVE_CLANG)" = 1 ] || echo "SKIP clang checks and fuzzing: clang missing"
+	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN)
+
+fuzz: $(B)/fuzz_gguf
+	@mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 $(B)/fuzz-corpus $(FUZZ_SEEDS)
+
+clean:
+	rm -rf $(B)

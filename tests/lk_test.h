@@ -1,0 +1,69 @@
+/* lk_test.h - the tiny test harness used by every tests/test_*.c program.
+ *
+ * A test program runs named cases; each prints one line:
+ *     PASS name          FAIL name: why          SKIP name: why
+ * tests/run.sh collects these lines from all programs and prints the
+ * closing "N passed, N failed, N skipped" line. */
+#ifndef LK_TEST_H
+#define LK_TEST_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+
+static int lk_t_failed_ = 0;      /* checks failed in the current case */
+static int lk_t_total_fail_ = 0;  /* failed cases in this program      */
+static const char *lk_t_name_ = "";
+
+static void lk_t_begin(const char *name) { lk_t_name_ = name; lk_t_failed_ = 0; }
+static void lk_t_fail(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    if (lk_t_failed_ < 5) {
+        fprintf(stdout, "  %s:%d: ", file, line);
+        va_start(ap, fmt); vfprintf(stdout, fmt, ap); va_end(ap);
+        fputc('\n', stdout);
+    }
+    lk_t_failed_++;
+}
+static void lk_t_end(void) {
+    if (lk_t_failed_) { printf("FAIL %s: %d check(s) failed\n", lk_t_name_, lk_t_failed_); lk_t_total_fail_++; }
+    else printf("PASS %s\n", lk_t_name_);
+    fflush(stdout);
+}
+static void lk_t_skip(const char *name, const char *why) { printf("SKIP %s: %s\n", name, why); fflush(stdout); }
+
+#define CHECK(cond, ...) do { if (!(cond)) lk_t_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+#define CHECK_OK(expr) do { int st_ = (int)(expr); if (st_) lk_t_fail(__FILE__, __LINE__, "%s returned %d: %s", #expr, st_, lk_last_error()); } while (0)
+
+/* Where the shared fixtures live: $LK_FIXTURES, else ../shared/fixtures. */
+static const char *lk_t_fixtures(void) {
+    const char *e = getenv("LK_FIXTURES");
+    return e && *e ? e : "../shared/fixtures";
+}
+/* Path under the fixtures dir; returns NULL (and the caller skips) if absent. */
+static const char *lk_t_fixture(const char *rel) {
+    static char buf[8][1024];
+    static int k = 0;
+    FILE *f;
+    char *p = buf[k++ & 7];
+    snprintf(p, 1024, "%s/%s", lk_t_fixtures(), rel);
+    f = fopen(p, "rb");
+    if (!f) return NULL;
+    fclose(f);
+    return p;
+}
+/* Read a whole file; returns NULL if it cannot. */
+static unsigned char *lk_t_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *b;
+    long n;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
+    b = (unsigned char *)malloc(n > 0 ? (size_t)n : 1);
+    if (b && n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+    fclose(f);
+    if (b) *len = (size_t)n;
+    return b;
+}
+static int lk_t_exit(void) { return lk_t_total_fail_ ? 1 : 0; }
+#endif
