@@ -356,7 +356,156 @@ LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *p
 
 /* ==========================================================================
  * 11. Sampling
- * ========================================================================== */
+ * ==========================================================================
+ * Semantics follow llama.cpp's samplers (src/llama-sampling.cpp and the
+ * default chain of common/sampling.cpp); the random numbers come from our
+ * own generator, so sampled tokens are reproducible on every platform but
+ * differ from llama.cpp's (which uses std::mt19937).
+ *
+ * RNG: PCG32 (XSH-RR, 64-bit state, 32-bit output; O'Neill 2014). The
+ * integer and float outputs are bit-identical everywhere. lk_rng_seed_stream
+ * matches the reference pcg32_srandom_r(initstate, initseq). */
+typedef struct lk_rng {
+    uint64_t state;
+    uint64_t inc;     /* stream selector, always odd */
+} lk_rng;
+
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed);               /* fixed stream */
+LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream);
+LKDEF uint32_t lk_rng_u32(lk_rng *r);
+LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n);  /* uniform in [0, n); 0 if n == 0 */
+LKDEF float lk_rng_float(lk_rng *r);    /* [0,1): top 24 bits of one u32 * 2^-24     */
+LKDEF double lk_rng_double(lk_rng *r);  /* [0,1): 53 bits from two u32 (hi first)    */
+/* Standard Gumbel noise -log(-log(u)), u = (x + 0.5) * 2^-32 in (0,1) from one
+ * u32 (finite: |g| < 23). Uses libm's log. argmax(logit + gumbel) samples
+ * softmax(logit) exactly. */
+LKDEF float lk_rng_gumbel(lk_rng *r);
+LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n);
+
+/* --- candidates ---------------------------------------------------------- */
+typedef struct lk_token_data {
+    int32_t id;       /* token id                                  */
+    float logit;      /* log-odds, modified by the samplers         */
+    float p;          /* probability, valid after a softmax step    */
+} lk_token_data;
+
+typedef struct lk_candidates {
+    lk_token_data *data;
+    size_t size;      /* live candidates data[0..size)              */
+    int sorted;       /* 1: data is ordered by logit desc, id asc   */
+} lk_candidates;
+
+typedef struct lk_logit_bias {
+    int32_t token;
+    float bias;       /* added to the logit; -INFINITY bans the token */
+} lk_logit_bias;
+
+/* Fill buf[0..n_vocab) with (i, logits[i], 0) and point c at it. Errors:
+ * NULL pointers, n_vocab <= 0, NaN or +inf logits, all logits -inf. */
+LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const float *logits, int n_vocab);
+
+/* Individual samplers over a candidate array (llama.cpp semantics). Ties
+ * in logit are broken by the lower token id, so results are deterministic.
+ * Each returns LK_ERR_INVALID_ARG for NULL/empty input or bad parameters. */
+/* Sort (logit desc) and set p = softmax(logit). */
+LKDEF lk_status lk_sample_softmax(lk_candidates *c);
+/* Token with the largest logit (lowest id on ties); does not modify c. */
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token);
+/* logit /= t. t <= 0: every logit but the largest becomes -inf. */
+LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t);
+/* Keep the k largest logits, sorted. k <= 0 or k >= size: no-op. */
+LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k);
+/* Keep the smallest prefix (by probability) whose mass is >= p, and at
+ * least min_keep tokens. p >= 1: no-op. */
+LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep);
+/* Keep tokens with p_i >= p * p_max (logit_i >= max + log p), at least
+ * min_keep. p <= 0: no-op. */
+LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep);
+/* Locally typical sampling (Meister et al.): order by |-log p_i - H| and
+ * keep the smallest such prefix with mass > p, at least max(min_keep, 1).
+ * p >= 1: no-op. (llama.cpp at c392e5094 keeps everything when min_keep is
+ * 0 due to an unsigned underflow; we implement the definition.) */
+LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep);
+/* Repetition / frequency / presence penalties for the tokens in history
+ * (the caller passes the last N tokens). For a token seen `cnt` > 0 times:
+ *   logit = logit <= 0 ? logit * repeat : logit / repeat;
+ *   logit -= cnt * freq + present.
+ * repeat must be > 0 (1 = off). Tokens not among the candidates are ignored.
+ * Cost O(n_history^2 + n_history * size) here; the chain uses a faster path. */
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+                                    float repeat, float freq, float present);
+/* logit[token] += bias for each entry (tokens absent from c are ignored). */
+LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias);
+/* Softmax, then draw a token from p with r. */
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token);
+/* Mirostat 2.0: keep tokens with surprise -log2 p <= *mu (at least the top
+ * one), renormalize, draw, then *mu -= eta * (-log2 p_drawn - tau), with
+ * p_drawn the renormalized probability. Initialise *mu = 2 * tau. */
+LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
+                                      float *mu, int32_t *out_token);
+/* Mirostat 1.0: Zipf exponent s_hat from the top m tokens, k from s_hat and
+ * *mu over a vocabulary of n_vocab, top-k, draw, same mu update. */
+LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
+                                   int n_vocab, float *mu, int32_t *out_token);
+
+/* --- the sampler chain --------------------------------------------------- */
+typedef struct lk_sampler_params {
+    float temperature;       /* <= 0: greedy                        0.8   */
+    int top_k;               /* <= 0: off                           40    */
+    float top_p;             /* >= 1 (or 0): off                    0.95  */
+    float min_p;             /* <= 0: off                           0.05  */
+    float typical_p;         /* >= 1 (or 0): off                    1.0   */
+    int min_keep;            /* truncation samplers keep >= this    0     */
+    float repeat_penalty;    /* 1 (or 0): off                       1.0   */
+    int repeat_last_n;       /* history length for penalties        64    */
+    float frequency_penalty; /* 0: off                              0     */
+    float presence_penalty;  /* 0: off                              0     */
+    int mirostat;            /* 0 off, 1 = mirostat, 2 = mirostat 2.0     */
+    float mirostat_tau;      /* target surprise (bits)              5.0   */
+    float mirostat_eta;      /* learning rate                       0.1   */
+    uint64_t seed;           /* RNG seed                            0     */
+    const lk_logit_bias *logit_bias; /* copied at creation; may be NULL   */
+    int n_logit_bias;
+    int n_vocab;             /* > 0: preallocate; 0: on first sample      */
+    const lk_allocator *allocator;   /* NULL = default                     */
+} lk_sampler_params;
+
+typedef struct lk_sampler lk_sampler;
+
+LKDEF lk_sampler_params lk_sampler_default_params(void);
+/* Build the chain in llama.cpp's default order:
+ *   mirostat 0: logit bias, penalties, top-k, typical, top-p, min-p,
+ *               temperature, dist          (temperature <= 0: greedy)
+ *   mirostat 1/2: logit bias, temperature, mirostat (no penalties, no
+ *               truncation samplers, as in llama.cpp's common_sampler)
+ * params NULL = lk_sampler_default_params(). All memory is allocated here
+ * (or on the first sample when n_vocab is 0, or again when a larger
+ * vocabulary is passed); sampling itself never allocates. */
+LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out);
+/* Sample a token from logits[0..n_vocab). Errors (token -1): NULL, n_vocab
+ * <= 0, NaN/+inf logits, every candidate banned, bias token >= n_vocab. */
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int32_t *out_token);
+/* Convenience: the token, or -1 with lk_last_error() set. */
+LKDEF int32_t lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
+/* Record a token as generated (or as part of the prompt): feeds the
+ * penalty history. (Mirostat's mu is updated inside sample, as in llama.cpp.) */
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int32_t token);
+/* Forget the history, reset mu to 2*tau and reseed the RNG. */
+LKDEF void lk_sampler_reset(lk_sampler *s);
+LKDEF void lk_sampler_free(lk_sampler *s);
+LKDEF float lk_sampler_mirostat_mu(const lk_sampler *s);
+LKDEF lk_rng *lk_sampler_rng(lk_sampler *s);
+
+/* --- speculative decoding -------------------------------------------------
+ * Standard speculative-sampling acceptance (Leviathan et al. 2023, Chen et
+ * al. 2023): the draft token x ~ q is accepted with probability
+ * min(1, p(x)/q(x)); otherwise a token is drawn from norm(max(0, p - q)).
+ * The result is distributed exactly as p. p_target and q_draft are
+ * probability vectors over n_vocab tokens (non-negative, each summing to 1).
+ * Returns the token (== draft_token iff accepted), or -1 on bad input with
+ * lk_last_error() set. */
+LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             int32_t draft_token, lk_rng *r);
 
 /* ==========================================================================
  * 12. Tokenizer
@@ -758,6 +907,660 @@ LKDEF size_t lk_tensor_nbytes(const lk_tensor *t) { return lk_tensor_row_size(t)
 /* --------------------------------------------------------------------------
  * 15.11 Sampling
  * -------------------------------------------------------------------------- */
+/* --- RNG: PCG32 XSH-RR ------------------------------------------------------
+ * state' = state * 6364136223846793005 + inc   (mod 2^64)
+ * out    = rotr32(((old >> 18) ^ old) >> 27, old >> 59)                      */
+#define LK__PCG_MULT 6364136223846793005ull
+#define LK__RNG_DEFAULT_STREAM 0x9e3779b97f4a7c15ull
+
+LKDEF uint32_t lk_rng_u32(lk_rng *r) {
+    uint64_t old = r->state;
+    uint32_t xs, rot;
+    r->state = old * LK__PCG_MULT + r->inc;
+    xs = (uint32_t)(((old >> 18) ^ old) >> 27);
+    rot = (uint32_t)(old >> 59);
+    return (xs >> rot) | (xs << ((32u - rot) & 31u));
+}
+LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream) {
+    r->state = 0;
+    r->inc = (stream << 1) | 1u;
+    (void)lk_rng_u32(r);
+    r->state += seed;
+    (void)lk_rng_u32(r);
+}
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed) { lk_rng_seed_stream(r, seed, LK__RNG_DEFAULT_STREAM); }
+LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n) {
+    /* rejection of the low (2^32 mod n) values: exact uniformity */
+    uint32_t thr, x;
+    if (n == 0) return 0;
+    thr = (0u - n) % n;
+    do { x = lk_rng_u32(r); } while (x < thr);
+    return x % n;
+}
+LKDEF float lk_rng_float(lk_rng *r) {
+    return (float)(lk_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
+}
+LKDEF double lk_rng_double(lk_rng *r) {
+    uint64_t hi = lk_rng_u32(r) >> 5, lo = lk_rng_u32(r) >> 6; /* 27 + 26 bits */
+    return (double)((hi << 26) | lo) * (1.0 / 9007199254740992.0);
+}
+LKDEF float lk_rng_gumbel(lk_rng *r) {
+    double u = ((double)lk_rng_u32(r) + 0.5) * (1.0 / 4294967296.0); /* (0,1) */
+    return (float)-log(-log(u));
+}
+LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n) {
+    size_t i;
+    if (!r || !out) return;
+    for (i = 0; i < n; i++) out[i] = lk_rng_gumbel(r);
+}
+
+/* --- ordering and sorting (in place, no allocation, deterministic) ---------
+ * mode 0: logit desc, then id asc (the "sorted" order)
+ * mode 1: p asc (typical's shifted score is parked in p), then mode 0     */
+static int lk__tok_lt(const lk_token_data *a, const lk_token_data *b, int mode) {
+    if (mode == 1 && a->p != b->p) return a->p < b->p;
+    if (a->logit != b->logit) return a->logit > b->logit;
+    return a->id < b->id;
+}
+/* max-heap where the root is the element that comes last in the order */
+static void lk__sift(lk_token_data *d, size_t n, size_t i, int mode) {
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        lk_token_data t;
+        if (l < n && lk__tok_lt(&d[m], &d[l], mode)) m = l;
+        if (r < n && lk__tok_lt(&d[m], &d[r], mode)) m = r;
+        if (m == i) return;
+        t = d[i]; d[i] = d[m]; d[m] = t;
+        i = m;
+    }
+}
+static void lk__heapify(lk_token_data *d, size_t n, int mode) {
+    size_t i = n / 2;
+    while (i-- > 0) lk__sift(d, n, i, mode);
+}
+static void lk__heap_sort_out(lk_token_data *d, size_t n, int mode) {
+    while (n > 1) {
+        lk_token_data t = d[0]; d[0] = d[n - 1]; d[n - 1] = t;
+        n--;
+        lk__sift(d, n, 0, mode);
+    }
+}
+static void lk__sort_tokens(lk_token_data *d, size_t n, int mode) {
+    lk__heapify(d, n, mode);
+    lk__heap_sort_out(d, n, mode);
+}
+/* Move the first k (in mode order) to d[0..k), sorted. O(n log k). */
+static void lk__partial_sort(lk_token_data *d, size_t n, size_t k, int mode) {
+    size_t i;
+    if (k > n) k = n;
+    if (k == 0) return;
+    lk__heapify(d, k, mode);
+    for (i = k; i < n; i++) {
+        if (lk__tok_lt(&d[i], &d[0], mode)) {
+            lk_token_data t = d[0]; d[0] = d[i]; d[i] = t;
+            lk__sift(d, k, 0, mode);
+        }
+    }
+    lk__heap_sort_out(d, k, mode);
+}
+
+static lk_status lk__cand_check(const lk_candidates *c, const char *fn) {
+    if (!c || !c->data) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL candidates", fn);
+    if (c->size == 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: empty candidate array", fn);
+    return LK_OK;
+}
+static int lk__isnan(float x) { return x != x; }
+static int lk__isfinite(float x) { return x == x && x - x == 0.0f; }
+static size_t lk__min_keep(int min_keep) { return min_keep > 0 ? (size_t)min_keep : 0; }
+
+LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const float *logits, int n_vocab) {
+    int i, any = 0;
+    if (!c || !buf || !logits) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: NULL argument");
+    if (n_vocab <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: n_vocab %d <= 0", n_vocab);
+    for (i = 0; i < n_vocab; i++) {
+        float l = logits[i];
+        if (lk__isnan(l) || l == (float)HUGE_VAL)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: logit %d is %s", i, lk__isnan(l) ? "NaN" : "+inf");
+        if (l != -(float)HUGE_VAL) any = 1;
+        buf[i].id = i; buf[i].logit = l; buf[i].p = 0.0f;
+    }
+    if (!any) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: all %d logits are -inf", n_vocab);
+    c->data = buf; c->size = (size_t)n_vocab; c->sorted = 0;
+    return LK_OK;
+}
+
+/* p over data[0..n) = softmax(logit); data must be sorted (max first). */
+static lk_status lk__softmax_sorted(lk_token_data *d, size_t n) {
+    float mx = d[0].logit;
+    double sum = 0.0;
+    size_t i;
+    if (!(mx > -(float)HUGE_VAL) || lk__isnan(mx) || mx == (float)HUGE_VAL)
+        return lk_set_error(LK_ERR_INVALID_ARG, "softmax: largest logit is not finite (all tokens banned?)");
+    for (i = 0; i < n; i++) { float e = expf(d[i].logit - mx); d[i].p = e; sum += e; }
+    for (i = 0; i < n; i++) d[i].p = (float)(d[i].p / sum);
+    return LK_OK;
+}
+LKDEF lk_status lk_sample_softmax(lk_candidates *c) {
+    lk_status st = lk__cand_check(c, "lk_sample_softmax");
+    if (st) return st;
+    if (!c->sorted) { lk__sort_tokens(c->data, c->size, 0); c->sorted = 1; }
+    return lk__softmax_sorted(c->data, c->size);
+}
+
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token) {
+    size_t i, best = 0;
+    lk_status st = lk__cand_check(c, "lk_sample_greedy");
+    if (st) return st;
+    if (!out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_greedy: NULL out_token");
+    for (i = 1; i < c->size; i++)
+        if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+    *out_token = c->data[best].id;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t) {
+    size_t i;
+    lk_status st = lk__cand_check(c, "lk_sample_temperature");
+    if (st) return st;
+    if (lk__isnan(t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_temperature: temperature is NaN");
+    if (t <= 0.0f) {
+        size_t best = 0;
+        for (i = 1; i < c->size; i++)
+            if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+        for (i = 0; i < c->size; i++)
+            if (i != best) c->data[i].logit = -(float)HUGE_VAL;
+        return LK_OK;
+    }
+    for (i = 0; i < c->size; i++) c->data[i].logit /= t;   /* order preserved */
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k) {
+    lk_status st = lk__cand_check(c, "lk_sample_top_k");
+    if (st) return st;
+    if (k <= 0 || (size_t)k >= c->size) return LK_OK;
+    if (!c->sorted) { lk__partial_sort(c->data, c->size, (size_t)k, 0); c->sorted = 1; }
+    c->size = (size_t)k;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep) {
+    double cum = 0.0;
+    size_t i, keep, mk = lk__min_keep(min_keep);
+    lk_status st = lk__cand_check(c, "lk_sample_top_p");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: p is NaN");
+    if (p >= 1.0f) return LK_OK;
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    keep = c->size;
+    for (i = 0; i < c->size; i++) {
+        cum += c->data[i].p;
+        if (cum >= p && i + 1 >= mk) { keep = i + 1; break; }
+    }
+    c->size = keep;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep) {
+    size_t i, n = 0, mk = lk__min_keep(min_keep);
+    float mx, thr;
+    lk_status st = lk__cand_check(c, "lk_sample_min_p");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_min_p: p is NaN");
+    if (p <= 0.0f) return LK_OK;
+    mx = c->data[0].logit;
+    if (!c->sorted) for (i = 1; i < c->size; i++) if (c->data[i].logit > mx) mx = c->data[i].logit;
+    thr = mx + logf(p);          /* p_i >= p * p_max  <=>  logit_i >= max + log p */
+    for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) n++;
+    if (n >= mk || n >= c->size) {
+        if (!c->sorted) {        /* stable compaction keeps the current order */
+            size_t o = 0;
+            for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) c->data[o++] = c->data[i];
+        }
+        c->size = n > 0 ? n : 1;
+        return LK_OK;
+    }
+    /* fewer than min_keep pass: keep the min_keep largest */
+    if (!c->sorted) { lk__partial_sort(c->data, c->size, mk, 0); c->sorted = 1; }
+    c->size = mk < c->size ? mk : c->size;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep) {
+    double ent = 0.0, cum = 0.0, sum = 0.0;
+    float mx;
+    size_t i, keep, mk = lk__min_keep(min_keep);
+    lk_status st = lk__cand_check(c, "lk_sample_typical");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_typical: p is NaN");
+    if (p >= 1.0f) return LK_OK;
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    if (mk < 1) mk = 1;
+    /* H = -sum p log p  (nats; p = 0 terms contribute 0) */
+    for (i = 0; i < c->size; i++) { double q = c->data[i].p; if (q > 0) ent -= q * log(q); }
+    /* park the shifted score |-log p - H| in p, sort by it, restore p */
+    mx = c->data[0].logit;
+    for (i = 0; i < c->size; i++) {
+        double q = c->data[i].p;
+        c->data[i].p = q > 0 ? (float)fabs(-log(q) - ent) : (float)HUGE_VAL;
+        sum += expf(c->data[i].logit - mx);
+    }
+    lk__sort_tokens(c->data, c->size, 1);
+    for (i = 0; i < c->size; i++) c->data[i].p = (float)(expf(c->data[i].logit - mx) / sum);
+    keep = c->size;
+    for (i = 0; i < c->size; i++) {
+        cum += c->data[i].p;
+        if (cum > p && i + 1 >= mk) { keep = i + 1; break; }
+    }
+    c->size = keep;
+    c->sorted = 0;
+    return LK_OK;
+}
+
+static float lk__penalize(float logit, int cnt, float repeat, float freq, float present) {
+    logit = logit <= 0.0f ? logit * repeat : logit / repeat;
+    return logit - ((float)cnt * freq + (cnt > 0 ? present : 0.0f));
+}
+static lk_status lk__check_penalties(const char *fn, float repeat, float freq, float present) {
+    if (!(repeat > 0.0f) || !lk__isfinite(repeat))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: repeat penalty must be finite and > 0", fn);
+    if (!lk__isfinite(freq) || !lk__isfinite(present))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: frequency/presence penalty not finite", fn);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+                                    float repeat, float freq, float present) {
+    int i, j;
+    lk_status st = lk__cand_check(c, "lk_sample_penalties");
+    if (st) return st;
+    if (n_history < 0 || (n_history > 0 && !history))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_penalties: bad history (n %d)", n_history);
+    if ((st = lk__check_penalties("lk_sample_penalties", repeat, freq, present)) != LK_OK) return st;
+    if (repeat == 1.0f && freq == 0.0f && present == 0.0f) return LK_OK;
+    for (i = 0; i < n_history; i++) {
+        int32_t t = history[i];
+        int cnt = 0, dup = 0;
+        size_t k;
+        for (j = 0; j < i; j++) if (history[j] == t) { dup = 1; break; }
+        if (dup) continue;   /* each distinct token once */
+        for (j = i; j < n_history; j++) cnt += history[j] == t;
+        if (t >= 0 && (size_t)t < c->size && c->data[t].id == t) k = (size_t)t;
+        else for (k = 0; k < c->size && c->data[k].id != t; k++) {}
+        if (k < c->size) c->data[k].logit = lk__penalize(c->data[k].logit, cnt, repeat, freq, present);
+    }
+    c->sorted = 0;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias) {
+    int j;
+    lk_status st = lk__cand_check(c, "lk_sample_logit_bias");
+    if (st) return st;
+    if (n_bias < 0 || (n_bias > 0 && !bias))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bad bias list (n %d)", n_bias);
+    for (j = 0; j < n_bias; j++) {
+        int32_t t = bias[j].token;
+        size_t k;
+        if (lk__isnan(bias[j].bias) || bias[j].bias == (float)HUGE_VAL)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bias %d for token %d is NaN or +inf", j, (int)t);
+        if (t >= 0 && (size_t)t < c->size && c->data[t].id == t) k = (size_t)t;
+        else for (k = 0; k < c->size && c->data[k].id != t; k++) {}
+        if (k < c->size) c->data[k].logit += bias[j].bias;
+    }
+    if (n_bias > 0) c->sorted = 0;
+    return LK_OK;
+}
+
+/* Draw index from d[0..n) by p (need not sum exactly to 1). */
+static size_t lk__draw(const lk_token_data *d, size_t n, lk_rng *r) {
+    double tot = 0.0, u, cum = 0.0;
+    size_t i, last = 0;
+    for (i = 0; i < n; i++) tot += d[i].p;
+    u = lk_rng_double(r) * tot;
+    for (i = 0; i < n; i++) {
+        if (d[i].p <= 0.0f) continue;
+        last = i;
+        cum += d[i].p;
+        if (u < cum) return i;
+    }
+    return last;   /* rounding: the last token with p > 0 */
+}
+
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token) {
+    lk_status st = lk__cand_check(c, "lk_sample_dist");
+    if (st) return st;
+    if (!r || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_dist: NULL rng or out_token");
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    *out_token = c->data[lk__draw(c->data, c->size, r)].id;
+    return LK_OK;
+}
+
+static lk_status lk__check_mirostat(const char *fn, lk_rng *r, float tau, float eta, float *mu, int32_t *out) {
+    if (!r || !mu || !out) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL rng, mu or out_token", fn);
+    if (!lk__isfinite(tau) || !lk__isfinite(eta) || !lk__isfinite(*mu))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: tau, eta and mu must be finite", fn);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
+                                      float *mu, int32_t *out_token) {
+    float mx;
+    double sum = 0.0;
+    size_t i, n = 0, idx;
+    lk_status st = lk__cand_check(c, "lk_sample_mirostat_v2");
+    if (st) return st;
+    if ((st = lk__check_mirostat("lk_sample_mirostat_v2", r, tau, eta, mu, out_token)) != LK_OK) return st;
+    /* softmax over all without sorting: p_i = e^(l_i - max) / sum */
+    mx = c->data[0].logit;
+    for (i = 1; i < c->size; i++) if (c->data[i].logit > mx) mx = c->data[i].logit;
+    if (!(mx > -(float)HUGE_VAL))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat_v2: all tokens banned");
+    for (i = 0; i < c->size; i++) { float e = expf(c->data[i].logit - mx); c->data[i].p = e; sum += e; }
+    /* keep surprise -log2 p_i <= mu, i.e. p_i >= 2^-mu (a prefix in sorted order) */
+    for (i = 0; i < c->size; i++) {
+        float q = (float)(c->data[i].p / sum);
+        if (!(-log2f(q) > *mu)) { c->data[n] = c->data[i]; c->data[n].p = q; n++; }
+    }
+    if (n == 0) {   /* keep the top token */
+        size_t best = 0;
+        for (i = 1; i < c->size; i++) if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+        c->data[0] = c->data[best];
+        n = 1;
+    }
+    c->size = n;
+    lk__sort_tokens(c->data, n, 0);
+    c->sorted = 1;
+    if ((st = lk__softmax_sorted(c->data, n)) != LK_OK) return st;
+    idx = lk__draw(c->data, n, r);
+    *out_token = c->data[idx].id;
+    *mu -= eta * (-log2f(c->data[idx].p) - tau);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
+                                   int n_vocab, float *mu, int32_t *out_token) {
+    double sti = 0.0, stt = 0.0, s_hat, eps, k;
+    size_t i, mm, kk, idx;
+    lk_status st = lk__cand_check(c, "lk_sample_mirostat");
+    if (st) return st;
+    if ((st = lk__check_mirostat("lk_sample_mirostat", r, tau, eta, mu, out_token)) != LK_OK) return st;
+    if (m < 1 || n_vocab < 1)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: m %d and n_vocab %d must be >= 1", m, n_vocab);
+    /* Zipf exponent from the top m: t_i = log((i+2)/(i+1)), b_i = log(p_i/p_{i+1}) */
+    mm = (size_t)m < c->size ? (size_t)m : c->size;
+    if (!c->sorted) lk__partial_sort(c->data, c->size, mm, 0);
+    if (!(c->data[0].logit > -(float)HUGE_VAL))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: all tokens banned");
+    for (i = 0; i + 1 < mm; i++) {
+        double t = log((double)(i + 2) / (double)(i + 1));
+        double b = (double)c->data[i].logit - (double)c->data[i + 1].logit; /* = log(p_i/p_{i+1}) */
+        sti += t * b; stt += t * t;
+    }
+    s_hat = stt > 0 ? sti / stt : 0.0;
+    eps = s_hat - 1.0;
+    k = pow(eps * pow(2.0, (double)*mu) / (1.0 - pow((double)n_vocab, -eps)), 1.0 / s_hat);
+    if (!(k >= 1.0)) kk = 1;              /* also NaN */
+    else if (k >= (double)c->size) kk = c->size;
+    else kk = (size_t)k;
+    if (!c->sorted) {
+        if (kk > mm) lk__partial_sort(c->data, c->size, kk, 0);
+        if (kk == c->size) c->sorted = 1;
+    }
+    c->size = kk;
+    c->sorted = 1;
+    if ((st = lk__softmax_sorted(c->data, kk)) != LK_OK) return st;
+    idx = lk__draw(c->data, kk, r);
+    *out_token = c->data[idx].id;
+    *mu -= eta * (-log2f(c->data[idx].p) - tau);
+    return LK_OK;
+}
+
+/* --- the chain ------------------------------------------------------------ */
+struct lk_sampler {
+    lk_sampler_params p;        /* logit_bias points at bias below       */
+    lk_allocator al;
+    lk_token_data *cand;        /* [cap]                                  */
+    int32_t *counts;            /* [cap], all zero between calls          */
+    int cap;
+    int32_t *ring;              /* [ring_cap] last tokens, oldest at head */
+    int ring_cap, ring_len, ring_head;
+    lk_logit_bias *bias;        /* [n_logit_bias]                         */
+    lk_rng rng;
+    float mu;
+};
+
+LKDEF lk_sampler_params lk_sampler_default_params(void) {
+    lk_sampler_params p;
+    memset(&p, 0, sizeof p);
+    p.temperature = 0.8f; p.top_k = 40; p.top_p = 0.95f; p.min_p = 0.05f;
+    p.typical_p = 1.0f; p.min_keep = 0;
+    p.repeat_penalty = 1.0f; p.repeat_last_n = 64;
+    p.frequency_penalty = 0.0f; p.presence_penalty = 0.0f;
+    p.mirostat = 0; p.mirostat_tau = 5.0f; p.mirostat_eta = 0.1f;
+    p.seed = 0; p.logit_bias = NULL; p.n_logit_bias = 0; p.n_vocab = 0; p.allocator = NULL;
+    return p;
+}
+
+static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
+    const char *fn = "lk_sampler_new";
+    int i;
+    if (lk__isnan(p->temperature)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: temperature is NaN", fn);
+    if (lk__isnan(p->top_p) || p->top_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: top_p must be >= 0", fn);
+    if (lk__isnan(p->min_p) || p->min_p < 0.0f || p->min_p > 1.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_p must be in [0, 1]", fn);
+    if (lk__isnan(p->typical_p) || p->typical_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: typical_p must be >= 0", fn);
+    if (p->min_keep < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_keep %d < 0", fn, p->min_keep);
+    if (p->repeat_last_n < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: repeat_last_n %d < 0 (pass an explicit count)", fn, p->repeat_last_n);
+    if (p->repeat_penalty != 0.0f && lk__check_penalties(fn, p->repeat_penalty, p->frequency_penalty, p->presence_penalty)) return LK_ERR_INVALID_ARG;
+    if (!lk__isfinite(p->frequency_penalty) || !lk__isfinite(p->presence_penalty)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: frequency/presence penalty not finite", fn);
+    if (p->mirostat < 0 || p->mirostat > 2) return lk_set_error(LK_ERR_INVALID_ARG, "%s: mirostat %d is not 0, 1 or 2", fn, p->mirostat);
+    if (p->mirostat && (!lk__isfinite(p->mirostat_tau) || !lk__isfinite(p->mirostat_eta) || p->mirostat_tau < 0.0f || p->mirostat_eta < 0.0f))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: mirostat tau and eta must be finite and >= 0", fn);
+    if (p->n_vocab < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: n_vocab %d < 0", fn, p->n_vocab);
+    if (p->n_logit_bias < 0 || (p->n_logit_bias > 0 && !p->logit_bias)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: bad logit_bias list (n %d)", fn, p->n_logit_bias);
+    for (i = 0; i < p->n_logit_bias; i++) {
+        int32_t t = p->logit_bias[i].token;
+        float b = p->logit_bias[i].bias;
+        if (t < 0 || (p->n_vocab > 0 && t >= p->n_vocab)) return lk_set_error(LK_ERR_RANGE, "%s: logit_bias[%d] token %d out of range", fn, i, (int)t);
+        if (lk__isnan(b) || b == (float)HUGE_VAL) return lk_set_error(LK_ERR_INVALID_ARG, "%s: logit_bias[%d] is NaN or +inf", fn, i);
+    }
+    return LK_OK;
+}
+
+static lk_status lk__sampler_reserve(lk_sampler *s, int n_vocab) {
+    lk_token_data *cand;
+    int32_t *counts;
+    size_t nc, nn;
+    if (n_vocab <= s->cap) return LK_OK;
+    nc = (size_t)n_vocab * sizeof(lk_token_data);
+    nn = (size_t)n_vocab * sizeof(int32_t);
+    if ((uint64_t)n_vocab > (uint64_t)SIZE_MAX / sizeof(lk_token_data))
+        return lk_set_error(LK_ERR_NOMEM, "lk_sampler: n_vocab %d too large", n_vocab);
+    cand = LK__CAST(lk_token_data *, lk__alloc(&s->al, nc));
+    counts = LK__CAST(int32_t *, lk__alloc(&s->al, nn));
+    if (!cand || !counts) {
+        lk__free(&s->al, cand, nc); lk__free(&s->al, counts, nn);
+        return lk_set_error(LK_ERR_NOMEM, "lk_sampler: cannot allocate buffers for %d tokens", n_vocab);
+    }
+    memset(counts, 0, nn);
+    lk__free(&s->al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
+    lk__free(&s->al, s->counts, (size_t)s->cap * sizeof(int32_t));
+    s->cand = cand; s->counts = counts; s->cap = n_vocab;
+    return LK_OK;
+}
+
+LKDEF void lk_sampler_free(lk_sampler *s) {
+    lk_allocator al;
+    if (!s) return;
+    al = s->al;
+    lk__free(&al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
+    lk__free(&al, s->counts, (size_t)s->cap * sizeof(int32_t));
+    lk__free(&al, s->ring, (size_t)s->ring_cap * sizeof(int32_t));
+    lk__free(&al, s->bias, (size_t)s->p.n_logit_bias * sizeof(lk_logit_bias));
+    lk__free(&al, s, sizeof *s);
+}
+
+LKDEF void lk_sampler_reset(lk_sampler *s) {
+    if (!s) return;
+    s->ring_len = 0; s->ring_head = 0;
+    s->mu = 2.0f * s->p.mirostat_tau;
+    lk_rng_seed(&s->rng, s->p.seed);
+}
+
+LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out) {
+    lk_sampler_params p = params ? *params : lk_sampler_default_params();
+    lk_allocator al = lk__resolve_alloc(p.allocator);
+    lk_sampler *s;
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_new: NULL out");
+    *out = NULL;
+    if ((st = lk__sampler_check_params(&p)) != LK_OK) return st;
+    if (p.repeat_penalty == 0.0f) p.repeat_penalty = 1.0f;    /* zero-init = off */
+    if (p.top_p <= 0.0f) p.top_p = 1.0f;
+    if (p.typical_p <= 0.0f) p.typical_p = 1.0f;
+    s = LK__CAST(lk_sampler *, lk__alloc(&al, sizeof *s));
+    if (!s) return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory");
+    memset(s, 0, sizeof *s);
+    s->al = al;
+    s->p = p;
+    s->p.allocator = NULL;
+    s->p.logit_bias = NULL;
+    s->p.n_logit_bias = 0;
+    if (p.n_logit_bias > 0) {
+        s->bias = LK__CAST(lk_logit_bias *, lk__alloc(&al, (size_t)p.n_logit_bias * sizeof(lk_logit_bias)));
+        if (!s->bias) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
+        memcpy(s->bias, p.logit_bias, (size_t)p.n_logit_bias * sizeof(lk_logit_bias));
+        s->p.n_logit_bias = p.n_logit_bias;
+        s->p.logit_bias = s->bias;
+    }
+    if (p.repeat_last_n > 0) {
+        s->ring = LK__CAST(int32_t *, lk__alloc(&al, (size_t)p.repeat_last_n * sizeof(int32_t)));
+        if (!s->ring) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
+        s->ring_cap = p.repeat_last_n;
+    }
+    if (p.n_vocab > 0 && (st = lk__sampler_reserve(s, p.n_vocab)) != LK_OK) { lk_sampler_free(s); return st; }
+    lk_sampler_reset(s);
+    *out = s;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int32_t token) {
+    if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_accept: NULL sampler");
+    if (token < 0) return lk_set_error(LK_ERR_RANGE, "lk_sampler_accept: token %d < 0", (int)token);
+    if (s->ring_cap == 0) return LK_OK;
+    if (s->ring_len < s->ring_cap) {
+        s->ring[(s->ring_head + s->ring_len) % s->ring_cap] = token;
+        s->ring_len++;
+    } else {   /* full: overwrite the oldest */
+        s->ring[s->ring_head] = token;
+        s->ring_head = (s->ring_head + 1) % s->ring_cap;
+    }
+    return LK_OK;
+}
+
+LKDEF float lk_sampler_mirostat_mu(const lk_sampler *s) { return s ? s->mu : 0.0f; }
+LKDEF lk_rng *lk_sampler_rng(lk_sampler *s) { return s ? &s->rng : NULL; }
+
+/* Penalties over candidates still in id order (data[t].id == t). */
+static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
+    const lk_sampler_params *p = &s->p;
+    int i;
+    if (s->ring_len == 0 || (p->repeat_penalty == 1.0f && p->frequency_penalty == 0.0f && p->presence_penalty == 0.0f)) return;
+    for (i = 0; i < s->ring_len; i++) {
+        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        if ((size_t)t < c->size) s->counts[t]++;
+    }
+    for (i = 0; i < s->ring_len; i++) {
+        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        if ((size_t)t < c->size && s->counts[t] > 0) {
+            c->data[t].logit = lk__penalize(c->data[t].logit, s->counts[t], p->repeat_penalty,
+                                            p->frequency_penalty, p->presence_penalty);
+            s->counts[t] = 0;   /* once per distinct token; leaves counts zeroed */
+        }
+    }
+    c->sorted = 0;
+}
+
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int32_t *out_token) {
+    const lk_sampler_params *p;
+    lk_candidates c;
+    lk_status st;
+    int i;
+    if (out_token) *out_token = -1;
+    if (!s || !logits || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: NULL argument");
+    if (n_vocab <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: n_vocab %d <= 0", n_vocab);
+    p = &s->p;
+    for (i = 0; i < p->n_logit_bias; i++)
+        if (p->logit_bias[i].token >= n_vocab)
+            return lk_set_error(LK_ERR_RANGE, "lk_sampler_sample: logit_bias token %d >= n_vocab %d", (int)p->logit_bias[i].token, n_vocab);
+    if ((st = lk__sampler_reserve(s, n_vocab)) != LK_OK) return st;
+    if ((st = lk_candidates_init(&c, s->cand, logits, n_vocab)) != LK_OK) return st;
+    if ((st = lk_sample_logit_bias(&c, p->logit_bias, p->n_logit_bias)) != LK_OK) return st;
+
+    if (p->mirostat) {
+        if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+        if (p->mirostat == 2) return lk_sample_mirostat_v2(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, &s->mu, out_token);
+        return lk_sample_mirostat(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, 100, n_vocab, &s->mu, out_token);
+    }
+    lk__sampler_penalties(s, &c);
+    if (p->temperature <= 0.0f && p->typical_p >= 1.0f) {
+        /* top-k, top-p and min-p always keep the argmax: skip them */
+        st = lk_sample_greedy(&c, out_token);
+        if (!st && !(c.data[*out_token].logit > -(float)HUGE_VAL)) {
+            *out_token = -1;
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: all tokens banned");
+        }
+        return st;
+    }
+    if ((st = lk_sample_top_k(&c, p->top_k)) != LK_OK) return st;
+    if ((st = lk_sample_typical(&c, p->typical_p, p->min_keep)) != LK_OK) return st;
+    if ((st = lk_sample_top_p(&c, p->top_p, p->min_keep)) != LK_OK) return st;
+    if ((st = lk_sample_min_p(&c, p->min_p, p->min_keep)) != LK_OK) return st;
+    if (p->temperature <= 0.0f) return lk_sample_greedy(&c, out_token);
+    if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+    return lk_sample_dist(&c, &s->rng, out_token);
+}
+
+LKDEF int32_t lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
+    int32_t t = -1;
+    if (lk_sampler_sample_ex(s, logits, n_vocab, &t) != LK_OK) return -1;
+    return t;
+}
+
+/* --- speculative acceptance ----------------------------------------------- */
+LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             int32_t draft_token, lk_rng *r) {
+    double px, qx, res = 0.0, u, cum = 0.0;
+    int i, last = -1;
+    if (!p_target || !q_draft || !r) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: NULL argument"); return -1; }
+    if (n_vocab <= 0) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: n_vocab %d <= 0", n_vocab); return -1; }
+    if (draft_token < 0 || draft_token >= n_vocab) { lk_set_error(LK_ERR_RANGE, "lk_spec_accept: draft token %d out of range", (int)draft_token); return -1; }
+    for (i = 0; i < n_vocab; i++) {
+        if (!(p_target[i] >= 0.0f) || !(q_draft[i] >= 0.0f) || !lk__isfinite(p_target[i]) || !lk__isfinite(q_draft[i])) {
+            lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: probability %d is negative, NaN or inf", i);
+            return -1;
+        }
+    }
+    px = p_target[draft_token]; qx = q_draft[draft_token];
+    /* accept with probability min(1, p/q); q(x) = 0 accepts iff p(x) > 0 */
+    u = lk_rng_double(r);
+    if (px >= qx ? px > 0.0 : u * qx < px) return draft_token;
+    /* residual r_i = max(0, p_i - q_i) / sum */
+    for (i = 0; i < n_vocab; i++) { double d = (double)p_target[i] - q_draft[i]; if (d > 0) res += d; }
+    if (!(res > 0.0)) {   /* p == q up to rounding: draw from p */
+        for (i = 0; i < n_vocab; i++) res += p_target[i];
+        if (!(res > 0.0)) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: p_target sums to 0"); return -1; }
+        u = lk_rng_double(r) * res;
+        for (i = 0; i < n_vocab; i++) { if (p_target[i] > 0) { last = i; cum += p_target[i]; if (u < cum) return i; } }
+        return last;
+    }
+    u = lk_rng_double(r) * res;
+    for (i = 0; i < n_vocab; i++) {
+        double d = (double)p_target[i] - q_draft[i];
+        if (d > 0) { last = i; cum += d; if (u < cum) return i; }
+    }
+    return last;
+}
 
 /* --------------------------------------------------------------------------
  * 15.12 Tokenizer
