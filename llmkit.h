@@ -370,7 +370,8 @@ typedef struct lk_rng {
     uint64_t inc;     /* stream selector, always odd */
 } lk_rng;
 
-LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed);               /* fixed stream */
+#define LK_RNG_DEFAULT_STREAM 0x9e3779b97f4a7c15ull  /* stream of lk_rng_seed */
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed);   /* = seed_stream(seed, default) */
 LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream);
 LKDEF uint32_t lk_rng_u32(lk_rng *r);
 LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n);  /* uniform in [0, n); 0 if n == 0 */
@@ -911,7 +912,6 @@ LKDEF size_t lk_tensor_nbytes(const lk_tensor *t) { return lk_tensor_row_size(t)
  * state' = state * 6364136223846793005 + inc   (mod 2^64)
  * out    = rotr32(((old >> 18) ^ old) >> 27, old >> 59)                      */
 #define LK__PCG_MULT 6364136223846793005ull
-#define LK__RNG_DEFAULT_STREAM 0x9e3779b97f4a7c15ull
 
 LKDEF uint32_t lk_rng_u32(lk_rng *r) {
     uint64_t old = r->state;
@@ -928,7 +928,7 @@ LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream) {
     r->state += seed;
     (void)lk_rng_u32(r);
 }
-LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed) { lk_rng_seed_stream(r, seed, LK__RNG_DEFAULT_STREAM); }
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed) { lk_rng_seed_stream(r, seed, LK_RNG_DEFAULT_STREAM); }
 LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n) {
     /* rejection of the low (2^32 mod n) values: exact uniformity */
     uint32_t thr, x;
@@ -1091,8 +1091,30 @@ LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep) {
     if (st) return st;
     if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: p is NaN");
     if (p >= 1.0f) return LK_OK;
+    if (!c->sorted && c->size > 1024) {
+        /* Large unsorted input: sort only a growing prefix (O(n log k) per
+         * round, k = 256, 4096, ...) until it holds mass >= p. Same result
+         * as a full sort: p_i = e^(l_i - max) / sum over all candidates. */
+        float mx = c->data[0].logit;
+        double sum = 0.0;
+        size_t k;
+        for (i = 1; i < c->size; i++) if (c->data[i].logit > mx) mx = c->data[i].logit;
+        if (!(mx > -(float)HUGE_VAL))
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: all tokens banned");
+        for (i = 0; i < c->size; i++) sum += expf(c->data[i].logit - mx);
+        for (k = 256; k < c->size; k *= 16) {
+            lk__partial_sort(c->data, c->size, k, 0);
+            cum = 0.0;
+            for (i = 0; i < k; i++) {
+                c->data[i].p = (float)(expf(c->data[i].logit - mx) / sum);
+                cum += c->data[i].p;
+                if (cum >= p && i + 1 >= mk) { c->size = i + 1; c->sorted = 1; return LK_OK; }
+            }
+        }
+    }
     if ((st = lk_sample_softmax(c)) != LK_OK) return st;
     keep = c->size;
+    cum = 0.0;
     for (i = 0; i < c->size; i++) {
         cum += c->data[i].p;
         if (cum >= p && i + 1 >= mk) { keep = i + 1; break; }
