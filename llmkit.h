@@ -412,7 +412,9 @@ LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const f
 LKDEF lk_status lk_sample_softmax(lk_candidates *c);
 /* Token with the largest logit (lowest id on ties); does not modify c. */
 LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token);
-/* logit /= t. t <= 0: every logit but the largest becomes -inf. */
+/* logit /= t (t finite). t <= 0: every logit but the largest becomes -inf.
+ * If logit / t would overflow, (logit - max) / t is stored instead (same
+ * softmax). */
 LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t);
 /* Keep the k largest logits, sorted. k <= 0 or k >= size: no-op. */
 LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k);
@@ -1029,9 +1031,24 @@ LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const f
     return LK_OK;
 }
 
+/* Largest logit of d[0..n). A logit can reach +inf only through overflow
+ * (huge logits divided by a penalty < 1 or a tiny temperature); softmax's
+ * limit then gives the +inf tokens equal mass and the rest none, so rewrite
+ * +inf -> 0 and everything else -> -inf (order among the +inf tokens kept). */
+static float lk__max_logit(lk_token_data *d, size_t n) {
+    float mx = d[0].logit;
+    size_t i;
+    for (i = 1; i < n; i++) if (d[i].logit > mx) mx = d[i].logit;
+    if (mx == (float)HUGE_VAL) {
+        for (i = 0; i < n; i++) d[i].logit = d[i].logit == (float)HUGE_VAL ? 0.0f : -(float)HUGE_VAL;
+        mx = 0.0f;
+    }
+    return mx;
+}
+
 /* p over data[0..n) = softmax(logit); data must be sorted (max first). */
 static lk_status lk__softmax_sorted(lk_token_data *d, size_t n) {
-    float mx = d[0].logit;
+    float mx = lk__max_logit(d, n);
     double sum = 0.0;
     size_t i;
     if (!(mx > -(float)HUGE_VAL) || lk__isnan(mx) || mx == (float)HUGE_VAL)
@@ -1062,7 +1079,7 @@ LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t) {
     size_t i;
     lk_status st = lk__cand_check(c, "lk_sample_temperature");
     if (st) return st;
-    if (lk__isnan(t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_temperature: temperature is NaN");
+    if (!lk__isfinite(t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_temperature: temperature is NaN or inf");
     if (t <= 0.0f) {
         size_t best = 0;
         for (i = 1; i < c->size; i++)
@@ -1071,7 +1088,20 @@ LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t) {
             if (i != best) c->data[i].logit = -(float)HUGE_VAL;
         return LK_OK;
     }
-    for (i = 0; i < c->size; i++) c->data[i].logit /= t;   /* order preserved */
+    {
+        /* logit /= t; if that would overflow (tiny t), use (logit - max) / t
+         * instead: softmax and every truncation are shift-invariant. */
+        float mx = -(float)HUGE_VAL, mn = (float)HUGE_VAL;
+        for (i = 0; i < c->size; i++) {
+            float l = c->data[i].logit;
+            if (l > -(float)HUGE_VAL && l < (float)HUGE_VAL) { if (l > mx) mx = l; if (l < mn) mn = l; }
+        }
+        if (mx >= mn && (fabsf(mx) > t * 1e37f || fabsf(mn) > t * 1e37f)) {
+            for (i = 0; i < c->size; i++) c->data[i].logit = (c->data[i].logit - mx) / t;
+        } else {
+            for (i = 0; i < c->size; i++) c->data[i].logit /= t;   /* order preserved */
+        }
+    }
     return LK_OK;
 }
 
@@ -1095,10 +1125,9 @@ LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep) {
         /* Large unsorted input: sort only a growing prefix (O(n log k) per
          * round, k = 256, 4096, ...) until it holds mass >= p. Same result
          * as a full sort: p_i = e^(l_i - max) / sum over all candidates. */
-        float mx = c->data[0].logit;
+        float mx = lk__max_logit(c->data, c->size);
         double sum = 0.0;
         size_t k;
-        for (i = 1; i < c->size; i++) if (c->data[i].logit > mx) mx = c->data[i].logit;
         if (!(mx > -(float)HUGE_VAL))
             return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: all tokens banned");
         for (i = 0; i < c->size; i++) sum += expf(c->data[i].logit - mx);
@@ -1130,8 +1159,7 @@ LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep) {
     if (st) return st;
     if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_min_p: p is NaN");
     if (p <= 0.0f) return LK_OK;
-    mx = c->data[0].logit;
-    if (!c->sorted) for (i = 1; i < c->size; i++) if (c->data[i].logit > mx) mx = c->data[i].logit;
+    mx = lk__max_logit(c->data, c->size);
     thr = mx + logf(p);          /* p_i >= p * p_max  <=>  logit_i >= max + log p */
     for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) n++;
     if (n >= mk || n >= c->size) {
@@ -1274,8 +1302,7 @@ LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, fl
     if (st) return st;
     if ((st = lk__check_mirostat("lk_sample_mirostat_v2", r, tau, eta, mu, out_token)) != LK_OK) return st;
     /* softmax over all without sorting: p_i = e^(l_i - max) / sum */
-    mx = c->data[0].logit;
-    for (i = 1; i < c->size; i++) if (c->data[i].logit > mx) mx = c->data[i].logit;
+    mx = lk__max_logit(c->data, c->size);
     if (!(mx > -(float)HUGE_VAL))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat_v2: all tokens banned");
     for (i = 0; i < c->size; i++) { float e = expf(c->data[i].logit - mx); c->data[i].p = e; sum += e; }
@@ -1311,6 +1338,7 @@ LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: m %d and n_vocab %d must be >= 1", m, n_vocab);
     /* Zipf exponent from the top m: t_i = log((i+2)/(i+1)), b_i = log(p_i/p_{i+1}) */
     mm = (size_t)m < c->size ? (size_t)m : c->size;
+    (void)lk__max_logit(c->data, c->size);
     if (!c->sorted) lk__partial_sort(c->data, c->size, mm, 0);
     if (!(c->data[0].logit > -(float)HUGE_VAL))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: all tokens banned");
@@ -1367,7 +1395,7 @@ LKDEF lk_sampler_params lk_sampler_default_params(void) {
 static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
     const char *fn = "lk_sampler_new";
     int i;
-    if (lk__isnan(p->temperature)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: temperature is NaN", fn);
+    if (!lk__isfinite(p->temperature)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: temperature is NaN or inf", fn);
     if (lk__isnan(p->top_p) || p->top_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: top_p must be >= 0", fn);
     if (lk__isnan(p->min_p) || p->min_p < 0.0f || p->min_p > 1.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_p must be in [0, 1]", fn);
     if (lk__isnan(p->typical_p) || p->typical_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: typical_p must be >= 0", fn);

@@ -697,6 +697,34 @@ static void test_bad_inputs(void) {
         CHECK(lk_sampler_sample_ex(s, l, 4, NULL) != LK_OK, "NULL out");
         CHECK(lk_sampler_accept(s, -3) != LK_OK, "negative token accepted");
         CHECK(lk_sampler_sample(s, l, 4) >= 0, "still usable after errors");
+        {
+            /* overflow: huge logits and a penalty < 1 push logits to +inf;
+             * the limit of softmax is uniform over those tokens */
+            lk_sampler_params q = lk_sampler_default_params();
+            lk_sampler *s2 = NULL;
+            float h[4] = { 3e38f, -1.0f, 3.1e38f, 2.0f };
+            long cnt[4] = { 0 };
+            int k;
+            q.repeat_penalty = 0.5f; q.top_k = 0; q.top_p = 1.0f; q.min_p = 0.0f; q.seed = 9;
+            CHECK_OK(lk_sampler_new(&q, &s2));
+            if (s2) {
+                lk_sampler_accept(s2, 0); lk_sampler_accept(s2, 2);
+                for (k = 0; k < 2000; k++) { int32_t x = lk_sampler_sample(s2, h, 4); if (x >= 0) cnt[x]++; else CHECK(0, "overflow: %s", lk_last_error()); }
+                CHECK(cnt[1] == 0 && cnt[3] == 0 && cnt[0] > 800 && cnt[2] > 800, "overflow counts %ld %ld %ld %ld", cnt[0], cnt[1], cnt[2], cnt[3]);
+                lk_sampler_free(s2);
+            }
+            /* tiny temperature: no overflow, behaves like greedy */
+            q = lk_sampler_default_params();
+            q.temperature = 1e-39f; q.seed = 4;
+            CHECK_OK(lk_sampler_new(&q, &s2));
+            if (s2) {
+                float g[4] = { 5.0f, 4.999f, -7.0f, 1.0f };
+                for (k = 0; k < 100; k++) CHECK(lk_sampler_sample(s2, g, 4) == 0, "tiny T not greedy");
+                lk_sampler_free(s2);
+            }
+            CHECK_OK(lk_candidates_init(&c, buf, l, 4));
+            CHECK(lk_sample_temperature(&c, (float)HUGE_VAL) != LK_OK, "temp inf");
+        }
         lk_sampler_free(s); s = NULL;
     }
     CHECK(lk_sampler_sample(NULL, l, 4) == -1, "NULL sampler");
@@ -706,6 +734,7 @@ static void test_bad_inputs(void) {
 #define BADP(field, val) do { sp = lk_sampler_default_params(); sp.field = val; s = (lk_sampler *)&sp; \
         CHECK(lk_sampler_new(&sp, &s) != LK_OK && s == NULL, "accepted " #field " = " #val); } while (0)
     BADP(temperature, (float)NAN);
+    BADP(temperature, (float)HUGE_VAL);
     BADP(top_p, -0.5f);
     BADP(min_p, 1.5f);
     BADP(min_p, (float)NAN);
