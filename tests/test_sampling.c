@@ -552,6 +552,7 @@ static void test_mirostat(void) {
     {
         const float tau = 5.0f, eta = 0.1f;
         float mu = 2 * tau;
+        int checked = 0;
         lk_rng_seed(&r, 12);
         for (step = 0; step < 100; step++) {
             int n = 500, m = 100, kk, rank = -1;
@@ -571,13 +572,17 @@ static void test_mirostat(void) {
             CHECK_OK(lk_candidates_init(&c, buf, logits, n));
             CHECK_OK(lk_sample_mirostat(&c, &r, tau, eta, m, n, &mu, &t));
             for (i = 0; i < n; i++) if (idx[i] == t) rank = i;
-            if (abs((int)k - kk) == 0 && fabs(k - floor(k)) > 1e-3 && fabs(k - floor(k)) < 1 - 1e-3)
+            /* skip k within float rounding of an integer (k is computed in double here) */
+            if (k < n && k - floor(k) > 1e-3 && k - floor(k) < 1 - 1e-3) {
                 CHECK(rank >= 0 && rank < kk, "step %d: rank %d >= k %d", step, rank, kk);
-            for (i = 0; i < kk; i++) zs += pd[idx[i]];
-            expect = mu0 - eta * (-log2(pd[t] / zs) - tau);
-            if (fabs(k - floor(k)) > 1e-3 && fabs(k - floor(k)) < 1 - 1e-3)
+                for (i = 0; i < kk; i++) zs += pd[idx[i]];
+                expect = mu0 - eta * (-log2(pd[t] / zs) - tau);
                 CHECK(fabs(mu - expect) < 1e-3, "step %d: mu %g want %g", step, mu, expect);
+                checked++;
+            }
         }
+        CHECK(checked > 50, "only %d steps checked", checked);
+        printf("  mirostat v1: %d steps checked, final mu %.3f\n", checked, mu);
     }
     lk_t_end();
 }
