@@ -804,8 +804,118 @@ static void test_bad_inputs(void) {
     lk_t_end();
 }
 
+/* ---- llama.cpp fixtures: argmax of row 31 is greedy.txt's first id ---- */
+static float *load_logits(const char *rel, size_t *n_floats) {
+    const char *path = lk_t_fixture(rel);
+    unsigned char *b;
+    float *f;
+    size_t len = 0, i;
+    if (!path || !(b = lk_t_read_file(path, &len))) return NULL;
+    f = (float *)malloc(len / 4 * sizeof(float) + 1);
+    for (i = 0; f && i < len / 4; i++) {   /* little-endian float32 */
+        uint32_t u = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+        memcpy(&f[i], &u, 4);
+    }
+    free(b);
+    *n_floats = len / 4;
+    return f;
+}
+
+static void test_fixtures(void) {
+    const char *gpath = lk_t_fixture("greedy.txt");
+    size_t glen = 0;
+    char *g;
+    if (!gpath || !(g = (char *)lk_t_read_file(gpath, &glen))) { lk_t_skip("fixture_greedy_first_token", "fixtures absent"); lk_t_skip("fixture_default_chain_chi2", "fixtures absent"); return; }
+    g = (char *)realloc(g, glen + 1);
+    g[glen] = 0;
+    lk_t_begin("fixture_greedy_first_token");
+    {
+        char *line = g, *next;
+        int files = 0;
+        for (; line && *line; line = next) {
+            char model[256], kv[16], arch[64], rel[512];
+            int first = -1, n_prompt = 0;
+            next = strchr(line, '\n');
+            if (next) *next++ = 0;
+            if (line[0] == '#' || sscanf(line, "%255s %15s %d : %d", model, kv, &n_prompt, &first) != 4) continue;
+            {
+                char *dot = strstr(model, ".gguf"), *dash = strchr(model, '-');
+                size_t nf = 0;
+                float *lg;
+                lk_sampler_params sp = lk_sampler_default_params();
+                lk_sampler *s = NULL;
+                if (!dot || !dash) continue;
+                *dot = 0;
+                snprintf(arch, sizeof arch, "%.*s", (int)(dash - model), model);
+                snprintf(rel, sizeof rel, "logits/%s/%s.seqA.kv%s.bin", arch, model, kv);
+                lg = load_logits(rel, &nf);
+                if (!lg) { CHECK(0, "missing %s", rel); continue; }
+                CHECK(nf == (size_t)n_prompt * 512, "%s: %zu floats", rel, nf);
+                sp.temperature = 0.0f;
+                CHECK_OK(lk_sampler_new(&sp, &s));
+                if (s && nf >= (size_t)n_prompt * 512) {
+                    int32_t t = lk_sampler_sample(s, lg + (size_t)(n_prompt - 1) * 512, 512);
+                    CHECK(t == first, "%s: greedy %d, llama.cpp %d", model, (int)t, first);
+                    files++;
+                }
+                lk_sampler_free(s);
+                free(lg);
+            }
+        }
+        printf("  %d logit files checked\n", files);
+        CHECK(files >= 30, "only %d files", files);
+    }
+    lk_t_end();
+    free(g);
+
+    lk_t_begin("fixture_default_chain_chi2");
+    {
+        /* real (gemma2, logit rms ~2) rows through the default chain vs an
+         * independent pipeline: top-k 40, top-p 0.95, min-p 0.05 on
+         * softmax(l), then softmax(l / 0.8) over the survivors. */
+        size_t nf = 0;
+        float *lg = load_logits("logits/gemma2/gemma2-F32.seqA.kvf32.bin", &nf);
+        int row;
+        if (!lg || nf < 32 * 512) { CHECK(0, "gemma2 logits missing"); free(lg); lk_t_end(); return; }
+        for (row = 3; row < 32; row += 9) {
+            const float *l = lg + (size_t)row * 512;
+            double key[512], p[512], q[512], cum = 0, x, crit, z = 3.090232, h, mx = -HUGE_VAL, zs = 0;
+            long cnt[512];
+            int keep, i, df, n = 100000, k;
+            lk_sampler *s = NULL;
+            lk_sampler_params sp = lk_sampler_default_params();
+            for (i = 0; i < 512; i++) key[i] = l[i];
+            order_desc(key, 512, idx);
+            keep = 40;
+            softmax_d(l, 512, 1.0, pd);
+            { double s40 = 0; for (i = 0; i < 40; i++) s40 += pd[idx[i]]; for (i = 0; i < 40; i++) p[i] = pd[idx[i]] / s40; }
+            for (i = 0; i < 40; i++) { cum += p[i]; if (cum >= 0.95) { keep = i + 1; break; } }
+            for (i = 1; i < keep; i++) if (p[i] < 0.05 * p[0]) { keep = i; break; }
+            for (i = 0; i < keep; i++) if (l[idx[i]] / 0.8 > mx) mx = l[idx[i]] / 0.8;
+            for (i = 0; i < 512; i++) q[i] = 0;
+            for (i = 0; i < keep; i++) { q[idx[i]] = exp(l[idx[i]] / 0.8 - mx); zs += q[idx[i]]; }
+            for (i = 0; i < keep; i++) q[idx[i]] /= zs;
+            memset(cnt, 0, sizeof cnt);
+            sp.seed = (uint64_t)row;
+            CHECK_OK(lk_sampler_new(&sp, &s));
+            if (!s) break;
+            for (k = 0; k < n; k++) { int32_t t = lk_sampler_sample(s, l, 512); if (t >= 0 && t < 512) cnt[t]++; }
+            lk_sampler_free(s);
+            for (i = 0; i < 512; i++) if (q[i] == 0) CHECK(cnt[i] == 0, "row %d: truncated token %d drawn", row, i);
+            df = keep - 1;
+            x = chi2(cnt, q, 512, n);
+            /* Wilson-Hilferty 0.999 quantile */
+            h = 2.0 / (9.0 * (df > 0 ? df : 1));
+            crit = df < 13 ? chi2_999[df > 0 ? df : 1] : df * pow(1 - h + z * sqrt(h), 3);
+            printf("  gemma2 row %d: %d survivors, chi2 %.2f (crit %.2f)\n", row, keep, x, crit);
+            CHECK(df == 0 || x < crit, "row %d: chi2 %g >= %g", row, x, crit);
+        }
+        free(lg);
+    }
+    lk_t_end();
+}
+
 int main(void) {
-    (void)lk_t_skip; (void)lk_t_fixture; (void)lk_t_read_file;
     ref_seed(&g_data, 20261122, 7);
     test_rng();
     test_greedy_temperature();
@@ -815,5 +925,6 @@ int main(void) {
     test_mirostat();
     test_chain_misc();
     test_bad_inputs();
+    test_fixtures();
     return lk_t_exit();
 }
