@@ -902,6 +902,9 @@ LKDEF size_t lk_tensor_nbytes(const lk_tensor *t) { return lk_tensor_row_size(t)
  * FMA): no contraction of a*b+c into fused multiply-adds here. */
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
 #endif
 
 /* block sizes must match ggml exactly (C99 static assert) */
@@ -1064,12 +1067,16 @@ static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *vx, const voi
     float sum = 0.0f;
     int j;
     for (i = 0; i < nb; i++) {
-        int s0 = 0, s1 = 0;
+        int8_t a[LK_QK4_0];
+        int si = 0;
+        /* unpack to int8 first: gcc 12 miscompiles the fused form
+         * sum(((u8 & 15) - 8) * s8) with AVX512-VNNI (-march=native) */
         for (j = 0; j < 16; j++) {
-            s0 += ((x[i].qs[j] & 0xF) - 8) * y[i].qs[j];
-            s1 += ((x[i].qs[j] >> 4) - 8) * y[i].qs[j + 16];
+            a[j] = (int8_t)((x[i].qs[j] & 0xF) - 8);
+            a[j + 16] = (int8_t)((x[i].qs[j] >> 4) - 8);
         }
-        sum += (float)(s0 + s1) * LK__H2F(x[i].d) * LK__H2F(y[i].d);
+        for (j = 0; j < LK_QK4_0; j++) si += a[j] * y[i].qs[j];
+        sum += (float)si * LK__H2F(x[i].d) * LK__H2F(y[i].d);
     }
     *s = sum;
 }
@@ -2084,6 +2091,11 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
 }
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
 /* end of 15.7a */
 
 /* --------------------------------------------------------------------------
