@@ -1,3 +1,4 @@
+/* lk-test: sanitize */
 /* test_quant_a.c - float, legacy and K-quant formats (llmkit.h section 7a).
  *
  * References: llama.cpp's quantized model files (byte-exact quantization),
