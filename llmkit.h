@@ -342,6 +342,114 @@ LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *p
  * ==========================================================================
  * (block formats, reference quantizers, dequantizers, dot products, matmul) */
 
+/* --------------------------------------------------------------------------
+ * 7a. float, legacy and K-quant formats
+ * --------------------------------------------------------------------------
+ * Byte layouts are exactly ggml's (little-endian, no padding); the reference
+ * quantizers reproduce ggml's *_ref functions bit for bit (what llama-quantize
+ * writes without an importance matrix). Half floats are stored as raw bits.
+ * Legacy formats: blocks of 32, x = d*q (+ m). K-quants: super-blocks of 256
+ * with 6- or 4-bit sub-block scales. Q8_0 / Q8_1 / Q8_K are the activation
+ * formats the dot products pair with (see lk_type_traits.vec_dot_type). */
+#define LK_QK4_0 32
+#define LK_QK4_1 32
+#define LK_QK5_0 32
+#define LK_QK5_1 32
+#define LK_QK8_0 32
+#define LK_QK8_1 32
+#define LK_QK_K 256
+#define LK_K_SCALE_SIZE 12
+
+typedef struct lk_block_q4_0 {   /* 18 bytes: x = d * (q - 8)                  */
+    uint16_t d;                  /* f16 scale                                  */
+    uint8_t qs[LK_QK4_0 / 2];    /* q[j] low nibble, q[j+16] high nibble       */
+} lk_block_q4_0;
+typedef struct lk_block_q4_1 {   /* 20 bytes: x = d * q + m                    */
+    uint16_t d, m;               /* f16 scale, f16 min                         */
+    uint8_t qs[LK_QK4_1 / 2];
+} lk_block_q4_1;
+typedef struct lk_block_q5_0 {   /* 22 bytes: x = d * (q - 16), q 5 bits       */
+    uint16_t d;
+    uint8_t qh[4];               /* bit j = 5th bit of q[j] (u32 LE)           */
+    uint8_t qs[LK_QK5_0 / 2];    /* low 4 bits as in q4_0                      */
+} lk_block_q5_0;
+typedef struct lk_block_q5_1 {   /* 24 bytes: x = d * q + m                    */
+    uint16_t d, m;
+    uint8_t qh[4];
+    uint8_t qs[LK_QK5_1 / 2];
+} lk_block_q5_1;
+typedef struct lk_block_q8_0 {   /* 34 bytes: x = d * q                        */
+    uint16_t d;
+    int8_t qs[LK_QK8_0];
+} lk_block_q8_0;
+typedef struct lk_block_q8_1 {   /* 36 bytes: x = d * q, s = f16(d * sum(q))   */
+    uint16_t d, s;
+    int8_t qs[LK_QK8_1];
+} lk_block_q8_1;
+typedef struct lk_block_q2_K {   /* 84 bytes, 16 sub-blocks of 16              */
+    uint8_t scales[LK_QK_K / 16];/* low nibble scale, high nibble min          */
+    uint8_t qs[LK_QK_K / 4];     /* 2-bit quants                               */
+    uint16_t d, dmin;            /* f16 super-scales for scales / mins         */
+} lk_block_q2_K;
+typedef struct lk_block_q3_K {   /* 110 bytes, 16 sub-blocks of 16             */
+    uint8_t hmask[LK_QK_K / 8];  /* high bit of the 3-bit quants               */
+    uint8_t qs[LK_QK_K / 4];     /* low 2 bits                                 */
+    uint8_t scales[12];          /* 16 6-bit scales, packed                    */
+    uint16_t d;
+} lk_block_q3_K;
+typedef struct lk_block_q4_K {   /* 144 bytes, 8 sub-blocks of 32              */
+    uint16_t d, dmin;
+    uint8_t scales[LK_K_SCALE_SIZE]; /* 8 6-bit scales + 8 6-bit mins          */
+    uint8_t qs[LK_QK_K / 2];
+} lk_block_q4_K;
+typedef struct lk_block_q5_K {   /* 176 bytes, 8 sub-blocks of 32              */
+    uint16_t d, dmin;
+    uint8_t scales[LK_K_SCALE_SIZE];
+    uint8_t qh[LK_QK_K / 8];
+    uint8_t qs[LK_QK_K / 2];
+} lk_block_q5_K;
+typedef struct lk_block_q6_K {   /* 210 bytes, 16 sub-blocks of 16             */
+    uint8_t ql[LK_QK_K / 2];     /* low 4 bits                                 */
+    uint8_t qh[LK_QK_K / 4];     /* high 2 bits                                */
+    int8_t scales[LK_QK_K / 16]; /* 8-bit signed scales                        */
+    uint16_t d;
+} lk_block_q6_K;
+typedef struct lk_block_q8_K {   /* 292 bytes: activations for K-quant dots    */
+    float d;
+    int8_t qs[LK_QK_K];
+    int16_t bsums[LK_QK_K / 16]; /* sums of qs in groups of 16                 */
+} lk_block_q8_K;
+
+struct lk_threads; /* section 14 */
+
+/* Scalar conversions, bit-exact with ggml: f32->f16 rounds to nearest even
+ * (subnormals kept, overflow -> inf, NaN -> quiet NaN); f32->bf16 rounds to
+ * nearest even, NaN made quiet. */
+LKDEF float lk_fp16_to_fp32(uint16_t h);
+LKDEF uint16_t lk_fp32_to_fp16(float f);
+LKDEF float lk_bf16_to_fp32(uint16_t h);
+LKDEF uint16_t lk_fp32_to_bf16(float f);
+
+/* Row conversion through the type table; n must be a multiple of the block
+ * size and the type must have the kernel (else nothing is written). */
+LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n);
+LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n);
+/* Quantize nrows rows of n_per_row floats (like ggml_quantize_chunk without
+ * an importance matrix); *out_bytes (may be NULL) = bytes written. */
+LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes);
+
+/* y = W x for n_cols activation columns.
+ *   W: ne = [n_in, n_out(, ne2, ne3)] rows of n_in elements (any type with a
+ *      vec_dot); x: x[c*n_in + i]; y: y[c*n_out + r].
+ * Each column of x is quantized once to W's vec_dot_type into scratch, then
+ * the rows are split over lk_parallel_for tasks. The result does not depend
+ * on the number of threads. scratch must hold lk_matmul_scratch_size bytes
+ * (may be NULL when that size is 0, i.e. for f32 weights). */
+LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const struct lk_threads *th);
+/* end of 7a */
+
 /* ==========================================================================
  * 8. Ops
  * ========================================================================== */
@@ -776,25 +884,69 @@ LK__UNUSED static int lk__add_ok(uint64_t a, uint64_t b, uint64_t *r) {
 /* --------------------------------------------------------------------------
  * 15.4 Types
  * -------------------------------------------------------------------------- */
+/* 7a kernels (defined in 15.7a) */
+static void lk__to_float_f32(const void *x, float *y, int64_t n);
+static void lk__from_float_f32(const float *x, void *y, int64_t n);
+static void lk__vec_dot_f32(int64_t n, float *s, const void *x, const void *y);
+static void lk__to_float_f16(const void *x, float *y, int64_t n);
+static void lk__from_float_f16(const float *x, void *y, int64_t n);
+static void lk__vec_dot_f16(int64_t n, float *s, const void *x, const void *y);
+static void lk__to_float_bf16(const void *x, float *y, int64_t n);
+static void lk__from_float_bf16(const float *x, void *y, int64_t n);
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_1(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_1(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_1(const float *x, void *y, int64_t n);
+static void lk__dequantize_row_q2_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q2_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q3_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q3_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q6_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q6_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n);
 /* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns) */
 static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* name        blck  bytes  quant  to_float  from_float  vec_dot  vec_dot_type */
-    /*  0 */ { "f32",       1,   4, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  1 */ { "f16",       1,   2, 0, NULL, NULL, NULL, LK_TYPE_F16 },
-    /*  2 */ { "q4_0",     32,  18, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  3 */ { "q4_1",     32,  20, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
+    /*  0 */ { "f32",       1,   4, 0, lk__to_float_f32, lk__from_float_f32, lk__vec_dot_f32, LK_TYPE_F32 },
+    /*  1 */ { "f16",       1,   2, 0, lk__to_float_f16, lk__from_float_f16, lk__vec_dot_f16, LK_TYPE_F16 },
+    /*  2 */ { "q4_0",     32,  18, 1, lk__dequantize_row_q4_0, lk__quantize_row_q4_0, lk__vec_dot_q4_0_q8_0, LK_TYPE_Q8_0 },
+    /*  3 */ { "q4_1",     32,  20, 1, lk__dequantize_row_q4_1, lk__quantize_row_q4_1, lk__vec_dot_q4_1_q8_1, LK_TYPE_Q8_1 },
     /*  4 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /*  5 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  6 */ { "q5_0",     32,  22, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  7 */ { "q5_1",     32,  24, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
-    /*  8 */ { "q8_0",     32,  34, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  9 */ { "q8_1",     32,  36, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
-    /* 10 */ { "q2_K",    256,  84, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 11 */ { "q3_K",    256, 110, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 12 */ { "q4_K",    256, 144, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 13 */ { "q5_K",    256, 176, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 14 */ { "q6_K",    256, 210, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 15 */ { "q8_K",    256, 292, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
+    /*  6 */ { "q5_0",     32,  22, 1, lk__dequantize_row_q5_0, lk__quantize_row_q5_0, lk__vec_dot_q5_0_q8_0, LK_TYPE_Q8_0 },
+    /*  7 */ { "q5_1",     32,  24, 1, lk__dequantize_row_q5_1, lk__quantize_row_q5_1, lk__vec_dot_q5_1_q8_1, LK_TYPE_Q8_1 },
+    /*  8 */ { "q8_0",     32,  34, 1, lk__dequantize_row_q8_0, lk__quantize_row_q8_0, lk__vec_dot_q8_0_q8_0, LK_TYPE_Q8_0 },
+    /*  9 */ { "q8_1",     32,  36, 1, lk__dequantize_row_q8_1, lk__quantize_row_q8_1, NULL, LK_TYPE_Q8_1 },
+    /* 10 */ { "q2_K",    256,  84, 1, lk__dequantize_row_q2_K, lk__quantize_row_q2_K, lk__vec_dot_q2_K_q8_K, LK_TYPE_Q8_K },
+    /* 11 */ { "q3_K",    256, 110, 1, lk__dequantize_row_q3_K, lk__quantize_row_q3_K, lk__vec_dot_q3_K_q8_K, LK_TYPE_Q8_K },
+    /* 12 */ { "q4_K",    256, 144, 1, lk__dequantize_row_q4_K, lk__quantize_row_q4_K, lk__vec_dot_q4_K_q8_K, LK_TYPE_Q8_K },
+    /* 13 */ { "q5_K",    256, 176, 1, lk__dequantize_row_q5_K, lk__quantize_row_q5_K, lk__vec_dot_q5_K_q8_K, LK_TYPE_Q8_K },
+    /* 14 */ { "q6_K",    256, 210, 1, lk__dequantize_row_q6_K, lk__quantize_row_q6_K, lk__vec_dot_q6_K_q8_K, LK_TYPE_Q8_K },
+    /* 15 */ { "q8_K",    256, 292, 1, lk__dequantize_row_q8_K, lk__quantize_row_q8_K, NULL, LK_TYPE_Q8_K },
     /* 16 */ { "iq2_xxs", 256,  66, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
     /* 17 */ { "iq2_xs",  256,  74, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
     /* 18 */ { "iq3_xxs", 256,  98, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
@@ -809,7 +961,7 @@ static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* 27 */ { "i64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_I64 },
     /* 28 */ { "f64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_F64 },
     /* 29 */ { "iq1_m",   256,  56, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 30 */ { "bf16",      1,   2, 0, NULL, NULL, NULL, LK_TYPE_BF16 },
+    /* 30 */ { "bf16",      1,   2, 0, lk__to_float_bf16, lk__from_float_bf16, lk__vec_dot_bf16, LK_TYPE_BF16 },
     /* 31 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 32 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 33 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
@@ -1853,6 +2005,1209 @@ ioerr:
 /* --------------------------------------------------------------------------
  * 15.7 Quantization
  * -------------------------------------------------------------------------- */
+
+/* --------------------------------------------------------------------------
+ * 15.7a float, legacy and K-quant formats
+ * --------------------------------------------------------------------------
+ * The reference quantizers must round exactly like ggml's (compiled without
+ * FMA): no contraction of a*b+c into fused multiply-adds here. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* block sizes must match ggml exactly (C99 static assert) */
+typedef char lk__chk_q4_0[sizeof(lk_block_q4_0) == 18 ? 1 : -1];
+typedef char lk__chk_q4_1[sizeof(lk_block_q4_1) == 20 ? 1 : -1];
+typedef char lk__chk_q5_0[sizeof(lk_block_q5_0) == 22 ? 1 : -1];
+typedef char lk__chk_q5_1[sizeof(lk_block_q5_1) == 24 ? 1 : -1];
+typedef char lk__chk_q8_0[sizeof(lk_block_q8_0) == 34 ? 1 : -1];
+typedef char lk__chk_q8_1[sizeof(lk_block_q8_1) == 36 ? 1 : -1];
+typedef char lk__chk_q2_K[sizeof(lk_block_q2_K) == 84 ? 1 : -1];
+typedef char lk__chk_q3_K[sizeof(lk_block_q3_K) == 110 ? 1 : -1];
+typedef char lk__chk_q4_K[sizeof(lk_block_q4_K) == 144 ? 1 : -1];
+typedef char lk__chk_q5_K[sizeof(lk_block_q5_K) == 176 ? 1 : -1];
+typedef char lk__chk_q6_K[sizeof(lk_block_q6_K) == 210 ? 1 : -1];
+typedef char lk__chk_q8_K[sizeof(lk_block_q8_K) == 292 ? 1 : -1];
+
+/* ---- scalar float conversions ------------------------------------------ */
+static uint32_t lk__f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+static float lk__f32_from_bits(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+
+LKDEF float lk_fp16_to_fp32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return lk__f32_from_bits(sign | 0x7f800000u | (m << 13));    /* inf, nan */
+    if (e == 0) {                                   /* zero / subnormal: m * 2^-24 (exact) */
+        float v = (float)m * 5.9604644775390625e-8f;
+        return sign ? -v : v;
+    }
+    return lk__f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));          /* rebias 15 -> 127 */
+}
+
+/* Round to nearest even, as ggml's portable conversion (the one its
+ * quantizers use): NaN -> 0x7e00 with the sign, overflow -> inf. */
+LKDEF uint16_t lk_fp32_to_fp16(float f) {
+    uint32_t u = lk__f32_bits(f);
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu, r, rem;
+    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);                 /* NaN */
+    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);                /* >= 65520: inf */
+    if (a < 0x38800000u) {                                                   /* < 2^-14: subnormal */
+        uint32_t e = a >> 23, m, shift, half;
+        if (a <= 0x33000000u) return (uint16_t)sign;                         /* <= 2^-25: 0 (tie -> even) */
+        m = (a & 0x7fffffu) | 0x800000u;                                     /* value = m * 2^(e-150) */
+        shift = 126u - e;                                                    /* units of 2^-24: 14..24 */
+        r = m >> shift;
+        rem = m & ((1u << shift) - 1u);
+        half = 1u << (shift - 1u);
+        if (rem > half || (rem == half && (r & 1u))) r++;
+        return (uint16_t)(sign | r);
+    }
+    r = (a - 0x38000000u) >> 13;                                             /* rebias 127 -> 15 */
+    rem = a & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;                  /* may carry into exp */
+    return (uint16_t)(sign | r);
+}
+
+LKDEF float lk_bf16_to_fp32(uint16_t h) { return lk__f32_from_bits((uint32_t)h << 16); }
+LKDEF uint16_t lk_fp32_to_bf16(float f) {
+    uint32_t u = lk__f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 64u);  /* quiet NaN */
+    return (uint16_t)((u + (0x7fffu + ((u >> 16) & 1u))) >> 16);             /* nearest even */
+}
+
+#define LK__H2F(h) lk_fp16_to_fp32(h)
+#define LK__F2H(f) lk_fp32_to_fp16(f)
+
+/* ---- float rows ---------------------------------------------------------- */
+static void lk__to_float_f32(const void *x, float *y, int64_t n) { memcpy(y, x, (size_t)n * sizeof(float)); }
+static void lk__from_float_f32(const float *x, void *y, int64_t n) { memcpy(y, x, (size_t)n * sizeof(float)); }
+static void lk__to_float_f16(const void *vx, float *y, int64_t n) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = LK__H2F(x[i]);
+}
+static void lk__from_float_f16(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = LK__F2H(x[i]);
+}
+static void lk__to_float_bf16(const void *vx, float *y, int64_t n) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = lk_bf16_to_fp32(x[i]);
+}
+static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = lk_fp32_to_bf16(x[i]);
+}
+/* ggml's scalar float dots: products in float, sum in double */
+static void lk__vec_dot_f32(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * y[i]);
+    *s = (float)sum;
+}
+static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(LK__H2F(x[i]) * LK__H2F(y[i]));
+    *s = (float)sum;
+}
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(lk_bf16_to_fp32(x[i]) * lk_bf16_to_fp32(y[i]));
+    *s = (float)sum;
+}
+
+/* ---- legacy 32-element blocks ---------------------------------------------
+ * float -> small int conversions below truncate like ggml's casts for every
+ * finite in-range input and map NaN to 0 instead of undefined behaviour. */
+static int lk__trunc_clamp(float v, int hi) {   /* (int)v for 0 <= v < hi+1, clamped */
+    if (v >= (float)hi) return hi;
+    if (v > 0.0f) return (int)v;
+    return 0;
+}
+static int lk__round_i8(float v) {              /* roundf(v) clamped to int8 */
+    if (v >= 127.0f) return 127;
+    if (v <= -128.0f) return -128;
+    if (v != v) return 0;
+    return (int)roundf(v);
+}
+
+static void lk__quantize_row_q4_0(const float *x, void *vy, int64_t n) {
+    lk_block_q4_0 *y = LK__CAST(lk_block_q4_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK4_0) {
+        float amax = 0.0f, max = 0.0f, d, id;
+        for (j = 0; j < LK_QK4_0; j++)
+            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+        d = max / -8;                     /* the largest magnitude maps to -8 */
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK4_0 / 2; j++) {
+            int q0 = lk__trunc_clamp(x[j] * id + 8.5f, 15);
+            int q1 = lk__trunc_clamp(x[j + 16] * id + 8.5f, 15);
+            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        }
+    }
+}
+static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    int64_t i, nb = n / LK_QK4_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK4_0) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)((x[i].qs[j] & 0xF) - 8) * d;
+            y[j + 16] = (float)((x[i].qs[j] >> 4) - 8) * d;
+        }
+    }
+}
+static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int8_t a[LK_QK4_0];
+        int si = 0;
+        /* unpack to int8 first: gcc 12 miscompiles the fused form
+         * sum(((u8 & 15) - 8) * s8) with AVX512-VNNI (-march=native) */
+        for (j = 0; j < 16; j++) {
+            a[j] = (int8_t)((x[i].qs[j] & 0xF) - 8);
+            a[j + 16] = (int8_t)((x[i].qs[j] >> 4) - 8);
+        }
+        for (j = 0; j < LK_QK4_0; j++) si += a[j] * y[i].qs[j];
+        sum += (float)si * LK__H2F(x[i].d) * LK__H2F(y[i].d);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q4_1(const float *x, void *vy, int64_t n) {
+    lk_block_q4_1 *y = LK__CAST(lk_block_q4_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK4_1) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
+        for (j = 0; j < LK_QK4_1; j++) {
+            if (x[j] < min) min = x[j];
+            if (x[j] > max) max = x[j];
+        }
+        d = (max - min) / 15;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        y[i].m = LK__F2H(min);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 15);
+            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 15);
+            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        }
+    }
+}
+static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    int64_t i, nb = n / LK_QK4_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK4_1) {
+        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)(x[i].qs[j] & 0xF) * d + m;
+            y[j + 16] = (float)(x[i].qs[j] >> 4) * d + m;
+        }
+    }
+}
+static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            s0 += (x[i].qs[j] & 0xF) * y[i].qs[j];
+            s1 += (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        }
+        /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy) */
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
+    lk_block_q5_0 *y = LK__CAST(lk_block_q5_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK5_0) {
+        float amax = 0.0f, max = 0.0f, d, id;
+        uint32_t qh = 0;
+        for (j = 0; j < LK_QK5_0; j++)
+            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+        d = max / -16;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp(x[j] * id + 16.5f, 31);
+            int q1 = lk__trunc_clamp(x[j + 16] * id + 16.5f, 31);
+            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            qh |= (uint32_t)(q0 >> 4) << j;
+            qh |= (uint32_t)(q1 >> 4) << (j + 16);
+        }
+        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
+        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    }
+}
+static uint32_t lk__qh32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    int64_t i, nb = n / LK_QK5_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK5_0) {
+        float d = LK__H2F(x[i].d);
+        uint32_t qh = lk__qh32(x[i].qh);
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            y[j] = (float)(q0 - 16) * d;
+            y[j + 16] = (float)(q1 - 16) * d;
+        }
+    }
+}
+static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        uint32_t qh = lk__qh32(x[i].qh);
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4)) - 16;
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4)) - 16;
+            s0 += q0 * y[i].qs[j];
+            s1 += q1 * y[i].qs[j + 16];
+        }
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q5_1(const float *x, void *vy, int64_t n) {
+    lk_block_q5_1 *y = LK__CAST(lk_block_q5_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK5_1) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
+        uint32_t qh = 0;
+        for (j = 0; j < LK_QK5_1; j++) {
+            if (x[j] < min) min = x[j];
+            if (x[j] > max) max = x[j];
+        }
+        d = (max - min) / 31;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        y[i].m = LK__F2H(min);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 31);
+            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 31);
+            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            qh |= (uint32_t)(q0 >> 4) << j;
+            qh |= (uint32_t)(q1 >> 4) << (j + 16);
+        }
+        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
+        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    }
+}
+static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    int64_t i, nb = n / LK_QK5_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK5_1) {
+        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
+        uint32_t qh = lk__qh32(x[i].qh);
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            y[j] = (float)q0 * d + m;
+            y[j + 16] = (float)q1 * d + m;
+        }
+    }
+}
+static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        uint32_t qh = lk__qh32(x[i].qh);
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            s0 += q0 * y[i].qs[j];
+            s1 += q1 * y[i].qs[j + 16];
+        }
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q8_0(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        float amax = 0.0f, d, id;
+        for (j = 0; j < LK_QK8_0; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
+    }
+}
+static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK8_0) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
+    }
+}
+static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int si = 0;
+        for (j = 0; j < LK_QK8_0; j++) si += x[i].qs[j] * y[i].qs[j];
+        sum += (float)si * (LK__H2F(x[i].d) * LK__H2F(y[i].d));
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        float amax = 0.0f, d, id;
+        int sum = 0;
+        for (j = 0; j < LK_QK8_1; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK8_1; j++) {
+            y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
+            sum += y[i].qs[j];
+        }
+        y[i].s = LK__F2H((float)sum * d);   /* the unrounded d, as ggml */
+    }
+}
+static void lk__dequantize_row_q8_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_1 *x = LK__CAST(const lk_block_q8_1 *, vx);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK8_1) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < LK_QK8_1; j++) y[j] = (float)x[i].qs[j] * d;
+    }
+}
+
+/* ---- K-quants: 256-element super-blocks ------------------------------------ */
+/* Round to nearest (ties to even) through the float mantissa, exactly as
+ * ggml's nearest_int; valid for |f| < 2^22. */
+static int lk__nearest_int(float f) {
+    float v = f + 12582912.f;               /* 1.5 * 2^23 */
+    int32_t i;
+    memcpy(&i, &v, sizeof i);
+    return (i & 0x007fffff) - 0x00400000;
+}
+#define LK__GROUP_MAX_EPS 1e-15f
+static int lk__clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Symmetric quantization of n values to [-nmax, nmax) with weights x^2
+ * (ggml make_qx_quants, rmse_type 1, no importance): try 19 scales around
+ * nmax/max and keep the best least-squares one. L[i] = l + nmax. */
+static float lk__make_qx_quants(int n, int nmax, const float *x, int8_t *L) {
+    float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0, scale, best;
+    int i, is;
+    for (i = 0; i < n; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); max = x[i]; }
+    if (amax < LK__GROUP_MAX_EPS) { for (i = 0; i < n; i++) L[i] = 0; return 0.f; }
+    iscale = -(float)nmax / max;
+    for (i = 0; i < n; i++) {
+        int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        float w = x[i] * x[i];
+        L[i] = (int8_t)(l + nmax);
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    scale = suml2 ? sumlx / suml2 : 0.0f;
+    best = scale * sumlx;
+    for (is = -9; is <= 9; is++) {
+        if (is == 0) continue;
+        iscale = -((float)nmax + 0.1f * (float)is) / max;
+        sumlx = suml2 = 0;
+        for (i = 0; i < n; i++) {
+            int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+            float w = x[i] * x[i];
+            sumlx += w * x[i] * (float)l;
+            suml2 += w * (float)l * (float)l;
+        }
+        if (suml2 > 0 && sumlx * sumlx > best * suml2) {
+            for (i = 0; i < n; i++)
+                L[i] = (int8_t)(nmax + lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1));
+            scale = sumlx / suml2;
+            best = scale * sumlx;
+        }
+    }
+    return scale;
+}
+
+/* Symmetric 3-bit search (ggml make_q3_quants with rmse): start from
+ * nmax/max, then up to 5 passes of coordinate descent on single levels.
+ * L[i] = l + nmax in [0, 2*nmax). */
+static float lk__make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
+    float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0;
+    int i, itry;
+    for (i = 0; i < n; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); max = x[i]; }
+    if (amax < LK__GROUP_MAX_EPS) { for (i = 0; i < n; i++) L[i] = 0; return 0.f; }
+    iscale = -(float)nmax / max;
+    for (i = 0; i < n; i++) {
+        int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        float w = x[i] * x[i];
+        L[i] = (int8_t)l;
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    for (itry = 0; itry < 5; itry++) {
+        int n_changed = 0;
+        for (i = 0; i < n; i++) {
+            float w = x[i] * x[i];
+            float slx = sumlx - w * x[i] * (float)L[i];
+            if (slx > 0) {
+                float sl2 = suml2 - w * (float)L[i] * (float)L[i];
+                int new_l = lk__clampi(lk__nearest_int(x[i] * sl2 / slx), -nmax, nmax - 1);
+                if (new_l != L[i]) {
+                    slx += w * x[i] * (float)new_l;
+                    sl2 += w * (float)new_l * (float)new_l;
+                    if (sl2 > 0 && slx * slx * suml2 > sumlx * sumlx * sl2) {
+                        L[i] = (int8_t)new_l; sumlx = slx; suml2 = sl2;
+                        n_changed++;
+                    }
+                }
+            }
+        }
+        if (!n_changed) break;
+    }
+    for (i = 0; i < n; i++) L[i] = (int8_t)(L[i] + nmax);
+    return sumlx / suml2;
+}
+
+/* Asymmetric search x ~ scale*L - min with weights (ggml make_qkx2_quants):
+ * try nstep+1 grid scales (rmin + rdelta*is + nmax)/(max - min), solve the
+ * weighted least squares for (scale, min) for each and keep the smallest
+ * weighted error (|diff| if use_mad, else diff^2). *the_min = -min >= 0. */
+static float lk__make_qkx2_quants(int n, int nmax, const float *x, const float *w, uint8_t *L, float *the_min,
+                                  uint8_t *Laux, float rmin, float rdelta, int nstep, int use_mad) {
+    float min = x[0], max = x[0], sum_w = w[0], sum_x = sum_w * x[0], iscale, scale, best_mad = 0;
+    int i, is;
+    for (i = 1; i < n; i++) {
+        if (x[i] < min) min = x[i];
+        if (x[i] > max) max = x[i];
+        sum_w += w[i];
+        sum_x += w[i] * x[i];
+    }
+    if (min > 0) min = 0;
+    if (max == min) {
+        for (i = 0; i < n; i++) L[i] = 0;
+        *the_min = -min;
+        return 0.f;
+    }
+    iscale = (float)nmax / (max - min);
+    scale = 1 / iscale;
+    for (i = 0; i < n; i++) {
+        float diff;
+        L[i] = (uint8_t)lk__clampi(lk__nearest_int(iscale * (x[i] - min)), 0, nmax);
+        diff = scale * (float)L[i] + min - x[i];
+        diff = use_mad ? fabsf(diff) : diff * diff;
+        best_mad += w[i] * diff;
+    }
+    for (is = 0; is <= nstep; is++) {
+        float sum_l = 0, sum_l2 = 0, sum_xl = 0, D;
+        iscale = (rmin + rdelta * (float)is + (float)nmax) / (max - min);
+        for (i = 0; i < n; i++) {
+            int l = lk__clampi(lk__nearest_int(iscale * (x[i] - min)), 0, nmax);
+            Laux[i] = (uint8_t)l;
+            sum_l += w[i] * (float)l;
+            sum_l2 += w[i] * (float)l * (float)l;
+            sum_xl += w[i] * (float)l * x[i];
+        }
+        D = sum_w * sum_l2 - sum_l * sum_l;
+        if (D > 0) {
+            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
+            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
+            float mad = 0;
+            if (this_min > 0) {
+                this_min = 0;
+                this_scale = sum_xl / sum_l2;
+            }
+            for (i = 0; i < n; i++) {
+                float diff = this_scale * (float)Laux[i] + this_min - x[i];
+                diff = use_mad ? fabsf(diff) : diff * diff;
+                mad += w[i] * diff;
+            }
+            if (mad < best_mad) {
+                for (i = 0; i < n; i++) L[i] = Laux[i];
+                best_mad = mad;
+                scale = this_scale;
+                min = this_min;
+            }
+        }
+    }
+    *the_min = -min;
+    return scale;
+}
+
+/* 6-bit scale j and min j of q4_K / q5_K: bytes 0-3 scales, 4-7 mins (low
+ * 6 bits) for j < 4; for j >= 4 low nibbles in bytes 8-11 and the top two
+ * bits in the spare bits 6-7 of bytes j-4 (scale) and j (min). */
+static void lk__get_scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m) {
+    if (j < 4) {
+        *d = q[j] & 63; *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+static void lk__set_scale_min_k4(int j, uint8_t *q, int ls, int lm) {   /* q zeroed first for j >= 4 */
+    if (j < 4) {
+        q[j] = (uint8_t)ls; q[j + 4] = (uint8_t)lm;
+    } else {
+        q[j + 4] = (uint8_t)((ls & 0xF) | ((lm & 0xF) << 4));
+        q[j - 4] |= (uint8_t)((ls >> 4) << 6);
+        q[j] |= (uint8_t)((lm >> 4) << 6);
+    }
+}
+/* 6-bit scale j (0..15) of q3_K, minus 32 */
+static int lk__q3k_scale(const uint8_t *s, int j) {
+    int lo = j < 8 ? (s[j] & 0xF) : (s[j - 8] >> 4);
+    int hi = (s[8 + (j & 3)] >> (2 * (j / 4))) & 3;
+    return (lo | (hi << 4)) - 32;
+}
+/* 2-bit packing shared by q2_K / q3_K: within each 128, byte l holds
+ * L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7. */
+static void lk__pack_2bit(const uint8_t *L, uint8_t *qs) {
+    int j, l;
+    for (j = 0; j < LK_QK_K; j += 128)
+        for (l = 0; l < 32; l++)
+            qs[j / 4 + l] = (uint8_t)(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+}
+
+static void lk__quantize_row_q2_K(const float *x, void *vy, int64_t n) {
+    lk_block_q2_K *y = LK__CAST(lk_block_q2_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K], Laux[16];
+    float w[16], mins[16], scales[16];
+    const float q4scale = 15.f;
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, max_min = 0;
+        for (j = 0; j < 16; j++) {
+            for (l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
+            scales[j] = lk__make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, 1);
+            if (scales[j] > max_scale) max_scale = scales[j];
+            if (mins[j] > max_min) max_min = mins[j];
+        }
+        if (max_scale > 0) {
+            float iscale = q4scale / max_scale;
+            for (j = 0; j < 16; j++) y[i].scales[j] = (uint8_t)lk__nearest_int(iscale * scales[j]);
+            y[i].d = LK__F2H(max_scale / q4scale);
+        } else {
+            for (j = 0; j < 16; j++) y[i].scales[j] = 0;
+            y[i].d = LK__F2H(0.f);
+        }
+        if (max_min > 0) {
+            float iscale = q4scale / max_min;
+            for (j = 0; j < 16; j++) y[i].scales[j] |= (uint8_t)(lk__nearest_int(iscale * mins[j]) << 4);
+            y[i].dmin = LK__F2H(max_min / q4scale);
+        } else {
+            y[i].dmin = LK__F2H(0.f);
+        }
+        for (j = 0; j < 16; j++) {   /* requantize with the rounded scales */
+            float d = LK__H2F(y[i].d) * (float)(y[i].scales[j] & 0xF), dm;
+            if (!d) continue;
+            dm = LK__H2F(y[i].dmin) * (float)(y[i].scales[j] >> 4);
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (uint8_t)lk__clampi(lk__nearest_int((x[16 * j + l] + dm) / d), 0, 3);
+        }
+        lk__pack_2bit(L, y[i].qs);
+    }
+}
+static void lk__dequantize_row_q2_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        const uint8_t *q = x[i].qs;
+        int is = 0, half, shift, l;
+        for (half = 0; half < 2; half++, q += 32) {          /* 128 elements each */
+            for (shift = 0; shift < 8; shift += 2) {         /* 32 elements, 2 scales */
+                uint8_t sc = x[i].scales[is++];
+                float dl = d * (float)(sc & 0xF), ml = min * (float)(sc >> 4);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((q[l] >> shift) & 3) - ml;
+                sc = x[i].scales[is++];
+                dl = d * (float)(sc & 0xF); ml = min * (float)(sc >> 4);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((q[l + 16] >> shift) & 3) - ml;
+            }
+        }
+    }
+}
+
+static void lk__quantize_row_q3_K(const float *x, void *vy, int64_t n) {
+    lk_block_q3_K *y = LK__CAST(lk_block_q3_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t L[LK_QK_K];
+    float scales[16];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, amax = 0;
+        int m;
+        uint8_t hm;
+        for (j = 0; j < 16; j++) {
+            scales[j] = lk__make_q3_quants(16, 4, x + 16 * j, L + 16 * j);
+            if (fabsf(scales[j]) > amax) { amax = fabsf(scales[j]); max_scale = scales[j]; }
+        }
+        memset(y[i].scales, 0, 12);
+        if (max_scale) {
+            float iscale = -32.f / max_scale;
+            for (j = 0; j < 16; j++) {
+                int ls = (int8_t)lk__nearest_int(iscale * scales[j]);
+                ls = lk__clampi(ls, -32, 31) + 32;       /* 6 bits */
+                if (j < 8) y[i].scales[j] = (uint8_t)(ls & 0xF);
+                else y[i].scales[j - 8] |= (uint8_t)((ls & 0xF) << 4);
+                y[i].scales[j % 4 + 8] |= (uint8_t)((ls >> 4) << (2 * (j / 4)));
+            }
+            y[i].d = LK__F2H(1 / iscale);
+        } else {
+            y[i].d = LK__F2H(0.f);
+        }
+        for (j = 0; j < 16; j++) {
+            float d = LK__H2F(y[i].d) * (float)lk__q3k_scale(y[i].scales, j);
+            if (!d) continue;
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (int8_t)(lk__clampi(lk__nearest_int(x[16 * j + l] / d), -4, 3) + 4);
+        }
+        /* high bit of element j goes to hmask[j % 32], bit j / 32 */
+        memset(y[i].hmask, 0, 32);
+        for (j = 0, m = 0, hm = 1; j < LK_QK_K; j++) {
+            if (L[j] > 3) { y[i].hmask[m] |= hm; L[j] = (int8_t)(L[j] - 4); }
+            if (++m == 32) { m = 0; hm = (uint8_t)(hm << 1); }
+        }
+        lk__pack_2bit(LK__CAST(const uint8_t *, (const void *)L), y[i].qs);
+    }
+}
+static void lk__dequantize_row_q3_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        float d_all = LK__H2F(x[i].d);
+        const uint8_t *q = x[i].qs, *hmk = x[i].hmask;
+        uint8_t m = 1;
+        int is = 0, half, shift, l;
+        for (half = 0; half < 2; half++, q += 32) {
+            for (shift = 0; shift < 8; shift += 2, m = (uint8_t)(m << 1)) {
+                float dl = d_all * (float)lk__q3k_scale(x[i].scales, is++);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((int)((q[l] >> shift) & 3) - ((hmk[l] & m) ? 0 : 4));
+                dl = d_all * (float)lk__q3k_scale(x[i].scales, is++);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((int)((q[l + 16] >> shift) & 3) - ((hmk[l + 16] & m) ? 0 : 4));
+            }
+        }
+    }
+}
+
+/* shared by q4_K and q5_K: 8 sub-blocks of 32, weights av_x + |x| */
+static void lk__q45k_scales(const float *x, int nmax, float rmin, float rdelta, int nstep, uint8_t *L,
+                            uint8_t *scales12, uint16_t *dh, uint16_t *dminh) {
+    uint8_t Laux[32];
+    float w[32], mins[8], scales[8], max_scale = 0, max_min = 0, inv_scale, inv_min;
+    int j, l;
+    for (j = 0; j < 8; j++) {
+        float sum_x2 = 0, av_x;
+        for (l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
+        av_x = sqrtf(sum_x2 / 32);
+        for (l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+        scales[j] = lk__make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, rmin, rdelta, nstep, 0);
+        if (scales[j] > max_scale) max_scale = scales[j];
+        if (mins[j] > max_min) max_min = mins[j];
+    }
+    inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+    inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+    memset(scales12, 0, 12);
+    for (j = 0; j < 8; j++) {
+        int ls = (uint8_t)lk__nearest_int(inv_scale * scales[j]);
+        int lm = (uint8_t)lk__nearest_int(inv_min * mins[j]);
+        lk__set_scale_min_k4(j, scales12, ls < 63 ? ls : 63, lm < 63 ? lm : 63);
+    }
+    *dh = LK__F2H(max_scale / 63.f);
+    *dminh = LK__F2H(max_min / 63.f);
+    for (j = 0; j < 8; j++) {    /* requantize with the rounded scales */
+        uint8_t sc, m;
+        float d, dm;
+        lk__get_scale_min_k4(j, scales12, &sc, &m);
+        d = LK__H2F(*dh) * (float)sc;
+        if (!d) continue;
+        dm = LK__H2F(*dminh) * (float)m;
+        for (l = 0; l < 32; l++)
+            L[32 * j + l] = (uint8_t)lk__clampi(lk__nearest_int((x[32 * j + l] + dm) / d), 0, nmax);
+    }
+}
+
+static void lk__quantize_row_q4_K(const float *x, void *vy, int64_t n) {
+    lk_block_q4_K *y = LK__CAST(lk_block_q4_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        lk__q45k_scales(x, 15, -1.f, 0.1f, 20, L, y[i].scales, &y[i].d, &y[i].dmin);
+        for (j = 0; j < 4; j++)          /* 64 elements per 32 bytes: low nibble first 32 */
+            for (l = 0; l < 32; l++) y[i].qs[32 * j + l] = (uint8_t)(L[64 * j + l] | (L[64 * j + l + 32] << 4));
+    }
+}
+static void lk__dequantize_row_q4_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *q = x[i].qs;
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        int j, l;
+        for (j = 0; j < 4; j++, q += 32) {
+            uint8_t sc, m;
+            float d1, m1, d2, m2;
+            lk__get_scale_min_k4(2 * j, x[i].scales, &sc, &m); d1 = d * (float)sc; m1 = min * (float)m;
+            lk__get_scale_min_k4(2 * j + 1, x[i].scales, &sc, &m); d2 = d * (float)sc; m2 = min * (float)m;
+            for (l = 0; l < 32; l++) *y++ = d1 * (float)(q[l] & 0xF) - m1;
+            for (l = 0; l < 32; l++) *y++ = d2 * (float)(q[l] >> 4) - m2;
+        }
+    }
+}
+
+static void lk__quantize_row_q5_K(const float *x, void *vy, int64_t n) {
+    lk_block_q5_K *y = LK__CAST(lk_block_q5_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        lk__q45k_scales(x, 31, -0.5f, 0.1f, 15, L, y[i].scales, &y[i].d, &y[i].dmin);
+        /* low 4 bits as q4_K; bit 4 of element 64*j+l -> qh[l] bit 2j, of 64*j+32+l -> bit 2j+1 */
+        memset(y[i].qh, 0, 32);
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                int l1 = L[64 * j + l], l2 = L[64 * j + l + 32];
+                y[i].qh[l] |= (uint8_t)(((l1 >> 4) << (2 * j)) | ((l2 >> 4) << (2 * j + 1)));
+                y[i].qs[32 * j + l] = (uint8_t)((l1 & 0xF) | ((l2 & 0xF) << 4));
+            }
+    }
+}
+static void lk__dequantize_row_q5_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *ql = x[i].qs, *qh = x[i].qh;
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        int j, l;
+        for (j = 0; j < 4; j++, ql += 32) {
+            uint8_t sc, m, u1 = (uint8_t)(1u << (2 * j)), u2 = (uint8_t)(2u << (2 * j));
+            float d1, m1, d2, m2;
+            lk__get_scale_min_k4(2 * j, x[i].scales, &sc, &m); d1 = d * (float)sc; m1 = min * (float)m;
+            lk__get_scale_min_k4(2 * j + 1, x[i].scales, &sc, &m); d2 = d * (float)sc; m2 = min * (float)m;
+            for (l = 0; l < 32; l++) *y++ = d1 * (float)((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
+            for (l = 0; l < 32; l++) *y++ = d2 * (float)((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+        }
+    }
+}
+
+static void lk__quantize_row_q6_K(const float *x, void *vy, int64_t n) {
+    lk_block_q6_K *y = LK__CAST(lk_block_q6_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t L[LK_QK_K];
+    float scales[16];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, max_abs_scale = 0, iscale;
+        uint8_t *ql, *qh;
+        for (j = 0; j < 16; j++) {
+            scales[j] = lk__make_qx_quants(16, 32, x + 16 * j, L + 16 * j);
+            if (fabsf(scales[j]) > max_abs_scale) { max_abs_scale = fabsf(scales[j]); max_scale = scales[j]; }
+        }
+        if (max_abs_scale < LK__GROUP_MAX_EPS) {
+            memset(&y[i], 0, sizeof y[i]);
+            continue;
+        }
+        iscale = -128.f / max_scale;
+        y[i].d = LK__F2H(1 / iscale);
+        for (j = 0; j < 16; j++) {
+            int v = lk__nearest_int(iscale * scales[j]);
+            y[i].scales[j] = (int8_t)(v < 127 ? v : 127);
+        }
+        for (j = 0; j < 16; j++) {
+            float d = LK__H2F(y[i].d) * (float)y[i].scales[j];
+            if (!d) continue;
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (int8_t)(lk__clampi(lk__nearest_int(x[16 * j + l] / d), -32, 31) + 32);
+        }
+        /* per 128: ql[l] = low4(L[l]) | low4(L[l+64])<<4, ql[l+32] = low4(L[l+32]) | low4(L[l+96])<<4,
+         * qh[l] = high2 of L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7 */
+        ql = y[i].ql; qh = y[i].qh;
+        for (j = 0; j < LK_QK_K; j += 128, ql += 64, qh += 32)
+            for (l = 0; l < 32; l++) {
+                int q1 = L[j + l], q2 = L[j + l + 32], q3 = L[j + l + 64], q4 = L[j + l + 96];
+                ql[l] = (uint8_t)((q1 & 0xF) | ((q3 & 0xF) << 4));
+                ql[l + 32] = (uint8_t)((q2 & 0xF) | ((q4 & 0xF) << 4));
+                qh[l] = (uint8_t)((q1 >> 4) | ((q2 >> 4) << 2) | ((q3 >> 4) << 4) | ((q4 >> 4) << 6));
+            }
+    }
+}
+/* unpack the 6-bit quants of one q6_K block to a[256] in [-32, 32) */
+static void lk__q6k_unpack(const lk_block_q6_K *b, int8_t *a) {
+    const uint8_t *ql = b->ql, *qh = b->qh;
+    int j, l;
+    for (j = 0; j < LK_QK_K; j += 128, ql += 64, qh += 32, a += 128)
+        for (l = 0; l < 32; l++) {
+            a[l] = (int8_t)(((ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32);
+            a[l + 32] = (int8_t)(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
+            a[l + 64] = (int8_t)(((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
+            a[l + 96] = (int8_t)(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
+        }
+}
+static void lk__dequantize_row_q6_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t a[LK_QK_K];
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK_K) {
+        float d = LK__H2F(x[i].d);
+        lk__q6k_unpack(&x[i], a);
+        for (j = 0; j < LK_QK_K; j++) y[j] = d * (float)x[i].scales[j / 16] * (float)a[j];
+    }
+}
+
+/* Q8_K: activations for the K-quant dots; d = max/-127 (float, not f16). */
+static void lk__quantize_row_q8_K(const float *x, void *vy, int64_t n) {
+    lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max = 0, amax = 0, iscale;
+        for (j = 0; j < LK_QK_K; j++)
+            if (fabsf(x[j]) > amax) { amax = fabsf(x[j]); max = x[j]; }
+        if (!amax) {
+            y[i].d = 0;
+            memset(y[i].qs, 0, sizeof y[i].qs);
+            memset(y[i].bsums, 0, sizeof y[i].bsums);
+            continue;
+        }
+        iscale = -127.f / max;
+        for (j = 0; j < LK_QK_K; j++) {
+            int v = lk__nearest_int(iscale * x[j]);
+            y[i].qs[j] = (int8_t)lk__clampi(v, -128, 127);
+        }
+        for (j = 0; j < 16; j++) {
+            int sum = 0;
+            for (l = 0; l < 16; l++) sum += y[i].qs[16 * j + l];
+            y[i].bsums[j] = (int16_t)sum;
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+static void lk__dequantize_row_q8_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_K *x = LK__CAST(const lk_block_q8_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK_K)
+        for (j = 0; j < LK_QK_K; j++) y[j] = x[i].d * (float)x[i].qs[j];
+}
+
+/* K-quant dots follow ggml's scalar path: integer sums per 16 elements
+ * scaled by the integer sub-block scale, accumulated in 8 int32 lanes,
+ * then 8 float lanes sums[l] += d * lane[l] per super-block, reduced at the
+ * end (min terms go to a separate running float sum first). */
+static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, int32_t *lanes) {
+    int j, l;
+    for (l = 0; l < 8; l++) lanes[l] = 0;
+    for (j = 0; j < 32; j++, a += 8, q8 += 8)       /* 32 groups of 8; scale per 16 */
+        for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
+}
+
+static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sumf = 0;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *q2 = x[i].qs, *sc = x[i].scales;
+        const int8_t *q8 = y[i].qs;
+        int summs = 0, isum = 0, is = 0, j, l, k, shift;
+        float dall, dmin;
+        for (j = 0; j < 16; j++) summs += y[i].bsums[j] * (sc[j] >> 4);
+        dall = y[i].d * LK__H2F(x[i].d);
+        dmin = y[i].d * LK__H2F(x[i].dmin);
+        for (k = 0; k < 2; k++, q2 += 32)
+            for (shift = 0; shift < 8; shift += 2, q8 += 32) {
+                int s0 = 0, s1 = 0;
+                for (l = 0; l < 16; l++) s0 += q8[l] * ((q2[l] >> shift) & 3);
+                for (l = 16; l < 32; l++) s1 += q8[l] * ((q2[l] >> shift) & 3);
+                isum += (sc[is] & 0xF) * s0 + (sc[is + 1] & 0xF) * s1;
+                is += 2;
+            }
+        sumf += dall * (float)isum - dmin * (float)summs;
+    }
+    *s = sumf;
+}
+
+static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int sc16[16];
+    int32_t lanes[8];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        float d;
+        /* element 32*k + l (k = 0..7): 2 bits at qs[32*(k/4) + l] >> 2*(k%4), high bit hmask[l] bit k */
+        for (j = 0; j < 8; j++)
+            for (l = 0; l < 32; l++) {
+                int lo = (x[i].qs[32 * (j / 4) + l] >> (2 * (j % 4))) & 3;
+                a[32 * j + l] = (int8_t)(lo - ((x[i].hmask[l] >> j) & 1 ? 0 : 4));
+            }
+        for (j = 0; j < 16; j++) sc16[j] = lk__q3k_scale(x[i].scales, j);
+        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
+        d = LK__H2F(x[i].d) * y[i].d;
+        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+
+/* q4_K / q5_K: a[] holds the unsigned quants; scale/min per 32 */
+static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float dx, float dminx,
+                               const lk_block_q8_K *yb, float *sums, float *sumf) {
+    int sc16[16], j, l, sumi = 0;
+    int32_t lanes[8];
+    float d, dmin;
+    for (j = 0; j < 8; j++) {
+        uint8_t sc, m;
+        lk__get_scale_min_k4(j, scales12, &sc, &m);
+        sc16[2 * j] = sc16[2 * j + 1] = sc;
+        sumi += (yb->bsums[2 * j] + yb->bsums[2 * j + 1]) * m;
+    }
+    lk__ksum_lanes(a, yb->qs, sc16, lanes);
+    d = dx * yb->d;
+    for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    dmin = dminx * yb->d;
+    *sumf -= dmin * (float)sumi;
+}
+static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                a[64 * j + l] = (int8_t)(x[i].qs[32 * j + l] & 0xF);
+                a[64 * j + 32 + l] = (int8_t)(x[i].qs[32 * j + l] >> 4);
+            }
+        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                a[64 * j + l] = (int8_t)((x[i].qs[32 * j + l] & 0xF) | (((x[i].qh[l] >> (2 * j)) & 1) << 4));
+                a[64 * j + 32 + l] = (int8_t)((x[i].qs[32 * j + l] >> 4) | (((x[i].qh[l] >> (2 * j + 1)) & 1) << 4));
+            }
+        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int sc16[16];
+    int32_t lanes[8];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        float d;
+        lk__q6k_unpack(&x[i], a);
+        for (j = 0; j < 16; j++) sc16[j] = x[i].scales[j];
+        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
+        d = LK__H2F(x[i].d) * y[i].d;
+        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+
+/* ---- row API and matmul ------------------------------------------------------ */
+LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    if (!t || !t->from_float || n <= 0 || n % t->blck_size) return;
+    t->from_float(x, y, n);
+}
+LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    if (!t || !t->to_float || n <= 0 || n % t->blck_size) return;
+    t->to_float(x, y, n);
+}
+LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes) {
+    const lk_type_traits *t = lk_type_get(type);
+    size_t row_size;
+    uint64_t total;
+    int64_t r;
+    if (out_bytes) *out_bytes = 0;
+    if (!t || !t->from_float)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize: no quantizer for type %d (%s)", (int)type, lk_type_name(type));
+    if (nrows < 0 || n_per_row <= 0 || n_per_row % t->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize: row length %lld is not a positive multiple of the %s block size %lld",
+                            (long long)n_per_row, t->name, (long long)t->blck_size);
+    row_size = lk_row_size(type, n_per_row);
+    if (!row_size || !lk__mul_ok((uint64_t)nrows, row_size, &total) || total > SIZE_MAX)
+        return lk_set_error(LK_ERR_RANGE, "lk_quantize: %lld rows of %lld elements overflow", (long long)nrows, (long long)n_per_row);
+    if (nrows && (!src || !dst)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize: NULL src or dst");
+    for (r = 0; r < nrows; r++)
+        t->from_float(src + r * n_per_row, LK__CAST(unsigned char *, dst) + (size_t)r * row_size, n_per_row);
+    if (out_bytes) *out_bytes = (size_t)total;
+    return LK_OK;
+}
+
+LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols) {
+    const lk_type_traits *t = lk_type_get(wtype);
+    size_t rs;
+    uint64_t total;
+    if (!t || !t->vec_dot || n_in <= 0 || n_cols <= 0) return 0;
+    if (t->vec_dot_type == LK_TYPE_F32) return 0;        /* activations used as they are */
+    rs = lk_row_size(t->vec_dot_type, n_in);
+    if (!rs || !lk__mul_ok((uint64_t)n_cols, rs, &total) || total > SIZE_MAX - 64) return 0;
+    return (size_t)total + 64;                            /* + alignment slack */
+}
+
+typedef struct lk__matmul_job {
+    const lk_type_traits *wt, *vt;
+    const lk_tensor *W;
+    const float *x;
+    float *y;
+    const unsigned char *xq;    /* quantized columns, xq_row bytes each (or x itself) */
+    unsigned char *xq_w;        /* the same, writable (scratch)                      */
+    size_t xq_row;
+    int64_t n_in, n_out, n_cols;
+} lk__matmul_job;
+
+static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
+    int64_t i1 = r % W->ne[1], r2 = r / W->ne[1];
+    int64_t i2 = r2 % W->ne[2], i3 = r2 / W->ne[2];
+    return LK__CAST(const unsigned char *, W->data) + (size_t)i1 * W->nb[1] + (size_t)i2 * W->nb[2] + (size_t)i3 * W->nb[3];
+}
+static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
+    lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
+    int64_t c0 = j->n_cols * task / n_tasks, c1 = j->n_cols * (task + 1) / n_tasks, c;
+    for (c = c0; c < c1; c++) j->vt->from_float(j->x + c * j->n_in, j->xq_w + (size_t)c * j->xq_row, j->n_in);
+}
+static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
+    lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
+    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, r, c;
+    for (r = r0; r < r1; r++) {
+        const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+        for (c = 0; c < j->n_cols; c++)    /* y[c][r] = dot(W[r], x[c]) */
+            j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+    }
+}
+
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const lk_threads *th) {
+    lk__matmul_job job;
+    const lk_type_traits *wt;
+    size_t need;
+    int nt, n_tasks;
+    if (!W || !x || !y || n_cols < 0 || !W->data)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: NULL argument or negative column count");
+    wt = lk_type_get(W->type);
+    if (!wt || !wt->vec_dot)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: no dot product for weight type %s", lk_type_name(W->type));
+    if (W->ne[0] <= 0 || W->ne[0] % wt->blck_size || W->ne[1] < 0 || W->ne[2] < 1 || W->ne[3] < 1)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: bad weight shape [%lld, %lld]", (long long)W->ne[0], (long long)W->ne[1]);
+    memset(&job, 0, sizeof job);
+    job.wt = wt;
+    job.vt = lk_type_get(wt->vec_dot_type);
+    job.W = W; job.x = x; job.y = y;
+    job.n_in = W->ne[0];
+    job.n_out = W->ne[1] * W->ne[2] * W->ne[3];
+    job.n_cols = n_cols;
+    if (n_cols == 0 || job.n_out == 0) return LK_OK;
+    if (!job.vt || (wt->vec_dot_type != LK_TYPE_F32 && !job.vt->from_float))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: cannot quantize activations to %s", lk_type_name(wt->vec_dot_type));
+    need = lk_matmul_scratch_size(W->type, job.n_in, n_cols);
+    nt = lk_threads_count(th);
+    if (nt < 1) nt = 1;
+    if (wt->vec_dot_type == LK_TYPE_F32) {
+        job.xq = LK__CAST(const unsigned char *, (const void *)x);   /* f32: x is used in place */
+        job.xq_row = (size_t)job.n_in * sizeof(float);
+    } else {
+        uintptr_t p;
+        if (!need) return lk_set_error(LK_ERR_RANGE, "lk_matmul: activation buffer size overflows");
+        if (!scratch || scratch_size < need)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: scratch of %zu bytes, need %zu", scratch ? scratch_size : (size_t)0, need);
+        p = ((uintptr_t)scratch + 63u) & ~(uintptr_t)63u;
+        job.xq_w = LK__CAST(unsigned char *, (void *)p);
+        job.xq = job.xq_w;
+        job.xq_row = lk_row_size(wt->vec_dot_type, job.n_in);
+        n_tasks = (int)(n_cols < nt ? n_cols : nt);
+        lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
+    }
+    n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
+    lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
+    return LK_OK;
+}
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+/* end of 15.7a */
 
 /* --------------------------------------------------------------------------
  * 15.8 Ops
