@@ -452,15 +452,103 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 
 /* ==========================================================================
  * 8. Ops
- * ========================================================================== */
+ * ==========================================================================
+ * Row operations on f32 vectors, written to match ggml's CPU arithmetic
+ * (sums of squares in double, GELU through f16 rounding). */
+/* y[n] = x / sqrt(mean(x^2) + eps) * w          (w may be NULL = 1)    */
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps);
+/* y[n] = (x - mean) / sqrt(var + eps) * w + b    (w, b may be NULL)     */
+LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps);
+/* in-place softmax over x[n]; returns log(sum(exp(x - max))) + max     */
+LKDEF float lk_softmax(float *x, int n);
+LKDEF float lk_silu(float x);                  /* x * sigmoid(x)         */
+/* ggml's GELU: tanh approximation evaluated through f16 rounding:
+ * y = f16(gelu(f16(x))) for |x| < 10, y = x for x >= 10, 0 for x <= -10 */
+LKDEF float lk_gelu(float x);
+
+typedef enum lk_rope_mode { LK_ROPE_NORMAL = 0, LK_ROPE_NEOX = 2 } lk_rope_mode;
+typedef struct lk_rope {
+    lk_rope_mode mode;
+    int n_rot;            /* rotated dims per head (<= head_dim)          */
+    float freq_base;      /* 10000                                        */
+    float freq_scale;     /* 1 / linear scaling factor                    */
+    float ext_factor;     /* YaRN mix (0 = off)                           */
+    float attn_factor;    /* YaRN magnitude scale (1)                     */
+    float beta_fast, beta_slow; /* YaRN ramp (32, 1)                      */
+    int n_ctx_orig;       /* YaRN original context                        */
+    const float *freq_factors;  /* [n_rot/2] divisors (llama3/longrope) or NULL */
+} lk_rope;
+/* Rotate x[n_heads][head_dim] in place for position pos. */
+LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, int pos);
 
 /* ==========================================================================
  * 9. Attention
- * ========================================================================== */
+ * ==========================================================================
+ * One kernel: a query row (one head) attends to a set of keys in a KV view
+ * and returns the output and the log-sum-exp of the scores, so partial
+ * results over disjoint key sets merge exactly:
+ *   o = (e^{s1} o1 + e^{s2} o2) / (e^{s1} + e^{s2})     (lk_attn_merge)
+ * Keys are rows of the view, chosen by a range or an index list; each row
+ * has a position used by the mask. Variants are parameters. */
+typedef enum lk_attn_score { LK_ATTN_SOFTMAX = 0 } lk_attn_score;
+
+typedef struct lk_kv_view {
+    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    const void *k, *v;        /* row r of head h at k + r*row_stride + h*head_stride */
+    size_t row_stride;        /* bytes between token rows                    */
+    size_t head_stride;       /* bytes between KV heads in a row             */
+    const int32_t *pos;       /* [n_rows] position of each row               */
+    int n_rows;               /* rows present                                */
+    const int32_t *idx;       /* optional: attend only to these rows          */
+    int n_idx;
+} lk_kv_view;
+
+typedef struct lk_attn_params {
+    lk_attn_score score;
+    int head_dim;
+    float scale;              /* multiplies q.k (1/sqrt(head_dim) usually)   */
+    float softcap;            /* s -> c*tanh(s/c) when > 0 (gemma2)          */
+    float alibi_slope;        /* adds slope * (kpos - qpos) when != 0        */
+    int causal;               /* keys with pos > qpos are masked             */
+    int window;               /* > 0: also mask qpos - kpos >= window        */
+    int n_sink;               /* with window: rows with pos < n_sink stay    */
+    int f16_math;             /* round q and probabilities to f16 (ggml with an f16 cache) */
+} lk_attn_params;
+
+LKDEF lk_attn_params lk_attn_default_params(int head_dim);
+/* out[head_dim] = attention of q (one head) over kv head `kv_head`; *lse is
+ * the log-sum-exp of the scaled scores (-inf if every key is masked, and
+ * then out = 0). scratch must hold n_rows (or n_idx) floats. */
+LKDEF void lk_attn(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *scratch);
+/* Merge two partial results over disjoint key sets into (o1, lse1). */
+LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int head_dim);
 
 /* ==========================================================================
  * 10. KV cache
- * ========================================================================== */
+ * ==========================================================================
+ * Per layer, token rows of n_head_kv * head_dim keys and values (f32 or
+ * f16), with the position of each row. Rows are appended in order and can
+ * be truncated (speculative rollback). */
+typedef struct lk_kv_cache {
+    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    int n_layer, n_ctx;       /* capacity in rows                            */
+    int n_embd_k, n_embd_v;   /* n_head_kv * head_dim                        */
+    int n;                    /* rows in use (same for all layers)           */
+    size_t row_k, row_v;      /* bytes per row                               */
+    unsigned char *k, *v;     /* [n_layer][n_ctx][row]                       */
+    int32_t *pos;             /* [n_ctx]                                     */
+} lk_kv_cache;
+
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v);
+/* Lay the cache out in `mem` (lk_kv_cache_bytes bytes, 64-byte aligned). */
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem);
+/* Store row `slot` of layer il from f32 k[n_embd_k], v[n_embd_v]. */
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v);
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n);
+/* A view of layer il's rows [0, n_rows) for lk_attn. */
+LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows);
+
 
 /* ==========================================================================
  * 11. Sampling
@@ -624,7 +712,88 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
 
 /* ==========================================================================
  * 13. Model
- * ========================================================================== */
+ * ==========================================================================
+ * A model binds the weights of a GGUF file in place (zero-copy) and checks
+ * every shape. A context owns the KV cache and all scratch, sized up front.
+ *   lk_model *m;   lk_model_load_file("m.gguf", NULL, &m);
+ *   lk_context *c; lk_context_new(m, NULL, &c);
+ *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
+typedef enum lk_arch {
+    LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_COUNT
+} lk_arch;
+
+typedef struct lk_hparams {
+    lk_arch arch;
+    int n_vocab, n_ctx_train, n_embd, n_layer, n_head, n_head_kv, head_dim_k, head_dim_v, n_ff;
+    float norm_eps;
+    int norm_is_layernorm;        /* gpt2 */
+    lk_rope rope;                 /* rope.n_rot = 0: no RoPE (gpt2)            */
+    int sliding_window;           /* 0 = none                                  */
+    int swa_every_other;          /* gemma2: window on even layers only        */
+    float attn_softcap, final_softcap;
+    float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
+    float q_scale;                /* applied to q after RoPE (1 = inside attn) */
+    float attn_scale;             /* scale inside attention                    */
+} lk_hparams;
+
+typedef struct lk_layer {
+    lk_tensor attn_norm, attn_norm_b, wq, wk, wv, wqkv, bq, bk, bv, bqkv, wo, bo;
+    lk_tensor post_attn_norm, ffn_norm, ffn_norm_b, ffn_gate, ffn_up, ffn_down, b_up, b_down, post_ffw_norm;
+} lk_layer;
+
+typedef struct lk_model_params {
+    const lk_allocator *alloc;    /* NULL = default                           */
+} lk_model_params;
+
+typedef struct lk_model lk_model;
+
+LKDEF lk_model_params lk_model_default_params(void);
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out);
+#endif
+/* buf must outlive the model: weights are used in place. */
+LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model_params *p, lk_model **out);
+LKDEF void lk_model_free(lk_model *m);
+LKDEF const lk_hparams *lk_model_hparams(const lk_model *m);
+LKDEF const lk_gguf *lk_model_gguf(const lk_model *m);
+LKDEF int lk_model_n_vocab(const lk_model *m);
+LKDEF const char *lk_arch_name(lk_arch a);
+/* bytes of weights the forward pass reads per token (for bandwidth figures) */
+LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
+
+typedef struct lk_context_params {
+    int n_ctx;                    /* 0 = the model's training context          */
+    int n_batch;                  /* tokens per forward chunk (512)            */
+    lk_type kv_type;              /* LK_TYPE_F32 or LK_TYPE_F16 (default)      */
+    int logits_all;               /* keep logits for every token of a batch    */
+    int n_threads;                /* <= 0: all cores with OpenMP, else 1       */
+    /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
+    void (*parallel_for)(void *user, int n_tasks, void (*fn)(void *arg, int task, int n_tasks), void *arg);
+    void *parallel_user;
+    const lk_allocator *alloc;    /* NULL = default                            */
+} lk_context_params;
+
+typedef struct lk_context lk_context;
+
+LKDEF lk_context_params lk_context_default_params(void);
+/* Bytes lk_context_new will allocate for these parameters. */
+LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
+LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *p, lk_context **out);
+LKDEF void lk_context_free(lk_context *c);
+/* Run tokens at positions n_past, n_past+1, ... (prefill in chunks of
+ * n_batch). Logits: the last token's, or every token's with logits_all. */
+LKDEF lk_status lk_decode(lk_context *c, const int32_t *tokens, int n);
+/* Same with explicit positions (non-decreasing, >= the last stored one). */
+LKDEF lk_status lk_decode_pos(lk_context *c, const int32_t *tokens, const int32_t *pos, int n);
+/* Row i of the last batch's logits (i < 0 counts from the end); NULL if
+ * that row was not computed. */
+LKDEF const float *lk_logits(const lk_context *c, int i);
+LKDEF int lk_context_n_past(const lk_context *c);
+LKDEF int lk_context_n_ctx(const lk_context *c);
+/* Forget everything after the first n tokens (speculative rollback). */
+LKDEF lk_status lk_context_truncate(lk_context *c, int n);
+LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c);
+
 
 /* ==========================================================================
  * 14. Threads
@@ -3212,14 +3381,234 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 /* --------------------------------------------------------------------------
  * 15.8 Ops
  * -------------------------------------------------------------------------- */
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps) {
+    double sum = 0.0;     /* like ggml: float products, double accumulation */
+    float mean, scale;
+    int i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * x[i]);
+    mean = (float)(sum / n);
+    scale = 1.0f / sqrtf(mean + eps);
+    if (w) for (i = 0; i < n; i++) y[i] = (x[i] * scale) * w[i];
+    else for (i = 0; i < n; i++) y[i] = x[i] * scale;
+}
+LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
+    double sum = 0.0, sum2 = 0.0;
+    float mean, var, scale;
+    int i;
+    for (i = 0; i < n; i++) sum += (double)x[i];
+    mean = (float)(sum / n);
+    for (i = 0; i < n; i++) { float d = x[i] - mean; y[i] = d; sum2 += (double)(d * d); }
+    var = (float)(sum2 / n);
+    scale = 1.0f / sqrtf(var + eps);
+    for (i = 0; i < n; i++) {
+        float v = y[i] * scale;
+        if (w) v *= w[i];
+        if (b) v += b[i];
+        y[i] = v;
+    }
+}
+LKDEF float lk_softmax(float *x, int n) {
+    float mx = -INFINITY;
+    double sum = 0.0;
+    int i;
+    for (i = 0; i < n; i++) if (x[i] > mx) mx = x[i];
+    if (mx == -INFINITY) { for (i = 0; i < n; i++) x[i] = 0.0f; return -INFINITY; }
+    for (i = 0; i < n; i++) { float e = expf(x[i] - mx); x[i] = e; sum += (double)e; }
+    {
+        float inv = (float)(1.0 / sum);
+        for (i = 0; i < n; i++) x[i] *= inv;
+    }
+    return mx + (float)log(sum);
+}
+LKDEF float lk_silu(float x) { return x / (1.0f + expf(-x)); }
+LKDEF float lk_gelu(float x) {
+    const float c = 0.79788456080286535588f;  /* sqrt(2/pi) */
+    float h, g;
+    if (x <= -10.0f) return 0.0f;
+    if (x >= 10.0f) return x;
+    h = lk_fp16_to_fp32(lk_fp32_to_fp16(x));
+    g = 0.5f * h * (1.0f + tanhf(c * h * (1.0f + 0.044715f * h * h)));
+    return lk_fp16_to_fp32(lk_fp32_to_fp16(g));
+}
+
+/* YaRN: the dims whose wavelength is between the fast and slow ramps */
+static float lk__yarn_corr_dim(int n_dims, int n_ctx_orig, float n_rot, float base) {
+    return (float)n_dims * logf((float)n_ctx_orig / (n_rot * 2.0f * 3.14159265358979323846f)) / (2.0f * logf(base));
+}
+LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, int pos) {
+    /* angle of pair i: pos * base^(-2i/n_rot), built by repeated
+     * multiplication as ggml does; ext_factor mixes interpolated and
+     * extrapolated angles (YaRN). x: [n_heads][head_dim] */
+    float cs[2 * 512];
+    float theta = (float)pos, theta_scale, lo = 0.0f, hi = 0.0f;
+    int n_rot = r->n_rot, i, h;
+    if (n_rot <= 0) return;
+    if (n_rot > head_dim) n_rot = head_dim;
+    if (n_rot > 1024) n_rot = 1024;
+    theta_scale = powf(r->freq_base, -2.0f / (float)n_rot);
+    if (r->ext_factor != 0.0f) {
+        lo = floorf(lk__yarn_corr_dim(n_rot, r->n_ctx_orig, r->beta_fast, r->freq_base));
+        hi = ceilf(lk__yarn_corr_dim(n_rot, r->n_ctx_orig, r->beta_slow, r->freq_base));
+        if (lo < 0.0f) lo = 0.0f;
+        if (hi > (float)(n_rot - 1)) hi = (float)(n_rot - 1);
+    }
+    for (i = 0; i < n_rot; i += 2) {
+        float ff = r->freq_factors ? r->freq_factors[i / 2] : 1.0f;
+        float extrap = theta / ff, interp = r->freq_scale * extrap, t = interp, ms = r->attn_factor;
+        if (r->ext_factor != 0.0f) {
+            float y = ((float)(i / 2) - lo) / (hi - lo > 0.001f ? hi - lo : 0.001f);
+            float ramp = (1.0f - (y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y)) * r->ext_factor;
+            t = interp * (1.0f - ramp) + extrap * ramp;
+            ms *= 1.0f + 0.1f * logf(1.0f / r->freq_scale);
+        }
+        cs[i] = cosf(t) * ms; cs[i + 1] = sinf(t) * ms;
+        theta *= theta_scale;
+    }
+    for (h = 0; h < n_heads; h++) {
+        float *v = x + (size_t)h * head_dim;
+        for (i = 0; i < n_rot; i += 2) {
+            float c = cs[i], s = cs[i + 1];
+            int a = r->mode == LK_ROPE_NEOX ? i / 2 : i;
+            int b = r->mode == LK_ROPE_NEOX ? i / 2 + n_rot / 2 : i + 1;
+            float x0 = v[a], x1 = v[b];
+            v[a] = x0 * c - x1 * s;
+            v[b] = x0 * s + x1 * c;
+        }
+    }
+}
 
 /* --------------------------------------------------------------------------
  * 15.9 Attention
  * -------------------------------------------------------------------------- */
+LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
+    lk_attn_params p;
+    memset(&p, 0, sizeof p);
+    p.score = LK_ATTN_SOFTMAX; p.head_dim = head_dim;
+    p.scale = head_dim > 0 ? 1.0f / sqrtf((float)head_dim) : 1.0f;
+    p.causal = 1;
+    return p;
+}
+static int lk__attn_masked(const lk_attn_params *p, int qpos, int kpos) {
+    if (p->causal && kpos > qpos) return 1;
+    if (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) return 1;
+    return 0;
+}
+LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *s) {
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights */
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[512];
+    const float *q = q_in;
+    float mx = -INFINITY, inv;
+    double sum = 0.0;
+    int j, i;
+    if (p->f16_math && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+        q = qh;
+    }
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : j;
+        int kpos = kv->pos ? kv->pos[r] : r;
+        float sc = 0.0f;
+        if (lk__attn_masked(p, qpos, kpos)) { s[j] = -INFINITY; continue; }
+        if (kv->type == LK_TYPE_F16) {
+            const uint16_t *k = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) sc += q[i] * lk_fp16_to_fp32(k[i]);
+        } else {
+            const float *k = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) sc += q[i] * k[i];
+        }
+        if (p->softcap > 0.0f) sc = p->softcap * tanhf(sc * (1.0f / p->softcap));   /* ggml: cap, then scale */
+        sc *= p->scale;
+        if (p->alibi_slope != 0.0f) sc += p->alibi_slope * (float)(kpos - qpos);
+        s[j] = sc;
+        if (sc > mx) mx = sc;
+    }
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    if (mx == -INFINITY) { *lse = -INFINITY; return; }
+    for (j = 0; j < n; j++) {
+        float e = s[j] == -INFINITY ? 0.0f : expf(s[j] - mx);
+        s[j] = e; sum += (double)e;
+    }
+    inv = (float)(1.0 / sum);   /* ggml scales by the float reciprocal of the double sum */
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : j;
+        float w = s[j] * inv;
+        if (w == 0.0f) continue;
+        if (kv->type == LK_TYPE_F16) {
+            const uint16_t *v = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
+            if (p->f16_math) w = lk_fp16_to_fp32(lk_fp32_to_fp16(w));
+            for (i = 0; i < d; i++) out[i] += w * lk_fp16_to_fp32(v[i]);
+        } else {
+            const float *v = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) out[i] += w * v[i];
+        }
+    }
+    *lse = mx + (float)log(sum);
+}
+LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
+    float m, a, b;
+    int i;
+    if (lse2 == -INFINITY) return;
+    if (*lse1 == -INFINITY) { for (i = 0; i < d; i++) o1[i] = o2[i]; *lse1 = lse2; return; }
+    m = *lse1 > lse2 ? *lse1 : lse2;
+    a = expf(*lse1 - m); b = expf(lse2 - m);
+    for (i = 0; i < d; i++) o1[i] = (a * o1[i] + b * o2[i]) / (a + b);
+    *lse1 = m + logf(a + b);
+}
 
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
+static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v) {
+    size_t es = type == LK_TYPE_F16 ? 2 : 4;
+    return lk__pad64((size_t)n_layer * n_ctx * n_embd_k * es) + lk__pad64((size_t)n_layer * n_ctx * n_embd_v * es) +
+           lk__pad64((size_t)n_ctx * sizeof(int32_t));
+}
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem) {
+    size_t es = type == LK_TYPE_F16 ? 2 : 4;
+    unsigned char *p = LK__CAST(unsigned char *, mem);
+    if (type != LK_TYPE_F32 && type != LK_TYPE_F16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "kv cache: type %s is not supported (f32, f16)", lk_type_name(type));
+    if (!c || !mem || n_layer <= 0 || n_ctx <= 0 || n_embd_k <= 0 || n_embd_v <= 0)
+        return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad arguments");
+    memset(c, 0, sizeof *c);
+    c->type = type; c->n_layer = n_layer; c->n_ctx = n_ctx; c->n_embd_k = n_embd_k; c->n_embd_v = n_embd_v;
+    c->row_k = (size_t)n_embd_k * es; c->row_v = (size_t)n_embd_v * es;
+    c->k = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_k);
+    c->v = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_v);
+    c->pos = LK__CAST(int32_t *, p);
+    return LK_OK;
+}
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v) {
+    unsigned char *kd = c->k + ((size_t)il * c->n_ctx + slot) * c->row_k;
+    unsigned char *vd = c->v + ((size_t)il * c->n_ctx + slot) * c->row_v;
+    int i;
+    if (c->type == LK_TYPE_F16) {
+        uint16_t *kh = LK__CAST(uint16_t *, kd), *vh = LK__CAST(uint16_t *, vd);
+        for (i = 0; i < c->n_embd_k; i++) kh[i] = lk_fp32_to_fp16(k[i]);
+        for (i = 0; i < c->n_embd_v; i++) vh[i] = lk_fp32_to_fp16(v[i]);
+    } else {
+        memcpy(kd, k, c->row_k);
+        memcpy(vd, v, c->row_v);
+    }
+}
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) { if (n >= 0 && n < c->n) c->n = n; }
+LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows) {
+    lk_kv_view v;
+    size_t es = c->type == LK_TYPE_F16 ? 2 : 4;
+    memset(&v, 0, sizeof v);
+    v.type = c->type;
+    v.k = c->k + (size_t)il * c->n_ctx * c->row_k;
+    v.v = c->v + (size_t)il * c->n_ctx * c->row_v;
+    v.row_stride = c->row_k;        /* K and V rows have the same width here */
+    v.head_stride = (size_t)head_dim * es;
+    v.pos = c->pos; v.n_rows = n_rows;
+    return v;
+}
+
 
 /* --------------------------------------------------------------------------
  * 15.11 Sampling
@@ -3933,6 +4322,614 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
 /* --------------------------------------------------------------------------
  * 15.13 Model
  * -------------------------------------------------------------------------- */
+static const char *const lk__arch_names[LK_ARCH_COUNT] = { "llama", "qwen2", "gemma", "gemma2", "phi3", "gpt2" };
+LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__arch_names[a] : "?"; }
+
+struct lk_model {
+    lk_gguf *g;
+    lk_allocator a;
+    lk_hparams hp;
+    lk_tensor tok_embd, pos_embd, output_norm, output_norm_b, output, rope_freqs;
+    lk_layer *layers;
+};
+
+LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; p.alloc = NULL; return p; }
+LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
+LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
+LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
+
+/* "<arch>.<suffix>" as an int in [lo, hi]; missing -> def (def < 0: required) */
+static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suffix, int64_t def, int64_t lo, int64_t hi, int *out) {
+    char key[128];
+    int64_t v;
+    uint64_t n, i;
+    lk_status st;
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (lk_gguf_find_key(g, key) < 0) {
+        if (def < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
+        *out = (int)def;
+        return LK_OK;
+    }
+    if (lk_gguf_get_arr(g, key, NULL, &n, NULL) == LK_OK) {
+        /* per-layer array: all entries must agree (uniform layers only) */
+        if (n == 0) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is an empty array", key);
+        if ((st = lk_gguf_get_i64_at(g, key, 0, &v))) return st;
+        for (i = 1; i < n; i++) {
+            int64_t w;
+            if ((st = lk_gguf_get_i64_at(g, key, i, &w))) return st;
+            if (w != v) return lk_set_error(LK_ERR_UNSUPPORTED, "model: key '%s' varies per layer (not supported)", key);
+        }
+    } else if ((st = lk_gguf_get_i64(g, key, &v))) return st;
+    if (v < lo || v > hi)
+        return lk_set_error(LK_ERR_FORMAT, "model: key '%s' = %lld is outside [%lld, %lld]", key, (long long)v, (long long)lo, (long long)hi);
+    *out = (int)v;
+    return LK_OK;
+}
+static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *suffix, float def, float *out) {
+    char key[128];
+    double v;
+    lk_status st;
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (lk_gguf_find_key(g, key) < 0) { *out = def; return LK_OK; }
+    if ((st = lk_gguf_get_f64(g, key, &v))) return st;
+    if (!(v == v) || v > 1e30 || v < -1e30) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is not a finite number", key);
+    *out = (float)v;
+    return LK_OK;
+}
+
+/* Bind tensor `name` with exactly shape [ne0] or [ne0, ne1]. kind: 0 = a
+ * 1-D f32 vector, 1 = a matmul weight (needs vec_dot), 2 = an embedding
+ * table (needs to_float). required = 0: absent leaves t->data NULL. */
+static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int required, lk_tensor *t) {
+    int64_t i = lk_gguf_find_tensor(m->g, name);
+    const lk_gguf_tensor *gt;
+    const lk_type_traits *tt;
+    int d;
+    memset(t, 0, sizeof *t);
+    if (i < 0) return required ? lk_set_error(LK_ERR_FORMAT, "model: missing tensor '%s'", name) : LK_OK;
+    gt = &m->g->tensors[i];
+    for (d = 2; d < LK_MAX_DIMS; d++)
+        if (gt->ne[d] != 1) return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has %d dimensions, expected %d", name, gt->n_dims, ne1 ? 2 : 1);
+    if (gt->ne[0] != ne0 || gt->ne[1] != (ne1 ? ne1 : 1))
+        return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
+                            (long long)gt->ne[0], (long long)gt->ne[1], (long long)ne0, (long long)(ne1 ? ne1 : 1));
+    tt = lk_type_get(gt->type);
+    if (kind == 0 && gt->type != LK_TYPE_F32)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' is %s; 1-D tensors must be f32", name, lk_type_name(gt->type));
+    if (kind == 1 && (!tt || !tt->vec_dot))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which has no dot product", name, lk_type_name(gt->type));
+    if (kind == 2 && (!tt || !tt->to_float))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which cannot be dequantized", name, lk_type_name(gt->type));
+    lk_gguf_tensor_view(m->g, i, t);
+    t->name = name;   /* static or caller-owned names are not kept: see below */
+    t->name = NULL;
+    return LK_OK;
+}
+
+static lk_status lk__model_hparams(lk_model *m) {
+    const lk_gguf *g = m->g;
+    lk_hparams *hp = &m->hp;
+    lk_str s;
+    char arch[32];
+    int i, hd, n_rot;
+    lk_status st;
+    float f;
+    memset(hp, 0, sizeof *hp);
+    if ((st = lk_gguf_get_str(g, "general.architecture", &s)))
+        return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
+    for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__arch_names[i])) break;
+    if (i == LK_ARCH_COUNT)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, gemma, gemma2, phi3, gpt2)",
+                            (int)(s.len > 40 ? 40 : s.len), s.ptr);
+    hp->arch = (lk_arch)i;
+    snprintf(arch, sizeof arch, "%s", lk__arch_names[i]);
+    if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
+        (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
+        (st = lk__hp_int(g, arch, "feed_forward_length", -1, 1, 1 << 22, &hp->n_ff)) ||
+        (st = lk__hp_int(g, arch, "attention.head_count", -1, 1, 4096, &hp->n_head)) ||
+        (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
+        return st;
+    if ((st = lk__hp_int(g, arch, "attention.head_count_kv", hp->n_head, 1, hp->n_head, &hp->n_head_kv))) return st;
+    if (hp->n_head % hp->n_head_kv)
+        return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
+    hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
+    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, 512, &hp->head_dim_k)) ||
+        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, 512, &hp->head_dim_v)))
+        return st;
+    if (hp->head_dim_k != hp->head_dim_v)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);
+    hp->norm_is_layernorm = hp->arch == LK_ARCH_GPT2;
+    if ((st = lk__hp_float(g, arch, hp->norm_is_layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
+                           hp->norm_is_layernorm ? 1e-5f : 1e-6f, &hp->norm_eps)))
+        return st;
+    if (!(hp->norm_eps >= 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: negative norm epsilon");
+    /* RoPE */
+    n_rot = 0;
+    if (hp->arch != LK_ARCH_GPT2) {
+        lk_str rs;
+        char key[96];
+        if ((st = lk__hp_int(g, arch, "rope.dimension_count", hp->head_dim_k, 2, hp->head_dim_k, &n_rot))) return st;
+        if (n_rot % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count %d is odd", n_rot);
+        hp->rope.mode = hp->arch == LK_ARCH_LLAMA ? LK_ROPE_NORMAL : LK_ROPE_NEOX;
+        hp->rope.n_rot = n_rot;
+        if ((st = lk__hp_float(g, arch, "rope.freq_base", hp->arch == LK_ARCH_QWEN2 ? 1000000.0f : 10000.0f, &hp->rope.freq_base))) return st;
+        if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
+        hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
+        if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
+        snprintf(key, sizeof key, "%s.rope.scaling.type", arch);
+        f = 1.0f;
+        if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
+        if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
+            if (!(f > 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor must be > 0");
+            if (lk_str_eq(rs, "linear")) hp->rope.freq_scale = 1.0f / f;
+            else if (lk_str_eq(rs, "yarn")) {
+                hp->rope.freq_scale = 1.0f / f; hp->rope.ext_factor = 1.0f;
+                if ((st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &hp->rope.attn_factor))) return st;
+            } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
+                                       (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
+        }
+    }
+    /* architecture specifics (what llama.cpp's graph builders do) */
+    hp->embd_scale = 1.0f; hp->q_scale = 1.0f;
+    hp->attn_scale = 1.0f / sqrtf((float)hp->head_dim_k);
+    if ((st = lk__hp_int(g, arch, "attention.sliding_window", 0, 0, 1 << 24, &hp->sliding_window))) return st;
+    if (hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2) {
+        hp->embd_scale = sqrtf((float)hp->n_embd);
+        hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f;
+    }
+    if (hp->arch == LK_ARCH_PHI3) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
+    if (hp->arch == LK_ARCH_GEMMA2) {
+        hp->swa_every_other = 1;
+        if ((st = lk__hp_float(g, arch, "attn_logit_softcapping", 50.0f, &hp->attn_softcap)) ||
+            (st = lk__hp_float(g, arch, "final_logit_softcapping", 30.0f, &hp->final_softcap)))
+            return st;
+        if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
+    } else if (hp->arch == LK_ARCH_GEMMA) hp->sliding_window = 0;
+    return LK_OK;
+}
+
+static lk_status lk__model_bind(lk_model *m) {
+    lk_hparams *hp = &m->hp;
+    const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
+    const int bias = hp->arch == LK_ARCH_GPT2;
+    int64_t ti;
+    int il;
+    lk_status st;
+    char nm[96];
+    ti = lk_gguf_find_tensor(m->g, "token_embd.weight");
+    if (ti < 0) return lk_set_error(LK_ERR_FORMAT, "model: missing tensor 'token_embd.weight'");
+    hp->n_vocab = (int)(m->g->tensors[ti].ne[1] > (1 << 24) ? 0 : m->g->tensors[ti].ne[1]);
+    if (hp->n_vocab <= 0) return lk_set_error(LK_ERR_FORMAT, "model: token_embd.weight has an unusable vocabulary size");
+    if ((st = lk__bind(m, "token_embd.weight", 2, E, hp->n_vocab, 1, &m->tok_embd))) return st;
+    if (hp->arch == LK_ARCH_GPT2 && (st = lk__bind(m, "position_embd.weight", 2, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
+    if ((st = lk__bind(m, "output_norm.weight", 0, E, 0, 1, &m->output_norm))) return st;
+    if (bias && (st = lk__bind(m, "output_norm.bias", 0, E, 0, 1, &m->output_norm_b))) return st;
+    if ((st = lk__bind(m, "output.weight", 1, E, hp->n_vocab, 0, &m->output))) return st;
+    if (!m->output.data) {   /* tied embeddings */
+        if ((st = lk__bind(m, "token_embd.weight", 1, E, hp->n_vocab, 1, &m->output))) return st;
+    }
+    if (hp->rope.n_rot && (st = lk__bind(m, "rope_freqs.weight", 0, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs))) return st;
+    if (m->rope_freqs.data) {
+        const float *ff = LK__CAST(const float *, m->rope_freqs.data);
+        int i;
+        for (i = 0; i < hp->rope.n_rot / 2; i++)
+            if (!(ff[i] > 0.0f) || ff[i] > 1e30f) return lk_set_error(LK_ERR_FORMAT, "model: rope_freqs.weight[%d] is not a positive number", i);
+        hp->rope.freq_factors = ff;
+    }
+    m->layers = LK__CAST(lk_layer *, m->a.alloc(m->a.user, sizeof(lk_layer) * (size_t)hp->n_layer, 16));
+    if (!m->layers) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    memset(m->layers, 0, sizeof(lk_layer) * (size_t)hp->n_layer);
+    for (il = 0; il < hp->n_layer; il++) {
+        lk_layer *L = &m->layers[il];
+#define LK__B(field, sfx, kind, a, b, req) \
+        do { snprintf(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+        LK__B(attn_norm, "attn_norm.weight", 0, E, 0, 1);
+        if (bias) LK__B(attn_norm_b, "attn_norm.bias", 0, E, 0, 1);
+        if (hp->arch == LK_ARCH_PHI3 || hp->arch == LK_ARCH_GPT2) {
+            LK__B(wqkv, "attn_qkv.weight", 1, E, nq + 2 * nkv, 1);
+            if (bias) LK__B(bqkv, "attn_qkv.bias", 0, nq + 2 * nkv, 0, 1);
+        } else {
+            LK__B(wq, "attn_q.weight", 1, E, nq, 1);
+            LK__B(wk, "attn_k.weight", 1, E, nkv, 1);
+            LK__B(wv, "attn_v.weight", 1, E, nkv, 1);
+            LK__B(bq, "attn_q.bias", 0, nq, 0, hp->arch == LK_ARCH_QWEN2);
+            LK__B(bk, "attn_k.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
+            LK__B(bv, "attn_v.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
+        }
+        LK__B(wo, "attn_output.weight", 1, nq, E, 1);
+        LK__B(bo, "attn_output.bias", 0, E, 0, bias);
+        if (hp->arch == LK_ARCH_GEMMA2) {
+            LK__B(post_attn_norm, "post_attention_norm.weight", 0, E, 0, 1);
+            LK__B(post_ffw_norm, "post_ffw_norm.weight", 0, E, 0, 1);
+        }
+        LK__B(ffn_norm, "ffn_norm.weight", 0, E, 0, 1);
+        if (bias) LK__B(ffn_norm_b, "ffn_norm.bias", 0, E, 0, 1);
+        if (hp->arch == LK_ARCH_PHI3) LK__B(ffn_up, "ffn_up.weight", 1, E, 2 * F, 1);
+        else LK__B(ffn_up, "ffn_up.weight", 1, E, F, 1);
+        if (hp->arch != LK_ARCH_PHI3 && hp->arch != LK_ARCH_GPT2) LK__B(ffn_gate, "ffn_gate.weight", 1, E, F, 1);
+        LK__B(ffn_down, "ffn_down.weight", 1, F, E, 1);
+        if (bias) { LK__B(b_up, "ffn_up.bias", 0, F, 0, 1); LK__B(b_down, "ffn_down.bias", 0, E, 0, 1); }
+#undef LK__B
+    }
+    return LK_OK;
+}
+
+static lk_status lk__model_finish(lk_model *m, lk_model **out) {
+    lk_status st;
+    if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m))) { lk_model_free(m); return st; }
+    *out = m;
+    return LK_OK;
+}
+static lk_model *lk__model_new(const lk_model_params *p) {
+    lk_allocator a = lk__resolve_alloc(p ? p->alloc : NULL);
+    lk_model *m = LK__CAST(lk_model *, a.alloc(a.user, sizeof(lk_model), 16));
+    if (!m) return NULL;
+    memset(m, 0, sizeof *m);
+    m->a = a;
+    return m;
+}
+LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model_params *p, lk_model **out) {
+    lk_model *m;
+    lk_gguf_params gp = lk_gguf_default_params();
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_load_memory: out is NULL");
+    *out = NULL;
+    if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    gp.alloc = &m->a;
+    if ((st = lk_gguf_read_memory(buf, len, &gp, &m->g))) { lk_model_free(m); return st; }
+    return lk__model_finish(m, out);
+}
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out) {
+    lk_model *m;
+    lk_gguf_params gp = lk_gguf_default_params();
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_load_file: out is NULL");
+    *out = NULL;
+    if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    gp.alloc = &m->a;
+    if ((st = lk_gguf_read_file(path, &gp, &m->g))) { lk_model_free(m); return st; }
+    return lk__model_finish(m, out);
+}
+#endif
+LKDEF void lk_model_free(lk_model *m) {
+    lk_allocator a;
+    if (!m) return;
+    a = m->a;
+    if (m->layers) lk__free(&a, m->layers, sizeof(lk_layer) * (size_t)m->hp.n_layer);
+    lk_gguf_free(m->g);
+    lk__free(&a, m, sizeof *m);
+}
+LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
+    uint64_t n = 0;
+    int il;
+    const lk_tensor *ts;
+    for (il = 0; il < m->hp.n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down };
+        size_t k;
+        for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
+    }
+    ts = &m->output;
+    return n + lk_tensor_nbytes(ts);
+}
+
+/* ---- context ---------------------------------------------------------------- */
+struct lk_context {
+    const lk_model *m;
+    lk_context_params p;
+    lk_threads th;
+    lk_allocator a;
+    void *mem; size_t mem_size;
+    lk_kv_cache kv;
+    int n_ctx, n_batch, n_threads;
+    float *x, *xn, *q, *k, *v, *att, *o, *ff1, *ff2, *logits, *scores;
+    int32_t *posbuf;                /* [n_batch] positions of the chunk        */
+    void *mm; size_t mm_size;
+    int n_logit_rows;               /* rows of logits held from the last batch */
+    int logit_row0;                 /* batch row of logits row 0               */
+};
+
+LKDEF lk_context_params lk_context_default_params(void) {
+    lk_context_params p;
+    memset(&p, 0, sizeof p);
+    p.n_ctx = 0; p.n_batch = 512; p.kv_type = LK_TYPE_F16; p.logits_all = 0;
+    return p;
+}
+
+/* the sizes of every buffer, shared by memory_size and new */
+typedef struct lk__ctx_sizes { size_t posb, x, q, kvr, att, ff1, ff2, logits, scores, mm, kv, total; int n_ctx, n_batch, n_thr; } lk__ctx_sizes;
+static size_t lk__mm_max(const lk_model *m, int nb) {
+    size_t mx = 0, s;
+    int il;
+#define LK__MM(t) do { if ((t).data && (s = lk_matmul_scratch_size((t).type, (t).ne[0], nb)) > mx) mx = s; } while (0)
+    for (il = 0; il < m->hp.n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
+        LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
+    }
+    LK__MM(m->output);
+#undef LK__MM
+    return mx;
+}
+static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
+    const lk_hparams *hp = &m->hp;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1;
+    memset(z, 0, sizeof *z);
+    z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train;
+    z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
+    if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
+    if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
+    if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16)", lk_type_name(p->kv_type));
+    {
+        lk_threads th;
+        th.parallel_for = p->parallel_for; th.user = p->parallel_user; th.n_threads = p->n_threads;
+        z->n_thr = lk_threads_count(&th);
+    }
+    if (z->n_thr < 1) z->n_thr = 1;
+    f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
+    z->posb = lk__pad64(sizeof(int32_t) * (size_t)z->n_batch);
+    z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
+    z->q = lk__pad64(sizeof(float) * (size_t)z->n_batch * nq);
+    z->kvr = lk__pad64(sizeof(float) * (size_t)z->n_batch * nkv);
+    z->att = z->q;
+    z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
+    z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
+    z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
+    z->scores = lk__pad64(sizeof(float) * (size_t)z->n_thr * z->n_ctx);
+    z->mm = lk__pad64(lk__mm_max(m, z->n_batch));
+    z->kv = lk__pad64(lk_kv_cache_bytes(p->kv_type, hp->n_layer, z->n_ctx, nkv, nkv));
+    /* x, xn, o: 3 * x; q, att: 2 * q; k, v: 2 * kvr */
+    z->total = z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->mm + z->kv + 64;
+    return LK_OK;
+}
+LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
+    lk__ctx_sizes z;
+    lk_context_params d = lk_context_default_params();
+    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total : 0;
+}
+LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, lk_context **out) {
+    lk_context_params p = pp ? *pp : lk_context_default_params();
+    lk__ctx_sizes z;
+    lk_context *c;
+    lk_allocator a = lk__resolve_alloc(p.alloc);
+    unsigned char *q;
+    lk_status st;
+    if (!m || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_new: NULL argument");
+    *out = NULL;
+    if ((st = lk__ctx_sizes_get(m, &p, &z))) return st;
+    c = LK__CAST(lk_context *, a.alloc(a.user, sizeof *c, 16));
+    if (!c) return lk_set_error(LK_ERR_NOMEM, "context: out of memory");
+    memset(c, 0, sizeof *c);
+    c->m = m; c->p = p; c->a = a;
+    c->th.parallel_for = p.parallel_for; c->th.user = p.parallel_user; c->th.n_threads = p.n_threads;
+    c->n_ctx = z.n_ctx; c->n_batch = z.n_batch; c->n_threads = z.n_thr;
+    c->mem = a.alloc(a.user, z.total, 64);
+    if (!c->mem) {
+        lk__free(&a, c, sizeof *c);
+        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)z.total, z.n_ctx, z.n_batch);
+    }
+    c->mem_size = z.total;
+    q = LK__CAST(unsigned char *, c->mem);
+#define LK__TAKE(ptr, T, sz) do { ptr = LK__CAST(T, q); q += (sz); } while (0)
+    LK__TAKE(c->x, float *, z.x); LK__TAKE(c->xn, float *, z.x); LK__TAKE(c->o, float *, z.x);
+    LK__TAKE(c->q, float *, z.q); LK__TAKE(c->att, float *, z.q);
+    LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
+    LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
+    LK__TAKE(c->logits, float *, z.logits); LK__TAKE(c->scores, float *, z.scores);
+    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int32_t *, z.posb);
+#undef LK__TAKE
+    c->mm_size = z.mm;
+    if ((st = lk_kv_cache_init(&c->kv, p.kv_type, m->hp.n_layer, z.n_ctx, m->hp.n_head_kv * m->hp.head_dim_k,
+                               m->hp.n_head_kv * m->hp.head_dim_k, q))) {
+        lk_context_free(c);
+        return st;
+    }
+    *out = c;
+    return LK_OK;
+}
+LKDEF void lk_context_free(lk_context *c) {
+    lk_allocator a;
+    if (!c) return;
+    a = c->a;
+    lk__free(&a, c->mem, c->mem_size);
+    lk__free(&a, c, sizeof *c);
+}
+LKDEF int lk_context_n_past(const lk_context *c) { return c->kv.n; }
+LKDEF int lk_context_n_ctx(const lk_context *c) { return c->n_ctx; }
+LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
+LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
+    if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
+    lk_kv_cache_truncate(&c->kv, n);
+    c->n_logit_rows = 0;
+    return LK_OK;
+}
+LKDEF const float *lk_logits(const lk_context *c, int i) {
+    if (!c || c->n_logit_rows == 0) return NULL;
+    if (i < 0) i += c->logit_row0 + c->n_logit_rows;
+    i -= c->logit_row0;
+    if (i < 0 || i >= c->n_logit_rows) return NULL;
+    return c->logits + (size_t)i * c->m->hp.n_vocab;
+}
+
+/* matmul with an optional bias; W has rows of n_in, T columns */
+static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
+    lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
+    if (!st && b && b->data) {
+        const float *bb = LK__CAST(const float *, b->data);
+        int64_t n = W->ne[1], t, i;
+        for (t = 0; t < T; t++) for (i = 0; i < n; i++) y[t * n + i] += bb[i];
+    }
+    return st;
+}
+
+typedef struct lk__attn_task {
+    lk_context *c;
+    int il, T, slot0;
+    const int32_t *pos;
+    lk_attn_params ap;
+} lk__attn_task;
+static void lk__attn_fn(void *arg, int task, int n_tasks) {
+    /* (token, head) pairs split into n_tasks contiguous ranges; task i owns scores row i */
+    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
+    lk_context *c = a->c;
+    const lk_hparams *hp = &c->m->hp;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv;
+    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
+    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
+    float *s = c->scores + (size_t)task * c->n_ctx;
+    for (w = lo; w < hi; w++) {
+        int t = w / H, h = w % H;
+        float lse;
+        /* the rows visible to token t: everything stored up to its own slot */
+        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, a->slot0 + t + 1);
+        lk_attn(&a->ap, c->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, c->att + ((size_t)t * H + h) * d, &lse, s);
+    }
+}
+
+/* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
+static lk_status lk__forward(lk_context *c, const int32_t *tok, const int32_t *pos, int T, int out_from) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const int E = hp->n_embd, F = hp->n_ff, H = hp->n_head, d = hp->head_dim_k;
+    const int nq = H * d, nkv = hp->n_head_kv * d, V = hp->n_vocab, slot0 = c->kv.n;
+    int t, il, i, n_out;
+    lk_status st;
+    float *x = c->x, *xn = c->xn;
+
+    for (t = 0; t < T; t++) {   /* embeddings */
+        const lk_tensor *te = &m->tok_embd;
+        float *xt = x + (size_t)t * E;
+        lk_dequantize_row(te->type, LK__CAST(const unsigned char *, te->data) + (size_t)tok[t] * te->nb[1], xt, E);
+        if (hp->embd_scale != 1.0f) for (i = 0; i < E; i++) xt[i] *= hp->embd_scale;
+        if (m->pos_embd.data) {
+            float *pe = c->o;
+            lk_dequantize_row(m->pos_embd.type, LK__CAST(const unsigned char *, m->pos_embd.data) + (size_t)pos[t] * m->pos_embd.nb[1], pe, E);
+            for (i = 0; i < E; i++) xt[i] += pe[i];
+        }
+    }
+    for (il = 0; il < hp->n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        lk__attn_task at;
+        int swa = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0);
+#define LK__NORM(dst, src, w, b) do { for (t = 0; t < T; t++) { \
+            if (hp->norm_is_layernorm) lk_layernorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), LK__CAST(const float *, (b).data), E, hp->norm_eps); \
+            else lk_rmsnorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), E, hp->norm_eps); } } while (0)
+        LK__NORM(xn, x, L->attn_norm, L->attn_norm_b);
+        if (L->wqkv.data) {   /* fused: rows [Q | K | V] */
+            if ((st = lk__mm(c, &L->wqkv, &L->bqkv, xn, T, c->ff1))) return st;
+            for (t = 0; t < T; t++) {
+                const float *r = c->ff1 + (size_t)t * (nq + 2 * nkv);
+                memcpy(c->q + (size_t)t * nq, r, sizeof(float) * nq);
+                memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
+                memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
+            }
+        } else {
+            if ((st = lk__mm(c, &L->wq, &L->bq, xn, T, c->q)) || (st = lk__mm(c, &L->wk, &L->bk, xn, T, c->k)) ||
+                (st = lk__mm(c, &L->wv, &L->bv, xn, T, c->v)))
+                return st;
+        }
+        for (t = 0; t < T; t++) {
+            float *qt = c->q + (size_t)t * nq;
+            if (hp->rope.n_rot) {
+                lk_rope r = hp->rope;
+                lk_rope_apply(&r, qt, H, d, pos[t]);
+                lk_rope_apply(&r, c->k + (size_t)t * nkv, hp->n_head_kv, d, pos[t]);
+            }
+            if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+            lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        }
+        if (il == 0) for (t = 0; t < T; t++) c->kv.pos[slot0 + t] = pos[t];
+        at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos;
+        at.ap = lk_attn_default_params(d);
+        at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
+        at.ap.window = swa ? hp->sliding_window : 0;
+        at.ap.f16_math = c->kv.type == LK_TYPE_F16;
+        lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, &at);
+        if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
+        if (L->post_attn_norm.data)
+            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_attn_norm.data), E, hp->norm_eps);
+        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+        /* feed-forward */
+        LK__NORM(xn, x, L->ffn_norm, L->ffn_norm_b);
+        if (hp->arch == LK_ARCH_GPT2) {
+            if ((st = lk__mm(c, &L->ffn_up, &L->b_up, xn, T, c->ff2))) return st;
+            for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
+        } else if (hp->arch == LK_ARCH_PHI3) {   /* fused up: [gate | up] */
+            if ((st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff1))) return st;
+            for (t = 0; t < T; t++) for (i = 0; i < F; i++) {
+                const float *u = c->ff1 + (size_t)t * 2 * F;
+                c->ff2[(size_t)t * F + i] = lk_silu(u[i]) * u[F + i];
+            }
+        } else {
+            int geglu = hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2;
+            if ((st = lk__mm(c, &L->ffn_gate, NULL, xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff2))) return st;
+            for (i = 0; i < T * F; i++) c->ff2[i] *= geglu ? lk_gelu(c->ff1[i]) : lk_silu(c->ff1[i]);
+        }
+        if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
+        if (L->post_ffw_norm.data)
+            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_ffw_norm.data), E, hp->norm_eps);
+        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+    }
+    /* output rows [out_from, T) */
+    n_out = T - out_from;
+    c->n_logit_rows = 0;
+    if (n_out <= 0) return LK_OK;
+    for (t = out_from; t < T; t++) {
+        float *dst = xn + (size_t)(t - out_from) * E;
+        if (hp->norm_is_layernorm)
+            lk_layernorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), LK__CAST(const float *, m->output_norm_b.data), E, hp->norm_eps);
+        else lk_rmsnorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), E, hp->norm_eps);
+    }
+    if ((st = lk__mm(c, &m->output, NULL, xn, n_out, c->logits))) return st;
+    if (hp->final_softcap > 0.0f)
+        for (i = 0; i < n_out * V; i++) c->logits[i] = hp->final_softcap * tanhf(c->logits[i] * (1.0f / hp->final_softcap));
+    c->n_logit_rows = n_out;
+    return LK_OK;
+#undef LK__NORM
+}
+
+/* Shared by lk_decode and lk_decode_pos: pos == NULL continues from the
+ * last stored position. Everything is validated before any state changes. */
+static lk_status lk__decode(lk_context *c, const int32_t *tokens, const int32_t *pos, int n) {
+    int i, done = 0, V;
+    int32_t last, base;
+    lk_status st;
+    if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
+    V = c->m->hp.n_vocab;
+    if (n > c->n_ctx - c->kv.n)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode: context overflow: %d tokens stored + %d new > n_ctx %d", c->kv.n, n, c->n_ctx);
+    if (c->p.logits_all && n > c->n_batch)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode: with logits_all a call takes at most n_batch (%d) tokens, got %d", c->n_batch, n);
+    last = c->kv.n ? c->kv.pos[c->kv.n - 1] : -1;
+    base = last + 1;
+    for (i = 0; i < n; i++) {
+        int32_t p = pos ? pos[i] : base + i;
+        if (tokens[i] < 0 || tokens[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode: token %d at index %d is outside [0, %d)", (int)tokens[i], i, V);
+        if (p < 0 || p < last)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d at index %d is out of order (previous %d)", (int)p, i, (int)last);
+        if (c->m->pos_embd.data && p >= c->m->hp.n_ctx_train)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d exceeds the model's %d learned positions", (int)p, c->m->hp.n_ctx_train);
+        last = p;
+    }
+    c->n_logit_rows = 0;
+    while (done < n) {
+        int T = n - done < c->n_batch ? n - done : c->n_batch;
+        int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
+        for (i = 0; i < T; i++) c->posbuf[i] = pos ? pos[done + i] : base + done + i;
+        if ((st = lk__forward(c, tokens + done, c->posbuf, T, out_from))) return st;   /* chunk not committed */
+        c->kv.n += T;
+        done += T;
+    }
+    c->logit_row0 = c->p.logits_all ? 0 : n - 1;
+    return LK_OK;
+}
+LKDEF lk_status lk_decode_pos(lk_context *c, const int32_t *tokens, const int32_t *pos, int n) {
+    if (!pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_pos: pos is NULL");
+    return lk__decode(c, tokens, pos, n);
+}
+LKDEF lk_status lk_decode(lk_context *c, const int32_t *tokens, int n) { return lk__decode(c, tokens, NULL, n); }
 
 /* --------------------------------------------------------------------------
  * 15.14 Threads
