@@ -782,9 +782,9 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *p, lk
 LKDEF void lk_context_free(lk_context *c);
 /* Run tokens at positions n_past, n_past+1, ... (prefill in chunks of
  * n_batch). Logits: the last token's, or every token's with logits_all. */
-LKDEF lk_status lk_decode(lk_context *c, const int32_t *tokens, int n);
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n);
 /* Same with explicit positions (non-decreasing, >= the last stored one). */
-LKDEF lk_status lk_decode_pos(lk_context *c, const int32_t *tokens, const int32_t *pos, int n);
+LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
  * that row was not computed. */
 LKDEF const float *lk_logits(const lk_context *c, int i);
@@ -4624,7 +4624,7 @@ struct lk_context {
     lk_kv_cache kv;
     int n_ctx, n_batch, n_threads;
     float *x, *xn, *q, *k, *v, *att, *o, *ff1, *ff2, *logits, *scores;
-    int32_t *posbuf;                /* [n_batch] positions of the chunk        */
+    int *posbuf;                    /* [n_batch] positions of the chunk        */
     void *mm; size_t mm_size;
     int n_logit_rows;               /* rows of logits held from the last batch */
     int logit_row0;                 /* batch row of logits row 0               */
@@ -4669,7 +4669,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     }
     if (z->n_thr < 1) z->n_thr = 1;
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
-    z->posb = lk__pad64(sizeof(int32_t) * (size_t)z->n_batch);
+    z->posb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
     z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
     z->q = lk__pad64(sizeof(float) * (size_t)z->n_batch * nq);
     z->kvr = lk__pad64(sizeof(float) * (size_t)z->n_batch * nkv);
@@ -4718,7 +4718,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
     LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
     LK__TAKE(c->logits, float *, z.logits); LK__TAKE(c->scores, float *, z.scores);
-    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int32_t *, z.posb);
+    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb);
 #undef LK__TAKE
     c->mm_size = z.mm;
     if ((st = lk_kv_cache_init(&c->kv, p.kv_type, m->hp.n_layer, z.n_ctx, m->hp.n_head_kv * m->hp.head_dim_k,
@@ -4767,7 +4767,7 @@ static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, c
 typedef struct lk__attn_task {
     lk_context *c;
     int il, T, slot0;
-    const int32_t *pos;
+    const int *pos;
     lk_attn_params ap;
 } lk__attn_task;
 static void lk__attn_fn(void *arg, int task, int n_tasks) {
@@ -4789,7 +4789,7 @@ static void lk__attn_fn(void *arg, int task, int n_tasks) {
 }
 
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
-static lk_status lk__forward(lk_context *c, const int32_t *tok, const int32_t *pos, int T, int out_from) {
+static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int T, int out_from) {
     const lk_model *m = c->m;
     const lk_hparams *hp = &m->hp;
     const int E = hp->n_embd, F = hp->n_ff, H = hp->n_head, d = hp->head_dim_k;
@@ -4892,9 +4892,9 @@ static lk_status lk__forward(lk_context *c, const int32_t *tok, const int32_t *p
 
 /* Shared by lk_decode and lk_decode_pos: pos == NULL continues from the
  * last stored position. Everything is validated before any state changes. */
-static lk_status lk__decode(lk_context *c, const int32_t *tokens, const int32_t *pos, int n) {
+static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, int n) {
     int i, done = 0, V;
-    int32_t last, base;
+    int last, base;
     lk_status st;
     if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
     V = c->m->hp.n_vocab;
@@ -4905,7 +4905,7 @@ static lk_status lk__decode(lk_context *c, const int32_t *tokens, const int32_t 
     last = c->kv.n ? c->kv.pos[c->kv.n - 1] : -1;
     base = last + 1;
     for (i = 0; i < n; i++) {
-        int32_t p = pos ? pos[i] : base + i;
+        int p = pos ? pos[i] : base + i;
         if (tokens[i] < 0 || tokens[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode: token %d at index %d is outside [0, %d)", (int)tokens[i], i, V);
         if (p < 0 || p < last)
             return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d at index %d is out of order (previous %d)", (int)p, i, (int)last);
@@ -4925,11 +4925,11 @@ static lk_status lk__decode(lk_context *c, const int32_t *tokens, const int32_t 
     c->logit_row0 = c->p.logits_all ? 0 : n - 1;
     return LK_OK;
 }
-LKDEF lk_status lk_decode_pos(lk_context *c, const int32_t *tokens, const int32_t *pos, int n) {
+LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n) {
     if (!pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_pos: pos is NULL");
     return lk__decode(c, tokens, pos, n);
 }
-LKDEF lk_status lk_decode(lk_context *c, const int32_t *tokens, int n) { return lk__decode(c, tokens, NULL, n); }
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n) { return lk__decode(c, tokens, NULL, n); }
 
 /* --------------------------------------------------------------------------
  * 15.14 Threads

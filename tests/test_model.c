@@ -11,7 +11,7 @@
 #include <math.h>
 
 #define MAXT 64
-static int32_t seq[MAXT]; static int nseq;
+static int seq[MAXT]; static int nseq;
 
 static int read_seq_a(void) {
     const char *p = lk_t_fixture("sequences.txt");
@@ -26,7 +26,7 @@ static int read_seq_a(void) {
 }
 
 /* logits of all positions through the same path as tools/logits */
-static float *run_model(const char *path, const int32_t *toks, int n, lk_type kv, int n_threads, int n_batch, int *n_vocab) {
+static float *run_model(const char *path, const int *toks, int n, lk_type kv, int n_threads, int n_batch, int *n_vocab) {
     lk_model *m; lk_context *c;
     lk_context_params cp = lk_context_default_params();
     float *out;

@@ -19,7 +19,7 @@ int main(int argc, char **argv) {
     lk_context_params cp = lk_context_default_params();
     lk_model *m;
     lk_context *c;
-    int32_t *ids;
+    int *ids;
     int n = 0, cap, i, done;
     FILE *f;
     cp.kv_type = LK_TYPE_F32;
@@ -39,12 +39,12 @@ int main(int argc, char **argv) {
     }
     if (!model || !toks || !out) return usage();
     cap = (int)strlen(toks) / 2 + 2;
-    ids = (int32_t *)malloc(sizeof(int32_t) * (size_t)cap);
+    ids = (int *)malloc(sizeof(int) * (size_t)cap);
     for (const char *p = toks; *p; ) {
         char *e;
         long v = strtol(p, &e, 10);
         if (e == p || v < 0 || v > 0x7fffffff || n >= cap) { fprintf(stderr, "logits: bad --tokens list near '%s'\n", p); return 2; }
-        ids[n++] = (int32_t)v;
+        ids[n++] = (int)v;
         p = *e == ',' ? e + 1 : e;
         if (*e && *e != ',') { fprintf(stderr, "logits: bad --tokens list near '%s'\n", e); return 2; }
     }
