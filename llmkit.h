@@ -2859,6 +2859,34 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
 #undef LK__F
 }
 
+/* Pre-tokenizer: split m codepoints into words by the passes of `pre`.
+ * *seg and *nseg are two scratch arrays of m ints (swapped as passes run);
+ * on return (*seg)[0..count) holds the word lengths in codepoints. */
+static int lk__pre_split(int pre, const uint32_t *cps, const unsigned short *fl, const unsigned char *x, int m,
+                         int **seg, int **nseg) {
+    int nsg = 1, pass, si, start;
+    (*seg)[0] = m;
+    for (pass = 0; pass < 6 && lk__pre_passes[pre][pass]; pass++) {
+        int kind = lk__pre_passes[pre][pass], nn = 0, *tmp, *in = *seg, *o = *nseg;
+        start = 0;
+        for (si = 0; si < nsg; si++) {
+            int end = start + in[si], pos = start, gap = start;
+            while (pos < end) {
+                int l = lk__rx_match(kind, cps, fl, x, pos, end);
+                if (l > 0) {
+                    if (pos > gap) o[nn++] = pos - gap;
+                    o[nn++] = l;
+                    pos += l; gap = pos;
+                } else pos++;
+            }
+            if (end > gap) o[nn++] = end - gap;
+            start = end;
+        }
+        tmp = *seg; *seg = *nseg; *nseg = tmp; nsg = nn;
+    }
+    return nsg;
+}
+
 /* ---- the vocabulary ---- */
 typedef struct lk__tok { const char *text; int len; float score; int attr; } lk__tok;
 typedef struct lk__merge { const char *s; int len; int split; } lk__merge;
@@ -3590,31 +3618,13 @@ static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
     uint32_t *cps;
     unsigned short *fl;
     unsigned char *x;
-    int *seg, *nseg, nsg, m, pass, si, start;
+    int *seg, *nseg, nsg, m, si, start;
     m = lk__decode_cps(t, s, len, &cps, &fl, &x);
     if (m <= 0) return;
     seg = LK__CAST(int *, lk__tk_buf(t, LK__B_SEG0, (size_t)m, sizeof(int)));
     nseg = LK__CAST(int *, lk__tk_buf(t, LK__B_SEG1, (size_t)m, sizeof(int)));
     if (!seg || !nseg) return;
-    seg[0] = m; nsg = 1;                   /* segment lengths in codepoints */
-    for (pass = 0; pass < 6 && lk__pre_passes[v->pre][pass]; pass++) {
-        int kind = lk__pre_passes[v->pre][pass], nn = 0, *tmp;
-        start = 0;
-        for (si = 0; si < nsg; si++) {
-            int end = start + seg[si], pos = start, gap = start;
-            while (pos < end) {
-                int l = lk__rx_match(kind, cps, fl, x, pos, end);
-                if (l > 0) {
-                    if (pos > gap) nseg[nn++] = pos - gap;
-                    nseg[nn++] = l;
-                    pos += l; gap = pos;
-                } else pos++;
-            }
-            if (end > gap) nseg[nn++] = end - gap;
-            start = end;
-        }
-        tmp = seg; seg = nseg; nseg = tmp; nsg = nn;
-    }
+    nsg = lk__pre_split(v->pre, cps, fl, x, m, &seg, &nseg);
     start = 0;
     for (si = 0; si < nsg; si++) {
         /* the word as UTF-8, then each byte through the GPT-2 byte mapping */

@@ -375,10 +375,67 @@ static void test_special(void) {
     lk_t_end();
 }
 
+/* Pre-tokenizer word splits against tests/data/pretok_cases.txt, made by
+ * tools/gen_pretok_cases.py with Python's regex engine (see there). Calls
+ * the private splitter directly. */
+static void test_pretok_cases(void) {
+    static const struct { const char *name; int pre; } pres[] = {
+        { "default", LK__PRE_DEFAULT }, { "llama3", LK__PRE_LLAMA3 }, { "deepseek-coder", LK__PRE_DEEPSEEK_CODER },
+        { "falcon", LK__PRE_FALCON }, { "gpt2", LK__PRE_GPT2 }, { "starcoder", LK__PRE_STARCODER },
+        { "qwen2", LK__PRE_QWEN2 }, { "poro", LK__PRE_PORO }, { "viking", LK__PRE_VIKING },
+    };
+    size_t flen = 0, pos = 0;
+    unsigned char *f = lk_t_read_file("tests/data/pretok_cases.txt", &flen);
+    int npass[9] = {0}, ncase[9] = {0}, k;
+    if (!f) { lk_t_skip("tokenizer-pretok-splits", "tests/data/pretok_cases.txt absent (run from the repo root)"); return; }
+    lk_t_begin("tokenizer-pretok-splits");
+    while (pos < flen) {
+        char name[32], hex[1024], lens[512];
+        unsigned char text[512];
+        uint32_t cps[512];
+        unsigned short fl[512];
+        unsigned char x[512];
+        int sa[512], sb[512], *seg = sa, *nseg = sb, exp[512], nexp = 0, m = 0, tl = 0, nsg, i, pi = -1, ok;
+        size_t eol = pos, off = 0;
+        char *p;
+        while (eol < flen && f[eol] != '\n') eol++;
+        if (sscanf((const char *)f + pos, "%31s %1023s %511s", name, hex, lens) != 3) break;
+        pos = eol + 1;
+        for (i = 0; i < 9; i++) if (!strcmp(pres[i].name, name)) pi = i;
+        if (pi < 0) { CHECK(0, "unknown pre %s", name); continue; }
+        for (i = 0; hex[2 * i] && hex[2 * i + 1]; i++) {
+            unsigned v; sscanf(hex + 2 * i, "%2x", &v); text[tl++] = (unsigned char)v;
+        }
+        for (p = lens; *p;) { exp[nexp++] = (int)strtol(p, &p, 10); if (*p == ',') p++; }
+        while (off < (size_t)tl) {
+            uint32_t c = lk__utf8_next(text, (size_t)tl, &off);
+            int fg = lk__uflags(c);
+            cps[m] = c; fl[m] = (unsigned short)fg; x[m] = lk__collapse(c, fg); m++;
+        }
+        nsg = lk__pre_split(pres[pi].pre, cps, fl, x, m, &seg, &nseg);
+        ok = nsg == nexp;
+        for (i = 0; ok && i < nsg; i++) ok = seg[i] == exp[i];
+        ncase[pi]++;
+        if (ok) npass[pi]++;
+        else if (ncase[pi] - npass[pi] <= 3) {
+            printf("  %s '%s': got", name, hex);
+            for (i = 0; i < nsg; i++) printf(" %d", seg[i]);
+            printf(", want %s\n", lens);
+        }
+    }
+    for (k = 0; k < 9; k++) {
+        printf("  pre %s: %d/%d splits match\n", pres[k].name, npass[k], ncase[k]);
+        CHECK(ncase[k] > 0 && npass[k] == ncase[k], "pre %s: %d/%d", pres[k].name, npass[k], ncase[k]);
+    }
+    free(f);
+    lk_t_end();
+}
+
 int main(void) {
     static const char *const names[] = { "llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "mpt", "bert-bge" };
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++) test_vocab_vectors(names[i]);
+    test_pretok_cases();
     test_stories();
     test_special();
     test_hostile();
