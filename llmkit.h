@@ -3735,8 +3735,12 @@ static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, 
             if (fr[i].tok >= 0 || rem < st->len) { nf[nn++] = fr[i]; continue; }
             for (;;) {
                 int p, match = -1;
-                for (p = cur; p + st->len <= cur + rem; p++)
-                    if (text[p] == st->text[0] && memcmp(text + p, st->text, (size_t)st->len) == 0) { match = p; break; }
+                for (p = cur; p + st->len <= cur + rem; p++) {
+                    const char *q = LK__CAST(const char *, memchr(text + p, st->text[0], (size_t)(cur + rem - st->len - p + 1)));
+                    if (!q) break;
+                    p = (int)(q - text);
+                    if (memcmp(text + p, st->text, (size_t)st->len) == 0) { match = p; break; }
+                }
                 if (match < 0) {
                     if (rem > 0) { nf[nn].off = cur; nf[nn].len = rem; nf[nn].tok = -1; nn++; }
                     break;
