@@ -383,10 +383,13 @@ static void test_pretok_cases(void) {
         { "default", LK__PRE_DEFAULT }, { "llama3", LK__PRE_LLAMA3 }, { "deepseek-coder", LK__PRE_DEEPSEEK_CODER },
         { "falcon", LK__PRE_FALCON }, { "gpt2", LK__PRE_GPT2 }, { "starcoder", LK__PRE_STARCODER },
         { "qwen2", LK__PRE_QWEN2 }, { "poro", LK__PRE_PORO }, { "viking", LK__PRE_VIKING },
+        { "deepseek-llm", LK__PRE_DEEPSEEK_LLM }, { "deepseek-v3", LK__PRE_DEEPSEEK3 },
+        { "chameleon", LK__PRE_CHAMELEON }, { "tekken", LK__PRE_TEKKEN },
     };
+    enum { NPRE = sizeof pres / sizeof pres[0] };
     size_t flen = 0, pos = 0;
     unsigned char *f = lk_t_read_file("tests/data/pretok_cases.txt", &flen);
-    int npass[9] = {0}, ncase[9] = {0}, k;
+    int npass[NPRE] = {0}, ncase[NPRE] = {0}, k;
     if (!f) { lk_t_skip("tokenizer-pretok-splits", "tests/data/pretok_cases.txt absent (run from the repo root)"); return; }
     lk_t_begin("tokenizer-pretok-splits");
     while (pos < flen) {
@@ -401,7 +404,7 @@ static void test_pretok_cases(void) {
         while (eol < flen && f[eol] != '\n') eol++;
         if (sscanf((const char *)f + pos, "%31s %1023s %511s", name, hex, lens) != 3) break;
         pos = eol + 1;
-        for (i = 0; i < 9; i++) if (!strcmp(pres[i].name, name)) pi = i;
+        for (i = 0; i < NPRE; i++) if (!strcmp(pres[i].name, name)) pi = i;
         if (pi < 0) { CHECK(0, "unknown pre %s", name); continue; }
         for (i = 0; hex[2 * i] && hex[2 * i + 1]; i++) {
             unsigned v; sscanf(hex + 2 * i, "%2x", &v); text[tl++] = (unsigned char)v;
@@ -423,7 +426,7 @@ static void test_pretok_cases(void) {
             printf(", want %s\n", lens);
         }
     }
-    for (k = 0; k < 9; k++) {
+    for (k = 0; k < NPRE; k++) {
         printf("  pre %s: %d/%d splits match\n", pres[k].name, npass[k], ncase[k]);
         CHECK(ncase[k] > 0 && npass[k] == ncase[k], "pre %s: %d/%d", pres[k].name, npass[k], ncase[k]);
     }
