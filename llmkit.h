@@ -683,12 +683,12 @@ LKDEF lk_sampler_params lk_sampler_default_params(void);
 LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out);
 /* Sample a token from logits[0..n_vocab). Errors (token -1): NULL, n_vocab
  * <= 0, NaN/+inf logits, every candidate banned, bias token >= n_vocab. */
-LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int32_t *out_token);
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int *out_token);
 /* Convenience: the token, or -1 with lk_last_error() set. */
-LKDEF int32_t lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
+LKDEF int lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
 /* Record a token as generated (or as part of the prompt): feeds the
  * penalty history. (Mirostat's mu is updated inside sample, as in llama.cpp.) */
-LKDEF lk_status lk_sampler_accept(lk_sampler *s, int32_t token);
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int token);
 /* Forget the history, reset mu to 2*tau and reseed the RNG. */
 LKDEF void lk_sampler_reset(lk_sampler *s);
 LKDEF void lk_sampler_free(lk_sampler *s);
@@ -880,6 +880,8 @@ LKDEF void lk_model_free(lk_model *m);
 LKDEF const lk_hparams *lk_model_hparams(const lk_model *m);
 LKDEF const lk_gguf *lk_model_gguf(const lk_model *m);
 LKDEF int lk_model_n_vocab(const lk_model *m);
+/* The tokenizer of the file (NULL if it has no tokenizer.* metadata). */
+LKDEF const lk_vocab *lk_model_vocab(const lk_model *m);
 LKDEF const char *lk_arch_name(lk_arch a);
 /* bytes of weights the forward pass reads per token (for bandwidth figures) */
 LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
@@ -4320,7 +4322,7 @@ LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out
     return LK_OK;
 }
 
-LKDEF lk_status lk_sampler_accept(lk_sampler *s, int32_t token) {
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int token) {
     if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_accept: NULL sampler");
     if (token < 0) return lk_set_error(LK_ERR_RANGE, "lk_sampler_accept: token %d < 0", (int)token);
     if (s->ring_cap == 0) return LK_OK;
@@ -4357,7 +4359,7 @@ static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
     c->sorted = 0;
 }
 
-LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int32_t *out_token) {
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int *out_token) {
     const lk_sampler_params *p;
     lk_candidates c;
     lk_status st;
@@ -4397,8 +4399,8 @@ LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_v
     return lk_sample_dist(&c, &s->rng, out_token);
 }
 
-LKDEF int32_t lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
-    int32_t t = -1;
+LKDEF int lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
+    int t = -1;
     if (lk_sampler_sample_ex(s, logits, n_vocab, &t) != LK_OK) return -1;
     return t;
 }
@@ -6700,12 +6702,14 @@ struct lk_model {
     lk_hparams hp;
     lk_tensor tok_embd, pos_embd, output_norm, output_norm_b, output, rope_freqs;
     lk_layer *layers;
+    lk_vocab *vocab;
 };
 
 LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; p.alloc = NULL; return p; }
 LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
 LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
 LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
+LKDEF const lk_vocab *lk_model_vocab(const lk_model *m) { return m->vocab; }
 
 /* "<arch>.<suffix>" as an int in [lo, hi]; missing -> def (def < 0: required) */
 static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suffix, int64_t def, int64_t lo, int64_t hi, int *out) {
@@ -6926,6 +6930,15 @@ static lk_status lk__model_bind(lk_model *m) {
 static lk_status lk__model_finish(lk_model *m, lk_model **out) {
     lk_status st;
     if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m))) { lk_model_free(m); return st; }
+    if (lk_gguf_find_key(m->g, "tokenizer.ggml.model") >= 0) {
+        if ((st = lk_vocab_load(m->g, &m->a, &m->vocab))) { lk_model_free(m); return st; }
+        if (lk_vocab_n_tokens(m->vocab) != m->hp.n_vocab) {
+            st = lk_set_error(LK_ERR_FORMAT, "model: the tokenizer has %d tokens but token_embd.weight has %d rows",
+                              lk_vocab_n_tokens(m->vocab), m->hp.n_vocab);
+            lk_model_free(m);
+            return st;
+        }
+    }
     *out = m;
     return LK_OK;
 }
@@ -6966,6 +6979,7 @@ LKDEF void lk_model_free(lk_model *m) {
     if (!m) return;
     a = m->a;
     if (m->layers) lk__free(&a, m->layers, sizeof(lk_layer) * (size_t)m->hp.n_layer);
+    lk_vocab_free(m->vocab);
     lk_gguf_free(m->g);
     lk__free(&a, m, sizeof *m);
 }
