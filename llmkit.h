@@ -3028,6 +3028,9 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     if (n_cols == 0 || job.n_out == 0) return LK_OK;
     if (!job.vt || (wt->vec_dot_type != LK_TYPE_F32 && !job.vt->from_float))
         return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: cannot quantize activations to %s", lk_type_name(wt->vec_dot_type));
+    if (job.n_in % job.vt->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: row length %lld does not fit %s activations",
+                            (long long)job.n_in, job.vt->name);
     need = lk_matmul_scratch_size(W->type, job.n_in, n_cols);
     nt = lk_threads_count(th);
     if (nt < 1) nt = 1;
