@@ -2997,11 +2997,19 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 }
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
-    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, r, c;
-    for (r = r0; r < r1; r++) {
-        const unsigned char *wrow = lk__matmul_wrow(j->W, r);
-        for (c = 0; c < j->n_cols; c++)    /* y[c][r] = dot(W[r], x[c]) */
-            j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
+    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; every
+     * y element is still exactly one vec_dot, whatever the split */
+    for (rb = r0; rb < r1; rb += 32) {
+        int64_t re = rb + 32 < r1 ? rb + 32 : r1;
+        for (cb = 0; cb < j->n_cols; cb += 16) {
+            int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
+            for (r = rb; r < re; r++) {
+                const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                for (c = cb; c < ce; c++)    /* y[c][r] = dot(W[r], x[c]) */
+                    j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+            }
+        }
     }
 }
 

@@ -302,7 +302,7 @@ static void reverse_pool(void *user, int n_tasks, lk_task_fn fn, void *arg) {
 }
 
 static void test_matmul(void) {
-    const int64_t n_in = 512, n_out = 37, n_cols = 5;
+    const int64_t n_in = 512, n_out = 77, n_cols = 19;
     float *w = (float *)malloc(sizeof(float) * n_in * n_out), *x = (float *)malloc(sizeof(float) * n_in * n_cols);
     float *y1 = (float *)malloc(sizeof(float) * n_out * n_cols), *y2 = (float *)malloc(sizeof(float) * n_out * n_cols);
     float *y3 = (float *)malloc(sizeof(float) * n_out * n_cols), *wd = (float *)malloc(sizeof(float) * n_in);
