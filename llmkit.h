@@ -350,7 +350,9 @@ LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *p
  * writes without an importance matrix). Half floats are stored as raw bits.
  * Legacy formats: blocks of 32, x = d*q (+ m). K-quants: super-blocks of 256
  * with 6- or 4-bit sub-block scales. Q8_0 / Q8_1 / Q8_K are the activation
- * formats the dot products pair with (see lk_type_traits.vec_dot_type). */
+ * formats the dot products pair with (see lk_type_traits.vec_dot_type).
+ * Bit-exactness needs IEEE float semantics: do not build the implementation
+ * with -ffast-math (fused multiply-add contraction is switched off inside). */
 #define LK_QK4_0 32
 #define LK_QK4_1 32
 #define LK_QK5_0 32
