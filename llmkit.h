@@ -350,7 +350,9 @@ LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *p
  * writes without an importance matrix). Half floats are stored as raw bits.
  * Legacy formats: blocks of 32, x = d*q (+ m). K-quants: super-blocks of 256
  * with 6- or 4-bit sub-block scales. Q8_0 / Q8_1 / Q8_K are the activation
- * formats the dot products pair with (see lk_type_traits.vec_dot_type). */
+ * formats the dot products pair with (see lk_type_traits.vec_dot_type).
+ * Bit-exactness needs IEEE float semantics: do not build the implementation
+ * with -ffast-math (fused multiply-add contraction is switched off inside). */
 #define LK_QK4_0 32
 #define LK_QK4_1 32
 #define LK_QK5_0 32
@@ -3443,11 +3445,19 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 }
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
-    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, r, c;
-    for (r = r0; r < r1; r++) {
-        const unsigned char *wrow = lk__matmul_wrow(j->W, r);
-        for (c = 0; c < j->n_cols; c++)    /* y[c][r] = dot(W[r], x[c]) */
-            j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
+    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; every
+     * y element is still exactly one vec_dot, whatever the split */
+    for (rb = r0; rb < r1; rb += 32) {
+        int64_t re = rb + 32 < r1 ? rb + 32 : r1;
+        for (cb = 0; cb < j->n_cols; cb += 16) {
+            int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
+            for (r = rb; r < re; r++) {
+                const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                for (c = cb; c < ce; c++)    /* y[c][r] = dot(W[r], x[c]) */
+                    j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+            }
+        }
     }
 }
 
@@ -3474,6 +3484,9 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     if (n_cols == 0 || job.n_out == 0) return LK_OK;
     if (!job.vt || (wt->vec_dot_type != LK_TYPE_F32 && !job.vt->from_float))
         return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: cannot quantize activations to %s", lk_type_name(wt->vec_dot_type));
+    if (job.n_in % job.vt->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: row length %lld does not fit %s activations",
+                            (long long)job.n_in, job.vt->name);
     need = lk_matmul_scratch_size(W->type, job.n_in, n_cols);
     nt = lk_threads_count(th);
     if (nt < 1) nt = 1;

@@ -302,7 +302,7 @@ static void reverse_pool(void *user, int n_tasks, lk_task_fn fn, void *arg) {
 }
 
 static void test_matmul(void) {
-    const int64_t n_in = 512, n_out = 37, n_cols = 5;
+    const int64_t n_in = 512, n_out = 77, n_cols = 19;
     float *w = (float *)malloc(sizeof(float) * n_in * n_out), *x = (float *)malloc(sizeof(float) * n_in * n_cols);
     float *y1 = (float *)malloc(sizeof(float) * n_out * n_cols), *y2 = (float *)malloc(sizeof(float) * n_out * n_cols);
     float *y3 = (float *)malloc(sizeof(float) * n_out * n_cols), *wd = (float *)malloc(sizeof(float) * n_in);
@@ -424,10 +424,41 @@ static void test_rmse_table(void) {
     lk_t_end();
 }
 
+/* hostile values: NaN, inf, huge, denormal must not crash (UBSan build) and
+ * must leave finite blocks finite */
+static void test_hostile_values(void) {
+    enum { N = 256 * 4 };
+    float x[N], d[N], y[N];
+    unsigned char q[N * 4], qy[N * 4];
+    int ti, i, k;
+    lk_t_begin("hostile_values");
+    for (k = 0; k < 4; k++) {
+        for (i = 0; i < N; i++) x[i] = rng_normal();
+        for (i = 0; i < N; i++) y[i] = rng_normal();
+        for (i = 0; i < 256; i += 7) {          /* only the first super-block gets the specials */
+            x[i] = k == 0 ? NAN : k == 1 ? INFINITY : k == 2 ? -3.0e38f : 1e-40f;
+            y[i] = x[i];
+        }
+        for (ti = 0; ti < N_TYPES; ti++) {
+            const lk_type_traits *tt = lk_type_get(kTypes[ti]);
+            const lk_type_traits *vt = lk_type_get(tt->vec_dot_type);
+            float s;
+            tt->from_float(x, q, N);
+            tt->to_float(q, d, N);
+            vt->from_float(y, qy, N);
+            tt->vec_dot(N, &s, q, qy);
+            for (i = 256; i < N; i++) CHECK(isfinite(d[i]), "%s case %d: finite block became %g at %d", tt->name, k, (double)d[i], i);
+            if (k == 3) CHECK(isfinite(s), "%s: denormals give non-finite dot", tt->name);
+        }
+    }
+    lk_t_end();
+}
+
 int main(void) {
     (void)lk_t_read_file;
     test_fp16();
     test_errors();
+    test_hostile_values();
     test_vec_dot();
     test_requantize();
     test_matmul();

@@ -76,6 +76,7 @@ typedef struct lkq_params {
     int token_embd_type;       /* lk_type or -1                              */
     int quiet;
     const char *type_name;     /* as given on the command line               */
+    int n_threads;             /* <= 0: default (OpenMP: all cores)          */
 } lkq_params;
 
 /* the model facts the mixing rules look at */
@@ -264,6 +265,16 @@ static int lkq_get_int(const lk_gguf *g, const char *arch, const char *suffix, i
     return dflt;
 }
 
+/* rows are quantized independently, so splitting them over threads gives
+ * the same bytes */
+typedef struct lkq_job { lk_type type; const float *src; unsigned char *dst; int64_t nrows, n_per_row; size_t row_size; lk_status st; } lkq_job;
+static void lkq_quant_task(void *arg, int task, int n_tasks) {
+    lkq_job *j = (lkq_job *)arg;
+    int64_t r0 = j->nrows * task / n_tasks, r1 = j->nrows * (task + 1) / n_tasks;
+    if (r1 > r0 && lk_quantize(j->type, j->src + r0 * j->n_per_row, j->dst + (size_t)r0 * j->row_size, r1 - r0, j->n_per_row, NULL))
+        j->st = LK_ERR_INVALID_ARG;
+}
+
 /* Build the quantized model of `in` into a new writer (*out). Buffers the
  * writer points to are returned in *bufs / *n_bufs (free after writing). */
 static lk_status lkq_quantize_model(const lk_gguf *in, const lkq_params *p, lk_gguf_writer **out, void ***bufs, int64_t *n_bufs) {
@@ -380,9 +391,20 @@ static lk_status lkq_quantize_model(const lk_gguf *in, const lkq_params *p, lk_g
             q = malloc(lk_row_size(new_type, ne[0]) * (size_t)nrows + 1);
             if (!q) { free(f32); st = lk_set_error(LK_ERR_NOMEM, "out of memory"); goto fail; }
             owned[n_owned++] = q;
-            st = lk_quantize(new_type, src, q, nrows, ne[0], &new_size);
-            free(f32);
-            if (st) goto fail;
+            {
+                lkq_job job;
+                lk_threads th;
+                int nt;
+                memset(&th, 0, sizeof th);
+                th.n_threads = p->n_threads;
+                nt = lk_threads_count(&th);
+                job.type = new_type; job.src = src; job.dst = (unsigned char *)q; job.nrows = nrows; job.n_per_row = ne[0];
+                job.row_size = lk_row_size(new_type, ne[0]); job.st = LK_OK;
+                new_size = job.row_size * (size_t)nrows;
+                lk_parallel_for(&th, (int)(nrows < nt ? nrows : nt), lkq_quant_task, &job);
+                free(f32);
+                if (job.st) { st = lk_set_error(LK_ERR_INVALID_ARG, "%s: quantization to %s failed", name, lk_type_name(new_type)); goto fail; }
+            }
             new_data = q;
             if (!p->quiet) fprintf(stderr, "size = %8.2f MiB -> %8.2f MiB\n", (double)t->nbytes / 1024.0 / 1024.0, (double)new_size / 1024.0 / 1024.0);
         }
@@ -449,6 +471,12 @@ static int lkq_parse_args(int argc, char **argv, lkq_params *p, const char **in,
     p->ftype = ft->ftype;
     p->default_type = ft->type;
     p->type_name = ft->name;
+    if (argc - i == 4) {
+        char *end;
+        long nt = strtol(argv[i + 3], &end, 10);
+        if (*end || nt < 1 || nt > 4096) { fprintf(stderr, "quantize: bad thread count '%s'\n", argv[i + 3]); return 1; }
+        p->n_threads = (int)nt;
+    }
     return 0;
 }
 
