@@ -464,6 +464,10 @@ LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b
 /* in-place softmax over x[n]; returns log(sum(exp(x - max))) + max     */
 LKDEF float lk_softmax(float *x, int n);
 LKDEF float lk_silu(float x);                  /* x * sigmoid(x)         */
+/* y[n] = silu(x[n]) exactly as ggml's CPU backend computes it on AVX-512
+ * machines: 16-wide groups use ggml's polynomial expf, the n % 16 tail uses
+ * libm's expf. Deterministic on every platform (y may alias x). */
+LKDEF void lk_silu_row(float *y, const float *x, int n);
 /* ggml's GELU: tanh approximation evaluated through f16 rounding:
  * y = f16(gelu(f16(x))) for |x| < 10, y = x for x >= 10, 0 for x <= -10 */
 LKDEF float lk_gelu(float x);
@@ -2414,12 +2418,34 @@ static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy)
     for (i = 0; i < n; i++) sum += (double)(LK__H2F(x[i]) * LK__H2F(y[i]));
     *s = (float)sum;
 }
+/* bf16 . bf16. Rows that are a multiple of 32 use the arithmetic of the
+ * x86 AVX512-BF16 dot-product instruction as llama.cpp's tinyBLAS drives it:
+ * 16 fp32 lanes, lane j adds the (exact) products of elements 2j+1 then 2j
+ * of every 32-element chunk, one rounding each, denormals flushed; then the
+ * 16 lanes are summed pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1). Other lengths
+ * accumulate in double. */
+static float lk__ftz(float v) { return fabsf(v) < 1.17549435e-38f ? 0.0f * v : v; }
 static void lk__vec_dot_bf16(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
-    double sum = 0.0;
     int64_t i;
-    for (i = 0; i < n; i++) sum += (double)(lk_bf16_to_fp32(x[i]) * lk_bf16_to_fp32(y[i]));
-    *s = (float)sum;
+    if (n % 32 == 0) {
+        float acc[16] = { 0 }, t8[8], t4[4];
+        int j;
+        for (i = 0; i < n; i += 32)
+            for (j = 0; j < 16; j++) {
+                float p1 = lk__ftz(lk_bf16_to_fp32(x[i + 2 * j + 1])) * lk__ftz(lk_bf16_to_fp32(y[i + 2 * j + 1]));
+                float p0 = lk__ftz(lk_bf16_to_fp32(x[i + 2 * j])) * lk__ftz(lk_bf16_to_fp32(y[i + 2 * j]));
+                acc[j] = lk__ftz(acc[j] + p1);
+                acc[j] = lk__ftz(acc[j] + p0);
+            }
+        for (j = 0; j < 8; j++) t8[j] = acc[8 + j] + acc[j];
+        for (j = 0; j < 4; j++) t4[j] = t8[4 + j] + t8[j];
+        *s = (t4[0] + t4[2]) + (t4[1] + t4[3]);
+    } else {
+        double sum = 0.0;
+        for (i = 0; i < n; i++) sum += (double)(lk_bf16_to_fp32(x[i]) * lk_bf16_to_fp32(y[i]));
+        *s = (float)sum;
+    }
 }
 
 /* ---- legacy 32-element blocks ---------------------------------------------
@@ -2683,18 +2709,33 @@ static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
         for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
     }
 }
+/* Sum of 8 float lanes in the order of an AVX 8-lane horizontal add:
+ * (l0+l4 + l2+l6) + (l1+l5 + l3+l7). */
+static float lk__hsum8(const float *l) {
+    float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
+    return (t0 + t2) + (t1 + t3);
+}
+/* q8_0 . q8_0 with the arithmetic of ggml's x86 kernels (llamafile's
+ * tinyBLAS, which llama.cpp uses for q8_0 weights): lane m of 8 holds the
+ * integer sum of products 4m..4m+3 of each block, accumulated across blocks
+ * as acc[m] = fma(dx*dy, (float)sum, acc[m]); then an 8-lane horizontal add.
+ * Matching the rounding makes our logits follow llama.cpp's bit for bit
+ * where the inputs agree. */
 static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
-    float sum = 0.0f;
-    int j;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int m, k;
     for (i = 0; i < nb; i++) {
-        int si = 0;
-        for (j = 0; j < LK_QK8_0; j++) si += x[i].qs[j] * y[i].qs[j];
-        sum += (float)si * (LK__H2F(x[i].d) * LK__H2F(y[i].d));
+        float d = LK__H2F(x[i].d) * LK__H2F(y[i].d);
+        for (m = 0; m < 8; m++) {
+            int p = 0;
+            for (k = 4 * m; k < 4 * m + 4; k++) p += x[i].qs[k] * y[i].qs[k];
+            acc[m] = fmaf(d, (float)p, acc[m]);
+        }
     }
-    *s = sum;
+    *s = lk__hsum8(acc);
 }
 
 static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
@@ -3438,10 +3479,57 @@ static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
     int64_t i2 = r2 % W->ne[2], i3 = r2 / W->ne[2];
     return LK__CAST(const unsigned char *, W->data) + (size_t)i1 * W->nb[1] + (size_t)i2 * W->nb[2] + (size_t)i3 * W->nb[3];
 }
+/* Activation quantizers for Q8_0 / Q8_1 as ggml's x86 CPU backend runs
+ * them (the build llama.cpp's reference logits come from): the scale is
+ * d = amax/127 but the multiplier is 127/amax (not 1/d), and values round
+ * half to even. Weight files keep the reference quantizer (from_float),
+ * which rounds half away from zero and multiplies by 1/d. */
+static int lk__act_round(float v) {   /* round half to even, clamped to int8 */
+    float r;
+    if (v != v) return 0;
+    if (v >= 127.0f) return 127;
+    if (v <= -128.0f) return -128;
+    r = floorf(v + 0.5f);
+    if (r - v == 0.5f && fmodf(r, 2.0f) != 0.0f) r -= 1.0f;   /* tie: go to even */
+    return (int)r;
+}
+static void lk__act_quantize_q8_0(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        float amax = 0.0f, id;
+        for (j = 0; j < LK_QK8_0; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        y[i].d = LK__F2H(amax / 127.0f);
+        id = amax != 0.0f ? 127.0f / amax : 0.0f;
+        for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__act_round(x[j] * id);
+    }
+}
+static void lk__act_quantize_q8_1(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        float amax = 0.0f, id, d;
+        int sum = 0;
+        for (j = 0; j < LK_QK8_1; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127.0f;
+        y[i].d = LK__F2H(d);
+        id = amax != 0.0f ? 127.0f / amax : 0.0f;
+        for (j = 0; j < LK_QK8_1; j++) { y[i].qs[j] = (int8_t)lk__act_round(x[j] * id); sum += y[i].qs[j]; }
+        y[i].s = LK__F2H(d * (float)sum);
+    }
+}
+static lk_from_float_fn lk__act_quantizer(const lk_type_traits *vt) {
+    if (vt == &lk__type_table[LK_TYPE_Q8_0]) return lk__act_quantize_q8_0;
+    if (vt == &lk__type_table[LK_TYPE_Q8_1]) return lk__act_quantize_q8_1;
+    return vt->from_float;
+}
 static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     int64_t c0 = j->n_cols * task / n_tasks, c1 = j->n_cols * (task + 1) / n_tasks, c;
-    for (c = c0; c < c1; c++) j->vt->from_float(j->x + c * j->n_in, j->xq_w + (size_t)c * j->xq_row, j->n_in);
+    lk_from_float_fn q = lk__act_quantizer(j->vt);
+    for (c = c0; c < c1; c++) q(j->x + c * j->n_in, j->xq_w + (size_t)c * j->xq_row, j->n_in);
 }
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
@@ -3559,6 +3647,25 @@ LKDEF float lk_softmax(float *x, int n) {
     return mx + (float)log(sum);
 }
 LKDEF float lk_silu(float x) { return x / (1.0f + expf(-x)); }
+/* ggml's vector expf: n = round(x log2 e) by the 1.5*2^23 trick, b = x - n ln2
+ * in two parts, a degree-5 polynomial j(b) ~ e^b, result j * 2^n; |n| > 192
+ * saturates to 0 or inf. Every step is one float rounding (fmaf = fused). */
+static float lk__expf_ggml(float x) {
+    const float r = 1.258291200e+07f;             /* 0x1.8p23 */
+    float z = fmaf(x, 1.442695022e+00f, r);
+    float n = z - r;
+    float b = fmaf(-n, 1.428606765e-06f, fmaf(-n, 6.931457520e-01f, x));
+    float u = b * b;
+    float j = fmaf(fmaf(fmaf(8.247390389e-03f, b, 4.189976677e-02f), u, fmaf(1.666839570e-01f, b, 4.999912679e-01f)), u,
+                   fmaf(9.999994040e-01f, b, 1.0f));
+    if (fabsf(n) > 192.0f) return n <= 0.0f ? 0.0f : INFINITY;
+    return ldexpf(j, (int)n);
+}
+LKDEF void lk_silu_row(float *y, const float *x, int n) {
+    int i, nv = n - n % 16;
+    for (i = 0; i < nv; i++) y[i] = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
+    for (; i < n; i++) y[i] = lk_silu(x[i]);
+}
 LKDEF float lk_gelu(float x) {
     const float c = 0.79788456080286535588f;  /* sqrt(2/pi) */
     float h, g;
@@ -7254,14 +7361,21 @@ static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int 
             for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
         } else if (hp->arch == LK_ARCH_PHI3) {   /* fused up: [gate | up] */
             if ((st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff1))) return st;
-            for (t = 0; t < T; t++) for (i = 0; i < F; i++) {
+            for (t = 0; t < T; t++) {
                 const float *u = c->ff1 + (size_t)t * 2 * F;
-                c->ff2[(size_t)t * F + i] = lk_silu(u[i]) * u[F + i];
+                float *h = c->ff2 + (size_t)t * F;
+                lk_silu_row(h, u, F);
+                for (i = 0; i < F; i++) h[i] *= u[F + i];
             }
         } else {
             int geglu = hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2;
             if ((st = lk__mm(c, &L->ffn_gate, NULL, xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff2))) return st;
-            for (i = 0; i < T * F; i++) c->ff2[i] *= geglu ? lk_gelu(c->ff1[i]) : lk_silu(c->ff1[i]);
+            if (geglu) for (i = 0; i < T * F; i++) c->ff2[i] *= lk_gelu(c->ff1[i]);
+            else for (t = 0; t < T; t++) {
+                float *g = c->ff1 + (size_t)t * F;
+                lk_silu_row(g, g, F);
+                for (i = 0; i < F; i++) c->ff2[(size_t)t * F + i] *= g[i];
+            }
         }
         if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
         if (L->post_ffw_norm.data)
