@@ -1697,11 +1697,16 @@ static void lk__tq2_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66, y += LK__Q8K_BYTES) {
         const int8_t *q8 = (const int8_t *)(y + 4);
-        int32_t sumi = 0;
+        int32_t sumi = 0;                  /* sum (t - 1) * q8 = sum t q8 - sum q8 */
         for (c = 0; c < 2; c++)
-            for (k = 0; k < 4; k++)
-                for (m = 0; m < 32; m++)
-                    sumi += ((int)((x[32 * c + m] >> 2 * k) & 3) - 1) * q8[128 * c + 32 * k + m];
+            for (k = 0; k < 4; k++) {
+                int32_t st = 0, sy = 0;
+                for (m = 0; m < 32; m++) {
+                    st += (int32_t)((x[32 * c + m] >> 2 * k) & 3) * q8[128 * c + 32 * k + m];
+                    sy += q8[128 * c + 32 * k + m];
+                }
+                sumi += st - sy;
+            }
         sumf += lk__iq_f16_to_f32(lk__iq_rd16(x + 64)) * lk__iq_rdf32(y) * (float)sumi;
     }
     *s = sumf;
