@@ -508,11 +508,8 @@ LKDEF int lk_threads_count(const lk_threads *t);
 #define LLMKIT_ASSERT(x) ((void)0)
 #endif
 
-#ifdef __cplusplus
-#define LK__CAST(T, x) static_cast<T>(x)
-#else
+/* explicit casts (void* does not convert implicitly in C++) */
 #define LK__CAST(T, x) ((T)(x))
-#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LK__UNUSED __attribute__((unused))
@@ -829,7 +826,969 @@ LKDEF int64_t lk_tensor_nrows(const lk_tensor *t) { return t->ne[1] * t->ne[2] *
 LKDEF size_t lk_tensor_row_size(const lk_tensor *t) { return lk_row_size(t->type, t->ne[0]); }
 LKDEF size_t lk_tensor_nbytes(const lk_tensor *t) { return lk_tensor_row_size(t) * (size_t)lk_tensor_nrows(t); }
 
-/* LK__GGUF_IMPL */
+/* --------------------------------------------------------------------------
+ * 15.6 GGUF
+ * --------------------------------------------------------------------------
+ * File layout (all little-endian):
+ *   "GGUF" u32 version (2|3) u64 n_tensors u64 n_kv
+ *   n_kv x { str key, u32 type, value }        str = u64 len + bytes
+ *   n_tensors x { str name, u32 n_dims, u64 ne[n_dims], u32 type, u64 offset }
+ *   padding to `alignment`, then the data section (offsets are relative to it). */
+static const char *const lk__gguf_type_names[LK_GGUF_TYPE_COUNT] = {
+    "u8", "i8", "u16", "i16", "u32", "i32", "f32", "bool", "str", "arr", "u64", "i64", "f64"
+};
+static const unsigned char lk__gguf_type_size[LK_GGUF_TYPE_COUNT] = { 1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8 };
+
+LKDEF const char *lk_gguf_type_name(int t) {
+    return t >= 0 && t < LK_GGUF_TYPE_COUNT ? lk__gguf_type_names[t] : "?";
+}
+LKDEF lk_gguf_params lk_gguf_default_params(void) {
+    lk_gguf_params p;
+    p.alloc = NULL;
+    return p;
+}
+LKDEF int lk_str_eq(lk_str s, const char *c) {
+    size_t n = c ? strlen(c) : 0;
+    return c && s.len == n && (n == 0 || memcmp(s.ptr, c, n) == 0);
+}
+
+/* little-endian loads that work on any host and any alignment */
+static uint16_t lk__ld16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static uint32_t lk__ld32(const unsigned char *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static uint64_t lk__ld64(const unsigned char *p) { return (uint64_t)lk__ld32(p) | ((uint64_t)lk__ld32(p + 4) << 32); }
+
+/* Every allocation of a reader is chained so lk_gguf_free can release it. */
+typedef struct lk__blk { struct lk__blk *next; size_t size; } lk__blk;
+static void *lk__gguf_alloc(lk_gguf *g, uint64_t size) {
+    lk__blk *b;
+    if (size > (uint64_t)SIZE_MAX - 64) return NULL;
+    b = LK__CAST(lk__blk *, g->alloc_.alloc(g->alloc_.user, (size_t)size + 64, 64));
+    if (!b) return NULL;
+    b->next = LK__CAST(lk__blk *, g->blocks_); b->size = (size_t)size + 64;
+    g->blocks_ = b;
+    memset(LK__CAST(unsigned char *, b) + 64, 0, (size_t)size);
+    return LK__CAST(unsigned char *, b) + 64;
+}
+
+typedef struct lk__rd {          /* bounds-checked cursor over the file */
+    const unsigned char *p;
+    uint64_t len, off;
+} lk__rd;
+
+static lk_status lk__rd_need(lk__rd *r, uint64_t n, const char *what) {
+    if (n > r->len - r->off)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: %s at byte offset %llu: needs %llu bytes, only %llu left (truncated file?)",
+                            what, (unsigned long long)r->off, (unsigned long long)n, (unsigned long long)(r->len - r->off));
+    return LK_OK;
+}
+static lk_status lk__rd_u32(lk__rd *r, uint32_t *v, const char *what) {
+    lk_status st = lk__rd_need(r, 4, what);
+    if (st) return st;
+    *v = lk__ld32(r->p + r->off); r->off += 4;
+    return LK_OK;
+}
+static lk_status lk__rd_u64(lk__rd *r, uint64_t *v, const char *what) {
+    lk_status st = lk__rd_need(r, 8, what);
+    if (st) return st;
+    *v = lk__ld64(r->p + r->off); r->off += 8;
+    return LK_OK;
+}
+static lk_status lk__rd_str(lk__rd *r, lk_str *s, const char *what) {
+    uint64_t n, at = r->off;
+    lk_status st = lk__rd_u64(r, &n, what);
+    if (st) return st;
+    if (n > r->len - r->off)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: %s at byte offset %llu: string length %llu exceeds the %llu bytes left",
+                            what, (unsigned long long)at, (unsigned long long)n, (unsigned long long)(r->len - r->off));
+    s->ptr = LK__CAST(const char *, r->p + r->off); s->len = n;
+    r->off += n;
+    return LK_OK;
+}
+
+static lk_status lk__rd_value(lk_gguf *g, lk__rd *r, lk_gguf_type type, lk_gguf_value *v, int depth, const char *key);
+
+static lk_status lk__rd_scalar(lk__rd *r, lk_gguf_type t, lk_gguf_value *v, const char *key) {
+    const unsigned char *p;
+    lk_status st = lk__rd_need(r, lk__gguf_type_size[t], key);
+    if (st) return st;
+    p = r->p + r->off;
+    switch (t) {
+    case LK_GGUF_UINT8: v->v.u = p[0]; break;
+    case LK_GGUF_INT8: v->v.i = (int8_t)p[0]; break;
+    case LK_GGUF_UINT16: v->v.u = lk__ld16(p); break;
+    case LK_GGUF_INT16: v->v.i = (int16_t)lk__ld16(p); break;
+    case LK_GGUF_UINT32: v->v.u = lk__ld32(p); break;
+    case LK_GGUF_INT32: v->v.i = (int32_t)lk__ld32(p); break;
+    case LK_GGUF_UINT64: v->v.u = lk__ld64(p); break;
+    case LK_GGUF_INT64: v->v.i = (int64_t)lk__ld64(p); break;
+    case LK_GGUF_FLOAT32: { uint32_t b = lk__ld32(p); float f; memcpy(&f, &b, 4); v->v.f = f; break; }
+    case LK_GGUF_FLOAT64: { uint64_t b = lk__ld64(p); memcpy(&v->v.f, &b, 8); break; }
+    case LK_GGUF_BOOL:
+        if (p[0] > 1)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: value of key '%s' at byte offset %llu: bool byte is %u, not 0 or 1",
+                                key, (unsigned long long)r->off, (unsigned)p[0]);
+        v->v.u = p[0]; break;
+    default: break;
+    }
+    r->off += lk__gguf_type_size[t];
+    return LK_OK;
+}
+
+static lk_status lk__rd_value(lk_gguf *g, lk__rd *r, lk_gguf_type type, lk_gguf_value *v, int depth, const char *key) {
+    lk_status st;
+    uint32_t et;
+    uint64_t n, i, at, left, min_elem;
+    v->type = type;
+    if ((int)type < 0 || type >= LK_GGUF_TYPE_COUNT)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: unknown value type %u",
+                            key, (unsigned long long)r->off, (unsigned)type);
+    if (type == LK_GGUF_STRING) return lk__rd_str(r, &v->v.s, key);
+    if (type != LK_GGUF_ARRAY) return lk__rd_scalar(r, type, v, key);
+    if (depth >= LK_GGUF_MAX_DEPTH)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: arrays nested deeper than %d",
+                            key, (unsigned long long)r->off, LK_GGUF_MAX_DEPTH);
+    at = r->off;
+    if ((st = lk__rd_u32(r, &et, key)) || (st = lk__rd_u64(r, &n, key))) return st;
+    if (et >= LK_GGUF_TYPE_COUNT)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: unknown array element type %u",
+                            key, (unsigned long long)at, (unsigned)et);
+    v->arr_type = (lk_gguf_type)et; v->n = n;
+    left = r->len - r->off;
+    /* every element occupies at least this many bytes: bounds n before any allocation */
+    min_elem = et == LK_GGUF_STRING ? 8 : et == LK_GGUF_ARRAY ? 12 : lk__gguf_type_size[et];
+    if (n > left / min_elem)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: array of %llu %s elements needs more than the %llu bytes left",
+                            key, (unsigned long long)at, (unsigned long long)n, lk__gguf_type_names[et], (unsigned long long)left);
+    if (et == LK_GGUF_STRING) {
+        v->v.strs = LK__CAST(lk_str *, lk__gguf_alloc(g, n * sizeof(lk_str)));
+        if (!v->v.strs) return lk_set_error(LK_ERR_NOMEM, "gguf: key '%s': out of memory for %llu strings", key, (unsigned long long)n);
+        for (i = 0; i < n; i++)
+            if ((st = lk__rd_str(r, &v->v.strs[i], key))) return st;
+    } else if (et == LK_GGUF_ARRAY) {
+        v->v.elems = LK__CAST(lk_gguf_value *, lk__gguf_alloc(g, n * sizeof(lk_gguf_value)));
+        if (!v->v.elems) return lk_set_error(LK_ERR_NOMEM, "gguf: key '%s': out of memory for %llu nested arrays", key, (unsigned long long)n);
+        for (i = 0; i < n; i++)
+            if ((st = lk__rd_value(g, r, LK_GGUF_ARRAY, &v->v.elems[i], depth + 1, key))) return st;
+    } else {
+        if (et == LK_GGUF_BOOL) {
+            for (i = 0; i < n; i++)
+                if (r->p[r->off + i] > 1)
+                    return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: bool array element is %u, not 0 or 1",
+                                        key, (unsigned long long)(r->off + i), (unsigned)r->p[r->off + i]);
+        }
+        v->v.arr = r->p + r->off;
+        r->off += n * lk__gguf_type_size[et];
+    }
+    return LK_OK;
+}
+
+static uint64_t lk__hash(const char *s, uint64_t n) {   /* FNV-1a */
+    uint64_t h = 1469598103934665603ull, i;
+    for (i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ull; }
+    return h;
+}
+/* Open-addressing set of names; returns the existing index or inserts idx. */
+static int64_t lk__hash_insert(uint32_t *tab, uint64_t cap, lk_str name, uint32_t idx, const lk_str *(*get)(const lk_gguf *, uint32_t), const lk_gguf *g) {
+    uint64_t h = lk__hash(name.ptr, name.len) & (cap - 1);
+    for (;;) {
+        const lk_str *o;
+        if (!tab[h]) { tab[h] = idx + 1; return -1; }
+        o = get(g, tab[h] - 1);
+        if (o->len == name.len && memcmp(o->ptr, name.ptr, name.len) == 0) return tab[h] - 1;
+        h = (h + 1) & (cap - 1);
+    }
+}
+static int64_t lk__hash_find(const uint32_t *tab, uint64_t cap, const char *name, const lk_str *(*get)(const lk_gguf *, uint32_t), const lk_gguf *g) {
+    uint64_t n, h;
+    if (!tab || !name) return -1;
+    n = strlen(name);
+    h = lk__hash(name, n) & (cap - 1);
+    for (;;) {
+        const lk_str *o;
+        if (!tab[h]) return -1;
+        o = get(g, tab[h] - 1);
+        if (o->len == n && memcmp(o->ptr, name, n) == 0) return tab[h] - 1;
+        h = (h + 1) & (cap - 1);
+    }
+}
+static const lk_str *lk__kv_name(const lk_gguf *g, uint32_t i) { return &g->kv[i].key; }
+static const lk_str *lk__tensor_name(const lk_gguf *g, uint32_t i) { return &g->tensors[i].name; }
+static uint32_t *lk__hash_new(lk_gguf *g, uint64_t n, uint64_t *cap) {
+    uint64_t c = 16;
+    while (c < 2 * n) c <<= 1;
+    *cap = c;
+    return LK__CAST(uint32_t *, lk__gguf_alloc(g, c * sizeof(uint32_t)));
+}
+
+/* Names must be non-empty, NUL-free (so C strings can look them up). */
+static lk_status lk__check_name(lk_str s, const char *what, uint64_t at) {
+    if (s.len == 0) return lk_set_error(LK_ERR_FORMAT, "gguf: %s at byte offset %llu is empty", what, (unsigned long long)at);
+    if (memchr(s.ptr, 0, (size_t)s.len))
+        return lk_set_error(LK_ERR_FORMAT, "gguf: %s at byte offset %llu contains a NUL byte", what, (unsigned long long)at);
+    return LK_OK;
+}
+
+static lk_gguf *lk__sort_g;   /* qsort has no context argument */
+static int lk__cmp_tensor_off(const void *a, const void *b) {
+    uint64_t x = lk__sort_g->tensors[*LK__CAST(const uint32_t *, a)].offset;
+    uint64_t y = lk__sort_g->tensors[*LK__CAST(const uint32_t *, b)].offset;
+    return x < y ? -1 : x > y;
+}
+
+static lk_status lk__gguf_parse(lk_gguf *g) {
+    lk__rd r;
+    lk_status st;
+    uint32_t version;
+    uint64_t i, n_tensors, n_kv, at;
+    int64_t ai;
+    r.p = g->buf; r.len = g->len; r.off = 0;
+
+    if (g->len < 4 || memcmp(g->buf, "GGUF", 4) != 0)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: magic at byte offset 0: not a GGUF file (expected \"GGUF\")");
+    r.off = 4;
+    if ((st = lk__rd_u32(&r, &version, "version"))) return st;
+    if (version == 1) return lk_set_error(LK_ERR_UNSUPPORTED, "gguf: version at byte offset 4: GGUF v1 is not supported (v2 and v3 are)");
+    if (version == 0x02000000u || version == 0x03000000u)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "gguf: version at byte offset 4: big-endian GGUF is not supported");
+    if (version != 2 && version != 3)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: version at byte offset 4: unknown version %u", (unsigned)version);
+    g->version = version;
+    if ((st = lk__rd_u64(&r, &n_tensors, "tensor count")) || (st = lk__rd_u64(&r, &n_kv, "kv count"))) return st;
+    /* each KV takes >= 12 bytes, each tensor info >= 32: bound counts by the file size */
+    if (n_kv > (r.len - r.off) / 12 || n_kv >= 0x7fffffffu)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: kv count at byte offset 16: %llu key-value pairs cannot fit in the %llu bytes left",
+                            (unsigned long long)n_kv, (unsigned long long)(r.len - r.off));
+    if (n_tensors > (r.len - r.off) / 32 || n_tensors >= 0x7fffffffu)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: tensor count at byte offset 8: %llu tensors cannot fit in the %llu bytes left",
+                            (unsigned long long)n_tensors, (unsigned long long)(r.len - r.off));
+    g->n_kv = n_kv; g->n_tensors = n_tensors;
+    g->kv = LK__CAST(lk_gguf_kv *, lk__gguf_alloc(g, n_kv * sizeof(lk_gguf_kv)));
+    g->tensors = LK__CAST(lk_gguf_tensor *, lk__gguf_alloc(g, n_tensors * sizeof(lk_gguf_tensor)));
+    g->kv_hash_ = lk__hash_new(g, n_kv, &g->kv_hash_cap_);
+    g->tensor_hash_ = lk__hash_new(g, n_tensors, &g->tensor_hash_cap_);
+    if (!g->kv || !g->tensors || !g->kv_hash_ || !g->tensor_hash_)
+        return lk_set_error(LK_ERR_NOMEM, "gguf: out of memory for %llu KVs and %llu tensors", (unsigned long long)n_kv, (unsigned long long)n_tensors);
+
+    for (i = 0; i < n_kv; i++) {
+        lk_gguf_kv *kv = &g->kv[i];
+        uint32_t type;
+        char key[96];
+        at = r.off;
+        kv->offset = at;
+        if ((st = lk__rd_str(&r, &kv->key, "kv key")) || (st = lk__check_name(kv->key, "kv key", at))) return st;
+        /* a printable copy of the key for messages */
+        { size_t m = kv->key.len < sizeof key - 1 ? (size_t)kv->key.len : sizeof key - 1; memcpy(key, kv->key.ptr, m); key[m] = 0; }
+        if ((ai = lk__hash_insert(g->kv_hash_, g->kv_hash_cap_, kv->key, (uint32_t)i, lk__kv_name, g)) >= 0)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: kv key at byte offset %llu: duplicate key '%s'", (unsigned long long)at, key);
+        if ((st = lk__rd_u32(&r, &type, key))) return st;
+        if (type >= LK_GGUF_TYPE_COUNT)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: unknown value type %u",
+                                key, (unsigned long long)(r.off - 4), (unsigned)type);
+        if ((st = lk__rd_value(g, &r, (lk_gguf_type)type, &kv->value, 0, key))) return st;
+    }
+
+    g->alignment = LK_GGUF_DEFAULT_ALIGNMENT;
+    ai = lk_gguf_find_key(g, "general.alignment");
+    if (ai >= 0) {
+        const lk_gguf_value *v = &g->kv[ai].value;
+        uint64_t a = 0;
+        if (v->type == LK_GGUF_UINT8 || v->type == LK_GGUF_UINT16 || v->type == LK_GGUF_UINT32 || v->type == LK_GGUF_UINT64) a = v->v.u;
+        else if ((v->type == LK_GGUF_INT8 || v->type == LK_GGUF_INT16 || v->type == LK_GGUF_INT32 || v->type == LK_GGUF_INT64) && v->v.i > 0) a = (uint64_t)v->v.i;
+        else return lk_set_error(LK_ERR_FORMAT, "gguf: key 'general.alignment' at byte offset %llu: type %s is not an integer",
+                                 (unsigned long long)g->kv[ai].offset, lk_gguf_type_name(v->type));
+        if (a == 0 || (a & (a - 1)) || a > (1u << 30))
+            return lk_set_error(LK_ERR_FORMAT, "gguf: key 'general.alignment' at byte offset %llu: %llu is not a power of two in [1, 2^30]",
+                                (unsigned long long)g->kv[ai].offset, (unsigned long long)a);
+        g->alignment = a;
+    }
+
+    for (i = 0; i < n_tensors; i++) {
+        lk_gguf_tensor *t = &g->tensors[i];
+        const lk_type_traits *tt;
+        uint32_t nd, type;
+        uint64_t nrows = 1, rowbytes;
+        int d;
+        char name[96];
+        at = r.off;
+        if ((st = lk__rd_str(&r, &t->name, "tensor name")) || (st = lk__check_name(t->name, "tensor name", at))) return st;
+        { size_t m = t->name.len < sizeof name - 1 ? (size_t)t->name.len : sizeof name - 1; memcpy(name, t->name.ptr, m); name[m] = 0; }
+        if (lk__hash_insert(g->tensor_hash_, g->tensor_hash_cap_, t->name, (uint32_t)i, lk__tensor_name, g) >= 0)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor name at byte offset %llu: duplicate tensor '%s'", (unsigned long long)at, name);
+        if ((st = lk__rd_u32(&r, &nd, name))) return st;
+        if (nd < 1 || nd > LK_MAX_DIMS)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' n_dims at byte offset %llu: %u is not in 1..%d",
+                                name, (unsigned long long)(r.off - 4), (unsigned)nd, LK_MAX_DIMS);
+        t->n_dims = (int)nd;
+        for (d = 0; d < LK_MAX_DIMS; d++) t->ne[d] = 1;
+        for (d = 0; d < (int)nd; d++) {
+            uint64_t ne;
+            if ((st = lk__rd_u64(&r, &ne, name))) return st;
+            if (ne > (uint64_t)INT64_MAX)
+                return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' ne[%d] at byte offset %llu: negative element count",
+                                    name, d, (unsigned long long)(r.off - 8));
+            t->ne[d] = (int64_t)ne;
+        }
+        if ((st = lk__rd_u32(&r, &type, name))) return st;
+        tt = lk_type_get((int)type);
+        if (!tt)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' type at byte offset %llu: unknown or removed tensor type %u",
+                                name, (unsigned long long)(r.off - 4), (unsigned)type);
+        t->type = (lk_type)type;
+        if ((st = lk__rd_u64(&r, &t->offset, name))) return st;
+        if (t->ne[0] % tt->blck_size)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' at byte offset %llu: row length %lld is not a multiple of the %s block size %lld",
+                                name, (unsigned long long)at, (long long)t->ne[0], tt->name, (long long)tt->blck_size);
+        /* element count and byte size, overflow-checked (elements must fit int64) */
+        {
+            uint64_t nel = (uint64_t)t->ne[0];
+            for (d = 1; d < LK_MAX_DIMS; d++) {
+                if (!lk__mul_ok(nrows, (uint64_t)t->ne[d], &nrows) || !lk__mul_ok(nel, (uint64_t)t->ne[d], &nel) || nel > (uint64_t)INT64_MAX)
+                    return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' at byte offset %llu: element count overflows", name, (unsigned long long)at);
+            }
+        }
+        rowbytes = (uint64_t)(t->ne[0] / tt->blck_size) * tt->type_size;
+        if (!lk__mul_ok(rowbytes, nrows, &t->nbytes))
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' at byte offset %llu: byte size overflows", name, (unsigned long long)at);
+        if (t->offset % g->alignment)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' at byte offset %llu: data offset %llu is not a multiple of the alignment %llu",
+                                name, (unsigned long long)at, (unsigned long long)t->offset, (unsigned long long)g->alignment);
+    }
+
+    /* data section: aligned after the header */
+    g->data_offset = r.off + (g->alignment - r.off % g->alignment) % g->alignment;
+    if (n_tensors > 0 && g->data_offset > g->len)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: data section at byte offset %llu: starts beyond the end of the file (%llu bytes)",
+                            (unsigned long long)g->data_offset, (unsigned long long)g->len);
+    if (g->data_offset > g->len) g->data_offset = g->len;
+    for (i = 0; i < n_tensors; i++) {
+        lk_gguf_tensor *t = &g->tensors[i];
+        uint64_t end, avail = g->len - g->data_offset;
+        if (!lk__add_ok(t->offset, t->nbytes, &end) || end > avail)
+            return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%.*s': data [%llu, +%llu) lies outside the %llu-byte data section at byte offset %llu",
+                                (int)(t->name.len > 80 ? 80 : t->name.len), t->name.ptr, (unsigned long long)t->offset,
+                                (unsigned long long)t->nbytes, (unsigned long long)avail, (unsigned long long)g->data_offset);
+        t->data = g->buf + g->data_offset + t->offset;
+    }
+    /* no two tensors may share bytes: sort by offset and compare neighbours */
+    if (n_tensors > 1) {
+        uint32_t *ord = LK__CAST(uint32_t *, lk__gguf_alloc(g, n_tensors * sizeof(uint32_t)));
+        if (!ord) return lk_set_error(LK_ERR_NOMEM, "gguf: out of memory");
+        for (i = 0; i < n_tensors; i++) ord[i] = (uint32_t)i;
+        lk__sort_g = g;
+        qsort(ord, (size_t)n_tensors, sizeof *ord, lk__cmp_tensor_off);
+        for (i = 1; i < n_tensors; i++) {
+            const lk_gguf_tensor *a = &g->tensors[ord[i - 1]], *b = &g->tensors[ord[i]];
+            if (a->nbytes && b->nbytes && b->offset < a->offset + a->nbytes)
+                return lk_set_error(LK_ERR_FORMAT, "gguf: tensors '%.*s' and '%.*s' overlap in the data section (offsets %llu and %llu)",
+                                    (int)(a->name.len > 80 ? 80 : a->name.len), a->name.ptr, (int)(b->name.len > 80 ? 80 : b->name.len), b->name.ptr,
+                                    (unsigned long long)a->offset, (unsigned long long)b->offset);
+        }
+    }
+    return LK_OK;
+}
+
+static lk_status lk__gguf_new(const lk_gguf_params *p, lk_gguf **out) {
+    lk_allocator a = lk__resolve_alloc(p ? p->alloc : NULL);
+    lk_gguf *g = LK__CAST(lk_gguf *, a.alloc(a.user, sizeof(lk_gguf), 16));
+    if (!g) return lk_set_error(LK_ERR_NOMEM, "gguf: out of memory (no allocator? under LLMKIT_NO_MALLOC pass an arena allocator)");
+    memset(g, 0, sizeof *g);
+    g->alloc_ = a;
+    *out = g;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_gguf_read_memory(const void *buf, size_t len, const lk_gguf_params *p, lk_gguf **out) {
+    lk_gguf *g;
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_read_memory: out is NULL");
+    *out = NULL;
+    if (!buf && len) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_read_memory: buf is NULL");
+    if ((st = lk__gguf_new(p, &g))) return st;
+    g->buf = LK__CAST(const unsigned char *, buf); g->len = len;
+    if ((st = lk__gguf_parse(g))) { lk_gguf_free(g); return st; }
+    *out = g;
+    return LK_OK;
+}
+
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_gguf_read_file(const char *path, const lk_gguf_params *p, lk_gguf **out) {
+    lk_gguf *g;
+    lk_status st;
+    if (!out || !path) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_read_file: NULL argument");
+    *out = NULL;
+    if ((st = lk__gguf_new(p, &g))) return st;
+#if defined(LK__MMAP_POSIX)
+    {
+        struct stat sb;
+        void *m;
+        int fd = open(path, O_RDONLY);
+        if (fd < 0) { lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot open '%s'", path); }
+        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) { close(fd); lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: '%s' is not a regular file", path); }
+        if (sb.st_size == 0) { close(fd); lk_gguf_free(g); return lk_set_error(LK_ERR_FORMAT, "gguf: '%s' is empty", path); }
+        m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (m == MAP_FAILED) { lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot mmap '%s'", path); }
+        g->mapping_ = m; g->mapping_size_ = (uint64_t)sb.st_size;
+        g->buf = LK__CAST(const unsigned char *, m); g->len = (uint64_t)sb.st_size;
+    }
+#elif defined(LK__MMAP_WIN32)
+    {
+        HANDLE f = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+        HANDLE mh;
+        LARGE_INTEGER sz;
+        void *m;
+        if (f == INVALID_HANDLE_VALUE) { lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot open '%s'", path); }
+        if (!GetFileSizeEx(f, &sz) || sz.QuadPart == 0) { CloseHandle(f); lk_gguf_free(g); return lk_set_error(LK_ERR_FORMAT, "gguf: '%s' is empty or unreadable", path); }
+        mh = CreateFileMappingA(f, NULL, PAGE_READONLY, 0, 0, NULL);
+        CloseHandle(f);
+        if (!mh) { lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot map '%s'", path); }
+        m = MapViewOfFile(mh, FILE_MAP_READ, 0, 0, 0);
+        CloseHandle(mh);
+        if (!m) { lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot map '%s'", path); }
+        g->mapping_ = m; g->mapping_size_ = (uint64_t)sz.QuadPart;
+        g->buf = LK__CAST(const unsigned char *, m); g->len = (uint64_t)sz.QuadPart;
+    }
+#else
+    {   /* portable fallback: read the whole file through the allocator */
+        FILE *f = fopen(path, "rb");
+        long n;
+        unsigned char *b;
+        if (!f) { lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot open '%s'", path); }
+        if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+            fclose(f); lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: cannot size '%s'", path);
+        }
+        if (n == 0) { fclose(f); lk_gguf_free(g); return lk_set_error(LK_ERR_FORMAT, "gguf: '%s' is empty", path); }
+        b = LK__CAST(unsigned char *, lk__gguf_alloc(g, (uint64_t)n));
+        if (!b) { fclose(f); lk_gguf_free(g); return lk_set_error(LK_ERR_NOMEM, "gguf: out of memory reading '%s' (%lld bytes)", path, (long long)n); }
+        if (fread(b, 1, (size_t)n, f) != (size_t)n) { fclose(f); lk_gguf_free(g); return lk_set_error(LK_ERR_IO, "gguf: read error on '%s'", path); }
+        fclose(f);
+        g->buf = b; g->len = (uint64_t)n;
+    }
+#endif
+    if ((st = lk__gguf_parse(g))) {
+        char msg[512];
+        size_t m = strlen(lk_last_error());
+        if (m > sizeof msg - 1) m = sizeof msg - 1;
+        memcpy(msg, lk_last_error(), m); msg[m] = 0;
+        lk_gguf_free(g);
+        return lk_set_error(st, "%s: %s", path, msg);
+    }
+    *out = g;
+    return LK_OK;
+}
+#endif
+
+LKDEF void lk_gguf_free(lk_gguf *g) {
+    lk__blk *b;
+    lk_allocator a;
+    if (!g) return;
+    a = g->alloc_;
+#if defined(LK__MMAP_POSIX)
+    if (g->mapping_) munmap(g->mapping_, (size_t)g->mapping_size_);
+#elif defined(LK__MMAP_WIN32)
+    if (g->mapping_) UnmapViewOfFile(g->mapping_);
+#endif
+    b = LK__CAST(lk__blk *, g->blocks_);
+    while (b) { lk__blk *n = b->next; lk__free(&a, b, b->size); b = n; }
+    lk__free(&a, g, sizeof *g);
+}
+
+LKDEF int64_t lk_gguf_find_key(const lk_gguf *g, const char *key) {
+    return g ? lk__hash_find(g->kv_hash_, g->kv_hash_cap_, key, lk__kv_name, g) : -1;
+}
+LKDEF int64_t lk_gguf_find_tensor(const lk_gguf *g, const char *name) {
+    return g ? lk__hash_find(g->tensor_hash_, g->tensor_hash_cap_, name, lk__tensor_name, g) : -1;
+}
+LKDEF const lk_gguf_value *lk_gguf_get(const lk_gguf *g, const char *key) {
+    int64_t i = lk_gguf_find_key(g, key);
+    return i < 0 ? NULL : &g->kv[i].value;
+}
+
+/* scalar conversions shared by the getters; `v` is a scalar of type t */
+static lk_status lk__val_u64(lk_gguf_type t, const lk_gguf_value *v, uint64_t *out) {
+    switch (t) {
+    case LK_GGUF_UINT8: case LK_GGUF_UINT16: case LK_GGUF_UINT32: case LK_GGUF_UINT64: case LK_GGUF_BOOL: *out = v->v.u; return LK_OK;
+    case LK_GGUF_INT8: case LK_GGUF_INT16: case LK_GGUF_INT32: case LK_GGUF_INT64:
+        if (v->v.i < 0) return LK_ERR_RANGE;
+        *out = (uint64_t)v->v.i; return LK_OK;
+    default: return LK_ERR_TYPE;
+    }
+}
+static lk_status lk__val_i64(lk_gguf_type t, const lk_gguf_value *v, int64_t *out) {
+    switch (t) {
+    case LK_GGUF_UINT8: case LK_GGUF_UINT16: case LK_GGUF_UINT32: case LK_GGUF_UINT64: case LK_GGUF_BOOL:
+        if (v->v.u > (uint64_t)INT64_MAX) return LK_ERR_RANGE;
+        *out = (int64_t)v->v.u; return LK_OK;
+    case LK_GGUF_INT8: case LK_GGUF_INT16: case LK_GGUF_INT32: case LK_GGUF_INT64: *out = v->v.i; return LK_OK;
+    default: return LK_ERR_TYPE;
+    }
+}
+static lk_status lk__val_f64(lk_gguf_type t, const lk_gguf_value *v, double *out) {
+    int64_t i;
+    if (t == LK_GGUF_FLOAT32 || t == LK_GGUF_FLOAT64) { *out = v->v.f; return LK_OK; }
+    if (t == LK_GGUF_UINT64 || t == LK_GGUF_UINT32 || t == LK_GGUF_UINT16 || t == LK_GGUF_UINT8) { *out = (double)v->v.u; return LK_OK; }
+    if (lk__val_i64(t, v, &i) == LK_OK) { *out = (double)i; return LK_OK; }
+    return LK_ERR_TYPE;
+}
+/* element idx of an array of scalars, decoded into a scalar value */
+static lk_status lk__arr_elem(const lk_gguf_value *a, uint64_t idx, lk_gguf_value *e) {
+    const unsigned char *p;
+    if (a->type != LK_GGUF_ARRAY) return LK_ERR_TYPE;
+    if (idx >= a->n) return LK_ERR_RANGE;
+    if (a->arr_type == LK_GGUF_STRING || a->arr_type == LK_GGUF_ARRAY) return LK_ERR_TYPE;
+    p = LK__CAST(const unsigned char *, a->v.arr) + idx * lk__gguf_type_size[a->arr_type];
+    memset(e, 0, sizeof *e);
+    e->type = a->arr_type;
+    switch (a->arr_type) {
+    case LK_GGUF_UINT8: case LK_GGUF_BOOL: e->v.u = p[0]; break;
+    case LK_GGUF_INT8: e->v.i = (int8_t)p[0]; break;
+    case LK_GGUF_UINT16: e->v.u = lk__ld16(p); break;
+    case LK_GGUF_INT16: e->v.i = (int16_t)lk__ld16(p); break;
+    case LK_GGUF_UINT32: e->v.u = lk__ld32(p); break;
+    case LK_GGUF_INT32: e->v.i = (int32_t)lk__ld32(p); break;
+    case LK_GGUF_UINT64: e->v.u = lk__ld64(p); break;
+    case LK_GGUF_INT64: e->v.i = (int64_t)lk__ld64(p); break;
+    case LK_GGUF_FLOAT32: { uint32_t b = lk__ld32(p); float f; memcpy(&f, &b, 4); e->v.f = f; break; }
+    case LK_GGUF_FLOAT64: { uint64_t b = lk__ld64(p); memcpy(&e->v.f, &b, 8); break; }
+    default: return LK_ERR_TYPE;
+    }
+    return LK_OK;
+}
+static lk_status lk__get_err(lk_status st, const char *key, const char *want, const lk_gguf_value *v) {
+    if (st == LK_ERR_NOT_FOUND) return lk_set_error(st, "gguf: key '%s' not found", key);
+    if (st == LK_ERR_RANGE) return lk_set_error(st, "gguf: key '%s': value out of range for %s", key, want);
+    return lk_set_error(st, "gguf: key '%s' has type %s%s%s, expected %s", key, lk_gguf_type_name(v ? (int)v->type : -1),
+                        v && v->type == LK_GGUF_ARRAY ? " of " : "", v && v->type == LK_GGUF_ARRAY ? lk_gguf_type_name(v->arr_type) : "", want);
+}
+/* kind: 0 = u64, 1 = i64, 2 = f64; idx < 0 = scalar only */
+static lk_status lk__get_num(const lk_gguf *g, const char *key, int kind, int64_t idx, void *out) {
+    const lk_gguf_value *v = lk_gguf_get(g, key);
+    const char *want = kind == 0 ? "an unsigned integer" : kind == 1 ? "an integer" : "a number";
+    lk_gguf_value e;
+    lk_status st;
+    if (!v) return lk__get_err(LK_ERR_NOT_FOUND, key, want, v);
+    if (v->type == LK_GGUF_ARRAY) {
+        if (idx < 0) return lk__get_err(LK_ERR_TYPE, key, want, v);
+        if ((uint64_t)idx >= v->n && v->arr_type != LK_GGUF_STRING && v->arr_type != LK_GGUF_ARRAY)
+            return lk_set_error(LK_ERR_RANGE, "gguf: key '%s': index %lld out of range (array of %llu)", key, (long long)idx, (unsigned long long)v->n);
+        if ((st = lk__arr_elem(v, (uint64_t)idx, &e))) return lk__get_err(st, key, want, v);
+        v = &e;
+    }
+    st = kind == 0 ? lk__val_u64(v->type, v, LK__CAST(uint64_t *, out))
+       : kind == 1 ? lk__val_i64(v->type, v, LK__CAST(int64_t *, out))
+       : lk__val_f64(v->type, v, LK__CAST(double *, out));
+    return st ? lk__get_err(st, key, want, v) : LK_OK;
+}
+LKDEF lk_status lk_gguf_get_u64(const lk_gguf *g, const char *key, uint64_t *out) { return lk__get_num(g, key, 0, -1, out); }
+LKDEF lk_status lk_gguf_get_i64(const lk_gguf *g, const char *key, int64_t *out) { return lk__get_num(g, key, 1, -1, out); }
+LKDEF lk_status lk_gguf_get_f64(const lk_gguf *g, const char *key, double *out) { return lk__get_num(g, key, 2, -1, out); }
+LKDEF lk_status lk_gguf_get_u64_at(const lk_gguf *g, const char *key, uint64_t idx, uint64_t *out) {
+    return lk__get_num(g, key, 0, idx > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)idx, out);
+}
+LKDEF lk_status lk_gguf_get_i64_at(const lk_gguf *g, const char *key, uint64_t idx, int64_t *out) {
+    return lk__get_num(g, key, 1, idx > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)idx, out);
+}
+LKDEF lk_status lk_gguf_get_f64_at(const lk_gguf *g, const char *key, uint64_t idx, double *out) {
+    return lk__get_num(g, key, 2, idx > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)idx, out);
+}
+LKDEF lk_status lk_gguf_get_u32(const lk_gguf *g, const char *key, uint32_t *out) {
+    uint64_t v;
+    lk_status st = lk_gguf_get_u64(g, key, &v);
+    if (st) return st;
+    if (v > UINT32_MAX) return lk_set_error(LK_ERR_RANGE, "gguf: key '%s': %llu does not fit in u32", key, (unsigned long long)v);
+    *out = (uint32_t)v;
+    return LK_OK;
+}
+LKDEF lk_status lk_gguf_get_i32(const lk_gguf *g, const char *key, int32_t *out) {
+    int64_t v;
+    lk_status st = lk_gguf_get_i64(g, key, &v);
+    if (st) return st;
+    if (v > INT32_MAX || v < INT32_MIN) return lk_set_error(LK_ERR_RANGE, "gguf: key '%s': %lld does not fit in i32", key, (long long)v);
+    *out = (int32_t)v;
+    return LK_OK;
+}
+LKDEF lk_status lk_gguf_get_f32(const lk_gguf *g, const char *key, float *out) {
+    double v;
+    lk_status st = lk_gguf_get_f64(g, key, &v);
+    if (!st) *out = (float)v;
+    return st;
+}
+LKDEF lk_status lk_gguf_get_bool(const lk_gguf *g, const char *key, int *out) {
+    const lk_gguf_value *v = lk_gguf_get(g, key);
+    uint64_t u;
+    if (!v) return lk__get_err(LK_ERR_NOT_FOUND, key, "bool", v);
+    if (v->type == LK_GGUF_BOOL) { *out = (int)v->v.u; return LK_OK; }
+    if (lk__val_u64(v->type, v, &u) == LK_OK && u <= 1) { *out = (int)u; return LK_OK; }
+    return lk__get_err(LK_ERR_TYPE, key, "bool", v);
+}
+LKDEF lk_status lk_gguf_get_str(const lk_gguf *g, const char *key, lk_str *out) {
+    const lk_gguf_value *v = lk_gguf_get(g, key);
+    if (!v) return lk__get_err(LK_ERR_NOT_FOUND, key, "str", v);
+    if (v->type != LK_GGUF_STRING) return lk__get_err(LK_ERR_TYPE, key, "str", v);
+    *out = v->v.s;
+    return LK_OK;
+}
+LKDEF lk_status lk_gguf_get_arr(const lk_gguf *g, const char *key, lk_gguf_type *elem_type, uint64_t *n, const lk_gguf_value **out) {
+    const lk_gguf_value *v = lk_gguf_get(g, key);
+    if (!v) return lk__get_err(LK_ERR_NOT_FOUND, key, "arr", v);
+    if (v->type != LK_GGUF_ARRAY) return lk__get_err(LK_ERR_TYPE, key, "arr", v);
+    if (elem_type) *elem_type = v->arr_type;
+    if (n) *n = v->n;
+    if (out) *out = v;
+    return LK_OK;
+}
+LKDEF lk_status lk_gguf_value_u64_at(const lk_gguf_value *v, uint64_t idx, uint64_t *out) {
+    lk_gguf_value e;
+    lk_status st = v ? lk__arr_elem(v, idx, &e) : LK_ERR_INVALID_ARG;
+    return st ? st : lk__val_u64(e.type, &e, out);
+}
+LKDEF lk_status lk_gguf_value_i64_at(const lk_gguf_value *v, uint64_t idx, int64_t *out) {
+    lk_gguf_value e;
+    lk_status st = v ? lk__arr_elem(v, idx, &e) : LK_ERR_INVALID_ARG;
+    return st ? st : lk__val_i64(e.type, &e, out);
+}
+LKDEF lk_status lk_gguf_value_f64_at(const lk_gguf_value *v, uint64_t idx, double *out) {
+    lk_gguf_value e;
+    lk_status st = v ? lk__arr_elem(v, idx, &e) : LK_ERR_INVALID_ARG;
+    return st ? st : lk__val_f64(e.type, &e, out);
+}
+LKDEF lk_status lk_gguf_tensor_view(const lk_gguf *g, int64_t i, lk_tensor *t) {
+    const lk_gguf_tensor *gt;
+    lk_status st;
+    if (!g || !t || i < 0 || (uint64_t)i >= g->n_tensors) return lk_set_error(LK_ERR_RANGE, "lk_gguf_tensor_view: tensor index %lld out of range", (long long)i);
+    gt = &g->tensors[i];
+    st = lk_tensor_init(t, gt->type, gt->n_dims, gt->ne, LK__CAST(void *, LK__CAST(uintptr_t, gt->data)));
+    if (!st) t->name = gt->name.ptr;   /* not NUL-terminated: use gt->name.len */
+    return st;
+}
+
+/* ---- writer ---------------------------------------------------------------- */
+typedef struct lk__wtensor {
+    char *name;
+    lk_type type;
+    int n_dims;
+    int64_t ne[LK_MAX_DIMS];
+    uint64_t nbytes, offset;
+    const void *data;
+    int owned;
+} lk__wtensor;
+
+struct lk_gguf_writer {
+    lk_allocator a;
+    unsigned char *kv; uint64_t kv_len, kv_cap, n_kv;   /* serialized KV section */
+    char **keys; uint64_t keys_cap;                     /* for duplicate checks  */
+    lk__wtensor *t; uint64_t n_t, t_cap;
+    uint32_t alignment;
+};
+
+static void *lk__grow(const lk_allocator *a, void *old, uint64_t old_bytes, uint64_t new_bytes) {
+    void *n;
+    if (new_bytes > SIZE_MAX) return NULL;
+    n = a->alloc(a->user, (size_t)new_bytes, 64);
+    if (!n) return NULL;
+    if (old) { memcpy(n, old, (size_t)old_bytes); lk__free(a, old, (size_t)old_bytes); }
+    return n;
+}
+static lk_status lk__w_bytes(lk_gguf_writer *w, const void *p, uint64_t n) {
+    if (n > UINT64_MAX - w->kv_len) return lk_set_error(LK_ERR_NOMEM, "gguf writer: too large");
+    if (w->kv_len + n > w->kv_cap) {
+        uint64_t c = w->kv_cap ? w->kv_cap : 1024;
+        unsigned char *nb;
+        while (c < w->kv_len + n) { if (c > UINT64_MAX / 2) return lk_set_error(LK_ERR_NOMEM, "gguf writer: too large"); c *= 2; }
+        nb = LK__CAST(unsigned char *, lk__grow(&w->a, w->kv, w->kv_len, c));
+        if (!nb) return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+        w->kv = nb; w->kv_cap = c;
+    }
+    if (n) memcpy(w->kv + w->kv_len, p, (size_t)n);
+    w->kv_len += n;
+    return LK_OK;
+}
+static lk_status lk__w_u32(lk_gguf_writer *w, uint32_t v) {
+    unsigned char b[4]; int i;
+    for (i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
+    return lk__w_bytes(w, b, 4);
+}
+static lk_status lk__w_u64(lk_gguf_writer *w, uint64_t v) {
+    unsigned char b[8]; int i;
+    for (i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
+    return lk__w_bytes(w, b, 8);
+}
+static lk_status lk__w_str(lk_gguf_writer *w, const char *s, uint64_t n) {
+    lk_status st = lk__w_u64(w, n);
+    return st ? st : lk__w_bytes(w, s, n);
+}
+/* raw little-endian element of scalar type t from host memory */
+static lk_status lk__w_scalar_raw(lk_gguf_writer *w, lk_gguf_type t, const unsigned char *p) {
+    switch (lk__gguf_type_size[t]) {
+    case 1: return lk__w_bytes(w, p, 1);
+    case 2: { uint16_t v; unsigned char b[2]; memcpy(&v, p, 2); b[0] = (unsigned char)v; b[1] = (unsigned char)(v >> 8); return lk__w_bytes(w, b, 2); }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return lk__w_u32(w, v); }
+    default: { uint64_t v; memcpy(&v, p, 8); return lk__w_u64(w, v); }
+    }
+}
+static lk_status lk__w_value(lk_gguf_writer *w, const lk_gguf_value *v, int depth) {
+    lk_status st;
+    uint64_t i;
+    if ((int)v->type < 0 || v->type >= LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad value type %d", (int)v->type);
+    switch (v->type) {
+    case LK_GGUF_STRING: return lk__w_str(w, v->v.s.ptr, v->v.s.len);
+    case LK_GGUF_FLOAT32: { float f = (float)v->v.f; uint32_t b; memcpy(&b, &f, 4); return lk__w_u32(w, b); }
+    case LK_GGUF_FLOAT64: { uint64_t b; memcpy(&b, &v->v.f, 8); return lk__w_u64(w, b); }
+    case LK_GGUF_BOOL:
+        if (v->v.u > 1) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bool value must be 0 or 1");
+        /* fallthrough */
+    case LK_GGUF_UINT8: case LK_GGUF_UINT16: case LK_GGUF_UINT32: case LK_GGUF_UINT64: {
+        unsigned char b[8]; int k, sz = lk__gguf_type_size[v->type];
+        for (k = 0; k < sz; k++) b[k] = (unsigned char)(v->v.u >> (8 * k));
+        return lk__w_bytes(w, b, (uint64_t)sz);
+    }
+    case LK_GGUF_INT8: case LK_GGUF_INT16: case LK_GGUF_INT32: case LK_GGUF_INT64: {
+        unsigned char b[8]; int k, sz = lk__gguf_type_size[v->type];
+        for (k = 0; k < sz; k++) b[k] = (unsigned char)((uint64_t)v->v.i >> (8 * k));
+        return lk__w_bytes(w, b, (uint64_t)sz);
+    }
+    case LK_GGUF_ARRAY:
+        if (depth >= LK_GGUF_MAX_DEPTH) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: arrays nested deeper than %d", LK_GGUF_MAX_DEPTH);
+        if ((int)v->arr_type < 0 || v->arr_type >= LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad array element type");
+        if ((st = lk__w_u32(w, (uint32_t)v->arr_type)) || (st = lk__w_u64(w, v->n))) return st;
+        if (v->n && !v->v.arr) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: array data is NULL");
+        for (i = 0; i < v->n; i++) {
+            if (v->arr_type == LK_GGUF_STRING) st = lk__w_str(w, v->v.strs[i].ptr, v->v.strs[i].len);
+            else if (v->arr_type == LK_GGUF_ARRAY) st = lk__w_value(w, &v->v.elems[i], depth + 1);
+            else if (v->arr_type == LK_GGUF_BOOL && LK__CAST(const unsigned char *, v->v.arr)[i] > 1) st = lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bool value must be 0 or 1");
+            else st = lk__w_scalar_raw(w, v->arr_type, LK__CAST(const unsigned char *, v->v.arr) + i * lk__gguf_type_size[v->arr_type]);
+            if (st) return st;
+        }
+        return LK_OK;
+    default: return LK_OK;
+    }
+}
+static char *lk__strdup_a(const lk_allocator *a, const char *s) {
+    size_t n = strlen(s);
+    char *d = LK__CAST(char *, a->alloc(a->user, n + 1, 1));
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+
+LKDEF lk_status lk_gguf_writer_new(const lk_allocator *alloc, lk_gguf_writer **out) {
+    lk_allocator a = lk__resolve_alloc(alloc);
+    lk_gguf_writer *w;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_writer_new: out is NULL");
+    w = LK__CAST(lk_gguf_writer *, a.alloc(a.user, sizeof *w, 16));
+    if (!w) return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+    memset(w, 0, sizeof *w);
+    w->a = a; w->alignment = LK_GGUF_DEFAULT_ALIGNMENT;
+    *out = w;
+    return LK_OK;
+}
+LKDEF void lk_gguf_writer_free(lk_gguf_writer *w) {
+    uint64_t i;
+    if (!w) return;
+    for (i = 0; i < w->n_kv; i++) lk__free(&w->a, w->keys[i], strlen(w->keys[i]) + 1);
+    for (i = 0; i < w->n_t; i++) {
+        lk__free(&w->a, w->t[i].name, strlen(w->t[i].name) + 1);
+        if (w->t[i].owned) lk__free(&w->a, LK__CAST(void *, LK__CAST(uintptr_t, w->t[i].data)), (size_t)w->t[i].nbytes);
+    }
+    lk__free(&w->a, w->keys, w->keys_cap * sizeof(char *));
+    lk__free(&w->a, w->t, w->t_cap * sizeof(lk__wtensor));
+    lk__free(&w->a, w->kv, w->kv_cap);
+    lk__free(&w->a, w, sizeof *w);
+}
+/* Start a KV: check the key, then write key and type. The caller writes the
+ * payload and calls lk__w_kv_end (which rolls back on failure). */
+static lk_status lk__w_kv_begin(lk_gguf_writer *w, const char *key, lk_gguf_type type, uint64_t *save) {
+    uint64_t i;
+    lk_status st;
+    if (!w || !key || !*key) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL or empty key");
+    for (i = 0; i < w->n_kv; i++)
+        if (strcmp(w->keys[i], key) == 0) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: duplicate key '%s'", key);
+    if (w->n_kv == w->keys_cap) {
+        uint64_t c = w->keys_cap ? w->keys_cap * 2 : 32;
+        char **nk = LK__CAST(char **, lk__grow(&w->a, w->keys, w->keys_cap * sizeof(char *), c * sizeof(char *)));
+        if (!nk) return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+        w->keys = nk; w->keys_cap = c;
+    }
+    *save = w->kv_len;
+    if ((st = lk__w_str(w, key, strlen(key))) || (st = lk__w_u32(w, (uint32_t)type))) w->kv_len = *save;
+    return st;
+}
+static lk_status lk__w_kv_end(lk_gguf_writer *w, const char *key, uint64_t save, lk_status st) {
+    if (!st && !(w->keys[w->n_kv] = lk__strdup_a(&w->a, key))) st = lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+    if (st) { w->kv_len = save; return st; }
+    w->n_kv++;
+    return LK_OK;
+}
+LKDEF lk_status lk_gguf_writer_add_value(lk_gguf_writer *w, const char *key, const lk_gguf_value *v) {
+    uint64_t save;
+    lk_status st;
+    if (!v) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL value");
+    if ((st = lk__w_kv_begin(w, key, v->type, &save))) return st;
+    return lk__w_kv_end(w, key, save, lk__w_value(w, v, 0));
+}
+static lk_status lk__w_add_scalar(lk_gguf_writer *w, const char *key, lk_gguf_type t, uint64_t u, int64_t i, double f) {
+    lk_gguf_value v;
+    memset(&v, 0, sizeof v);
+    v.type = t;
+    if (t == LK_GGUF_FLOAT32 || t == LK_GGUF_FLOAT64) v.v.f = f;
+    else if (t == LK_GGUF_INT32 || t == LK_GGUF_INT64) v.v.i = i;
+    else v.v.u = u;
+    return lk_gguf_writer_add_value(w, key, &v);
+}
+LKDEF lk_status lk_gguf_writer_add_u32(lk_gguf_writer *w, const char *key, uint32_t v) { return lk__w_add_scalar(w, key, LK_GGUF_UINT32, v, 0, 0); }
+LKDEF lk_status lk_gguf_writer_add_i32(lk_gguf_writer *w, const char *key, int32_t v) { return lk__w_add_scalar(w, key, LK_GGUF_INT32, 0, v, 0); }
+LKDEF lk_status lk_gguf_writer_add_u64(lk_gguf_writer *w, const char *key, uint64_t v) { return lk__w_add_scalar(w, key, LK_GGUF_UINT64, v, 0, 0); }
+LKDEF lk_status lk_gguf_writer_add_f32(lk_gguf_writer *w, const char *key, float v) { return lk__w_add_scalar(w, key, LK_GGUF_FLOAT32, 0, 0, v); }
+LKDEF lk_status lk_gguf_writer_add_bool(lk_gguf_writer *w, const char *key, int v) { return lk__w_add_scalar(w, key, LK_GGUF_BOOL, v != 0, 0, 0); }
+LKDEF lk_status lk_gguf_writer_add_str(lk_gguf_writer *w, const char *key, const char *s) {
+    lk_gguf_value v;
+    if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL string for key '%s'", key ? key : "");
+    memset(&v, 0, sizeof v);
+    v.type = LK_GGUF_STRING; v.v.s.ptr = s; v.v.s.len = strlen(s);
+    return lk_gguf_writer_add_value(w, key, &v);
+}
+LKDEF lk_status lk_gguf_writer_add_arr(lk_gguf_writer *w, const char *key, lk_gguf_type et, const void *data, uint64_t n) {
+    lk_gguf_value v;
+    if ((int)et < 0 || et >= LK_GGUF_TYPE_COUNT || et == LK_GGUF_STRING || et == LK_GGUF_ARRAY)
+        return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: add_arr needs a scalar element type (key '%s')", key ? key : "");
+    memset(&v, 0, sizeof v);
+    v.type = LK_GGUF_ARRAY; v.arr_type = et; v.n = n; v.v.arr = data;
+    return lk_gguf_writer_add_value(w, key, &v);
+}
+LKDEF lk_status lk_gguf_writer_add_arr_str(lk_gguf_writer *w, const char *key, const char *const *strs, uint64_t n) {
+    uint64_t i, save;
+    lk_status st;
+    if (n && !strs) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL string array");
+    for (i = 0; i < n; i++) if (!strs[i]) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL string %llu", (unsigned long long)i);
+    if ((st = lk__w_kv_begin(w, key, LK_GGUF_ARRAY, &save))) return st;
+    if (!(st = lk__w_u32(w, LK_GGUF_STRING)) && !(st = lk__w_u64(w, n)))
+        for (i = 0; i < n && !st; i++) st = lk__w_str(w, strs[i], strlen(strs[i]));
+    return lk__w_kv_end(w, key, save, st);
+}
+LKDEF lk_status lk_gguf_writer_set_alignment(lk_gguf_writer *w, uint32_t alignment) {
+    lk_status st;
+    if (!w || alignment == 0 || (alignment & (alignment - 1)))
+        return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: alignment %u is not a power of two", (unsigned)alignment);
+    if ((st = lk_gguf_writer_add_u32(w, "general.alignment", alignment))) return st;
+    w->alignment = alignment;
+    return LK_OK;
+}
+LKDEF lk_status lk_gguf_writer_add_tensor(lk_gguf_writer *w, const char *name, lk_type type, int n_dims, const int64_t *ne, const void *data, int copy) {
+    lk_tensor tmp;
+    lk__wtensor *t;
+    uint64_t i;
+    lk_status st;
+    if (!w || !name || !*name || !ne) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL tensor argument");
+    for (i = 0; i < w->n_t; i++)
+        if (strcmp(w->t[i].name, name) == 0) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: duplicate tensor '%s'", name);
+    if ((st = lk_tensor_init(&tmp, type, n_dims, ne, NULL))) return st;
+    if (w->n_t == w->t_cap) {
+        uint64_t c = w->t_cap ? w->t_cap * 2 : 64;
+        lk__wtensor *nt = LK__CAST(lk__wtensor *, lk__grow(&w->a, w->t, w->t_cap * sizeof(lk__wtensor), c * sizeof(lk__wtensor)));
+        if (!nt) return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+        w->t = nt; w->t_cap = c;
+    }
+    t = &w->t[w->n_t];
+    memset(t, 0, sizeof *t);
+    t->type = type; t->n_dims = n_dims;
+    for (i = 0; i < LK_MAX_DIMS; i++) t->ne[i] = tmp.ne[i];
+    t->nbytes = lk_tensor_nbytes(&tmp);
+    if (t->nbytes && !data) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: tensor '%s' has no data", name);
+    if (!(t->name = lk__strdup_a(&w->a, name))) return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+    if (copy && t->nbytes) {
+        void *d = w->a.alloc(w->a.user, (size_t)t->nbytes, 64);
+        if (!d) { lk__free(&w->a, t->name, strlen(name) + 1); return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory for tensor '%s'", name); }
+        memcpy(d, data, (size_t)t->nbytes);
+        t->data = d; t->owned = 1;
+    } else t->data = data;
+    w->n_t++;
+    return LK_OK;
+}
+static uint64_t lk__align_up(uint64_t x, uint64_t a) { return x + (a - x % a) % a; }
+static uint64_t lk__w_header_size(const lk_gguf_writer *w) {
+    uint64_t n = 4 + 4 + 8 + 8 + w->kv_len, i;
+    for (i = 0; i < w->n_t; i++) n += 8 + strlen(w->t[i].name) + 4 + 8 * (uint64_t)w->t[i].n_dims + 4 + 8;
+    /* a file without tensors ends right after its metadata (as gguf-py writes it) */
+    return w->n_t ? lk__align_up(n, w->alignment) : n;
+}
+LKDEF uint64_t lk_gguf_writer_size(const lk_gguf_writer *w) {
+    uint64_t n, i;
+    if (!w) return 0;
+    n = lk__w_header_size(w);
+    for (i = 0; i < w->n_t; i++) n += lk__align_up(w->t[i].nbytes, w->alignment);
+    return n;
+}
+static void lk__st32(unsigned char *p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+static void lk__st64(unsigned char *p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+/* Header (magic .. padding before the data section) into p[0, lk__w_header_size). */
+static void lk__w_header(const lk_gguf_writer *w, unsigned char *p) {
+    uint64_t off = 24, data_off = 0, i;
+    int d;
+    memset(p, 0, (size_t)lk__w_header_size(w));
+    memcpy(p, "GGUF", 4); lk__st32(p + 4, 3); lk__st64(p + 8, w->n_t); lk__st64(p + 16, w->n_kv);
+    if (w->kv_len) memcpy(p + off, w->kv, (size_t)w->kv_len);
+    off += w->kv_len;
+    for (i = 0; i < w->n_t; i++) {
+        const lk__wtensor *t = &w->t[i];
+        uint64_t nl = strlen(t->name);
+        lk__st64(p + off, nl); memcpy(p + off + 8, t->name, (size_t)nl); off += 8 + nl;
+        lk__st32(p + off, (uint32_t)t->n_dims); off += 4;
+        for (d = 0; d < t->n_dims; d++) { lk__st64(p + off, (uint64_t)t->ne[d]); off += 8; }
+        lk__st32(p + off, (uint32_t)t->type); off += 4;
+        lk__st64(p + off, data_off); off += 8;
+        data_off += lk__align_up(t->nbytes, w->alignment);
+    }
+}
+LKDEF lk_status lk_gguf_writer_write_memory(const lk_gguf_writer *w, void *buf, size_t len) {
+    unsigned char *p = LK__CAST(unsigned char *, buf);
+    uint64_t total, off, i;
+    if (!w || !buf) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL argument");
+    total = lk_gguf_writer_size(w);
+    if (len < total) return lk_set_error(LK_ERR_RANGE, "gguf writer: buffer of %llu bytes is smaller than the %llu needed", (unsigned long long)len, (unsigned long long)total);
+    lk__w_header(w, p);
+    off = lk__w_header_size(w);
+    for (i = 0; i < w->n_t; i++) {
+        uint64_t padded = lk__align_up(w->t[i].nbytes, w->alignment);
+        if (w->t[i].nbytes) memcpy(p + off, w->t[i].data, (size_t)w->t[i].nbytes);
+        memset(p + off + w->t[i].nbytes, 0, (size_t)(padded - w->t[i].nbytes));
+        off += padded;
+    }
+    return LK_OK;
+}
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *path) {
+    /* stream: the header from one buffer, tensor data straight from its source */
+    static const unsigned char zeros[64] = { 0 };
+    FILE *f;
+    unsigned char *hdr;
+    uint64_t hsize, i, pad;
+    if (!w || !path) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: NULL argument");
+    hsize = lk__w_header_size(w);
+    hdr = LK__CAST(unsigned char *, w->a.alloc(w->a.user, (size_t)hsize, 64));
+    if (!hdr) return lk_set_error(LK_ERR_NOMEM, "gguf writer: out of memory");
+    lk__w_header(w, hdr);
+    f = fopen(path, "wb");
+    if (!f) { lk__free(&w->a, hdr, (size_t)hsize); return lk_set_error(LK_ERR_IO, "gguf writer: cannot create '%s'", path); }
+    if (fwrite(hdr, 1, (size_t)hsize, f) != (size_t)hsize) goto ioerr;
+    for (i = 0; i < w->n_t; i++) {
+        uint64_t nb = w->t[i].nbytes;
+        if (nb && fwrite(w->t[i].data, 1, (size_t)nb, f) != (size_t)nb) goto ioerr;
+        for (pad = lk__align_up(nb, w->alignment) - nb; pad; ) {
+            size_t k = pad > sizeof zeros ? sizeof zeros : (size_t)pad;
+            if (fwrite(zeros, 1, k, f) != k) goto ioerr;
+            pad -= k;
+        }
+    }
+    lk__free(&w->a, hdr, (size_t)hsize);
+    if (fclose(f) != 0) return lk_set_error(LK_ERR_IO, "gguf writer: error closing '%s'", path);
+    return LK_OK;
+ioerr:
+    lk__free(&w->a, hdr, (size_t)hsize);
+    fclose(f);
+    return lk_set_error(LK_ERR_IO, "gguf writer: write error on '%s'", path);
+}
+#endif
 
 /* --------------------------------------------------------------------------
  * 15.7 Quantization
