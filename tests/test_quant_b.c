@@ -138,76 +138,31 @@ static void test_fp16(void) {
     (void)t_cmpf;
 }
 
-/* ------------------------------------------------------ minimal GGUF read */
+/* ------------------------------------------------------------ GGUF files */
+/* The file through lk_gguf_read_file, tensors copied into a small table
+ * with NUL-terminated names. */
 typedef struct { char name[96]; int type; int64_t ne[4]; int nd; const uint8_t *data; } t_tensor;
-typedef struct { unsigned char *buf; size_t len; int n; t_tensor *t; } t_gguf;
-static int t_gguf_skip(const uint8_t *b, size_t len, size_t *p, unsigned type) {
-    static const int sz[13] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
-    if (type > 12) return 0;
-    if (type == 8) {
-        uint64_t n;
-        if (*p + 8 > len) return 0;
-        memcpy(&n, b + *p, 8); *p += 8;
-        if (n > len - *p) return 0;
-        *p += (size_t)n; return 1;
-    }
-    if (type == 9) {
-        uint32_t et; uint64_t n, i;
-        if (*p + 12 > len) return 0;
-        memcpy(&et, b + *p, 4); memcpy(&n, b + *p + 4, 8); *p += 12;
-        for (i = 0; i < n; i++) if (!t_gguf_skip(b, len, p, et)) return 0;
-        return 1;
-    }
-    if (*p + (size_t)sz[type] > len) return 0;
-    *p += (size_t)sz[type];
-    return 1;
-}
-/* Reads just what this test needs (names, types, shapes, data). */
+typedef struct { lk_gguf *g; int n; t_tensor *t; } t_gguf;
 static int t_gguf_load(const char *path, t_gguf *g) {
-    size_t p = 24, align = 32;
-    uint64_t nt, nkv, i;
+    uint64_t i;
     memset(g, 0, sizeof *g);
-    g->buf = lk_t_read_file(path, &g->len);
-    if (!g->buf || g->len < 24 || memcmp(g->buf, "GGUF", 4)) return 0;
-    memcpy(&nt, g->buf + 8, 8); memcpy(&nkv, g->buf + 16, 8);
-    if (nt > 4096) return 0;
-    for (i = 0; i < nkv; i++) {
-        uint32_t type;
-        if (!t_gguf_skip(g->buf, g->len, &p, 8) || p + 4 > g->len) return 0;
-        memcpy(&type, g->buf + p, 4); p += 4;
-        if (!t_gguf_skip(g->buf, g->len, &p, type)) return 0;
-    }
-    g->t = (t_tensor *)calloc((size_t)nt + 1, sizeof(t_tensor));
-    g->n = (int)nt;
-    {
-        uint64_t *offs = (uint64_t *)calloc((size_t)nt + 1, 8);
-        size_t data;
-        for (i = 0; i < nt; i++) {
-            uint64_t n; uint32_t nd, type, d;
-            t_tensor *t = &g->t[i];
-            if (p + 8 > g->len) return 0;
-            memcpy(&n, g->buf + p, 8); p += 8;
-            if (n >= sizeof t->name || p + n + 4 > g->len) return 0;
-            memcpy(t->name, g->buf + p, (size_t)n); p += (size_t)n;
-            memcpy(&nd, g->buf + p, 4); p += 4;
-            if (nd > 4 || p + 8 * nd + 12 > g->len) return 0;
-            t->nd = (int)nd; t->ne[0] = t->ne[1] = t->ne[2] = t->ne[3] = 1;
-            for (d = 0; d < nd; d++) { memcpy(&t->ne[d], g->buf + p, 8); p += 8; }
-            memcpy(&type, g->buf + p, 4); p += 4; t->type = (int)type;
-            memcpy(&offs[i], g->buf + p, 8); p += 8;
-        }
-        data = (p + align - 1) / align * align;
-        for (i = 0; i < nt; i++) {
-            const lk_type_traits *tt = lk_type_get(g->t[i].type);
-            size_t nb = tt ? lk_row_size(g->t[i].type, g->t[i].ne[0]) * (size_t)(g->t[i].ne[1] * g->t[i].ne[2] * g->t[i].ne[3]) : 0;
-            if (!tt || data + offs[i] + nb > g->len) { free(offs); return 0; }
-            g->t[i].data = g->buf + data + offs[i];
-        }
-        free(offs);
+    if (lk_gguf_read_file(path, NULL, &g->g) != LK_OK) { printf("  %s: %s\n", path, lk_last_error()); return 0; }
+    g->n = (int)g->g->n_tensors;
+    g->t = (t_tensor *)calloc((size_t)g->n + 1, sizeof(t_tensor));
+    if (!g->t) return 0;
+    for (i = 0; i < g->g->n_tensors; i++) {
+        const lk_gguf_tensor *src = &g->g->tensors[i];
+        t_tensor *t = &g->t[i];
+        int d;
+        if (src->name.len >= sizeof t->name) return 0;
+        memcpy(t->name, src->name.ptr, (size_t)src->name.len);
+        t->type = (int)src->type; t->nd = src->n_dims;
+        for (d = 0; d < 4; d++) t->ne[d] = d < src->n_dims ? src->ne[d] : 1;
+        t->data = (const uint8_t *)src->data;
     }
     return 1;
 }
-static void t_gguf_free(t_gguf *g) { free(g->buf); free(g->t); memset(g, 0, sizeof *g); }
+static void t_gguf_free(t_gguf *g) { lk_gguf_free(g->g); free(g->t); memset(g, 0, sizeof *g); }
 static const t_tensor *t_find(const t_gguf *g, const char *name) {
     int i;
     for (i = 0; i < g->n; i++) if (!strcmp(g->t[i].name, name)) return &g->t[i];
@@ -615,6 +570,7 @@ static void test_robustness(void) {
 }
 
 int main(void) {
+    (void)lk_t_read_file;
     t_build_grids();
     test_grids();
     test_fp16();
