@@ -2962,10 +2962,12 @@ static unsigned lk__iq3_levels(const float *xval, float id, int8_t *L) {
 
 /* Grid index for levels u (on grid, or best neighbour; L rewritten to it). */
 static int lk__iq3_lookup(int gi, unsigned u, const float *xval, const float *w, float scale, int8_t *L, int *on_grid) {
-    const int m = lk__iq3_map[gi][u];
+    const int m = lk__iq3_map[gi][u & 4095];
+    size_t off;
     *on_grid = m >= 0;
     if (m >= 0) return m;
-    return lk__iq3_best_neighbour((gi ? lk__iq3_nb_s : lk__iq3_nb_xxs) + (-m - 1),
+    off = (size_t)(-(m + 1));                     /* list start: map = -(start + 1) */
+    return lk__iq3_best_neighbour(gi ? &lk__iq3_nb_s[off] : &lk__iq3_nb_xxs[off],
                                   gi ? lk__iq3s_grid : lk__iq3xxs_grid, xval, w, scale, L);
 }
 

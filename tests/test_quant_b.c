@@ -9,6 +9,9 @@
  *   rmse         dequantized vs F32 weights of the llama fixture (table)
  *   robustness   zero / NaN / inf / huge inputs do not break quantizers
  *
+ * (Also passes as an aarch64 build under qemu-aarch64 in quick mode; not opted in to
+ * the neon run because tests/run.sh runs those binaries without qemu.)
+ *
  * lk-test: sanitize */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
@@ -24,6 +27,12 @@
 #endif
 #ifndef T_SAN
 #define T_SAN 0
+#endif
+/* Sanitizer and aarch64 (qemu) builds run a subset of the fixture rows. */
+#if T_SAN || defined(__aarch64__)
+#define T_QUICK 1
+#else
+#define T_QUICK 0
 #endif
 
 /* ---------------------------------------------------------------- helpers */
@@ -369,7 +378,7 @@ static void test_quant_exact(void) {
             if (!tf || tf->type != LK_TYPE_F32 || t_nel(tf) != t_nel(tq)) continue;
             rs = lk_row_size(type, tq->ne[0]);
             rows = t_nel(tq) / tq->ne[0];
-            rmax = T_SAN ? (rows < 8 ? rows : 8) : rows;   /* sanitizer build: a few rows */
+            rmax = T_QUICK ? (rows < 16 ? rows : 16) : rows;  /* quick builds: a few rows */
             out = (uint8_t *)malloc(rs);
             for (r = 0; r < rmax; r++) {
                 tt->from_float((const float *)(const void *)tf->data + r * tq->ne[0], out, tq->ne[0]);
@@ -496,7 +505,7 @@ static void test_rmse(void) {
     t_gguf f32;
     int ti;
     if (!pf) { lk_t_skip("rmse", "fixtures absent"); return; }
-    if (T_SAN) { lk_t_skip("rmse", "skipped in the sanitizer build (slow)"); return; }
+    if (T_QUICK) { lk_t_skip("rmse", "skipped in the sanitizer / aarch64 build (slow)"); return; }
     lk_t_begin("rmse");
     if (!t_gguf_load(pf, &f32)) { CHECK(0, "cannot read %s", pf); lk_t_end(); return; }
     printf("  %-8s %6s %12s %12s   (llama-F32.gguf, all 2-D weights)\n", "type", "bpw", "rmse", "rmse/rms");
