@@ -1804,7 +1804,12 @@ ioerr:
  * as llama-quantize does) step by step, in the same float operation order,
  * because the goal is identical bytes. Compilers must not fuse a*b+c into
  * an FMA there (ggml's reference build has no FMA): LK__IQ_STRICT_FP turns
- * contraction off per function for GCC and Clang. */
+ * contraction off per function for GCC and Clang. Clang ignores that pragma
+ * under -ffp-contract=fast (use fast-honor-pragmas), and -ffast-math breaks
+ * byte-exactness with any compiler; the formats stay valid either way.
+ * One known divergence: ggml's IQ3_XXS reads an uninitialised on-grid flag
+ * when a sub-block's whole scale search underflows (|x| near 1e-8); we start
+ * from "off grid" there. */
 #if defined(__clang__)
 #define LK__IQ_STRICT_FP _Pragma("clang fp contract(off)")
 #define LK__IQ_STRICT_FN

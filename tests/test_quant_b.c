@@ -578,8 +578,33 @@ static void test_robustness(void) {
     lk_t_end();
 }
 
+/* First use of the IQ3 quantizers from several threads at once: the lazily
+ * built search tables must come out the same as in a serial run. */
+static void test_threads_first_use(void) {
+    enum { ROWS = 8, N = 512 };
+    static float x[ROWS][N];
+    static uint8_t par[2][ROWS][N], ser[2][ROWS][N];
+    int r, k, g;
+    lk_t_begin("iq3_first_use_threads");
+    for (r = 0; r < ROWS; r++) for (k = 0; k < N; k++) x[r][k] = t_gauss() * 0.02f;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(4)
+#endif
+    for (r = 0; r < 2 * ROWS; r++) {
+        const int gi = r % 2;
+        lk_type_get(gi ? LK_TYPE_IQ3_S : LK_TYPE_IQ3_XXS)->from_float(x[r / 2], par[gi][r / 2], N);
+    }
+    for (g = 0; g < 2; g++)
+        for (r = 0; r < ROWS; r++) {
+            lk_type_get(g ? LK_TYPE_IQ3_S : LK_TYPE_IQ3_XXS)->from_float(x[r], ser[g][r], N);
+            CHECK(!memcmp(par[g][r], ser[g][r], lk_row_size(g ? LK_TYPE_IQ3_S : LK_TYPE_IQ3_XXS, N)), "grid %d row %d differs", g, r);
+        }
+    lk_t_end();
+}
+
 int main(void) {
     (void)lk_t_read_file;
+    test_threads_first_use();       /* must run before anything else quantizes IQ3 */
     t_build_grids();
     test_grids();
     test_fp16();
