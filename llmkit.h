@@ -343,6 +343,114 @@ LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *p
  * (block formats, reference quantizers, dequantizers, dot products, matmul) */
 
 /* --------------------------------------------------------------------------
+ * 7a. float, legacy and K-quant formats
+ * --------------------------------------------------------------------------
+ * Byte layouts are exactly ggml's (little-endian, no padding); the reference
+ * quantizers reproduce ggml's *_ref functions bit for bit (what llama-quantize
+ * writes without an importance matrix). Half floats are stored as raw bits.
+ * Legacy formats: blocks of 32, x = d*q (+ m). K-quants: super-blocks of 256
+ * with 6- or 4-bit sub-block scales. Q8_0 / Q8_1 / Q8_K are the activation
+ * formats the dot products pair with (see lk_type_traits.vec_dot_type). */
+#define LK_QK4_0 32
+#define LK_QK4_1 32
+#define LK_QK5_0 32
+#define LK_QK5_1 32
+#define LK_QK8_0 32
+#define LK_QK8_1 32
+#define LK_QK_K 256
+#define LK_K_SCALE_SIZE 12
+
+typedef struct lk_block_q4_0 {   /* 18 bytes: x = d * (q - 8)                  */
+    uint16_t d;                  /* f16 scale                                  */
+    uint8_t qs[LK_QK4_0 / 2];    /* q[j] low nibble, q[j+16] high nibble       */
+} lk_block_q4_0;
+typedef struct lk_block_q4_1 {   /* 20 bytes: x = d * q + m                    */
+    uint16_t d, m;               /* f16 scale, f16 min                         */
+    uint8_t qs[LK_QK4_1 / 2];
+} lk_block_q4_1;
+typedef struct lk_block_q5_0 {   /* 22 bytes: x = d * (q - 16), q 5 bits       */
+    uint16_t d;
+    uint8_t qh[4];               /* bit j = 5th bit of q[j] (u32 LE)           */
+    uint8_t qs[LK_QK5_0 / 2];    /* low 4 bits as in q4_0                      */
+} lk_block_q5_0;
+typedef struct lk_block_q5_1 {   /* 24 bytes: x = d * q + m                    */
+    uint16_t d, m;
+    uint8_t qh[4];
+    uint8_t qs[LK_QK5_1 / 2];
+} lk_block_q5_1;
+typedef struct lk_block_q8_0 {   /* 34 bytes: x = d * q                        */
+    uint16_t d;
+    int8_t qs[LK_QK8_0];
+} lk_block_q8_0;
+typedef struct lk_block_q8_1 {   /* 36 bytes: x = d * q, s = f16(d * sum(q))   */
+    uint16_t d, s;
+    int8_t qs[LK_QK8_1];
+} lk_block_q8_1;
+typedef struct lk_block_q2_K {   /* 84 bytes, 16 sub-blocks of 16              */
+    uint8_t scales[LK_QK_K / 16];/* low nibble scale, high nibble min          */
+    uint8_t qs[LK_QK_K / 4];     /* 2-bit quants                               */
+    uint16_t d, dmin;            /* f16 super-scales for scales / mins         */
+} lk_block_q2_K;
+typedef struct lk_block_q3_K {   /* 110 bytes, 16 sub-blocks of 16             */
+    uint8_t hmask[LK_QK_K / 8];  /* high bit of the 3-bit quants               */
+    uint8_t qs[LK_QK_K / 4];     /* low 2 bits                                 */
+    uint8_t scales[12];          /* 16 6-bit scales, packed                    */
+    uint16_t d;
+} lk_block_q3_K;
+typedef struct lk_block_q4_K {   /* 144 bytes, 8 sub-blocks of 32              */
+    uint16_t d, dmin;
+    uint8_t scales[LK_K_SCALE_SIZE]; /* 8 6-bit scales + 8 6-bit mins          */
+    uint8_t qs[LK_QK_K / 2];
+} lk_block_q4_K;
+typedef struct lk_block_q5_K {   /* 176 bytes, 8 sub-blocks of 32              */
+    uint16_t d, dmin;
+    uint8_t scales[LK_K_SCALE_SIZE];
+    uint8_t qh[LK_QK_K / 8];
+    uint8_t qs[LK_QK_K / 2];
+} lk_block_q5_K;
+typedef struct lk_block_q6_K {   /* 210 bytes, 16 sub-blocks of 16             */
+    uint8_t ql[LK_QK_K / 2];     /* low 4 bits                                 */
+    uint8_t qh[LK_QK_K / 4];     /* high 2 bits                                */
+    int8_t scales[LK_QK_K / 16]; /* 8-bit signed scales                        */
+    uint16_t d;
+} lk_block_q6_K;
+typedef struct lk_block_q8_K {   /* 292 bytes: activations for K-quant dots    */
+    float d;
+    int8_t qs[LK_QK_K];
+    int16_t bsums[LK_QK_K / 16]; /* sums of qs in groups of 16                 */
+} lk_block_q8_K;
+
+struct lk_threads; /* section 14 */
+
+/* Scalar conversions, bit-exact with ggml: f32->f16 rounds to nearest even
+ * (subnormals kept, overflow -> inf, NaN -> quiet NaN); f32->bf16 rounds to
+ * nearest even, NaN made quiet. */
+LKDEF float lk_fp16_to_fp32(uint16_t h);
+LKDEF uint16_t lk_fp32_to_fp16(float f);
+LKDEF float lk_bf16_to_fp32(uint16_t h);
+LKDEF uint16_t lk_fp32_to_bf16(float f);
+
+/* Row conversion through the type table; n must be a multiple of the block
+ * size and the type must have the kernel (else nothing is written). */
+LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n);
+LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n);
+/* Quantize nrows rows of n_per_row floats (like ggml_quantize_chunk without
+ * an importance matrix); *out_bytes (may be NULL) = bytes written. */
+LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes);
+
+/* y = W x for n_cols activation columns.
+ *   W: ne = [n_in, n_out(, ne2, ne3)] rows of n_in elements (any type with a
+ *      vec_dot); x: x[c*n_in + i]; y: y[c*n_out + r].
+ * Each column of x is quantized once to W's vec_dot_type into scratch, then
+ * the rows are split over lk_parallel_for tasks. The result does not depend
+ * on the number of threads. scratch must hold lk_matmul_scratch_size bytes
+ * (may be NULL when that size is 0, i.e. for f32 weights). */
+LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const struct lk_threads *th);
+/* end of 7a */
+
+/* --------------------------------------------------------------------------
  * 7b. IQ and ternary formats
  * --------------------------------------------------------------------------
  * ggml's "i-quants" (IQ1_S .. IQ4_XS) and the ternary TQ1_0 / TQ2_0, byte for
@@ -419,30 +527,475 @@ typedef struct lk_block_tq2_0 {    /* 66 B / 256 w: 2.0625 bpw           */
  * across threads on GCC, Clang and MSVC; with other compilers call this once
  * before quantizing IQ3 from several threads. */
 LKDEF void lk_quant_iq_init(void);
+/* end of 7b */
 
 /* ==========================================================================
  * 8. Ops
- * ========================================================================== */
+ * ==========================================================================
+ * Row operations on f32 vectors, written to match ggml's CPU arithmetic
+ * (sums of squares in double, GELU through f16 rounding). */
+/* y[n] = x / sqrt(mean(x^2) + eps) * w          (w may be NULL = 1)    */
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps);
+/* y[n] = (x - mean) / sqrt(var + eps) * w + b    (w, b may be NULL)     */
+LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps);
+/* in-place softmax over x[n]; returns log(sum(exp(x - max))) + max     */
+LKDEF float lk_softmax(float *x, int n);
+LKDEF float lk_silu(float x);                  /* x * sigmoid(x)         */
+/* ggml's GELU: tanh approximation evaluated through f16 rounding:
+ * y = f16(gelu(f16(x))) for |x| < 10, y = x for x >= 10, 0 for x <= -10 */
+LKDEF float lk_gelu(float x);
+
+typedef enum lk_rope_mode { LK_ROPE_NORMAL = 0, LK_ROPE_NEOX = 2 } lk_rope_mode;
+typedef struct lk_rope {
+    lk_rope_mode mode;
+    int n_rot;            /* rotated dims per head (<= head_dim)          */
+    float freq_base;      /* 10000                                        */
+    float freq_scale;     /* 1 / linear scaling factor                    */
+    float ext_factor;     /* YaRN mix (0 = off)                           */
+    float attn_factor;    /* YaRN magnitude scale (1)                     */
+    float beta_fast, beta_slow; /* YaRN ramp (32, 1)                      */
+    int n_ctx_orig;       /* YaRN original context                        */
+    const float *freq_factors;  /* [n_rot/2] divisors (llama3/longrope) or NULL */
+} lk_rope;
+/* Rotate x[n_heads][head_dim] in place for position pos. */
+LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, int pos);
 
 /* ==========================================================================
  * 9. Attention
- * ========================================================================== */
+ * ==========================================================================
+ * One kernel: a query row (one head) attends to a set of keys in a KV view
+ * and returns the output and the log-sum-exp of the scores, so partial
+ * results over disjoint key sets merge exactly:
+ *   o = (e^{s1} o1 + e^{s2} o2) / (e^{s1} + e^{s2})     (lk_attn_merge)
+ * Keys are rows of the view, chosen by a range or an index list; each row
+ * has a position used by the mask. Variants are parameters. */
+typedef enum lk_attn_score { LK_ATTN_SOFTMAX = 0 } lk_attn_score;
+
+typedef struct lk_kv_view {
+    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    const void *k, *v;        /* row r of head h at k + r*row_stride + h*head_stride */
+    size_t row_stride;        /* bytes between token rows                    */
+    size_t head_stride;       /* bytes between KV heads in a row             */
+    const int32_t *pos;       /* [n_rows] position of each row               */
+    int n_rows;               /* rows present                                */
+    const int32_t *idx;       /* optional: attend only to these rows          */
+    int n_idx;
+} lk_kv_view;
+
+typedef struct lk_attn_params {
+    lk_attn_score score;
+    int head_dim;
+    float scale;              /* multiplies q.k (1/sqrt(head_dim) usually)   */
+    float softcap;            /* s -> c*tanh(s/c) when > 0 (gemma2)          */
+    float alibi_slope;        /* adds slope * (kpos - qpos) when != 0        */
+    int causal;               /* keys with pos > qpos are masked             */
+    int window;               /* > 0: also mask qpos - kpos >= window        */
+    int n_sink;               /* with window: rows with pos < n_sink stay    */
+    int f16_math;             /* round q and probabilities to f16 (ggml with an f16 cache) */
+} lk_attn_params;
+
+LKDEF lk_attn_params lk_attn_default_params(int head_dim);
+/* out[head_dim] = attention of q (one head) over kv head `kv_head`; *lse is
+ * the log-sum-exp of the scaled scores (-inf if every key is masked, and
+ * then out = 0). scratch must hold n_rows (or n_idx) floats. */
+LKDEF void lk_attn(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *scratch);
+/* Merge two partial results over disjoint key sets into (o1, lse1). */
+LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int head_dim);
 
 /* ==========================================================================
  * 10. KV cache
- * ========================================================================== */
+ * ==========================================================================
+ * Per layer, token rows of n_head_kv * head_dim keys and values (f32 or
+ * f16), with the position of each row. Rows are appended in order and can
+ * be truncated (speculative rollback). */
+typedef struct lk_kv_cache {
+    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    int n_layer, n_ctx;       /* capacity in rows                            */
+    int n_embd_k, n_embd_v;   /* n_head_kv * head_dim                        */
+    int n;                    /* rows in use (same for all layers)           */
+    size_t row_k, row_v;      /* bytes per row                               */
+    unsigned char *k, *v;     /* [n_layer][n_ctx][row]                       */
+    int32_t *pos;             /* [n_ctx]                                     */
+} lk_kv_cache;
+
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v);
+/* Lay the cache out in `mem` (lk_kv_cache_bytes bytes, 64-byte aligned). */
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem);
+/* Store row `slot` of layer il from f32 k[n_embd_k], v[n_embd_v]. */
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v);
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n);
+/* A view of layer il's rows [0, n_rows) for lk_attn. */
+LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows);
+
 
 /* ==========================================================================
  * 11. Sampling
- * ========================================================================== */
+ * ==========================================================================
+ * Semantics follow llama.cpp's samplers (src/llama-sampling.cpp and the
+ * default chain of common/sampling.cpp); the random numbers come from our
+ * own generator, so sampled tokens are reproducible on every platform but
+ * differ from llama.cpp's (which uses std::mt19937).
+ *
+ * RNG: PCG32 (XSH-RR, 64-bit state, 32-bit output; O'Neill 2014). The
+ * integer and float outputs are bit-identical everywhere. lk_rng_seed_stream
+ * matches the reference pcg32_srandom_r(initstate, initseq). */
+typedef struct lk_rng {
+    uint64_t state;
+    uint64_t inc;     /* stream selector, always odd */
+} lk_rng;
+
+#define LK_RNG_DEFAULT_STREAM 0x9e3779b97f4a7c15ull  /* stream of lk_rng_seed */
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed);   /* = seed_stream(seed, default) */
+LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream);
+LKDEF uint32_t lk_rng_u32(lk_rng *r);
+LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n);  /* uniform in [0, n); 0 if n == 0 */
+LKDEF float lk_rng_float(lk_rng *r);    /* [0,1): top 24 bits of one u32 * 2^-24     */
+LKDEF double lk_rng_double(lk_rng *r);  /* [0,1): 53 bits from two u32 (hi first)    */
+/* Standard Gumbel noise -log(-log(u)), u = (x + 0.5) * 2^-32 in (0,1) from one
+ * u32 (finite: |g| < 23). Uses libm's log. argmax(logit + gumbel) samples
+ * softmax(logit) exactly. */
+LKDEF float lk_rng_gumbel(lk_rng *r);
+LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n);
+
+/* --- candidates ---------------------------------------------------------- */
+typedef struct lk_token_data {
+    int32_t id;       /* token id                                  */
+    float logit;      /* log-odds, modified by the samplers         */
+    float p;          /* probability, valid after a softmax step    */
+} lk_token_data;
+
+typedef struct lk_candidates {
+    lk_token_data *data;
+    size_t size;      /* live candidates data[0..size)              */
+    int sorted;       /* 1: data is ordered by logit desc, id asc   */
+} lk_candidates;
+
+typedef struct lk_logit_bias {
+    int32_t token;
+    float bias;       /* added to the logit; -INFINITY bans the token */
+} lk_logit_bias;
+
+/* Fill buf[0..n_vocab) with (i, logits[i], 0) and point c at it. Errors:
+ * NULL pointers, n_vocab <= 0, NaN or +inf logits, all logits -inf. */
+LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const float *logits, int n_vocab);
+
+/* Individual samplers over a candidate array (llama.cpp semantics). Ties
+ * in logit are broken by the lower token id, so results are deterministic.
+ * Each returns LK_ERR_INVALID_ARG for NULL/empty input or bad parameters. */
+/* Sort (logit desc) and set p = softmax(logit). */
+LKDEF lk_status lk_sample_softmax(lk_candidates *c);
+/* Token with the largest logit (lowest id on ties); does not modify c. */
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token);
+/* logit /= t (t finite). t <= 0: every logit but the largest becomes -inf.
+ * If logit / t would overflow, (logit - max) / t is stored instead (same
+ * softmax). */
+LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t);
+/* Keep the k largest logits, sorted. k <= 0 or k >= size: no-op. */
+LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k);
+/* Keep the smallest prefix (by probability) whose mass is >= p, and at
+ * least min_keep tokens. p >= 1: no-op. */
+LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep);
+/* Keep tokens with p_i >= p * p_max (logit_i >= max + log p), at least
+ * min_keep. p <= 0: no-op. */
+LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep);
+/* Locally typical sampling (Meister et al.): order by |-log p_i - H| and
+ * keep the smallest such prefix with mass > p, at least max(min_keep, 1).
+ * p >= 1: no-op. (llama.cpp at c392e5094 keeps everything when min_keep is
+ * 0 due to an unsigned underflow; we implement the definition.) */
+LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep);
+/* Repetition / frequency / presence penalties for the tokens in history
+ * (the caller passes the last N tokens). For a token seen `cnt` > 0 times:
+ *   logit = logit <= 0 ? logit * repeat : logit / repeat;
+ *   logit -= cnt * freq + present.
+ * repeat must be > 0 (1 = off). Tokens not among the candidates are ignored.
+ * Cost O(n_history^2 + n_history * size) here; the chain uses a faster path. */
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+                                    float repeat, float freq, float present);
+/* logit[token] += bias for each entry (tokens absent from c are ignored). */
+LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias);
+/* Softmax, then draw a token from p with r. */
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token);
+/* Mirostat 2.0: keep tokens with surprise -log2 p <= *mu (at least the top
+ * one), renormalize, draw, then *mu -= eta * (-log2 p_drawn - tau), with
+ * p_drawn the renormalized probability. Initialise *mu = 2 * tau. */
+LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
+                                      float *mu, int32_t *out_token);
+/* Mirostat 1.0: Zipf exponent s_hat from the top m tokens, k from s_hat and
+ * *mu over a vocabulary of n_vocab, top-k, draw, same mu update. */
+LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
+                                   int n_vocab, float *mu, int32_t *out_token);
+
+/* --- the sampler chain --------------------------------------------------- */
+typedef struct lk_sampler_params {
+    float temperature;       /* <= 0: greedy                        0.8   */
+    int top_k;               /* <= 0: off                           40    */
+    float top_p;             /* >= 1 (or 0): off                    0.95  */
+    float min_p;             /* <= 0: off                           0.05  */
+    float typical_p;         /* >= 1 (or 0): off                    1.0   */
+    int min_keep;            /* truncation samplers keep >= this    0     */
+    float repeat_penalty;    /* 1 (or 0): off                       1.0   */
+    int repeat_last_n;       /* history length for penalties        64    */
+    float frequency_penalty; /* 0: off                              0     */
+    float presence_penalty;  /* 0: off                              0     */
+    int mirostat;            /* 0 off, 1 = mirostat, 2 = mirostat 2.0     */
+    float mirostat_tau;      /* target surprise (bits)              5.0   */
+    float mirostat_eta;      /* learning rate                       0.1   */
+    uint64_t seed;           /* RNG seed                            0     */
+    const lk_logit_bias *logit_bias; /* copied at creation; may be NULL   */
+    int n_logit_bias;
+    int n_vocab;             /* > 0: preallocate; 0: on first sample      */
+    const lk_allocator *allocator;   /* NULL = default                     */
+} lk_sampler_params;
+
+typedef struct lk_sampler lk_sampler;
+
+LKDEF lk_sampler_params lk_sampler_default_params(void);
+/* Build the chain in llama.cpp's default order:
+ *   mirostat 0: logit bias, penalties, top-k, typical, top-p, min-p,
+ *               temperature, dist          (temperature <= 0: greedy)
+ *   mirostat 1/2: logit bias, temperature, mirostat (no penalties, no
+ *               truncation samplers, as in llama.cpp's common_sampler)
+ * params NULL = lk_sampler_default_params(). All memory is allocated here
+ * (or on the first sample when n_vocab is 0, or again when a larger
+ * vocabulary is passed); sampling itself never allocates. */
+LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out);
+/* Sample a token from logits[0..n_vocab). Errors (token -1): NULL, n_vocab
+ * <= 0, NaN/+inf logits, every candidate banned, bias token >= n_vocab. */
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int32_t *out_token);
+/* Convenience: the token, or -1 with lk_last_error() set. */
+LKDEF int32_t lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
+/* Record a token as generated (or as part of the prompt): feeds the
+ * penalty history. (Mirostat's mu is updated inside sample, as in llama.cpp.) */
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int32_t token);
+/* Forget the history, reset mu to 2*tau and reseed the RNG. */
+LKDEF void lk_sampler_reset(lk_sampler *s);
+LKDEF void lk_sampler_free(lk_sampler *s);
+LKDEF float lk_sampler_mirostat_mu(const lk_sampler *s);
+LKDEF lk_rng *lk_sampler_rng(lk_sampler *s);
+
+/* --- speculative decoding -------------------------------------------------
+ * Standard speculative-sampling acceptance (Leviathan et al. 2023, Chen et
+ * al. 2023): the draft token x ~ q is accepted with probability
+ * min(1, p(x)/q(x)); otherwise a token is drawn from norm(max(0, p - q)).
+ * The result is distributed exactly as p. p_target and q_draft are
+ * probability vectors over n_vocab tokens (non-negative, each summing to 1).
+ * Returns the token (== draft_token iff accepted), or -1 on bad input with
+ * lk_last_error() set. */
+LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             int32_t draft_token, lk_rng *r);
 
 /* ==========================================================================
  * 12. Tokenizer
- * ========================================================================== */
+ * ==========================================================================
+ * A vocabulary (lk_vocab) built from the tokenizer.* KVs of a GGUF file,
+ * and tokenization identical to llama.cpp's llama_tokenize (reference:
+ * llama.cpp c392e5094, src/llama-vocab.cpp and src/unicode.cpp):
+ *   SPM ("llama"): spaces -> U+2581, a leading space, bigram merges by
+ *                  score, byte fallback to <0xXX> tokens.
+ *   BPE ("gpt2"):  pre-tokenizer chosen by tokenizer.ggml.pre (hand-written
+ *                  state machines for its regexes), GPT-2 byte-to-unicode
+ *                  mapping, merges by rank.
+ *   WPM ("bert"):  NFD (first codepoint) + lowercase, punctuation split,
+ *                  greedy longest match with a U+2581 word prefix, [UNK].
+ * Supported tokenizer.ggml.pre values: default, llama3 / llama-v3 /
+ * llama-bpe / falcon3 / dbrx / smaug-bpe / chatglm-bpe, gpt-2 / phi-2 /
+ * roberta-bpe / jina-* / gigachat / mpt / olmo / jais, deepseek-coder,
+ * falcon, starcoder / refact / command-r / smollm / codeshell / exaone /
+ * minerva-7b, qwen2 / deepseek-r1-qwen / megrez / stablelm2, bloom /
+ * poro-chat / gpt3-finnish, viking, deepseek-llm, deepseek-v3, chameleon,
+ * tekken. Others give LK_ERR_UNSUPPORTED.
+ * Unicode categories come from tables generated by
+ * tools/gen_unicode_tables.py (Unicode 14.0; llama.cpp's tables are 15.x:
+ * the ~5100 codepoints assigned since 14.0 count as unassigned here).
+ *
+ * Memory: the vocab copies what it needs from the GGUF (which may be freed
+ * afterwards) through the allocator given to lk_vocab_load; lk_tokenize and
+ * lk_detokenize take scratch memory from the same allocator and free it
+ * before returning (an arena allocator therefore grows on every call). */
+typedef struct lk_vocab lk_vocab;
+
+typedef enum lk_vocab_type {
+    LK_VOCAB_SPM = 1,   /* tokenizer.ggml.model = "llama" */
+    LK_VOCAB_BPE = 2,   /* "gpt2"                          */
+    LK_VOCAB_WPM = 3    /* "bert"                          */
+} lk_vocab_type;
+
+/* Token attributes (llama.cpp's llama_token_attr values). token_type KV
+ * values map as: 1 normal, 2 unknown, 3 control, 4 user-defined, 5 unused,
+ * 6 byte, anything else undefined (attr 0). */
+enum {
+    LK_TOKEN_ATTR_UNDEFINED = 0,
+    LK_TOKEN_ATTR_UNKNOWN = 1 << 0,
+    LK_TOKEN_ATTR_UNUSED = 1 << 1,
+    LK_TOKEN_ATTR_NORMAL = 1 << 2,
+    LK_TOKEN_ATTR_CONTROL = 1 << 3,
+    LK_TOKEN_ATTR_USER_DEFINED = 1 << 4,
+    LK_TOKEN_ATTR_BYTE = 1 << 5,
+    LK_TOKEN_ATTR_NORMALIZED = 1 << 6,
+    LK_TOKEN_ATTR_LSTRIP = 1 << 7,
+    LK_TOKEN_ATTR_RSTRIP = 1 << 8,
+    LK_TOKEN_ATTR_SINGLE_WORD = 1 << 9
+};
+
+/* Returned by lk_tokenize / lk_token_to_piece / lk_detokenize for invalid
+ * arguments (NULL vocab, negative lengths, NULL buffers with a nonzero
+ * size, token ids out of range) or when scratch memory cannot be had;
+ * lk_last_error() says which. Every other negative value is -(needed). */
+#define LK_TOKENIZE_ERROR (-2147483647 - 1)
+
+/* Build a vocabulary from tokenizer.* KVs. Errors: LK_ERR_NOT_FOUND
+ * (tokenizer.ggml.model / tokens / merges absent), LK_ERR_TYPE (a KV of the
+ * wrong type: tokens and merges must be string arrays, scores a float32
+ * array, token_type an int32 array, ids integers, add_* bools),
+ * LK_ERR_RANGE (a special-token id KV outside [0, n_tokens); -1 and
+ * 0xFFFFFFFF mean "none" and keep the default),
+ * LK_ERR_FORMAT (array lengths that differ from the token count, duplicate
+ * token texts),
+ * LK_ERR_UNSUPPORTED (another tokenizer model or pre-tokenizer),
+ * LK_ERR_NOMEM. alloc NULL = default allocator. */
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out);
+LKDEF void lk_vocab_free(lk_vocab *v);
+
+LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v);
+LKDEF const char *lk_vocab_pre(const lk_vocab *v);     /* tokenizer.ggml.pre, "" if absent */
+LKDEF int lk_vocab_n_tokens(const lk_vocab *v);
+/* Special ids: -1 when the vocab has none. Defaults when the KV is absent
+ * follow llama.cpp (SPM: bos 1, eos 2, unk 0; BPE: bos = eos = 11; WPM:
+ * bos 101 (CLS), unk 100, sep 102, pad 0, mask 103), and are dropped (-1)
+ * when they fall outside the vocab. eot/eom are also found by token text
+ * ("<|eot_id|>", "<|im_end|>", "<end_of_turn>", ...) as llama.cpp does. */
+LKDEF int lk_vocab_bos(const lk_vocab *v);
+LKDEF int lk_vocab_eos(const lk_vocab *v);
+LKDEF int lk_vocab_eot(const lk_vocab *v);
+LKDEF int lk_vocab_eom(const lk_vocab *v);
+LKDEF int lk_vocab_unk(const lk_vocab *v);
+LKDEF int lk_vocab_sep(const lk_vocab *v);
+LKDEF int lk_vocab_pad(const lk_vocab *v);
+LKDEF int lk_vocab_mask(const lk_vocab *v);
+LKDEF int lk_vocab_nl(const lk_vocab *v);              /* newline token */
+/* add_bos_token / add_eos_token, or the per-model default (SPM: bos yes;
+ * BPE: bos only for llama3-style pre-tokenizers; WPM: bos yes). */
+LKDEF int lk_vocab_add_bos(const lk_vocab *v);
+LKDEF int lk_vocab_add_eos(const lk_vocab *v);
+/* Token text as stored (NUL-terminated; SPM/WPM spaces appear as U+2581,
+ * BPE bytes in the GPT-2 mapping); NULL if id is out of range. */
+LKDEF const char *lk_vocab_token_text(const lk_vocab *v, int id);
+LKDEF float lk_vocab_token_score(const lk_vocab *v, int id);   /* 0 if out of range */
+LKDEF int lk_vocab_token_attr(const lk_vocab *v, int id);      /* LK_TOKEN_ATTR_*, 0 if out of range */
+LKDEF int lk_vocab_is_eog(const lk_vocab *v, int id);          /* end of generation (eos, eot, eom, ...) */
+LKDEF int lk_vocab_is_control(const lk_vocab *v, int id);
+/* id of the token whose text is exactly text[0..len), or -1. */
+LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
+
+/* Tokenize text[0..text_len) (may contain NULs; invalid UTF-8 is handled
+ * like llama.cpp: U+FFFD for BPE/WPM, raw bytes for SPM). add_special adds
+ * BOS/EOS per the vocab's flags (WPM: CLS ... SEP); parse_special turns the
+ * text of control tokens into those tokens (user-defined tokens are always
+ * split out first, as llama.cpp does). Returns the number of tokens written
+ * to tokens[0..n_max), or -(number needed) if n_max is too small (nothing
+ * useful is written then), or LK_TOKENIZE_ERROR. */
+LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+                      int add_special, int parse_special);
+/* The bytes of one token (llama_token_to_piece with lstrip 0): SPM/WPM
+ * U+2581 -> space, byte tokens -> their byte; BPE: the byte mapping
+ * reversed. Control/unknown tokens give "" unless special != 0. Returns the
+ * length (no NUL written), -(length) if len is too small, or
+ * LK_TOKENIZE_ERROR for a bad id. */
+LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, int special);
+/* Text of a token sequence (llama_detokenize): remove_special drops a
+ * leading BOS / trailing EOS the vocab adds; unparse_special prints
+ * control tokens. SPM drops the leading space of the first piece; BPE and
+ * WPM vocabs with clean_spaces apply llama.cpp's " ." / " 's" clean-up.
+ * Returns the length, -(needed) if text_len_max is too small, or
+ * LK_TOKENIZE_ERROR. */
+LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char *text, int text_len_max,
+                        int remove_special, int unparse_special);
 
 /* ==========================================================================
  * 13. Model
- * ========================================================================== */
+ * ==========================================================================
+ * A model binds the weights of a GGUF file in place (zero-copy) and checks
+ * every shape. A context owns the KV cache and all scratch, sized up front.
+ *   lk_model *m;   lk_model_load_file("m.gguf", NULL, &m);
+ *   lk_context *c; lk_context_new(m, NULL, &c);
+ *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
+typedef enum lk_arch {
+    LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_COUNT
+} lk_arch;
+
+typedef struct lk_hparams {
+    lk_arch arch;
+    int n_vocab, n_ctx_train, n_embd, n_layer, n_head, n_head_kv, head_dim_k, head_dim_v, n_ff;
+    float norm_eps;
+    int norm_is_layernorm;        /* gpt2 */
+    lk_rope rope;                 /* rope.n_rot = 0: no RoPE (gpt2)            */
+    int sliding_window;           /* 0 = none                                  */
+    int swa_every_other;          /* gemma2: window on even layers only        */
+    float attn_softcap, final_softcap;
+    float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
+    float q_scale;                /* applied to q after RoPE (1 = inside attn) */
+    float attn_scale;             /* scale inside attention                    */
+} lk_hparams;
+
+typedef struct lk_layer {
+    lk_tensor attn_norm, attn_norm_b, wq, wk, wv, wqkv, bq, bk, bv, bqkv, wo, bo;
+    lk_tensor post_attn_norm, ffn_norm, ffn_norm_b, ffn_gate, ffn_up, ffn_down, b_up, b_down, post_ffw_norm;
+} lk_layer;
+
+typedef struct lk_model_params {
+    const lk_allocator *alloc;    /* NULL = default                           */
+} lk_model_params;
+
+typedef struct lk_model lk_model;
+
+LKDEF lk_model_params lk_model_default_params(void);
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out);
+#endif
+/* buf must outlive the model: weights are used in place. */
+LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model_params *p, lk_model **out);
+LKDEF void lk_model_free(lk_model *m);
+LKDEF const lk_hparams *lk_model_hparams(const lk_model *m);
+LKDEF const lk_gguf *lk_model_gguf(const lk_model *m);
+LKDEF int lk_model_n_vocab(const lk_model *m);
+LKDEF const char *lk_arch_name(lk_arch a);
+/* bytes of weights the forward pass reads per token (for bandwidth figures) */
+LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
+
+typedef struct lk_context_params {
+    int n_ctx;                    /* 0 = the model's training context          */
+    int n_batch;                  /* tokens per forward chunk (512)            */
+    lk_type kv_type;              /* LK_TYPE_F32 or LK_TYPE_F16 (default)      */
+    int logits_all;               /* keep logits for every token of a batch    */
+    int n_threads;                /* <= 0: all cores with OpenMP, else 1       */
+    /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
+    void (*parallel_for)(void *user, int n_tasks, void (*fn)(void *arg, int task, int n_tasks), void *arg);
+    void *parallel_user;
+    const lk_allocator *alloc;    /* NULL = default                            */
+} lk_context_params;
+
+typedef struct lk_context lk_context;
+
+LKDEF lk_context_params lk_context_default_params(void);
+/* Bytes lk_context_new will allocate for these parameters. */
+LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
+LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *p, lk_context **out);
+LKDEF void lk_context_free(lk_context *c);
+/* Run tokens at positions n_past, n_past+1, ... (prefill in chunks of
+ * n_batch). Logits: the last token's, or every token's with logits_all. */
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n);
+/* Same with explicit positions (non-decreasing, >= the last stored one). */
+LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n);
+/* Row i of the last batch's logits (i < 0 counts from the end); NULL if
+ * that row was not computed. */
+LKDEF const float *lk_logits(const lk_context *c, int i);
+LKDEF int lk_context_n_past(const lk_context *c);
+LKDEF int lk_context_n_ctx(const lk_context *c);
+/* Forget everything after the first n tokens (speculative rollback). */
+LKDEF lk_status lk_context_truncate(lk_context *c, int n);
+LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c);
+
 
 /* ==========================================================================
  * 14. Threads
@@ -702,6 +1255,50 @@ LK__UNUSED static int lk__add_ok(uint64_t a, uint64_t b, uint64_t *r) {
 /* --------------------------------------------------------------------------
  * 15.4 Types
  * -------------------------------------------------------------------------- */
+/* 7a kernels (defined in 15.7a) */
+static void lk__to_float_f32(const void *x, float *y, int64_t n);
+static void lk__from_float_f32(const float *x, void *y, int64_t n);
+static void lk__vec_dot_f32(int64_t n, float *s, const void *x, const void *y);
+static void lk__to_float_f16(const void *x, float *y, int64_t n);
+static void lk__from_float_f16(const float *x, void *y, int64_t n);
+static void lk__vec_dot_f16(int64_t n, float *s, const void *x, const void *y);
+static void lk__to_float_bf16(const void *x, float *y, int64_t n);
+static void lk__from_float_bf16(const float *x, void *y, int64_t n);
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_1(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_1(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_1(const float *x, void *y, int64_t n);
+static void lk__dequantize_row_q2_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q2_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q3_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q3_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q6_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q6_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n);
 /* 7b. IQ and ternary kernels (defined in 15.7, sub-section 7b) */
 #define LK__IQ_PROTO(t) \
     static void lk__##t##_to_float(const void *x, float *y, int64_t n); \
@@ -719,22 +1316,22 @@ static void lk__tq2_0_from_float(const float *x, void *y, int64_t n);
 /* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns) */
 static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* name        blck  bytes  quant  to_float  from_float  vec_dot  vec_dot_type */
-    /*  0 */ { "f32",       1,   4, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  1 */ { "f16",       1,   2, 0, NULL, NULL, NULL, LK_TYPE_F16 },
-    /*  2 */ { "q4_0",     32,  18, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  3 */ { "q4_1",     32,  20, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
+    /*  0 */ { "f32",       1,   4, 0, lk__to_float_f32, lk__from_float_f32, lk__vec_dot_f32, LK_TYPE_F32 },
+    /*  1 */ { "f16",       1,   2, 0, lk__to_float_f16, lk__from_float_f16, lk__vec_dot_f16, LK_TYPE_F16 },
+    /*  2 */ { "q4_0",     32,  18, 1, lk__dequantize_row_q4_0, lk__quantize_row_q4_0, lk__vec_dot_q4_0_q8_0, LK_TYPE_Q8_0 },
+    /*  3 */ { "q4_1",     32,  20, 1, lk__dequantize_row_q4_1, lk__quantize_row_q4_1, lk__vec_dot_q4_1_q8_1, LK_TYPE_Q8_1 },
     /*  4 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /*  5 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  6 */ { "q5_0",     32,  22, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  7 */ { "q5_1",     32,  24, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
-    /*  8 */ { "q8_0",     32,  34, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  9 */ { "q8_1",     32,  36, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
-    /* 10 */ { "q2_K",    256,  84, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 11 */ { "q3_K",    256, 110, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 12 */ { "q4_K",    256, 144, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 13 */ { "q5_K",    256, 176, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 14 */ { "q6_K",    256, 210, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 15 */ { "q8_K",    256, 292, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
+    /*  6 */ { "q5_0",     32,  22, 1, lk__dequantize_row_q5_0, lk__quantize_row_q5_0, lk__vec_dot_q5_0_q8_0, LK_TYPE_Q8_0 },
+    /*  7 */ { "q5_1",     32,  24, 1, lk__dequantize_row_q5_1, lk__quantize_row_q5_1, lk__vec_dot_q5_1_q8_1, LK_TYPE_Q8_1 },
+    /*  8 */ { "q8_0",     32,  34, 1, lk__dequantize_row_q8_0, lk__quantize_row_q8_0, lk__vec_dot_q8_0_q8_0, LK_TYPE_Q8_0 },
+    /*  9 */ { "q8_1",     32,  36, 1, lk__dequantize_row_q8_1, lk__quantize_row_q8_1, NULL, LK_TYPE_Q8_1 },
+    /* 10 */ { "q2_K",    256,  84, 1, lk__dequantize_row_q2_K, lk__quantize_row_q2_K, lk__vec_dot_q2_K_q8_K, LK_TYPE_Q8_K },
+    /* 11 */ { "q3_K",    256, 110, 1, lk__dequantize_row_q3_K, lk__quantize_row_q3_K, lk__vec_dot_q3_K_q8_K, LK_TYPE_Q8_K },
+    /* 12 */ { "q4_K",    256, 144, 1, lk__dequantize_row_q4_K, lk__quantize_row_q4_K, lk__vec_dot_q4_K_q8_K, LK_TYPE_Q8_K },
+    /* 13 */ { "q5_K",    256, 176, 1, lk__dequantize_row_q5_K, lk__quantize_row_q5_K, lk__vec_dot_q5_K_q8_K, LK_TYPE_Q8_K },
+    /* 14 */ { "q6_K",    256, 210, 1, lk__dequantize_row_q6_K, lk__quantize_row_q6_K, lk__vec_dot_q6_K_q8_K, LK_TYPE_Q8_K },
+    /* 15 */ { "q8_K",    256, 292, 1, lk__dequantize_row_q8_K, lk__quantize_row_q8_K, NULL, LK_TYPE_Q8_K },
     /* 16 */ { "iq2_xxs", 256,  66, 1, lk__iq2_xxs_to_float, NULL, lk__iq2_xxs_vec_dot, LK_TYPE_Q8_K },
     /* 17 */ { "iq2_xs",  256,  74, 1, lk__iq2_xs_to_float, NULL, lk__iq2_xs_vec_dot, LK_TYPE_Q8_K },
     /* 18 */ { "iq3_xxs", 256,  98, 1, lk__iq3_xxs_to_float, lk__iq3_xxs_from_float, lk__iq3_xxs_vec_dot, LK_TYPE_Q8_K },
@@ -749,7 +1346,7 @@ static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* 27 */ { "i64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_I64 },
     /* 28 */ { "f64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_F64 },
     /* 29 */ { "iq1_m",   256,  56, 1, lk__iq1_m_to_float, NULL, lk__iq1_m_vec_dot, LK_TYPE_Q8_K },
-    /* 30 */ { "bf16",      1,   2, 0, NULL, NULL, NULL, LK_TYPE_BF16 },
+    /* 30 */ { "bf16",      1,   2, 0, lk__to_float_bf16, lk__from_float_bf16, lk__vec_dot_bf16, LK_TYPE_BF16 },
     /* 31 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 32 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 33 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
@@ -1795,6 +2392,1209 @@ ioerr:
  * -------------------------------------------------------------------------- */
 
 /* --------------------------------------------------------------------------
+ * 15.7a float, legacy and K-quant formats
+ * --------------------------------------------------------------------------
+ * The reference quantizers must round exactly like ggml's (compiled without
+ * FMA): no contraction of a*b+c into fused multiply-adds here. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* block sizes must match ggml exactly (C99 static assert) */
+typedef char lk__chk_q4_0[sizeof(lk_block_q4_0) == 18 ? 1 : -1];
+typedef char lk__chk_q4_1[sizeof(lk_block_q4_1) == 20 ? 1 : -1];
+typedef char lk__chk_q5_0[sizeof(lk_block_q5_0) == 22 ? 1 : -1];
+typedef char lk__chk_q5_1[sizeof(lk_block_q5_1) == 24 ? 1 : -1];
+typedef char lk__chk_q8_0[sizeof(lk_block_q8_0) == 34 ? 1 : -1];
+typedef char lk__chk_q8_1[sizeof(lk_block_q8_1) == 36 ? 1 : -1];
+typedef char lk__chk_q2_K[sizeof(lk_block_q2_K) == 84 ? 1 : -1];
+typedef char lk__chk_q3_K[sizeof(lk_block_q3_K) == 110 ? 1 : -1];
+typedef char lk__chk_q4_K[sizeof(lk_block_q4_K) == 144 ? 1 : -1];
+typedef char lk__chk_q5_K[sizeof(lk_block_q5_K) == 176 ? 1 : -1];
+typedef char lk__chk_q6_K[sizeof(lk_block_q6_K) == 210 ? 1 : -1];
+typedef char lk__chk_q8_K[sizeof(lk_block_q8_K) == 292 ? 1 : -1];
+
+/* ---- scalar float conversions ------------------------------------------ */
+static uint32_t lk__f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+static float lk__f32_from_bits(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+
+LKDEF float lk_fp16_to_fp32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return lk__f32_from_bits(sign | 0x7f800000u | (m << 13));    /* inf, nan */
+    if (e == 0) {                                   /* zero / subnormal: m * 2^-24 (exact) */
+        float v = (float)m * 5.9604644775390625e-8f;
+        return sign ? -v : v;
+    }
+    return lk__f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));          /* rebias 15 -> 127 */
+}
+
+/* Round to nearest even, as ggml's portable conversion (the one its
+ * quantizers use): NaN -> 0x7e00 with the sign, overflow -> inf. */
+LKDEF uint16_t lk_fp32_to_fp16(float f) {
+    uint32_t u = lk__f32_bits(f);
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu, r, rem;
+    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);                 /* NaN */
+    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);                /* >= 65520: inf */
+    if (a < 0x38800000u) {                                                   /* < 2^-14: subnormal */
+        uint32_t e = a >> 23, m, shift, half;
+        if (a <= 0x33000000u) return (uint16_t)sign;                         /* <= 2^-25: 0 (tie -> even) */
+        m = (a & 0x7fffffu) | 0x800000u;                                     /* value = m * 2^(e-150) */
+        shift = 126u - e;                                                    /* units of 2^-24: 14..24 */
+        r = m >> shift;
+        rem = m & ((1u << shift) - 1u);
+        half = 1u << (shift - 1u);
+        if (rem > half || (rem == half && (r & 1u))) r++;
+        return (uint16_t)(sign | r);
+    }
+    r = (a - 0x38000000u) >> 13;                                             /* rebias 127 -> 15 */
+    rem = a & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;                  /* may carry into exp */
+    return (uint16_t)(sign | r);
+}
+
+LKDEF float lk_bf16_to_fp32(uint16_t h) { return lk__f32_from_bits((uint32_t)h << 16); }
+LKDEF uint16_t lk_fp32_to_bf16(float f) {
+    uint32_t u = lk__f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 64u);  /* quiet NaN */
+    return (uint16_t)((u + (0x7fffu + ((u >> 16) & 1u))) >> 16);             /* nearest even */
+}
+
+#define LK__H2F(h) lk_fp16_to_fp32(h)
+#define LK__F2H(f) lk_fp32_to_fp16(f)
+
+/* ---- float rows ---------------------------------------------------------- */
+static void lk__to_float_f32(const void *x, float *y, int64_t n) { memcpy(y, x, (size_t)n * sizeof(float)); }
+static void lk__from_float_f32(const float *x, void *y, int64_t n) { memcpy(y, x, (size_t)n * sizeof(float)); }
+static void lk__to_float_f16(const void *vx, float *y, int64_t n) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = LK__H2F(x[i]);
+}
+static void lk__from_float_f16(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = LK__F2H(x[i]);
+}
+static void lk__to_float_bf16(const void *vx, float *y, int64_t n) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = lk_bf16_to_fp32(x[i]);
+}
+static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = lk_fp32_to_bf16(x[i]);
+}
+/* ggml's scalar float dots: products in float, sum in double */
+static void lk__vec_dot_f32(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * y[i]);
+    *s = (float)sum;
+}
+static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(LK__H2F(x[i]) * LK__H2F(y[i]));
+    *s = (float)sum;
+}
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(lk_bf16_to_fp32(x[i]) * lk_bf16_to_fp32(y[i]));
+    *s = (float)sum;
+}
+
+/* ---- legacy 32-element blocks ---------------------------------------------
+ * float -> small int conversions below truncate like ggml's casts for every
+ * finite in-range input and map NaN to 0 instead of undefined behaviour. */
+static int lk__trunc_clamp(float v, int hi) {   /* (int)v for 0 <= v < hi+1, clamped */
+    if (v >= (float)hi) return hi;
+    if (v > 0.0f) return (int)v;
+    return 0;
+}
+static int lk__round_i8(float v) {              /* roundf(v) clamped to int8 */
+    if (v >= 127.0f) return 127;
+    if (v <= -128.0f) return -128;
+    if (v != v) return 0;
+    return (int)roundf(v);
+}
+
+static void lk__quantize_row_q4_0(const float *x, void *vy, int64_t n) {
+    lk_block_q4_0 *y = LK__CAST(lk_block_q4_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK4_0) {
+        float amax = 0.0f, max = 0.0f, d, id;
+        for (j = 0; j < LK_QK4_0; j++)
+            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+        d = max / -8;                     /* the largest magnitude maps to -8 */
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK4_0 / 2; j++) {
+            int q0 = lk__trunc_clamp(x[j] * id + 8.5f, 15);
+            int q1 = lk__trunc_clamp(x[j + 16] * id + 8.5f, 15);
+            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        }
+    }
+}
+static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    int64_t i, nb = n / LK_QK4_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK4_0) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)((x[i].qs[j] & 0xF) - 8) * d;
+            y[j + 16] = (float)((x[i].qs[j] >> 4) - 8) * d;
+        }
+    }
+}
+static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int8_t a[LK_QK4_0];
+        int si = 0;
+        /* unpack to int8 first: gcc 12 miscompiles the fused form
+         * sum(((u8 & 15) - 8) * s8) with AVX512-VNNI (-march=native) */
+        for (j = 0; j < 16; j++) {
+            a[j] = (int8_t)((x[i].qs[j] & 0xF) - 8);
+            a[j + 16] = (int8_t)((x[i].qs[j] >> 4) - 8);
+        }
+        for (j = 0; j < LK_QK4_0; j++) si += a[j] * y[i].qs[j];
+        sum += (float)si * LK__H2F(x[i].d) * LK__H2F(y[i].d);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q4_1(const float *x, void *vy, int64_t n) {
+    lk_block_q4_1 *y = LK__CAST(lk_block_q4_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK4_1) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
+        for (j = 0; j < LK_QK4_1; j++) {
+            if (x[j] < min) min = x[j];
+            if (x[j] > max) max = x[j];
+        }
+        d = (max - min) / 15;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        y[i].m = LK__F2H(min);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 15);
+            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 15);
+            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        }
+    }
+}
+static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    int64_t i, nb = n / LK_QK4_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK4_1) {
+        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)(x[i].qs[j] & 0xF) * d + m;
+            y[j + 16] = (float)(x[i].qs[j] >> 4) * d + m;
+        }
+    }
+}
+static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            s0 += (x[i].qs[j] & 0xF) * y[i].qs[j];
+            s1 += (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        }
+        /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy) */
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
+    lk_block_q5_0 *y = LK__CAST(lk_block_q5_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK5_0) {
+        float amax = 0.0f, max = 0.0f, d, id;
+        uint32_t qh = 0;
+        for (j = 0; j < LK_QK5_0; j++)
+            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+        d = max / -16;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp(x[j] * id + 16.5f, 31);
+            int q1 = lk__trunc_clamp(x[j + 16] * id + 16.5f, 31);
+            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            qh |= (uint32_t)(q0 >> 4) << j;
+            qh |= (uint32_t)(q1 >> 4) << (j + 16);
+        }
+        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
+        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    }
+}
+static uint32_t lk__qh32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    int64_t i, nb = n / LK_QK5_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK5_0) {
+        float d = LK__H2F(x[i].d);
+        uint32_t qh = lk__qh32(x[i].qh);
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            y[j] = (float)(q0 - 16) * d;
+            y[j + 16] = (float)(q1 - 16) * d;
+        }
+    }
+}
+static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        uint32_t qh = lk__qh32(x[i].qh);
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4)) - 16;
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4)) - 16;
+            s0 += q0 * y[i].qs[j];
+            s1 += q1 * y[i].qs[j + 16];
+        }
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q5_1(const float *x, void *vy, int64_t n) {
+    lk_block_q5_1 *y = LK__CAST(lk_block_q5_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK5_1) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
+        uint32_t qh = 0;
+        for (j = 0; j < LK_QK5_1; j++) {
+            if (x[j] < min) min = x[j];
+            if (x[j] > max) max = x[j];
+        }
+        d = (max - min) / 31;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        y[i].m = LK__F2H(min);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 31);
+            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 31);
+            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            qh |= (uint32_t)(q0 >> 4) << j;
+            qh |= (uint32_t)(q1 >> 4) << (j + 16);
+        }
+        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
+        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    }
+}
+static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    int64_t i, nb = n / LK_QK5_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK5_1) {
+        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
+        uint32_t qh = lk__qh32(x[i].qh);
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            y[j] = (float)q0 * d + m;
+            y[j + 16] = (float)q1 * d + m;
+        }
+    }
+}
+static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        uint32_t qh = lk__qh32(x[i].qh);
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            s0 += q0 * y[i].qs[j];
+            s1 += q1 * y[i].qs[j + 16];
+        }
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q8_0(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        float amax = 0.0f, d, id;
+        for (j = 0; j < LK_QK8_0; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
+    }
+}
+static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK8_0) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
+    }
+}
+static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int si = 0;
+        for (j = 0; j < LK_QK8_0; j++) si += x[i].qs[j] * y[i].qs[j];
+        sum += (float)si * (LK__H2F(x[i].d) * LK__H2F(y[i].d));
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        float amax = 0.0f, d, id;
+        int sum = 0;
+        for (j = 0; j < LK_QK8_1; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK8_1; j++) {
+            y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
+            sum += y[i].qs[j];
+        }
+        y[i].s = LK__F2H((float)sum * d);   /* the unrounded d, as ggml */
+    }
+}
+static void lk__dequantize_row_q8_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_1 *x = LK__CAST(const lk_block_q8_1 *, vx);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK8_1) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < LK_QK8_1; j++) y[j] = (float)x[i].qs[j] * d;
+    }
+}
+
+/* ---- K-quants: 256-element super-blocks ------------------------------------ */
+/* Round to nearest (ties to even) through the float mantissa, exactly as
+ * ggml's nearest_int; valid for |f| < 2^22. */
+static int lk__nearest_int(float f) {
+    float v = f + 12582912.f;               /* 1.5 * 2^23 */
+    int32_t i;
+    memcpy(&i, &v, sizeof i);
+    return (i & 0x007fffff) - 0x00400000;
+}
+#define LK__GROUP_MAX_EPS 1e-15f
+static int lk__clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Symmetric quantization of n values to [-nmax, nmax) with weights x^2
+ * (ggml make_qx_quants, rmse_type 1, no importance): try 19 scales around
+ * nmax/max and keep the best least-squares one. L[i] = l + nmax. */
+static float lk__make_qx_quants(int n, int nmax, const float *x, int8_t *L) {
+    float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0, scale, best;
+    int i, is;
+    for (i = 0; i < n; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); max = x[i]; }
+    if (amax < LK__GROUP_MAX_EPS) { for (i = 0; i < n; i++) L[i] = 0; return 0.f; }
+    iscale = -(float)nmax / max;
+    for (i = 0; i < n; i++) {
+        int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        float w = x[i] * x[i];
+        L[i] = (int8_t)(l + nmax);
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    scale = suml2 ? sumlx / suml2 : 0.0f;
+    best = scale * sumlx;
+    for (is = -9; is <= 9; is++) {
+        if (is == 0) continue;
+        iscale = -((float)nmax + 0.1f * (float)is) / max;
+        sumlx = suml2 = 0;
+        for (i = 0; i < n; i++) {
+            int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+            float w = x[i] * x[i];
+            sumlx += w * x[i] * (float)l;
+            suml2 += w * (float)l * (float)l;
+        }
+        if (suml2 > 0 && sumlx * sumlx > best * suml2) {
+            for (i = 0; i < n; i++)
+                L[i] = (int8_t)(nmax + lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1));
+            scale = sumlx / suml2;
+            best = scale * sumlx;
+        }
+    }
+    return scale;
+}
+
+/* Symmetric 3-bit search (ggml make_q3_quants with rmse): start from
+ * nmax/max, then up to 5 passes of coordinate descent on single levels.
+ * L[i] = l + nmax in [0, 2*nmax). */
+static float lk__make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
+    float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0;
+    int i, itry;
+    for (i = 0; i < n; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); max = x[i]; }
+    if (amax < LK__GROUP_MAX_EPS) { for (i = 0; i < n; i++) L[i] = 0; return 0.f; }
+    iscale = -(float)nmax / max;
+    for (i = 0; i < n; i++) {
+        int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        float w = x[i] * x[i];
+        L[i] = (int8_t)l;
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    for (itry = 0; itry < 5; itry++) {
+        int n_changed = 0;
+        for (i = 0; i < n; i++) {
+            float w = x[i] * x[i];
+            float slx = sumlx - w * x[i] * (float)L[i];
+            if (slx > 0) {
+                float sl2 = suml2 - w * (float)L[i] * (float)L[i];
+                int new_l = lk__clampi(lk__nearest_int(x[i] * sl2 / slx), -nmax, nmax - 1);
+                if (new_l != L[i]) {
+                    slx += w * x[i] * (float)new_l;
+                    sl2 += w * (float)new_l * (float)new_l;
+                    if (sl2 > 0 && slx * slx * suml2 > sumlx * sumlx * sl2) {
+                        L[i] = (int8_t)new_l; sumlx = slx; suml2 = sl2;
+                        n_changed++;
+                    }
+                }
+            }
+        }
+        if (!n_changed) break;
+    }
+    for (i = 0; i < n; i++) L[i] = (int8_t)(L[i] + nmax);
+    return sumlx / suml2;
+}
+
+/* Asymmetric search x ~ scale*L - min with weights (ggml make_qkx2_quants):
+ * try nstep+1 grid scales (rmin + rdelta*is + nmax)/(max - min), solve the
+ * weighted least squares for (scale, min) for each and keep the smallest
+ * weighted error (|diff| if use_mad, else diff^2). *the_min = -min >= 0. */
+static float lk__make_qkx2_quants(int n, int nmax, const float *x, const float *w, uint8_t *L, float *the_min,
+                                  uint8_t *Laux, float rmin, float rdelta, int nstep, int use_mad) {
+    float min = x[0], max = x[0], sum_w = w[0], sum_x = sum_w * x[0], iscale, scale, best_mad = 0;
+    int i, is;
+    for (i = 1; i < n; i++) {
+        if (x[i] < min) min = x[i];
+        if (x[i] > max) max = x[i];
+        sum_w += w[i];
+        sum_x += w[i] * x[i];
+    }
+    if (min > 0) min = 0;
+    if (max == min) {
+        for (i = 0; i < n; i++) L[i] = 0;
+        *the_min = -min;
+        return 0.f;
+    }
+    iscale = (float)nmax / (max - min);
+    scale = 1 / iscale;
+    for (i = 0; i < n; i++) {
+        float diff;
+        L[i] = (uint8_t)lk__clampi(lk__nearest_int(iscale * (x[i] - min)), 0, nmax);
+        diff = scale * (float)L[i] + min - x[i];
+        diff = use_mad ? fabsf(diff) : diff * diff;
+        best_mad += w[i] * diff;
+    }
+    for (is = 0; is <= nstep; is++) {
+        float sum_l = 0, sum_l2 = 0, sum_xl = 0, D;
+        iscale = (rmin + rdelta * (float)is + (float)nmax) / (max - min);
+        for (i = 0; i < n; i++) {
+            int l = lk__clampi(lk__nearest_int(iscale * (x[i] - min)), 0, nmax);
+            Laux[i] = (uint8_t)l;
+            sum_l += w[i] * (float)l;
+            sum_l2 += w[i] * (float)l * (float)l;
+            sum_xl += w[i] * (float)l * x[i];
+        }
+        D = sum_w * sum_l2 - sum_l * sum_l;
+        if (D > 0) {
+            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
+            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
+            float mad = 0;
+            if (this_min > 0) {
+                this_min = 0;
+                this_scale = sum_xl / sum_l2;
+            }
+            for (i = 0; i < n; i++) {
+                float diff = this_scale * (float)Laux[i] + this_min - x[i];
+                diff = use_mad ? fabsf(diff) : diff * diff;
+                mad += w[i] * diff;
+            }
+            if (mad < best_mad) {
+                for (i = 0; i < n; i++) L[i] = Laux[i];
+                best_mad = mad;
+                scale = this_scale;
+                min = this_min;
+            }
+        }
+    }
+    *the_min = -min;
+    return scale;
+}
+
+/* 6-bit scale j and min j of q4_K / q5_K: bytes 0-3 scales, 4-7 mins (low
+ * 6 bits) for j < 4; for j >= 4 low nibbles in bytes 8-11 and the top two
+ * bits in the spare bits 6-7 of bytes j-4 (scale) and j (min). */
+static void lk__get_scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m) {
+    if (j < 4) {
+        *d = q[j] & 63; *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+static void lk__set_scale_min_k4(int j, uint8_t *q, int ls, int lm) {   /* q zeroed first for j >= 4 */
+    if (j < 4) {
+        q[j] = (uint8_t)ls; q[j + 4] = (uint8_t)lm;
+    } else {
+        q[j + 4] = (uint8_t)((ls & 0xF) | ((lm & 0xF) << 4));
+        q[j - 4] |= (uint8_t)((ls >> 4) << 6);
+        q[j] |= (uint8_t)((lm >> 4) << 6);
+    }
+}
+/* 6-bit scale j (0..15) of q3_K, minus 32 */
+static int lk__q3k_scale(const uint8_t *s, int j) {
+    int lo = j < 8 ? (s[j] & 0xF) : (s[j - 8] >> 4);
+    int hi = (s[8 + (j & 3)] >> (2 * (j / 4))) & 3;
+    return (lo | (hi << 4)) - 32;
+}
+/* 2-bit packing shared by q2_K / q3_K: within each 128, byte l holds
+ * L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7. */
+static void lk__pack_2bit(const uint8_t *L, uint8_t *qs) {
+    int j, l;
+    for (j = 0; j < LK_QK_K; j += 128)
+        for (l = 0; l < 32; l++)
+            qs[j / 4 + l] = (uint8_t)(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+}
+
+static void lk__quantize_row_q2_K(const float *x, void *vy, int64_t n) {
+    lk_block_q2_K *y = LK__CAST(lk_block_q2_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K], Laux[16];
+    float w[16], mins[16], scales[16];
+    const float q4scale = 15.f;
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, max_min = 0;
+        for (j = 0; j < 16; j++) {
+            for (l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
+            scales[j] = lk__make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, 1);
+            if (scales[j] > max_scale) max_scale = scales[j];
+            if (mins[j] > max_min) max_min = mins[j];
+        }
+        if (max_scale > 0) {
+            float iscale = q4scale / max_scale;
+            for (j = 0; j < 16; j++) y[i].scales[j] = (uint8_t)lk__nearest_int(iscale * scales[j]);
+            y[i].d = LK__F2H(max_scale / q4scale);
+        } else {
+            for (j = 0; j < 16; j++) y[i].scales[j] = 0;
+            y[i].d = LK__F2H(0.f);
+        }
+        if (max_min > 0) {
+            float iscale = q4scale / max_min;
+            for (j = 0; j < 16; j++) y[i].scales[j] |= (uint8_t)(lk__nearest_int(iscale * mins[j]) << 4);
+            y[i].dmin = LK__F2H(max_min / q4scale);
+        } else {
+            y[i].dmin = LK__F2H(0.f);
+        }
+        for (j = 0; j < 16; j++) {   /* requantize with the rounded scales */
+            float d = LK__H2F(y[i].d) * (float)(y[i].scales[j] & 0xF), dm;
+            if (!d) continue;
+            dm = LK__H2F(y[i].dmin) * (float)(y[i].scales[j] >> 4);
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (uint8_t)lk__clampi(lk__nearest_int((x[16 * j + l] + dm) / d), 0, 3);
+        }
+        lk__pack_2bit(L, y[i].qs);
+    }
+}
+static void lk__dequantize_row_q2_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        const uint8_t *q = x[i].qs;
+        int is = 0, half, shift, l;
+        for (half = 0; half < 2; half++, q += 32) {          /* 128 elements each */
+            for (shift = 0; shift < 8; shift += 2) {         /* 32 elements, 2 scales */
+                uint8_t sc = x[i].scales[is++];
+                float dl = d * (float)(sc & 0xF), ml = min * (float)(sc >> 4);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((q[l] >> shift) & 3) - ml;
+                sc = x[i].scales[is++];
+                dl = d * (float)(sc & 0xF); ml = min * (float)(sc >> 4);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((q[l + 16] >> shift) & 3) - ml;
+            }
+        }
+    }
+}
+
+static void lk__quantize_row_q3_K(const float *x, void *vy, int64_t n) {
+    lk_block_q3_K *y = LK__CAST(lk_block_q3_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t L[LK_QK_K];
+    float scales[16];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, amax = 0;
+        int m;
+        uint8_t hm;
+        for (j = 0; j < 16; j++) {
+            scales[j] = lk__make_q3_quants(16, 4, x + 16 * j, L + 16 * j);
+            if (fabsf(scales[j]) > amax) { amax = fabsf(scales[j]); max_scale = scales[j]; }
+        }
+        memset(y[i].scales, 0, 12);
+        if (max_scale) {
+            float iscale = -32.f / max_scale;
+            for (j = 0; j < 16; j++) {
+                int ls = (int8_t)lk__nearest_int(iscale * scales[j]);
+                ls = lk__clampi(ls, -32, 31) + 32;       /* 6 bits */
+                if (j < 8) y[i].scales[j] = (uint8_t)(ls & 0xF);
+                else y[i].scales[j - 8] |= (uint8_t)((ls & 0xF) << 4);
+                y[i].scales[j % 4 + 8] |= (uint8_t)((ls >> 4) << (2 * (j / 4)));
+            }
+            y[i].d = LK__F2H(1 / iscale);
+        } else {
+            y[i].d = LK__F2H(0.f);
+        }
+        for (j = 0; j < 16; j++) {
+            float d = LK__H2F(y[i].d) * (float)lk__q3k_scale(y[i].scales, j);
+            if (!d) continue;
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (int8_t)(lk__clampi(lk__nearest_int(x[16 * j + l] / d), -4, 3) + 4);
+        }
+        /* high bit of element j goes to hmask[j % 32], bit j / 32 */
+        memset(y[i].hmask, 0, 32);
+        for (j = 0, m = 0, hm = 1; j < LK_QK_K; j++) {
+            if (L[j] > 3) { y[i].hmask[m] |= hm; L[j] = (int8_t)(L[j] - 4); }
+            if (++m == 32) { m = 0; hm = (uint8_t)(hm << 1); }
+        }
+        lk__pack_2bit(LK__CAST(const uint8_t *, (const void *)L), y[i].qs);
+    }
+}
+static void lk__dequantize_row_q3_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        float d_all = LK__H2F(x[i].d);
+        const uint8_t *q = x[i].qs, *hmk = x[i].hmask;
+        uint8_t m = 1;
+        int is = 0, half, shift, l;
+        for (half = 0; half < 2; half++, q += 32) {
+            for (shift = 0; shift < 8; shift += 2, m = (uint8_t)(m << 1)) {
+                float dl = d_all * (float)lk__q3k_scale(x[i].scales, is++);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((int)((q[l] >> shift) & 3) - ((hmk[l] & m) ? 0 : 4));
+                dl = d_all * (float)lk__q3k_scale(x[i].scales, is++);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((int)((q[l + 16] >> shift) & 3) - ((hmk[l + 16] & m) ? 0 : 4));
+            }
+        }
+    }
+}
+
+/* shared by q4_K and q5_K: 8 sub-blocks of 32, weights av_x + |x| */
+static void lk__q45k_scales(const float *x, int nmax, float rmin, float rdelta, int nstep, uint8_t *L,
+                            uint8_t *scales12, uint16_t *dh, uint16_t *dminh) {
+    uint8_t Laux[32];
+    float w[32], mins[8], scales[8], max_scale = 0, max_min = 0, inv_scale, inv_min;
+    int j, l;
+    for (j = 0; j < 8; j++) {
+        float sum_x2 = 0, av_x;
+        for (l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
+        av_x = sqrtf(sum_x2 / 32);
+        for (l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+        scales[j] = lk__make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, rmin, rdelta, nstep, 0);
+        if (scales[j] > max_scale) max_scale = scales[j];
+        if (mins[j] > max_min) max_min = mins[j];
+    }
+    inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+    inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+    memset(scales12, 0, 12);
+    for (j = 0; j < 8; j++) {
+        int ls = (uint8_t)lk__nearest_int(inv_scale * scales[j]);
+        int lm = (uint8_t)lk__nearest_int(inv_min * mins[j]);
+        lk__set_scale_min_k4(j, scales12, ls < 63 ? ls : 63, lm < 63 ? lm : 63);
+    }
+    *dh = LK__F2H(max_scale / 63.f);
+    *dminh = LK__F2H(max_min / 63.f);
+    for (j = 0; j < 8; j++) {    /* requantize with the rounded scales */
+        uint8_t sc, m;
+        float d, dm;
+        lk__get_scale_min_k4(j, scales12, &sc, &m);
+        d = LK__H2F(*dh) * (float)sc;
+        if (!d) continue;
+        dm = LK__H2F(*dminh) * (float)m;
+        for (l = 0; l < 32; l++)
+            L[32 * j + l] = (uint8_t)lk__clampi(lk__nearest_int((x[32 * j + l] + dm) / d), 0, nmax);
+    }
+}
+
+static void lk__quantize_row_q4_K(const float *x, void *vy, int64_t n) {
+    lk_block_q4_K *y = LK__CAST(lk_block_q4_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        lk__q45k_scales(x, 15, -1.f, 0.1f, 20, L, y[i].scales, &y[i].d, &y[i].dmin);
+        for (j = 0; j < 4; j++)          /* 64 elements per 32 bytes: low nibble first 32 */
+            for (l = 0; l < 32; l++) y[i].qs[32 * j + l] = (uint8_t)(L[64 * j + l] | (L[64 * j + l + 32] << 4));
+    }
+}
+static void lk__dequantize_row_q4_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *q = x[i].qs;
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        int j, l;
+        for (j = 0; j < 4; j++, q += 32) {
+            uint8_t sc, m;
+            float d1, m1, d2, m2;
+            lk__get_scale_min_k4(2 * j, x[i].scales, &sc, &m); d1 = d * (float)sc; m1 = min * (float)m;
+            lk__get_scale_min_k4(2 * j + 1, x[i].scales, &sc, &m); d2 = d * (float)sc; m2 = min * (float)m;
+            for (l = 0; l < 32; l++) *y++ = d1 * (float)(q[l] & 0xF) - m1;
+            for (l = 0; l < 32; l++) *y++ = d2 * (float)(q[l] >> 4) - m2;
+        }
+    }
+}
+
+static void lk__quantize_row_q5_K(const float *x, void *vy, int64_t n) {
+    lk_block_q5_K *y = LK__CAST(lk_block_q5_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        lk__q45k_scales(x, 31, -0.5f, 0.1f, 15, L, y[i].scales, &y[i].d, &y[i].dmin);
+        /* low 4 bits as q4_K; bit 4 of element 64*j+l -> qh[l] bit 2j, of 64*j+32+l -> bit 2j+1 */
+        memset(y[i].qh, 0, 32);
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                int l1 = L[64 * j + l], l2 = L[64 * j + l + 32];
+                y[i].qh[l] |= (uint8_t)(((l1 >> 4) << (2 * j)) | ((l2 >> 4) << (2 * j + 1)));
+                y[i].qs[32 * j + l] = (uint8_t)((l1 & 0xF) | ((l2 & 0xF) << 4));
+            }
+    }
+}
+static void lk__dequantize_row_q5_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *ql = x[i].qs, *qh = x[i].qh;
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        int j, l;
+        for (j = 0; j < 4; j++, ql += 32) {
+            uint8_t sc, m, u1 = (uint8_t)(1u << (2 * j)), u2 = (uint8_t)(2u << (2 * j));
+            float d1, m1, d2, m2;
+            lk__get_scale_min_k4(2 * j, x[i].scales, &sc, &m); d1 = d * (float)sc; m1 = min * (float)m;
+            lk__get_scale_min_k4(2 * j + 1, x[i].scales, &sc, &m); d2 = d * (float)sc; m2 = min * (float)m;
+            for (l = 0; l < 32; l++) *y++ = d1 * (float)((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
+            for (l = 0; l < 32; l++) *y++ = d2 * (float)((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+        }
+    }
+}
+
+static void lk__quantize_row_q6_K(const float *x, void *vy, int64_t n) {
+    lk_block_q6_K *y = LK__CAST(lk_block_q6_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t L[LK_QK_K];
+    float scales[16];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, max_abs_scale = 0, iscale;
+        uint8_t *ql, *qh;
+        for (j = 0; j < 16; j++) {
+            scales[j] = lk__make_qx_quants(16, 32, x + 16 * j, L + 16 * j);
+            if (fabsf(scales[j]) > max_abs_scale) { max_abs_scale = fabsf(scales[j]); max_scale = scales[j]; }
+        }
+        if (max_abs_scale < LK__GROUP_MAX_EPS) {
+            memset(&y[i], 0, sizeof y[i]);
+            continue;
+        }
+        iscale = -128.f / max_scale;
+        y[i].d = LK__F2H(1 / iscale);
+        for (j = 0; j < 16; j++) {
+            int v = lk__nearest_int(iscale * scales[j]);
+            y[i].scales[j] = (int8_t)(v < 127 ? v : 127);
+        }
+        for (j = 0; j < 16; j++) {
+            float d = LK__H2F(y[i].d) * (float)y[i].scales[j];
+            if (!d) continue;
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (int8_t)(lk__clampi(lk__nearest_int(x[16 * j + l] / d), -32, 31) + 32);
+        }
+        /* per 128: ql[l] = low4(L[l]) | low4(L[l+64])<<4, ql[l+32] = low4(L[l+32]) | low4(L[l+96])<<4,
+         * qh[l] = high2 of L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7 */
+        ql = y[i].ql; qh = y[i].qh;
+        for (j = 0; j < LK_QK_K; j += 128, ql += 64, qh += 32)
+            for (l = 0; l < 32; l++) {
+                int q1 = L[j + l], q2 = L[j + l + 32], q3 = L[j + l + 64], q4 = L[j + l + 96];
+                ql[l] = (uint8_t)((q1 & 0xF) | ((q3 & 0xF) << 4));
+                ql[l + 32] = (uint8_t)((q2 & 0xF) | ((q4 & 0xF) << 4));
+                qh[l] = (uint8_t)((q1 >> 4) | ((q2 >> 4) << 2) | ((q3 >> 4) << 4) | ((q4 >> 4) << 6));
+            }
+    }
+}
+/* unpack the 6-bit quants of one q6_K block to a[256] in [-32, 32) */
+static void lk__q6k_unpack(const lk_block_q6_K *b, int8_t *a) {
+    const uint8_t *ql = b->ql, *qh = b->qh;
+    int j, l;
+    for (j = 0; j < LK_QK_K; j += 128, ql += 64, qh += 32, a += 128)
+        for (l = 0; l < 32; l++) {
+            a[l] = (int8_t)(((ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32);
+            a[l + 32] = (int8_t)(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
+            a[l + 64] = (int8_t)(((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
+            a[l + 96] = (int8_t)(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
+        }
+}
+static void lk__dequantize_row_q6_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t a[LK_QK_K];
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK_K) {
+        float d = LK__H2F(x[i].d);
+        lk__q6k_unpack(&x[i], a);
+        for (j = 0; j < LK_QK_K; j++) y[j] = d * (float)x[i].scales[j / 16] * (float)a[j];
+    }
+}
+
+/* Q8_K: activations for the K-quant dots; d = max/-127 (float, not f16). */
+static void lk__quantize_row_q8_K(const float *x, void *vy, int64_t n) {
+    lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max = 0, amax = 0, iscale;
+        for (j = 0; j < LK_QK_K; j++)
+            if (fabsf(x[j]) > amax) { amax = fabsf(x[j]); max = x[j]; }
+        if (!amax) {
+            y[i].d = 0;
+            memset(y[i].qs, 0, sizeof y[i].qs);
+            memset(y[i].bsums, 0, sizeof y[i].bsums);
+            continue;
+        }
+        iscale = -127.f / max;
+        for (j = 0; j < LK_QK_K; j++) {
+            int v = lk__nearest_int(iscale * x[j]);
+            y[i].qs[j] = (int8_t)lk__clampi(v, -128, 127);
+        }
+        for (j = 0; j < 16; j++) {
+            int sum = 0;
+            for (l = 0; l < 16; l++) sum += y[i].qs[16 * j + l];
+            y[i].bsums[j] = (int16_t)sum;
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+static void lk__dequantize_row_q8_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_K *x = LK__CAST(const lk_block_q8_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK_K)
+        for (j = 0; j < LK_QK_K; j++) y[j] = x[i].d * (float)x[i].qs[j];
+}
+
+/* K-quant dots follow ggml's scalar path: integer sums per 16 elements
+ * scaled by the integer sub-block scale, accumulated in 8 int32 lanes,
+ * then 8 float lanes sums[l] += d * lane[l] per super-block, reduced at the
+ * end (min terms go to a separate running float sum first). */
+static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, int32_t *lanes) {
+    int j, l;
+    for (l = 0; l < 8; l++) lanes[l] = 0;
+    for (j = 0; j < 32; j++, a += 8, q8 += 8)       /* 32 groups of 8; scale per 16 */
+        for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
+}
+
+static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sumf = 0;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *q2 = x[i].qs, *sc = x[i].scales;
+        const int8_t *q8 = y[i].qs;
+        int summs = 0, isum = 0, is = 0, j, l, k, shift;
+        float dall, dmin;
+        for (j = 0; j < 16; j++) summs += y[i].bsums[j] * (sc[j] >> 4);
+        dall = y[i].d * LK__H2F(x[i].d);
+        dmin = y[i].d * LK__H2F(x[i].dmin);
+        for (k = 0; k < 2; k++, q2 += 32)
+            for (shift = 0; shift < 8; shift += 2, q8 += 32) {
+                int s0 = 0, s1 = 0;
+                for (l = 0; l < 16; l++) s0 += q8[l] * ((q2[l] >> shift) & 3);
+                for (l = 16; l < 32; l++) s1 += q8[l] * ((q2[l] >> shift) & 3);
+                isum += (sc[is] & 0xF) * s0 + (sc[is + 1] & 0xF) * s1;
+                is += 2;
+            }
+        sumf += dall * (float)isum - dmin * (float)summs;
+    }
+    *s = sumf;
+}
+
+static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int sc16[16];
+    int32_t lanes[8];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        float d;
+        /* element 32*k + l (k = 0..7): 2 bits at qs[32*(k/4) + l] >> 2*(k%4), high bit hmask[l] bit k */
+        for (j = 0; j < 8; j++)
+            for (l = 0; l < 32; l++) {
+                int lo = (x[i].qs[32 * (j / 4) + l] >> (2 * (j % 4))) & 3;
+                a[32 * j + l] = (int8_t)(lo - ((x[i].hmask[l] >> j) & 1 ? 0 : 4));
+            }
+        for (j = 0; j < 16; j++) sc16[j] = lk__q3k_scale(x[i].scales, j);
+        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
+        d = LK__H2F(x[i].d) * y[i].d;
+        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+
+/* q4_K / q5_K: a[] holds the unsigned quants; scale/min per 32 */
+static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float dx, float dminx,
+                               const lk_block_q8_K *yb, float *sums, float *sumf) {
+    int sc16[16], j, l, sumi = 0;
+    int32_t lanes[8];
+    float d, dmin;
+    for (j = 0; j < 8; j++) {
+        uint8_t sc, m;
+        lk__get_scale_min_k4(j, scales12, &sc, &m);
+        sc16[2 * j] = sc16[2 * j + 1] = sc;
+        sumi += (yb->bsums[2 * j] + yb->bsums[2 * j + 1]) * m;
+    }
+    lk__ksum_lanes(a, yb->qs, sc16, lanes);
+    d = dx * yb->d;
+    for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    dmin = dminx * yb->d;
+    *sumf -= dmin * (float)sumi;
+}
+static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                a[64 * j + l] = (int8_t)(x[i].qs[32 * j + l] & 0xF);
+                a[64 * j + 32 + l] = (int8_t)(x[i].qs[32 * j + l] >> 4);
+            }
+        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                a[64 * j + l] = (int8_t)((x[i].qs[32 * j + l] & 0xF) | (((x[i].qh[l] >> (2 * j)) & 1) << 4));
+                a[64 * j + 32 + l] = (int8_t)((x[i].qs[32 * j + l] >> 4) | (((x[i].qh[l] >> (2 * j + 1)) & 1) << 4));
+            }
+        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int sc16[16];
+    int32_t lanes[8];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        float d;
+        lk__q6k_unpack(&x[i], a);
+        for (j = 0; j < 16; j++) sc16[j] = x[i].scales[j];
+        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
+        d = LK__H2F(x[i].d) * y[i].d;
+        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+
+/* ---- row API and matmul ------------------------------------------------------ */
+LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    if (!t || !t->from_float || n <= 0 || n % t->blck_size) return;
+    t->from_float(x, y, n);
+}
+LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    if (!t || !t->to_float || n <= 0 || n % t->blck_size) return;
+    t->to_float(x, y, n);
+}
+LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes) {
+    const lk_type_traits *t = lk_type_get(type);
+    size_t row_size;
+    uint64_t total;
+    int64_t r;
+    if (out_bytes) *out_bytes = 0;
+    if (!t || !t->from_float)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize: no quantizer for type %d (%s)", (int)type, lk_type_name(type));
+    if (nrows < 0 || n_per_row <= 0 || n_per_row % t->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize: row length %lld is not a positive multiple of the %s block size %lld",
+                            (long long)n_per_row, t->name, (long long)t->blck_size);
+    row_size = lk_row_size(type, n_per_row);
+    if (!row_size || !lk__mul_ok((uint64_t)nrows, row_size, &total) || total > SIZE_MAX)
+        return lk_set_error(LK_ERR_RANGE, "lk_quantize: %lld rows of %lld elements overflow", (long long)nrows, (long long)n_per_row);
+    if (nrows && (!src || !dst)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize: NULL src or dst");
+    for (r = 0; r < nrows; r++)
+        t->from_float(src + r * n_per_row, LK__CAST(unsigned char *, dst) + (size_t)r * row_size, n_per_row);
+    if (out_bytes) *out_bytes = (size_t)total;
+    return LK_OK;
+}
+
+LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols) {
+    const lk_type_traits *t = lk_type_get(wtype);
+    size_t rs;
+    uint64_t total;
+    if (!t || !t->vec_dot || n_in <= 0 || n_cols <= 0) return 0;
+    if (t->vec_dot_type == LK_TYPE_F32) return 0;        /* activations used as they are */
+    rs = lk_row_size(t->vec_dot_type, n_in);
+    if (!rs || !lk__mul_ok((uint64_t)n_cols, rs, &total) || total > SIZE_MAX - 64) return 0;
+    return (size_t)total + 64;                            /* + alignment slack */
+}
+
+typedef struct lk__matmul_job {
+    const lk_type_traits *wt, *vt;
+    const lk_tensor *W;
+    const float *x;
+    float *y;
+    const unsigned char *xq;    /* quantized columns, xq_row bytes each (or x itself) */
+    unsigned char *xq_w;        /* the same, writable (scratch)                      */
+    size_t xq_row;
+    int64_t n_in, n_out, n_cols;
+} lk__matmul_job;
+
+static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
+    int64_t i1 = r % W->ne[1], r2 = r / W->ne[1];
+    int64_t i2 = r2 % W->ne[2], i3 = r2 / W->ne[2];
+    return LK__CAST(const unsigned char *, W->data) + (size_t)i1 * W->nb[1] + (size_t)i2 * W->nb[2] + (size_t)i3 * W->nb[3];
+}
+static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
+    lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
+    int64_t c0 = j->n_cols * task / n_tasks, c1 = j->n_cols * (task + 1) / n_tasks, c;
+    for (c = c0; c < c1; c++) j->vt->from_float(j->x + c * j->n_in, j->xq_w + (size_t)c * j->xq_row, j->n_in);
+}
+static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
+    lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
+    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, r, c;
+    for (r = r0; r < r1; r++) {
+        const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+        for (c = 0; c < j->n_cols; c++)    /* y[c][r] = dot(W[r], x[c]) */
+            j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+    }
+}
+
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const lk_threads *th) {
+    lk__matmul_job job;
+    const lk_type_traits *wt;
+    size_t need;
+    int nt, n_tasks;
+    if (!W || !x || !y || n_cols < 0 || !W->data)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: NULL argument or negative column count");
+    wt = lk_type_get(W->type);
+    if (!wt || !wt->vec_dot)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: no dot product for weight type %s", lk_type_name(W->type));
+    if (W->ne[0] <= 0 || W->ne[0] % wt->blck_size || W->ne[1] < 0 || W->ne[2] < 1 || W->ne[3] < 1)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: bad weight shape [%lld, %lld]", (long long)W->ne[0], (long long)W->ne[1]);
+    memset(&job, 0, sizeof job);
+    job.wt = wt;
+    job.vt = lk_type_get(wt->vec_dot_type);
+    job.W = W; job.x = x; job.y = y;
+    job.n_in = W->ne[0];
+    job.n_out = W->ne[1] * W->ne[2] * W->ne[3];
+    job.n_cols = n_cols;
+    if (n_cols == 0 || job.n_out == 0) return LK_OK;
+    if (!job.vt || (wt->vec_dot_type != LK_TYPE_F32 && !job.vt->from_float))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: cannot quantize activations to %s", lk_type_name(wt->vec_dot_type));
+    need = lk_matmul_scratch_size(W->type, job.n_in, n_cols);
+    nt = lk_threads_count(th);
+    if (nt < 1) nt = 1;
+    if (wt->vec_dot_type == LK_TYPE_F32) {
+        job.xq = LK__CAST(const unsigned char *, (const void *)x);   /* f32: x is used in place */
+        job.xq_row = (size_t)job.n_in * sizeof(float);
+    } else {
+        uintptr_t p;
+        if (!need) return lk_set_error(LK_ERR_RANGE, "lk_matmul: activation buffer size overflows");
+        if (!scratch || scratch_size < need)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: scratch of %zu bytes, need %zu", scratch ? scratch_size : (size_t)0, need);
+        p = ((uintptr_t)scratch + 63u) & ~(uintptr_t)63u;
+        job.xq_w = LK__CAST(unsigned char *, (void *)p);
+        job.xq = job.xq_w;
+        job.xq_row = lk_row_size(wt->vec_dot_type, job.n_in);
+        n_tasks = (int)(n_cols < nt ? n_cols : nt);
+        lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
+    }
+    n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
+    lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
+    return LK_OK;
+}
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+/* end of 15.7a */
+
+/* --------------------------------------------------------------------------
  * 7b. IQ and ternary formats (implementation)
  * --------------------------------------------------------------------------
  * Kernels read and write raw little-endian bytes at the ggml offsets (see
@@ -1833,41 +3633,7 @@ static void lk__iq_wr32(uint8_t *p, uint32_t v) {
 }
 static float lk__iq_rdf32(const uint8_t *p) { uint32_t u = lk__iq_rd32(p); float f; memcpy(&f, &u, 4); return f; }
 
-/* IEEE binary16 <-> binary32. f16->f32 is exact; f32->f16 rounds to nearest
- * even (as F16C's vcvtps2ph and ggml's portable fallback do), overflows to
- * inf, keeps NaN a (quiet) NaN. */
-static float lk__iq_f16_to_f32(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, bits;
-    float f;
-    if (e == 0x1f) bits = sign | 0x7f800000u | (m << 13);
-    else if (e == 0) {
-        f = (float)m * 5.9604644775390625e-8f;            /* m * 2^-24, exact */
-        return sign ? -f : f;
-    } else bits = sign | ((e + 112u) << 23) | (m << 13);   /* rebias 15 -> 127 */
-    memcpy(&f, &bits, 4);
-    return f;
-}
-static uint16_t lk__iq_f32_to_f16(float f) {
-    uint32_t x, sign, a;
-    memcpy(&x, &f, 4);
-    sign = (x >> 16) & 0x8000u;
-    a = x & 0x7fffffffu;
-    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));  /* NaN */
-    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);   /* >= 65520: inf       */
-    if (a >= 0x38800000u) {                                     /* normal: >= 2^-14    */
-        a += 0xfffu + ((a >> 13) & 1u);                         /* round half to even  */
-        return (uint16_t)(sign | ((a - 0x38000000u) >> 13));
-    } else {                                                    /* subnormal or zero   */
-        uint32_t e = a >> 23, m, s, r, rem, half;
-        if (e < 102) return (uint16_t)sign;                     /* < 2^-25: rounds to 0 */
-        m = (a & 0x7fffffu) | 0x800000u;                        /* value = m 2^(e-150)  */
-        s = 126 - e;                                            /* result = m 2^(e-126) */
-        r = m >> s; rem = m & ((1u << s) - 1u); half = 1u << (s - 1);
-        if (rem > half || (rem == half && (r & 1u))) r++;
-        return (uint16_t)(sign | r);
-    }
-}
-
+/* fp16 <-> fp32: lk_fp16_to_fp32 / lk_fp32_to_fp16 from 7a (round to nearest even). */
 /* Round to nearest, ties to even, for |f| < 2^22 (the float trick ggml uses;
  * larger or non-finite inputs give some int, and callers clamp it). */
 static int lk__iq_nearest_int(float f) {
@@ -2231,7 +3997,7 @@ static void lk__iq4_nl_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t ib; int j;
     for (ib = 0; ib < n / 32; ib++, x += 18, y += 32) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         for (j = 0; j < 16; j++) {
             y[j]      = d * lk__iq4nl_values[x[2 + j] & 0xf];
             y[j + 16] = d * lk__iq4nl_values[x[2 + j] >> 4];
@@ -2242,7 +4008,7 @@ static void lk__iq4_xs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, j;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 136) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         const unsigned sh = lk__iq_rd16(x + 2);
         const uint8_t *qs = x + 8;
         for (ib = 0; ib < 8; ib++, y += 32, qs += 16) {
@@ -2259,7 +4025,7 @@ static void lk__iq3_xxs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g1[4], g2[4];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 98) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         const uint8_t *qs = x + 2;
         for (ib = 0; ib < 8; ib++, qs += 8) {
             const uint32_t aux = lk__iq_rd32(x + 2 + 64 + 4 * ib);
@@ -2280,7 +4046,7 @@ static void lk__iq3_s_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g1[4], g2[4];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 110) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         const uint8_t *qs = x + 2, *qh = x + 66, *signs = x + 74, *sc = x + 106;
         for (ib = 0; ib < 8; ib++, qs += 8, signs += 4) {
             const float db = d * (float)(1 + 2 * ((sc[ib / 2] >> 4 * (ib % 2)) & 0xf));
@@ -2299,7 +4065,7 @@ static void lk__iq2_xxs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         for (ib = 0; ib < 8; ib++) {
             const uint8_t *q = x + 2 + 8 * ib;          /* 4 grid bytes, u32 signs|scale */
             const uint32_t aux = lk__iq_rd32(q + 4);
@@ -2316,7 +4082,7 @@ static void lk__iq2_xs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 74) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         for (ib = 0; ib < 8; ib++) {
             const uint8_t sc = x[66 + ib];
             for (l = 0; l < 4; l++, y += 8) {
@@ -2333,7 +4099,7 @@ static void lk__iq2_s_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 82) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         const uint8_t *qs = x + 2, *signs = x + 34, *qh = x + 66, *sc = x + 74;
         for (ib = 0; ib < 8; ib++, qs += 4, signs += 4) {
             for (l = 0; l < 4; l++, y += 8) {
@@ -2348,7 +4114,7 @@ static void lk__iq1_s_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 50) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
         for (ib = 0; ib < 8; ib++) {
             const unsigned qh = lk__iq_rd16(x + 34 + 2 * ib);
             const float dl = d * (float)(2 * ((qh >> 12) & 7) + 1);
@@ -2371,7 +4137,7 @@ static void lk__iq1_m_to_float(const void *vx, float *y, int64_t n) {
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 56) {
         const uint8_t *qs = x, *qh = x + 32, *sc = x + 48;
-        const float d = lk__iq_f16_to_f32(lk__iq1m_d16(sc));
+        const float d = lk_fp16_to_fp32(lk__iq1m_d16(sc));
         for (ib = 0; ib < 8; ib++, qs += 4, qh += 2) {
             const unsigned s = lk__iq_rd16(sc + 2 * (ib / 2));
             const float dl1 = d * (float)(2 * ((s >> (6 * (ib % 2) + 0)) & 7) + 1);
@@ -2399,7 +4165,7 @@ static void lk__tq1_0_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int k, m;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 54, y += LK__IQ_QK) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x + 52));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x + 52));
         for (k = 0; k < 5; k++)
             for (m = 0; m < 32; m++) y[32 * k + m] = (float)(lk__tq1_trit(x[m], k) - 1) * d;
         for (k = 0; k < 5; k++)
@@ -2413,7 +4179,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int c, k, m;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66, y += LK__IQ_QK) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x + 64));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x + 64));
         for (c = 0; c < 2; c++)
             for (k = 0; k < 4; k++)
                 for (m = 0; m < 32; m++)
@@ -2433,7 +4199,7 @@ static void lk__iq4_nl_vec_dot(int64_t n, float *s, const void *vx, const void *
     float sumf = 0;
     for (ib = 0; ib < n / 32; ib++, x += 18, y += 34) {
         const int8_t *q8 = (const int8_t *)(y + 2);
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(y)) * lk__iq_f16_to_f32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(y)) * lk_fp16_to_fp32(lk__iq_rd16(x));
         int sumi1 = 0, sumi2 = 0;
         for (j = 0; j < 16; j++) {
             sumi1 += q8[j]      * lk__iq4nl_values[x[2 + j] & 0xf];
@@ -2448,7 +4214,7 @@ static void lk__iq4_xs_vec_dot(int64_t n, float *s, const void *vx, const void *
     int64_t i; int ib, j;
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 136, y += LK__Q8K_BYTES) {
-        const float d4d8 = lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d4d8 = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
         const unsigned sh = lk__iq_rd16(x + 2);
         const uint8_t *qs = x + 8;
         const int8_t *q8 = (const int8_t *)(y + 4);
@@ -2469,7 +4235,7 @@ static void lk__iq3_xxs_vec_dot(int64_t n, float *s, const void *vx, const void 
     int64_t i; int ib, l, j, g1[4], g2[4];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 98, y += LK__Q8K_BYTES) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
         const uint8_t *q3 = x + 2;
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
@@ -2497,7 +4263,7 @@ static void lk__iq3_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
     int64_t i; int ib, l, j, g1[4], g2[4];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 110, y += LK__Q8K_BYTES) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
         const uint8_t *qs = x + 2, *qh = x + 66, *signs = x + 74, *sc = x + 106;
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
@@ -2523,7 +4289,7 @@ static void lk__iq2_xxs_vec_dot(int64_t n, float *s, const void *vx, const void 
     int64_t i; int ib, l, j, g[8];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66, y += LK__Q8K_BYTES) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
         for (ib = 0; ib < 8; ib++) {
@@ -2547,7 +4313,7 @@ static void lk__iq2_xs_vec_dot(int64_t n, float *s, const void *vx, const void *
     int64_t i; int ib, l, j, g[8];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 74, y += LK__Q8K_BYTES) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
         for (ib = 0; ib < 8; ib++) {
@@ -2570,7 +4336,7 @@ static void lk__iq2_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
     int64_t i; int ib, l, j, g[8];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 82, y += LK__Q8K_BYTES) {
-        const float d = lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
         const uint8_t *qs = x + 2, *signs = x + 34, *qh = x + 66, *sc = x + 74;
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
@@ -2605,7 +4371,7 @@ static void lk__iq1_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
             sumi += ls * lsum;
             sumi1 += ls * delta * ysum;
         }
-        sumf += lk__iq_f16_to_f32(lk__iq_rd16(x)) * lk__iq_rdf32(y) * ((float)sumi + LK__IQ1S_DELTA * (float)sumi1);
+        sumf += lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y) * ((float)sumi + LK__IQ1S_DELTA * (float)sumi1);
     }
     *s = sumf;
 }
@@ -2634,7 +4400,7 @@ static void lk__iq1_m_vec_dot(int64_t n, float *s, const void *vx, const void *v
             sumi1 += sum1[0] * ls1 + sum1[1] * ls2;
             sumi2 += sum2[0] * ls1 + sum2[1] * ls2;
         }
-        sumf += lk__iq_f16_to_f32(lk__iq1m_d16(sc)) * lk__iq_rdf32(y) * ((float)sumi1 + LK__IQ1M_DELTA * (float)sumi2);
+        sumf += lk_fp16_to_fp32(lk__iq1m_d16(sc)) * lk__iq_rdf32(y) * ((float)sumi1 + LK__IQ1M_DELTA * (float)sumi2);
     }
     *s = sumf;
 }
@@ -2651,7 +4417,7 @@ static void lk__tq1_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
             for (m = 0; m < 16; m++) sumi += (lk__tq1_trit(x[32 + m], k) - 1) * q8[160 + 16 * k + m];
         for (k = 0; k < 4; k++)
             for (m = 0; m < 4; m++) sumi += (lk__tq1_trit(x[48 + m], k) - 1) * q8[240 + 4 * k + m];
-        sumf += lk__iq_f16_to_f32(lk__iq_rd16(x + 52)) * lk__iq_rdf32(y) * (float)sumi;
+        sumf += lk_fp16_to_fp32(lk__iq_rd16(x + 52)) * lk__iq_rdf32(y) * (float)sumi;
     }
     *s = sumf;
 }
@@ -2671,7 +4437,7 @@ static void lk__tq2_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
                 }
                 sumi += st - sy;
             }
-        sumf += lk__iq_f16_to_f32(lk__iq_rd16(x + 64)) * lk__iq_rdf32(y) * (float)sumi;
+        sumf += lk_fp16_to_fp32(lk__iq_rd16(x + 64)) * lk__iq_rdf32(y) * (float)sumi;
     }
     *s = sumf;
 }
@@ -2710,7 +4476,7 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
     int ib, j, itry;
     memset(q4, 0, (size_t)sbs / 2);
     memset(L, 0, sizeof L);
-    lk__iq_wr16(dh, lk__iq_f32_to_f16(0.f));
+    lk__iq_wr16(dh, lk_fp32_to_fp16(0.f));
     for (ib = 0; ib < nsub; ib++) {
         const float *xb = x + 32 * ib;
         uint8_t *Lb = L + 32 * ib;
@@ -2756,7 +4522,7 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
         const float d = -max_scale / 32;
         const float id = d != 0 ? 1 / d : 0.f;
         unsigned sh = 0;
-        lk__iq_wr16(dh, lk__iq_f32_to_f16(d));
+        lk__iq_wr16(dh, lk_fp32_to_fp16(d));
         for (ib = 0; ib < nsub; ib++) {
             int l = lk__iq_nearest_int(id * scales[ib]);
             float dl, idl;
@@ -2772,7 +4538,7 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
         lk__iq_wr16(scales_h, (uint16_t)sh);
     } else {
         const float id = scales[0] != 0 ? 1 / scales[0] : 0;
-        lk__iq_wr16(dh, lk__iq_f32_to_f16(scales[0]));
+        lk__iq_wr16(dh, lk_fp32_to_fp16(scales[0]));
         for (j = 0; j < sbs; j++) L[j] = (uint8_t)lk__iq4_best_index(id * x[j]);
     }
     for (ib = 0; ib < sbs / 32; ib++)
@@ -2803,7 +4569,7 @@ static void lk__tq1_0_from_float(const float *x, void *vy, int64_t n) {
         float amax = 0, id;
         for (j = 0; j < LK__IQ_QK; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
         id = amax != 0 ? 1.0f / amax : 0.0f;
-        lk__iq_wr16(y + 52, lk__iq_f32_to_f16(amax));
+        lk__iq_wr16(y + 52, lk_fp32_to_fp16(amax));
         for (m = 0; m < 32; m++) {          /* weights 0..159: 5 trits per byte */
             unsigned q = 0;
             for (k = 0; k < 5; k++) q = (uint8_t)(q * 3 + (unsigned)lk__tq_trit(x[m + 32 * k] * id));
@@ -2831,7 +4597,7 @@ static void lk__tq2_0_from_float(const float *x, void *vy, int64_t n) {
         float amax = 0, id;
         for (j = 0; j < LK__IQ_QK; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
         id = amax != 0 ? 1.0f / amax : 0.0f;
-        lk__iq_wr16(y + 64, lk__iq_f32_to_f16(amax));
+        lk__iq_wr16(y + 64, lk_fp32_to_fp16(amax));
         for (c = 0; c < 2; c++)
             for (m = 0; m < 32; m++) {
                 unsigned q = 0;
@@ -3092,7 +4858,7 @@ static void lk__iq3_xxs_from_float(const float *x, void *vy, int64_t n) {
         uint32_t sas[8];                      /* 4 x 7 sign bits | scale << 28 */
         int ib, k;
         memset(y, 0, 98);
-        lk__iq_wr16(y, lk__iq_f32_to_f16(0.f));
+        lk__iq_wr16(y, lk_fp32_to_fp16(0.f));
         for (ib = 0; ib < 8; ib++) {
             uint8_t sg[4];
             int skip;
@@ -3106,7 +4872,7 @@ static void lk__iq3_xxs_from_float(const float *x, void *vy, int64_t n) {
         }
         if (!(max_scale != 0)) { memset(y + 2, 0, 96); continue; }
         d = max_scale / 31;
-        lk__iq_wr16(y, lk__iq_f32_to_f16(d * 1.0125f));
+        lk__iq_wr16(y, lk_fp32_to_fp16(d * 1.0125f));
         id = 1 / d;
         for (ib = 0; ib < 8; ib++) {
             int l = lk__iq_nearest_int(0.5f * (id * scales[ib] - 1));
@@ -3150,7 +4916,7 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
         }
         if (!(max_scale != 0)) continue;
         d = max_scale / 31;
-        lk__iq_wr16(y, lk__iq_f32_to_f16(d * 1.033f));
+        lk__iq_wr16(y, lk_fp32_to_fp16(d * 1.033f));
         id = 1 / d;
         for (ib = 0; ib < 8; ib += 2) {
             int l1 = lk__iq_nearest_int(0.5f * (id * scales[ib] - 1));
@@ -3161,30 +4927,3806 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
         }
     }
 }
+/* end of 15.7b */
 
 /* --------------------------------------------------------------------------
  * 15.8 Ops
  * -------------------------------------------------------------------------- */
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps) {
+    double sum = 0.0;     /* like ggml: float products, double accumulation */
+    float mean, scale;
+    int i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * x[i]);
+    mean = (float)(sum / n);
+    scale = 1.0f / sqrtf(mean + eps);
+    if (w) for (i = 0; i < n; i++) y[i] = (x[i] * scale) * w[i];
+    else for (i = 0; i < n; i++) y[i] = x[i] * scale;
+}
+LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
+    double sum = 0.0, sum2 = 0.0;
+    float mean, var, scale;
+    int i;
+    for (i = 0; i < n; i++) sum += (double)x[i];
+    mean = (float)(sum / n);
+    for (i = 0; i < n; i++) { float d = x[i] - mean; y[i] = d; sum2 += (double)(d * d); }
+    var = (float)(sum2 / n);
+    scale = 1.0f / sqrtf(var + eps);
+    for (i = 0; i < n; i++) {
+        float v = y[i] * scale;
+        if (w) v *= w[i];
+        if (b) v += b[i];
+        y[i] = v;
+    }
+}
+LKDEF float lk_softmax(float *x, int n) {
+    float mx = -INFINITY;
+    double sum = 0.0;
+    int i;
+    for (i = 0; i < n; i++) if (x[i] > mx) mx = x[i];
+    if (mx == -INFINITY) { for (i = 0; i < n; i++) x[i] = 0.0f; return -INFINITY; }
+    for (i = 0; i < n; i++) { float e = expf(x[i] - mx); x[i] = e; sum += (double)e; }
+    {
+        float inv = (float)(1.0 / sum);
+        for (i = 0; i < n; i++) x[i] *= inv;
+    }
+    return mx + (float)log(sum);
+}
+LKDEF float lk_silu(float x) { return x / (1.0f + expf(-x)); }
+LKDEF float lk_gelu(float x) {
+    const float c = 0.79788456080286535588f;  /* sqrt(2/pi) */
+    float h, g;
+    if (x <= -10.0f) return 0.0f;
+    if (x >= 10.0f) return x;
+    h = lk_fp16_to_fp32(lk_fp32_to_fp16(x));
+    g = 0.5f * h * (1.0f + tanhf(c * h * (1.0f + 0.044715f * h * h)));
+    return lk_fp16_to_fp32(lk_fp32_to_fp16(g));
+}
+
+/* YaRN: the dims whose wavelength is between the fast and slow ramps */
+static float lk__yarn_corr_dim(int n_dims, int n_ctx_orig, float n_rot, float base) {
+    return (float)n_dims * logf((float)n_ctx_orig / (n_rot * 2.0f * 3.14159265358979323846f)) / (2.0f * logf(base));
+}
+LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, int pos) {
+    /* angle of pair i: pos * base^(-2i/n_rot), built by repeated
+     * multiplication as ggml does; ext_factor mixes interpolated and
+     * extrapolated angles (YaRN). x: [n_heads][head_dim] */
+    float cs[2 * 512];
+    float theta = (float)pos, theta_scale, lo = 0.0f, hi = 0.0f;
+    int n_rot = r->n_rot, i, h;
+    if (n_rot <= 0) return;
+    if (n_rot > head_dim) n_rot = head_dim;
+    if (n_rot > 1024) n_rot = 1024;
+    theta_scale = powf(r->freq_base, -2.0f / (float)n_rot);
+    if (r->ext_factor != 0.0f) {
+        lo = floorf(lk__yarn_corr_dim(n_rot, r->n_ctx_orig, r->beta_fast, r->freq_base));
+        hi = ceilf(lk__yarn_corr_dim(n_rot, r->n_ctx_orig, r->beta_slow, r->freq_base));
+        if (lo < 0.0f) lo = 0.0f;
+        if (hi > (float)(n_rot - 1)) hi = (float)(n_rot - 1);
+    }
+    for (i = 0; i < n_rot; i += 2) {
+        float ff = r->freq_factors ? r->freq_factors[i / 2] : 1.0f;
+        float extrap = theta / ff, interp = r->freq_scale * extrap, t = interp, ms = r->attn_factor;
+        if (r->ext_factor != 0.0f) {
+            float y = ((float)(i / 2) - lo) / (hi - lo > 0.001f ? hi - lo : 0.001f);
+            float ramp = (1.0f - (y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y)) * r->ext_factor;
+            t = interp * (1.0f - ramp) + extrap * ramp;
+            ms *= 1.0f + 0.1f * logf(1.0f / r->freq_scale);
+        }
+        cs[i] = cosf(t) * ms; cs[i + 1] = sinf(t) * ms;
+        theta *= theta_scale;
+    }
+    for (h = 0; h < n_heads; h++) {
+        float *v = x + (size_t)h * head_dim;
+        for (i = 0; i < n_rot; i += 2) {
+            float c = cs[i], s = cs[i + 1];
+            int a = r->mode == LK_ROPE_NEOX ? i / 2 : i;
+            int b = r->mode == LK_ROPE_NEOX ? i / 2 + n_rot / 2 : i + 1;
+            float x0 = v[a], x1 = v[b];
+            v[a] = x0 * c - x1 * s;
+            v[b] = x0 * s + x1 * c;
+        }
+    }
+}
 
 /* --------------------------------------------------------------------------
  * 15.9 Attention
  * -------------------------------------------------------------------------- */
+LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
+    lk_attn_params p;
+    memset(&p, 0, sizeof p);
+    p.score = LK_ATTN_SOFTMAX; p.head_dim = head_dim;
+    p.scale = head_dim > 0 ? 1.0f / sqrtf((float)head_dim) : 1.0f;
+    p.causal = 1;
+    return p;
+}
+static int lk__attn_masked(const lk_attn_params *p, int qpos, int kpos) {
+    if (p->causal && kpos > qpos) return 1;
+    if (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) return 1;
+    return 0;
+}
+LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *s) {
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights */
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[512];
+    const float *q = q_in;
+    float mx = -INFINITY, inv;
+    double sum = 0.0;
+    int j, i;
+    if (p->f16_math && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+        q = qh;
+    }
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : j;
+        int kpos = kv->pos ? kv->pos[r] : r;
+        float sc = 0.0f;
+        if (lk__attn_masked(p, qpos, kpos)) { s[j] = -INFINITY; continue; }
+        if (kv->type == LK_TYPE_F16) {
+            const uint16_t *k = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) sc += q[i] * lk_fp16_to_fp32(k[i]);
+        } else {
+            const float *k = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) sc += q[i] * k[i];
+        }
+        if (p->softcap > 0.0f) sc = p->softcap * tanhf(sc * (1.0f / p->softcap));   /* ggml: cap, then scale */
+        sc *= p->scale;
+        if (p->alibi_slope != 0.0f) sc += p->alibi_slope * (float)(kpos - qpos);
+        s[j] = sc;
+        if (sc > mx) mx = sc;
+    }
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    if (mx == -INFINITY) { *lse = -INFINITY; return; }
+    for (j = 0; j < n; j++) {
+        float e = s[j] == -INFINITY ? 0.0f : expf(s[j] - mx);
+        s[j] = e; sum += (double)e;
+    }
+    inv = (float)(1.0 / sum);   /* ggml scales by the float reciprocal of the double sum */
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : j;
+        float w = s[j] * inv;
+        if (w == 0.0f) continue;
+        if (kv->type == LK_TYPE_F16) {
+            const uint16_t *v = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
+            if (p->f16_math) w = lk_fp16_to_fp32(lk_fp32_to_fp16(w));
+            for (i = 0; i < d; i++) out[i] += w * lk_fp16_to_fp32(v[i]);
+        } else {
+            const float *v = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) out[i] += w * v[i];
+        }
+    }
+    *lse = mx + (float)log(sum);
+}
+LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
+    float m, a, b;
+    int i;
+    if (lse2 == -INFINITY) return;
+    if (*lse1 == -INFINITY) { for (i = 0; i < d; i++) o1[i] = o2[i]; *lse1 = lse2; return; }
+    m = *lse1 > lse2 ? *lse1 : lse2;
+    a = expf(*lse1 - m); b = expf(lse2 - m);
+    for (i = 0; i < d; i++) o1[i] = (a * o1[i] + b * o2[i]) / (a + b);
+    *lse1 = m + logf(a + b);
+}
 
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
+static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v) {
+    size_t es = type == LK_TYPE_F16 ? 2 : 4;
+    return lk__pad64((size_t)n_layer * n_ctx * n_embd_k * es) + lk__pad64((size_t)n_layer * n_ctx * n_embd_v * es) +
+           lk__pad64((size_t)n_ctx * sizeof(int32_t));
+}
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem) {
+    size_t es = type == LK_TYPE_F16 ? 2 : 4;
+    unsigned char *p = LK__CAST(unsigned char *, mem);
+    if (type != LK_TYPE_F32 && type != LK_TYPE_F16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "kv cache: type %s is not supported (f32, f16)", lk_type_name(type));
+    if (!c || !mem || n_layer <= 0 || n_ctx <= 0 || n_embd_k <= 0 || n_embd_v <= 0)
+        return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad arguments");
+    memset(c, 0, sizeof *c);
+    c->type = type; c->n_layer = n_layer; c->n_ctx = n_ctx; c->n_embd_k = n_embd_k; c->n_embd_v = n_embd_v;
+    c->row_k = (size_t)n_embd_k * es; c->row_v = (size_t)n_embd_v * es;
+    c->k = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_k);
+    c->v = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_v);
+    c->pos = LK__CAST(int32_t *, p);
+    return LK_OK;
+}
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v) {
+    unsigned char *kd = c->k + ((size_t)il * c->n_ctx + slot) * c->row_k;
+    unsigned char *vd = c->v + ((size_t)il * c->n_ctx + slot) * c->row_v;
+    int i;
+    if (c->type == LK_TYPE_F16) {
+        uint16_t *kh = LK__CAST(uint16_t *, kd), *vh = LK__CAST(uint16_t *, vd);
+        for (i = 0; i < c->n_embd_k; i++) kh[i] = lk_fp32_to_fp16(k[i]);
+        for (i = 0; i < c->n_embd_v; i++) vh[i] = lk_fp32_to_fp16(v[i]);
+    } else {
+        memcpy(kd, k, c->row_k);
+        memcpy(vd, v, c->row_v);
+    }
+}
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) { if (n >= 0 && n < c->n) c->n = n; }
+LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows) {
+    lk_kv_view v;
+    size_t es = c->type == LK_TYPE_F16 ? 2 : 4;
+    memset(&v, 0, sizeof v);
+    v.type = c->type;
+    v.k = c->k + (size_t)il * c->n_ctx * c->row_k;
+    v.v = c->v + (size_t)il * c->n_ctx * c->row_v;
+    v.row_stride = c->row_k;        /* K and V rows have the same width here */
+    v.head_stride = (size_t)head_dim * es;
+    v.pos = c->pos; v.n_rows = n_rows;
+    return v;
+}
+
 
 /* --------------------------------------------------------------------------
  * 15.11 Sampling
  * -------------------------------------------------------------------------- */
+/* --- RNG: PCG32 XSH-RR ------------------------------------------------------
+ * state' = state * 6364136223846793005 + inc   (mod 2^64)
+ * out    = rotr32(((old >> 18) ^ old) >> 27, old >> 59)                      */
+#define LK__PCG_MULT 6364136223846793005ull
+
+LKDEF uint32_t lk_rng_u32(lk_rng *r) {
+    uint64_t old = r->state;
+    uint32_t xs, rot;
+    r->state = old * LK__PCG_MULT + r->inc;
+    xs = (uint32_t)(((old >> 18) ^ old) >> 27);
+    rot = (uint32_t)(old >> 59);
+    return (xs >> rot) | (xs << ((32u - rot) & 31u));
+}
+LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream) {
+    r->state = 0;
+    r->inc = (stream << 1) | 1u;
+    (void)lk_rng_u32(r);
+    r->state += seed;
+    (void)lk_rng_u32(r);
+}
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed) { lk_rng_seed_stream(r, seed, LK_RNG_DEFAULT_STREAM); }
+LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n) {
+    /* rejection of the low (2^32 mod n) values: exact uniformity */
+    uint32_t thr, x;
+    if (n == 0) return 0;
+    thr = (0u - n) % n;
+    do { x = lk_rng_u32(r); } while (x < thr);
+    return x % n;
+}
+LKDEF float lk_rng_float(lk_rng *r) {
+    return (float)(lk_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
+}
+LKDEF double lk_rng_double(lk_rng *r) {
+    uint64_t hi = lk_rng_u32(r) >> 5, lo = lk_rng_u32(r) >> 6; /* 27 + 26 bits */
+    return (double)((hi << 26) | lo) * (1.0 / 9007199254740992.0);
+}
+LKDEF float lk_rng_gumbel(lk_rng *r) {
+    double u = ((double)lk_rng_u32(r) + 0.5) * (1.0 / 4294967296.0); /* (0,1) */
+    return (float)-log(-log(u));
+}
+LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n) {
+    size_t i;
+    if (!r || !out) return;
+    for (i = 0; i < n; i++) out[i] = lk_rng_gumbel(r);
+}
+
+/* --- ordering and sorting (in place, no allocation, deterministic) ---------
+ * mode 0: logit desc, then id asc (the "sorted" order)
+ * mode 1: p asc (typical's shifted score is parked in p), then mode 0     */
+static int lk__tok_lt(const lk_token_data *a, const lk_token_data *b, int mode) {
+    if (mode == 1 && a->p != b->p) return a->p < b->p;
+    if (a->logit != b->logit) return a->logit > b->logit;
+    return a->id < b->id;
+}
+/* max-heap where the root is the element that comes last in the order */
+static void lk__sift(lk_token_data *d, size_t n, size_t i, int mode) {
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        lk_token_data t;
+        if (l < n && lk__tok_lt(&d[m], &d[l], mode)) m = l;
+        if (r < n && lk__tok_lt(&d[m], &d[r], mode)) m = r;
+        if (m == i) return;
+        t = d[i]; d[i] = d[m]; d[m] = t;
+        i = m;
+    }
+}
+static void lk__heapify(lk_token_data *d, size_t n, int mode) {
+    size_t i = n / 2;
+    while (i-- > 0) lk__sift(d, n, i, mode);
+}
+static void lk__heap_sort_out(lk_token_data *d, size_t n, int mode) {
+    while (n > 1) {
+        lk_token_data t = d[0]; d[0] = d[n - 1]; d[n - 1] = t;
+        n--;
+        lk__sift(d, n, 0, mode);
+    }
+}
+static void lk__sort_tokens(lk_token_data *d, size_t n, int mode) {
+    lk__heapify(d, n, mode);
+    lk__heap_sort_out(d, n, mode);
+}
+/* Move the first k (in mode order) to d[0..k), sorted. O(n log k). */
+static void lk__partial_sort(lk_token_data *d, size_t n, size_t k, int mode) {
+    size_t i;
+    if (k > n) k = n;
+    if (k == 0) return;
+    lk__heapify(d, k, mode);
+    for (i = k; i < n; i++) {
+        if (lk__tok_lt(&d[i], &d[0], mode)) {
+            lk_token_data t = d[0]; d[0] = d[i]; d[i] = t;
+            lk__sift(d, k, 0, mode);
+        }
+    }
+    lk__heap_sort_out(d, k, mode);
+}
+
+static lk_status lk__cand_check(const lk_candidates *c, const char *fn) {
+    if (!c || !c->data) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL candidates", fn);
+    if (c->size == 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: empty candidate array", fn);
+    return LK_OK;
+}
+static int lk__isnan(float x) { return x != x; }
+static int lk__isfinite(float x) { return x == x && x - x == 0.0f; }
+static size_t lk__min_keep(int min_keep) { return min_keep > 0 ? (size_t)min_keep : 0; }
+
+LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const float *logits, int n_vocab) {
+    int i, any = 0;
+    if (!c || !buf || !logits) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: NULL argument");
+    if (n_vocab <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: n_vocab %d <= 0", n_vocab);
+    for (i = 0; i < n_vocab; i++) {
+        float l = logits[i];
+        if (lk__isnan(l) || l == (float)HUGE_VAL)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: logit %d is %s", i, lk__isnan(l) ? "NaN" : "+inf");
+        if (l != -(float)HUGE_VAL) any = 1;
+        buf[i].id = i; buf[i].logit = l; buf[i].p = 0.0f;
+    }
+    if (!any) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: all %d logits are -inf", n_vocab);
+    c->data = buf; c->size = (size_t)n_vocab; c->sorted = 0;
+    return LK_OK;
+}
+
+/* Largest logit of d[0..n). A logit can reach +inf only through overflow
+ * (huge logits divided by a penalty < 1 or a tiny temperature); softmax's
+ * limit then gives the +inf tokens equal mass and the rest none, so rewrite
+ * +inf -> 0 and everything else -> -inf (order among the +inf tokens kept). */
+static float lk__max_logit(lk_token_data *d, size_t n) {
+    float mx = d[0].logit;
+    size_t i;
+    for (i = 1; i < n; i++) if (d[i].logit > mx) mx = d[i].logit;
+    if (mx == (float)HUGE_VAL) {
+        for (i = 0; i < n; i++) d[i].logit = d[i].logit == (float)HUGE_VAL ? 0.0f : -(float)HUGE_VAL;
+        mx = 0.0f;
+    }
+    return mx;
+}
+
+/* p over data[0..n) = softmax(logit); data must be sorted (max first). */
+static lk_status lk__softmax_sorted(lk_token_data *d, size_t n) {
+    float mx = lk__max_logit(d, n);
+    double sum = 0.0;
+    size_t i;
+    if (!(mx > -(float)HUGE_VAL) || lk__isnan(mx) || mx == (float)HUGE_VAL)
+        return lk_set_error(LK_ERR_INVALID_ARG, "softmax: largest logit is not finite (all tokens banned?)");
+    for (i = 0; i < n; i++) { float e = expf(d[i].logit - mx); d[i].p = e; sum += e; }
+    for (i = 0; i < n; i++) d[i].p = (float)(d[i].p / sum);
+    return LK_OK;
+}
+LKDEF lk_status lk_sample_softmax(lk_candidates *c) {
+    lk_status st = lk__cand_check(c, "lk_sample_softmax");
+    if (st) return st;
+    if (!c->sorted) { lk__sort_tokens(c->data, c->size, 0); c->sorted = 1; }
+    return lk__softmax_sorted(c->data, c->size);
+}
+
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token) {
+    size_t i, best = 0;
+    lk_status st = lk__cand_check(c, "lk_sample_greedy");
+    if (st) return st;
+    if (!out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_greedy: NULL out_token");
+    for (i = 1; i < c->size; i++)
+        if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+    *out_token = c->data[best].id;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t) {
+    size_t i;
+    lk_status st = lk__cand_check(c, "lk_sample_temperature");
+    if (st) return st;
+    if (!lk__isfinite(t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_temperature: temperature is NaN or inf");
+    if (t <= 0.0f) {
+        size_t best = 0;
+        for (i = 1; i < c->size; i++)
+            if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+        for (i = 0; i < c->size; i++)
+            if (i != best) c->data[i].logit = -(float)HUGE_VAL;
+        return LK_OK;
+    }
+    {
+        /* logit /= t; if that would overflow (tiny t), use (logit - max) / t
+         * instead: softmax and every truncation are shift-invariant. */
+        float mx = -(float)HUGE_VAL, mn = (float)HUGE_VAL;
+        for (i = 0; i < c->size; i++) {
+            float l = c->data[i].logit;
+            if (l > -(float)HUGE_VAL && l < (float)HUGE_VAL) { if (l > mx) mx = l; if (l < mn) mn = l; }
+        }
+        if (mx >= mn && (fabsf(mx) > t * 1e37f || fabsf(mn) > t * 1e37f)) {
+            for (i = 0; i < c->size; i++) c->data[i].logit = (c->data[i].logit - mx) / t;
+        } else {
+            for (i = 0; i < c->size; i++) c->data[i].logit /= t;   /* order preserved */
+        }
+    }
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k) {
+    lk_status st = lk__cand_check(c, "lk_sample_top_k");
+    if (st) return st;
+    if (k <= 0 || (size_t)k >= c->size) return LK_OK;
+    if (!c->sorted) { lk__partial_sort(c->data, c->size, (size_t)k, 0); c->sorted = 1; }
+    c->size = (size_t)k;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep) {
+    double cum = 0.0;
+    size_t i, keep, mk = lk__min_keep(min_keep);
+    lk_status st = lk__cand_check(c, "lk_sample_top_p");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: p is NaN");
+    if (p >= 1.0f) return LK_OK;
+    if (!c->sorted && c->size > 1024) {
+        /* Large unsorted input: sort only a growing prefix (O(n log k) per
+         * round, k = 256, 4096, ...) until it holds mass >= p. Same result
+         * as a full sort: p_i = e^(l_i - max) / sum over all candidates. */
+        float mx = lk__max_logit(c->data, c->size);
+        double sum = 0.0;
+        size_t k;
+        if (!(mx > -(float)HUGE_VAL))
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: all tokens banned");
+        for (i = 0; i < c->size; i++) sum += expf(c->data[i].logit - mx);
+        for (k = 256; k < c->size; k *= 16) {
+            lk__partial_sort(c->data, c->size, k, 0);
+            cum = 0.0;
+            for (i = 0; i < k; i++) {
+                c->data[i].p = (float)(expf(c->data[i].logit - mx) / sum);
+                cum += c->data[i].p;
+                if (cum >= p && i + 1 >= mk) { c->size = i + 1; c->sorted = 1; return LK_OK; }
+            }
+        }
+    }
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    keep = c->size;
+    cum = 0.0;
+    for (i = 0; i < c->size; i++) {
+        cum += c->data[i].p;
+        if (cum >= p && i + 1 >= mk) { keep = i + 1; break; }
+    }
+    c->size = keep;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep) {
+    size_t i, n = 0, mk = lk__min_keep(min_keep);
+    float mx, thr;
+    lk_status st = lk__cand_check(c, "lk_sample_min_p");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_min_p: p is NaN");
+    if (p <= 0.0f) return LK_OK;
+    mx = lk__max_logit(c->data, c->size);
+    thr = mx + logf(p);          /* p_i >= p * p_max  <=>  logit_i >= max + log p */
+    for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) n++;
+    if (n >= mk || n >= c->size) {
+        if (!c->sorted) {        /* stable compaction keeps the current order */
+            size_t o = 0;
+            for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) c->data[o++] = c->data[i];
+        }
+        c->size = n > 0 ? n : 1;
+        return LK_OK;
+    }
+    /* fewer than min_keep pass: keep the min_keep largest */
+    if (!c->sorted) { lk__partial_sort(c->data, c->size, mk, 0); c->sorted = 1; }
+    c->size = mk < c->size ? mk : c->size;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep) {
+    double ent = 0.0, cum = 0.0, sum = 0.0;
+    float mx;
+    size_t i, keep, mk = lk__min_keep(min_keep);
+    lk_status st = lk__cand_check(c, "lk_sample_typical");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_typical: p is NaN");
+    if (p >= 1.0f) return LK_OK;
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    if (mk < 1) mk = 1;
+    /* H = -sum p log p  (nats; p = 0 terms contribute 0) */
+    for (i = 0; i < c->size; i++) { double q = c->data[i].p; if (q > 0) ent -= q * log(q); }
+    /* park the shifted score |-log p - H| in p, sort by it, restore p */
+    mx = c->data[0].logit;
+    for (i = 0; i < c->size; i++) {
+        double q = c->data[i].p;
+        c->data[i].p = q > 0 ? (float)fabs(-log(q) - ent) : (float)HUGE_VAL;
+        sum += expf(c->data[i].logit - mx);
+    }
+    lk__sort_tokens(c->data, c->size, 1);
+    for (i = 0; i < c->size; i++) c->data[i].p = (float)(expf(c->data[i].logit - mx) / sum);
+    keep = c->size;
+    for (i = 0; i < c->size; i++) {
+        cum += c->data[i].p;
+        if (cum > p && i + 1 >= mk) { keep = i + 1; break; }
+    }
+    c->size = keep;
+    c->sorted = 0;
+    return LK_OK;
+}
+
+static float lk__penalize(float logit, int cnt, float repeat, float freq, float present) {
+    logit = logit <= 0.0f ? logit * repeat : logit / repeat;
+    return logit - ((float)cnt * freq + (cnt > 0 ? present : 0.0f));
+}
+static lk_status lk__check_penalties(const char *fn, float repeat, float freq, float present) {
+    if (!(repeat > 0.0f) || !lk__isfinite(repeat))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: repeat penalty must be finite and > 0", fn);
+    if (!lk__isfinite(freq) || !lk__isfinite(present))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: frequency/presence penalty not finite", fn);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+                                    float repeat, float freq, float present) {
+    int i, j;
+    lk_status st = lk__cand_check(c, "lk_sample_penalties");
+    if (st) return st;
+    if (n_history < 0 || (n_history > 0 && !history))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_penalties: bad history (n %d)", n_history);
+    if ((st = lk__check_penalties("lk_sample_penalties", repeat, freq, present)) != LK_OK) return st;
+    if (repeat == 1.0f && freq == 0.0f && present == 0.0f) return LK_OK;
+    for (i = 0; i < n_history; i++) {
+        int32_t t = history[i];
+        int cnt = 0, dup = 0;
+        size_t k;
+        for (j = 0; j < i; j++) if (history[j] == t) { dup = 1; break; }
+        if (dup) continue;   /* each distinct token once */
+        for (j = i; j < n_history; j++) cnt += history[j] == t;
+        if (t >= 0 && (size_t)t < c->size && c->data[t].id == t) k = (size_t)t;
+        else for (k = 0; k < c->size && c->data[k].id != t; k++) {}
+        if (k < c->size) c->data[k].logit = lk__penalize(c->data[k].logit, cnt, repeat, freq, present);
+    }
+    c->sorted = 0;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias) {
+    int j;
+    lk_status st = lk__cand_check(c, "lk_sample_logit_bias");
+    if (st) return st;
+    if (n_bias < 0 || (n_bias > 0 && !bias))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bad bias list (n %d)", n_bias);
+    for (j = 0; j < n_bias; j++) {
+        int32_t t = bias[j].token;
+        size_t k;
+        if (lk__isnan(bias[j].bias) || bias[j].bias == (float)HUGE_VAL)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bias %d for token %d is NaN or +inf", j, (int)t);
+        if (t >= 0 && (size_t)t < c->size && c->data[t].id == t) k = (size_t)t;
+        else for (k = 0; k < c->size && c->data[k].id != t; k++) {}
+        if (k < c->size) c->data[k].logit += bias[j].bias;
+    }
+    if (n_bias > 0) c->sorted = 0;
+    return LK_OK;
+}
+
+/* Draw index from d[0..n) by p (need not sum exactly to 1). */
+static size_t lk__draw(const lk_token_data *d, size_t n, lk_rng *r) {
+    double tot = 0.0, u, cum = 0.0;
+    size_t i, last = 0;
+    for (i = 0; i < n; i++) tot += d[i].p;
+    u = lk_rng_double(r) * tot;
+    for (i = 0; i < n; i++) {
+        if (d[i].p <= 0.0f) continue;
+        last = i;
+        cum += d[i].p;
+        if (u < cum) return i;
+    }
+    return last;   /* rounding: the last token with p > 0 */
+}
+
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token) {
+    lk_status st = lk__cand_check(c, "lk_sample_dist");
+    if (st) return st;
+    if (!r || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_dist: NULL rng or out_token");
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    *out_token = c->data[lk__draw(c->data, c->size, r)].id;
+    return LK_OK;
+}
+
+static lk_status lk__check_mirostat(const char *fn, lk_rng *r, float tau, float eta, float *mu, int32_t *out) {
+    if (!r || !mu || !out) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL rng, mu or out_token", fn);
+    if (!lk__isfinite(tau) || !lk__isfinite(eta) || !lk__isfinite(*mu))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: tau, eta and mu must be finite", fn);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
+                                      float *mu, int32_t *out_token) {
+    float mx;
+    double sum = 0.0;
+    size_t i, n = 0, idx;
+    lk_status st = lk__cand_check(c, "lk_sample_mirostat_v2");
+    if (st) return st;
+    if ((st = lk__check_mirostat("lk_sample_mirostat_v2", r, tau, eta, mu, out_token)) != LK_OK) return st;
+    /* softmax over all without sorting: p_i = e^(l_i - max) / sum */
+    mx = lk__max_logit(c->data, c->size);
+    if (!(mx > -(float)HUGE_VAL))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat_v2: all tokens banned");
+    for (i = 0; i < c->size; i++) { float e = expf(c->data[i].logit - mx); c->data[i].p = e; sum += e; }
+    /* keep surprise -log2 p_i <= mu, i.e. p_i >= 2^-mu (a prefix in sorted order) */
+    for (i = 0; i < c->size; i++) {
+        float q = (float)(c->data[i].p / sum);
+        if (!(-log2f(q) > *mu)) { c->data[n] = c->data[i]; c->data[n].p = q; n++; }
+    }
+    if (n == 0) {   /* keep the top token */
+        size_t best = 0;
+        for (i = 1; i < c->size; i++) if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+        c->data[0] = c->data[best];
+        n = 1;
+    }
+    c->size = n;
+    lk__sort_tokens(c->data, n, 0);
+    c->sorted = 1;
+    if ((st = lk__softmax_sorted(c->data, n)) != LK_OK) return st;
+    idx = lk__draw(c->data, n, r);
+    *out_token = c->data[idx].id;
+    *mu -= eta * (-log2f(c->data[idx].p) - tau);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
+                                   int n_vocab, float *mu, int32_t *out_token) {
+    double sti = 0.0, stt = 0.0, s_hat, eps, k;
+    size_t i, mm, kk, idx;
+    lk_status st = lk__cand_check(c, "lk_sample_mirostat");
+    if (st) return st;
+    if ((st = lk__check_mirostat("lk_sample_mirostat", r, tau, eta, mu, out_token)) != LK_OK) return st;
+    if (m < 1 || n_vocab < 1)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: m %d and n_vocab %d must be >= 1", m, n_vocab);
+    /* Zipf exponent from the top m: t_i = log((i+2)/(i+1)), b_i = log(p_i/p_{i+1}) */
+    mm = (size_t)m < c->size ? (size_t)m : c->size;
+    (void)lk__max_logit(c->data, c->size);
+    if (!c->sorted) lk__partial_sort(c->data, c->size, mm, 0);
+    if (!(c->data[0].logit > -(float)HUGE_VAL))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: all tokens banned");
+    for (i = 0; i + 1 < mm; i++) {
+        double t = log((double)(i + 2) / (double)(i + 1));
+        double b = (double)c->data[i].logit - (double)c->data[i + 1].logit; /* = log(p_i/p_{i+1}) */
+        sti += t * b; stt += t * t;
+    }
+    s_hat = stt > 0 ? sti / stt : 0.0;
+    eps = s_hat - 1.0;
+    k = pow(eps * pow(2.0, (double)*mu) / (1.0 - pow((double)n_vocab, -eps)), 1.0 / s_hat);
+    if (!(k >= 1.0)) kk = 1;              /* also NaN */
+    else if (k >= (double)c->size) kk = c->size;
+    else kk = (size_t)k;
+    if (!c->sorted) {
+        if (kk > mm) lk__partial_sort(c->data, c->size, kk, 0);
+        if (kk == c->size) c->sorted = 1;
+    }
+    c->size = kk;
+    c->sorted = 1;
+    if ((st = lk__softmax_sorted(c->data, kk)) != LK_OK) return st;
+    idx = lk__draw(c->data, kk, r);
+    *out_token = c->data[idx].id;
+    *mu -= eta * (-log2f(c->data[idx].p) - tau);
+    return LK_OK;
+}
+
+/* --- the chain ------------------------------------------------------------ */
+struct lk_sampler {
+    lk_sampler_params p;        /* logit_bias points at bias below       */
+    lk_allocator al;
+    lk_token_data *cand;        /* [cap]                                  */
+    int32_t *counts;            /* [cap], all zero between calls          */
+    int cap;
+    int32_t *ring;              /* [ring_cap] last tokens, oldest at head */
+    int ring_cap, ring_len, ring_head;
+    lk_logit_bias *bias;        /* [n_logit_bias]                         */
+    lk_rng rng;
+    float mu;
+};
+
+LKDEF lk_sampler_params lk_sampler_default_params(void) {
+    lk_sampler_params p;
+    memset(&p, 0, sizeof p);
+    p.temperature = 0.8f; p.top_k = 40; p.top_p = 0.95f; p.min_p = 0.05f;
+    p.typical_p = 1.0f; p.min_keep = 0;
+    p.repeat_penalty = 1.0f; p.repeat_last_n = 64;
+    p.frequency_penalty = 0.0f; p.presence_penalty = 0.0f;
+    p.mirostat = 0; p.mirostat_tau = 5.0f; p.mirostat_eta = 0.1f;
+    p.seed = 0; p.logit_bias = NULL; p.n_logit_bias = 0; p.n_vocab = 0; p.allocator = NULL;
+    return p;
+}
+
+static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
+    const char *fn = "lk_sampler_new";
+    int i;
+    if (!lk__isfinite(p->temperature)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: temperature is NaN or inf", fn);
+    if (lk__isnan(p->top_p) || p->top_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: top_p must be >= 0", fn);
+    if (lk__isnan(p->min_p) || p->min_p < 0.0f || p->min_p > 1.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_p must be in [0, 1]", fn);
+    if (lk__isnan(p->typical_p) || p->typical_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: typical_p must be >= 0", fn);
+    if (p->min_keep < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_keep %d < 0", fn, p->min_keep);
+    if (p->repeat_last_n < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: repeat_last_n %d < 0 (pass an explicit count)", fn, p->repeat_last_n);
+    if (p->repeat_penalty != 0.0f && lk__check_penalties(fn, p->repeat_penalty, p->frequency_penalty, p->presence_penalty)) return LK_ERR_INVALID_ARG;
+    if (!lk__isfinite(p->frequency_penalty) || !lk__isfinite(p->presence_penalty)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: frequency/presence penalty not finite", fn);
+    if (p->mirostat < 0 || p->mirostat > 2) return lk_set_error(LK_ERR_INVALID_ARG, "%s: mirostat %d is not 0, 1 or 2", fn, p->mirostat);
+    if (p->mirostat && (!lk__isfinite(p->mirostat_tau) || !lk__isfinite(p->mirostat_eta) || p->mirostat_tau < 0.0f || p->mirostat_eta < 0.0f))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: mirostat tau and eta must be finite and >= 0", fn);
+    if (p->n_vocab < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: n_vocab %d < 0", fn, p->n_vocab);
+    if (p->n_logit_bias < 0 || (p->n_logit_bias > 0 && !p->logit_bias)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: bad logit_bias list (n %d)", fn, p->n_logit_bias);
+    for (i = 0; i < p->n_logit_bias; i++) {
+        int32_t t = p->logit_bias[i].token;
+        float b = p->logit_bias[i].bias;
+        if (t < 0 || (p->n_vocab > 0 && t >= p->n_vocab)) return lk_set_error(LK_ERR_RANGE, "%s: logit_bias[%d] token %d out of range", fn, i, (int)t);
+        if (lk__isnan(b) || b == (float)HUGE_VAL) return lk_set_error(LK_ERR_INVALID_ARG, "%s: logit_bias[%d] is NaN or +inf", fn, i);
+    }
+    return LK_OK;
+}
+
+static lk_status lk__sampler_reserve(lk_sampler *s, int n_vocab) {
+    lk_token_data *cand;
+    int32_t *counts;
+    size_t nc, nn;
+    if (n_vocab <= s->cap) return LK_OK;
+    nc = (size_t)n_vocab * sizeof(lk_token_data);
+    nn = (size_t)n_vocab * sizeof(int32_t);
+    if ((uint64_t)n_vocab > (uint64_t)SIZE_MAX / sizeof(lk_token_data))
+        return lk_set_error(LK_ERR_NOMEM, "lk_sampler: n_vocab %d too large", n_vocab);
+    cand = LK__CAST(lk_token_data *, lk__alloc(&s->al, nc));
+    counts = LK__CAST(int32_t *, lk__alloc(&s->al, nn));
+    if (!cand || !counts) {
+        lk__free(&s->al, cand, nc); lk__free(&s->al, counts, nn);
+        return lk_set_error(LK_ERR_NOMEM, "lk_sampler: cannot allocate buffers for %d tokens", n_vocab);
+    }
+    memset(counts, 0, nn);
+    lk__free(&s->al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
+    lk__free(&s->al, s->counts, (size_t)s->cap * sizeof(int32_t));
+    s->cand = cand; s->counts = counts; s->cap = n_vocab;
+    return LK_OK;
+}
+
+LKDEF void lk_sampler_free(lk_sampler *s) {
+    lk_allocator al;
+    if (!s) return;
+    al = s->al;
+    lk__free(&al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
+    lk__free(&al, s->counts, (size_t)s->cap * sizeof(int32_t));
+    lk__free(&al, s->ring, (size_t)s->ring_cap * sizeof(int32_t));
+    lk__free(&al, s->bias, (size_t)s->p.n_logit_bias * sizeof(lk_logit_bias));
+    lk__free(&al, s, sizeof *s);
+}
+
+LKDEF void lk_sampler_reset(lk_sampler *s) {
+    if (!s) return;
+    s->ring_len = 0; s->ring_head = 0;
+    s->mu = 2.0f * s->p.mirostat_tau;
+    lk_rng_seed(&s->rng, s->p.seed);
+}
+
+LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out) {
+    lk_sampler_params p = params ? *params : lk_sampler_default_params();
+    lk_allocator al = lk__resolve_alloc(p.allocator);
+    lk_sampler *s;
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_new: NULL out");
+    *out = NULL;
+    if ((st = lk__sampler_check_params(&p)) != LK_OK) return st;
+    if (p.repeat_penalty == 0.0f) p.repeat_penalty = 1.0f;    /* zero-init = off */
+    if (p.top_p <= 0.0f) p.top_p = 1.0f;
+    if (p.typical_p <= 0.0f) p.typical_p = 1.0f;
+    s = LK__CAST(lk_sampler *, lk__alloc(&al, sizeof *s));
+    if (!s) return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory");
+    memset(s, 0, sizeof *s);
+    s->al = al;
+    s->p = p;
+    s->p.allocator = NULL;
+    s->p.logit_bias = NULL;
+    s->p.n_logit_bias = 0;
+    if (p.n_logit_bias > 0) {
+        s->bias = LK__CAST(lk_logit_bias *, lk__alloc(&al, (size_t)p.n_logit_bias * sizeof(lk_logit_bias)));
+        if (!s->bias) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
+        memcpy(s->bias, p.logit_bias, (size_t)p.n_logit_bias * sizeof(lk_logit_bias));
+        s->p.n_logit_bias = p.n_logit_bias;
+        s->p.logit_bias = s->bias;
+    }
+    if (p.repeat_last_n > 0) {
+        s->ring = LK__CAST(int32_t *, lk__alloc(&al, (size_t)p.repeat_last_n * sizeof(int32_t)));
+        if (!s->ring) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
+        s->ring_cap = p.repeat_last_n;
+    }
+    if (p.n_vocab > 0 && (st = lk__sampler_reserve(s, p.n_vocab)) != LK_OK) { lk_sampler_free(s); return st; }
+    lk_sampler_reset(s);
+    *out = s;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int32_t token) {
+    if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_accept: NULL sampler");
+    if (token < 0) return lk_set_error(LK_ERR_RANGE, "lk_sampler_accept: token %d < 0", (int)token);
+    if (s->ring_cap == 0) return LK_OK;
+    if (s->ring_len < s->ring_cap) {
+        s->ring[(s->ring_head + s->ring_len) % s->ring_cap] = token;
+        s->ring_len++;
+    } else {   /* full: overwrite the oldest */
+        s->ring[s->ring_head] = token;
+        s->ring_head = (s->ring_head + 1) % s->ring_cap;
+    }
+    return LK_OK;
+}
+
+LKDEF float lk_sampler_mirostat_mu(const lk_sampler *s) { return s ? s->mu : 0.0f; }
+LKDEF lk_rng *lk_sampler_rng(lk_sampler *s) { return s ? &s->rng : NULL; }
+
+/* Penalties over candidates still in id order (data[t].id == t). */
+static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
+    const lk_sampler_params *p = &s->p;
+    int i;
+    if (s->ring_len == 0 || (p->repeat_penalty == 1.0f && p->frequency_penalty == 0.0f && p->presence_penalty == 0.0f)) return;
+    for (i = 0; i < s->ring_len; i++) {
+        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        if ((size_t)t < c->size) s->counts[t]++;
+    }
+    for (i = 0; i < s->ring_len; i++) {
+        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        if ((size_t)t < c->size && s->counts[t] > 0) {
+            c->data[t].logit = lk__penalize(c->data[t].logit, s->counts[t], p->repeat_penalty,
+                                            p->frequency_penalty, p->presence_penalty);
+            s->counts[t] = 0;   /* once per distinct token; leaves counts zeroed */
+        }
+    }
+    c->sorted = 0;
+}
+
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int32_t *out_token) {
+    const lk_sampler_params *p;
+    lk_candidates c;
+    lk_status st;
+    int i;
+    if (out_token) *out_token = -1;
+    if (!s || !logits || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: NULL argument");
+    if (n_vocab <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: n_vocab %d <= 0", n_vocab);
+    p = &s->p;
+    for (i = 0; i < p->n_logit_bias; i++)
+        if (p->logit_bias[i].token >= n_vocab)
+            return lk_set_error(LK_ERR_RANGE, "lk_sampler_sample: logit_bias token %d >= n_vocab %d", (int)p->logit_bias[i].token, n_vocab);
+    if ((st = lk__sampler_reserve(s, n_vocab)) != LK_OK) return st;
+    if ((st = lk_candidates_init(&c, s->cand, logits, n_vocab)) != LK_OK) return st;
+    if ((st = lk_sample_logit_bias(&c, p->logit_bias, p->n_logit_bias)) != LK_OK) return st;
+
+    if (p->mirostat) {
+        if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+        if (p->mirostat == 2) return lk_sample_mirostat_v2(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, &s->mu, out_token);
+        return lk_sample_mirostat(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, 100, n_vocab, &s->mu, out_token);
+    }
+    lk__sampler_penalties(s, &c);
+    if (p->temperature <= 0.0f && p->typical_p >= 1.0f) {
+        /* top-k, top-p and min-p always keep the argmax: skip them */
+        st = lk_sample_greedy(&c, out_token);
+        if (!st && !(c.data[*out_token].logit > -(float)HUGE_VAL)) {
+            *out_token = -1;
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: all tokens banned");
+        }
+        return st;
+    }
+    if ((st = lk_sample_top_k(&c, p->top_k)) != LK_OK) return st;
+    if ((st = lk_sample_typical(&c, p->typical_p, p->min_keep)) != LK_OK) return st;
+    if ((st = lk_sample_top_p(&c, p->top_p, p->min_keep)) != LK_OK) return st;
+    if ((st = lk_sample_min_p(&c, p->min_p, p->min_keep)) != LK_OK) return st;
+    if (p->temperature <= 0.0f) return lk_sample_greedy(&c, out_token);
+    if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+    return lk_sample_dist(&c, &s->rng, out_token);
+}
+
+LKDEF int32_t lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
+    int32_t t = -1;
+    if (lk_sampler_sample_ex(s, logits, n_vocab, &t) != LK_OK) return -1;
+    return t;
+}
+
+/* --- speculative acceptance ----------------------------------------------- */
+LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             int32_t draft_token, lk_rng *r) {
+    double px, qx, res = 0.0, u, cum = 0.0;
+    int i, last = -1;
+    if (!p_target || !q_draft || !r) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: NULL argument"); return -1; }
+    if (n_vocab <= 0) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: n_vocab %d <= 0", n_vocab); return -1; }
+    if (draft_token < 0 || draft_token >= n_vocab) { lk_set_error(LK_ERR_RANGE, "lk_spec_accept: draft token %d out of range", (int)draft_token); return -1; }
+    for (i = 0; i < n_vocab; i++) {
+        if (!(p_target[i] >= 0.0f) || !(q_draft[i] >= 0.0f) || !lk__isfinite(p_target[i]) || !lk__isfinite(q_draft[i])) {
+            lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: probability %d is negative, NaN or inf", i);
+            return -1;
+        }
+    }
+    px = p_target[draft_token]; qx = q_draft[draft_token];
+    /* accept with probability min(1, p/q); q(x) = 0 accepts iff p(x) > 0 */
+    u = lk_rng_double(r);
+    if (px >= qx ? px > 0.0 : u * qx < px) return draft_token;
+    /* residual r_i = max(0, p_i - q_i) / sum */
+    for (i = 0; i < n_vocab; i++) { double d = (double)p_target[i] - q_draft[i]; if (d > 0) res += d; }
+    if (!(res > 0.0)) {   /* p == q up to rounding: draw from p */
+        for (i = 0; i < n_vocab; i++) res += p_target[i];
+        if (!(res > 0.0)) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: p_target sums to 0"); return -1; }
+        u = lk_rng_double(r) * res;
+        for (i = 0; i < n_vocab; i++) { if (p_target[i] > 0) { last = i; cum += p_target[i]; if (u < cum) return i; } }
+        return last;
+    }
+    u = lk_rng_double(r) * res;
+    for (i = 0; i < n_vocab; i++) {
+        double d = (double)p_target[i] - q_draft[i];
+        if (d > 0) { last = i; cum += d; if (u < cum) return i; }
+    }
+    return last;
+}
 
 /* --------------------------------------------------------------------------
  * 15.12 Tokenizer
  * -------------------------------------------------------------------------- */
+/* LK__UNICODE_TABLES_BEGIN */
+/* generated by tools/gen_unicode_tables.py from Unicode 14.0.0 (Python unicodedata) */
+#define LK__UCAT_N 2236
+static const uint32_t lk__ucat_ranges[LK__UCAT_N] = {
+    0x80, 0x2008, 0x2120, 0x2440, 0x2520, 0x2b40, 0x2c20, 0x3002,
+    0x3a20, 0x3c40, 0x3f20, 0x4104, 0x5b20, 0x5e40, 0x5f20, 0x6040,
+    0x6104, 0x7b20, 0x7c40, 0x7d20, 0x7e40, 0x7f80, 0xa008, 0xa120,
+    0xa240, 0xa720, 0xa840, 0xaa04, 0xab20, 0xac40, 0xad80, 0xae40,
+    0xb202, 0xb440, 0xb504, 0xb620, 0xb840, 0xb902, 0xba04, 0xbb20,
+    0xbc02, 0xbf20, 0xc004, 0xd740, 0xd804, 0xf740, 0xf804, 0x2c240,
+    0x2c604, 0x2d240, 0x2e004, 0x2e540, 0x2ec04, 0x2ed40, 0x2ee04, 0x2ef40,
+    0x30010, 0x37004, 0x37540, 0x37604, 0x37801, 0x37a04, 0x37e20, 0x37f04,
+    0x38001, 0x38440, 0x38604, 0x38720, 0x38804, 0x38b01, 0x38c04, 0x38d01,
+    0x38e04, 0x3a201, 0x3a304, 0x3f640, 0x3f704, 0x48240, 0x48310, 0x48a04,
+    0x53001, 0x53104, 0x55701, 0x55904, 0x55a20, 0x56004, 0x58920, 0x58b01,
+    0x58d40, 0x59001, 0x59110, 0x5be20, 0x5bf10, 0x5c020, 0x5c110, 0x5c320,
+    0x5c410, 0x5c620, 0x5c710, 0x5c801, 0x5d004, 0x5eb01, 0x5ef04, 0x5f320,
+    0x5f501, 0x60080, 0x60640, 0x60920, 0x60b40, 0x60c20, 0x60e40, 0x61010,
+    0x61b20, 0x61c80, 0x61d20, 0x62004, 0x64b10, 0x66002, 0x66a20, 0x66e04,
+    0x67010, 0x67104, 0x6d420, 0x6d504, 0x6d610, 0x6dd80, 0x6de40, 0x6df10,
+    0x6e504, 0x6e710, 0x6e940, 0x6ea10, 0x6ee04, 0x6f002, 0x6fa04, 0x6fd40,
+    0x6ff04, 0x70020, 0x70e01, 0x70f80, 0x71004, 0x71110, 0x71204, 0x73010,
+    0x74b01, 0x74d04, 0x7a610, 0x7b104, 0x7b201, 0x7c002, 0x7ca04, 0x7eb10,
+    0x7f404, 0x7f640, 0x7f720, 0x7fa04, 0x7fb01, 0x7fd10, 0x7fe40, 0x80004,
+    0x81610, 0x81a04, 0x81b10, 0x82404, 0x82510, 0x82804, 0x82910, 0x82e01,
+    0x83020, 0x83f01, 0x84004, 0x85910, 0x85c01, 0x85e20, 0x85f01, 0x86004,
+    0x86b01, 0x87004, 0x88840, 0x88904, 0x88f01, 0x89080, 0x89201, 0x89810,
+    0x8a004, 0x8ca10, 0x8e280, 0x8e310, 0x90404, 0x93a10, 0x93d04, 0x93e10,
+    0x95004, 0x95110, 0x95804, 0x96210, 0x96420, 0x96602, 0x97020, 0x97104,
+    0x98110, 0x98401, 0x98504, 0x98d01, 0x98f04, 0x99101, 0x99304, 0x9a901,
+    0x9aa04, 0x9b101, 0x9b204, 0x9b301, 0x9b604, 0x9ba01, 0x9bc10, 0x9bd04,
+    0x9be10, 0x9c501, 0x9c710, 0x9c901, 0x9cb10, 0x9ce04, 0x9cf01, 0x9d710,
+    0x9d801, 0x9dc04, 0x9de01, 0x9df04, 0x9e210, 0x9e401, 0x9e602, 0x9f004,
+    0x9f240, 0x9f402, 0x9fa40, 0x9fc04, 0x9fd20, 0x9fe10, 0x9ff01, 0xa0110,
+    0xa0401, 0xa0504, 0xa0b01, 0xa0f04, 0xa1101, 0xa1304, 0xa2901, 0xa2a04,
+    0xa3101, 0xa3204, 0xa3401, 0xa3504, 0xa3701, 0xa3804, 0xa3a01, 0xa3c10,
+    0xa3d01, 0xa3e10, 0xa4301, 0xa4710, 0xa4901, 0xa4b10, 0xa4e01, 0xa5110,
+    0xa5201, 0xa5904, 0xa5d01, 0xa5e04, 0xa5f01, 0xa6602, 0xa7010, 0xa7204,
+    0xa7510, 0xa7620, 0xa7701, 0xa8110, 0xa8401, 0xa8504, 0xa8e01, 0xa8f04,
+    0xa9201, 0xa9304, 0xaa901, 0xaaa04, 0xab101, 0xab204, 0xab401, 0xab504,
+    0xaba01, 0xabc10, 0xabd04, 0xabe10, 0xac601, 0xac710, 0xaca01, 0xacb10,
+    0xace01, 0xad004, 0xad101, 0xae004, 0xae210, 0xae401, 0xae602, 0xaf020,
+    0xaf140, 0xaf201, 0xaf904, 0xafa10, 0xb0001, 0xb0110, 0xb0401, 0xb0504,
+    0xb0d01, 0xb0f04, 0xb1101, 0xb1304, 0xb2901, 0xb2a04, 0xb3101, 0xb3204,
+    0xb3401, 0xb3504, 0xb3a01, 0xb3c10, 0xb3d04, 0xb3e10, 0xb4501, 0xb4710,
+    0xb4901, 0xb4b10, 0xb4e01, 0xb5510, 0xb5801, 0xb5c04, 0xb5e01, 0xb5f04,
+    0xb6210, 0xb6401, 0xb6602, 0xb7040, 0xb7104, 0xb7202, 0xb7801, 0xb8210,
+    0xb8304, 0xb8401, 0xb8504, 0xb8b01, 0xb8e04, 0xb9101, 0xb9204, 0xb9601,
+    0xb9904, 0xb9b01, 0xb9c04, 0xb9d01, 0xb9e04, 0xba001, 0xba304, 0xba501,
+    0xba804, 0xbab01, 0xbae04, 0xbba01, 0xbbe10, 0xbc301, 0xbc610, 0xbc901,
+    0xbca10, 0xbce01, 0xbd004, 0xbd101, 0xbd710, 0xbd801, 0xbe602, 0xbf340,
+    0xbfb01, 0xc0010, 0xc0504, 0xc0d01, 0xc0e04, 0xc1101, 0xc1204, 0xc2901,
+    0xc2a04, 0xc3a01, 0xc3c10, 0xc3d04, 0xc3e10, 0xc4501, 0xc4610, 0xc4901,
+    0xc4a10, 0xc4e01, 0xc5510, 0xc5701, 0xc5804, 0xc5b01, 0xc5d04, 0xc5e01,
+    0xc6004, 0xc6210, 0xc6401, 0xc6602, 0xc7001, 0xc7720, 0xc7802, 0xc7f40,
+    0xc8004, 0xc8110, 0xc8420, 0xc8504, 0xc8d01, 0xc8e04, 0xc9101, 0xc9204,
+    0xca901, 0xcaa04, 0xcb401, 0xcb504, 0xcba01, 0xcbc10, 0xcbd04, 0xcbe10,
+    0xcc501, 0xcc610, 0xcc901, 0xcca10, 0xcce01, 0xcd510, 0xcd701, 0xcdd04,
+    0xcdf01, 0xce004, 0xce210, 0xce401, 0xce602, 0xcf001, 0xcf104, 0xcf301,
+    0xd0010, 0xd0404, 0xd0d01, 0xd0e04, 0xd1101, 0xd1204, 0xd3b10, 0xd3d04,
+    0xd3e10, 0xd4501, 0xd4610, 0xd4901, 0xd4a10, 0xd4e04, 0xd4f40, 0xd5001,
+    0xd5404, 0xd5710, 0xd5802, 0xd5f04, 0xd6210, 0xd6401, 0xd6602, 0xd7940,
+    0xd7a04, 0xd8001, 0xd8110, 0xd8401, 0xd8504, 0xd9701, 0xd9a04, 0xdb201,
+    0xdb304, 0xdbc01, 0xdbd04, 0xdbe01, 0xdc004, 0xdc701, 0xdca10, 0xdcb01,
+    0xdcf10, 0xdd501, 0xdd610, 0xdd701, 0xdd810, 0xde001, 0xde602, 0xdf001,
+    0xdf210, 0xdf420, 0xdf501, 0xe0104, 0xe3110, 0xe3204, 0xe3410, 0xe3b01,
+    0xe3f40, 0xe4004, 0xe4710, 0xe4f20, 0xe5002, 0xe5a20, 0xe5c01, 0xe8104,
+    0xe8301, 0xe8404, 0xe8501, 0xe8604, 0xe8b01, 0xe8c04, 0xea401, 0xea504,
+    0xea601, 0xea704, 0xeb110, 0xeb204, 0xeb410, 0xebd04, 0xebe01, 0xec004,
+    0xec501, 0xec604, 0xec701, 0xec810, 0xece01, 0xed002, 0xeda01, 0xedc04,
+    0xee001, 0xf0004, 0xf0140, 0xf0420, 0xf1340, 0xf1420, 0xf1540, 0xf1810,
+    0xf1a40, 0xf2002, 0xf3440, 0xf3510, 0xf3640, 0xf3710, 0xf3840, 0xf3910,
+    0xf3a20, 0xf3e10, 0xf4004, 0xf4801, 0xf4904, 0xf6d01, 0xf7110, 0xf8520,
+    0xf8610, 0xf8804, 0xf8d10, 0xf9801, 0xf9910, 0xfbd01, 0xfbe40, 0xfc610,
+    0xfc740, 0xfcd01, 0xfce40, 0xfd020, 0xfd540, 0xfd920, 0xfdb01, 0x100004,
+    0x102b10, 0x103f04, 0x104002, 0x104a20, 0x105004, 0x105610, 0x105a04, 0x105e10,
+    0x106104, 0x106210, 0x106504, 0x106710, 0x106e04, 0x107110, 0x107504, 0x108210,
+    0x108e04, 0x108f10, 0x109002, 0x109a10, 0x109e40, 0x10a004, 0x10c601, 0x10c704,
+    0x10c801, 0x10cd04, 0x10ce01, 0x10d004, 0x10fb20, 0x10fc04, 0x124901, 0x124a04,
+    0x124e01, 0x125004, 0x125701, 0x125804, 0x125901, 0x125a04, 0x125e01, 0x126004,
+    0x128901, 0x128a04, 0x128e01, 0x129004, 0x12b101, 0x12b204, 0x12b601, 0x12b804,
+    0x12bf01, 0x12c004, 0x12c101, 0x12c204, 0x12c601, 0x12c804, 0x12d701, 0x12d804,
+    0x131101, 0x131204, 0x131601, 0x131804, 0x135b01, 0x135d10, 0x136020, 0x136902,
+    0x137d01, 0x138004, 0x139040, 0x139a01, 0x13a004, 0x13f601, 0x13f804, 0x13fe01,
+    0x140020, 0x140104, 0x166d40, 0x166e20, 0x166f04, 0x168008, 0x168104, 0x169b20,
+    0x169d01, 0x16a004, 0x16eb20, 0x16ee02, 0x16f104, 0x16f901, 0x170004, 0x171210,
+    0x171601, 0x171f04, 0x173210, 0x173520, 0x173701, 0x174004, 0x175210, 0x175401,
+    0x176004, 0x176d01, 0x176e04, 0x177101, 0x177210, 0x177401, 0x178004, 0x17b410,
+    0x17d420, 0x17d704, 0x17d820, 0x17db40, 0x17dc04, 0x17dd10, 0x17de01, 0x17e002,
+    0x17ea01, 0x17f002, 0x17fa01, 0x180020, 0x180b10, 0x180e80, 0x180f10, 0x181002,
+    0x181a01, 0x182004, 0x187901, 0x188004, 0x188510, 0x188704, 0x18a910, 0x18aa04,
+    0x18ab01, 0x18b004, 0x18f601, 0x190004, 0x191f01, 0x192010, 0x192c01, 0x193010,
+    0x193c01, 0x194040, 0x194101, 0x194420, 0x194602, 0x195004, 0x196e01, 0x197004,
+    0x197501, 0x198004, 0x19ac01, 0x19b004, 0x19ca01, 0x19d002, 0x19db01, 0x19de40,
+    0x1a0004, 0x1a1710, 0x1a1c01, 0x1a1e20, 0x1a2004, 0x1a5510, 0x1a5f01, 0x1a6010,
+    0x1a7d01, 0x1a7f10, 0x1a8002, 0x1a8a01, 0x1a9002, 0x1a9a01, 0x1aa020, 0x1aa704,
+    0x1aa820, 0x1aae01, 0x1ab010, 0x1acf01, 0x1b0010, 0x1b0504, 0x1b3410, 0x1b4504,
+    0x1b4d01, 0x1b5002, 0x1b5a20, 0x1b6140, 0x1b6b10, 0x1b7440, 0x1b7d20, 0x1b7f01,
+    0x1b8010, 0x1b8304, 0x1ba110, 0x1bae04, 0x1bb002, 0x1bba04, 0x1be610, 0x1bf401,
+    0x1bfc20, 0x1c0004, 0x1c2410, 0x1c3801, 0x1c3b20, 0x1c4002, 0x1c4a01, 0x1c4d04,
+    0x1c5002, 0x1c5a04, 0x1c7e20, 0x1c8004, 0x1c8901, 0x1c9004, 0x1cbb01, 0x1cbd04,
+    0x1cc020, 0x1cc801, 0x1cd010, 0x1cd320, 0x1cd410, 0x1ce904, 0x1ced10, 0x1cee04,
+    0x1cf410, 0x1cf504, 0x1cf710, 0x1cfa04, 0x1cfb01, 0x1d0004, 0x1dc010, 0x1e0004,
+    0x1f1601, 0x1f1804, 0x1f1e01, 0x1f2004, 0x1f4601, 0x1f4804, 0x1f4e01, 0x1f5004,
+    0x1f5801, 0x1f5904, 0x1f5a01, 0x1f5b04, 0x1f5c01, 0x1f5d04, 0x1f5e01, 0x1f5f04,
+    0x1f7e01, 0x1f8004, 0x1fb501, 0x1fb604, 0x1fbd40, 0x1fbe04, 0x1fbf40, 0x1fc204,
+    0x1fc501, 0x1fc604, 0x1fcd40, 0x1fd004, 0x1fd401, 0x1fd604, 0x1fdc01, 0x1fdd40,
+    0x1fe004, 0x1fed40, 0x1ff001, 0x1ff204, 0x1ff501, 0x1ff604, 0x1ffd40, 0x1fff01,
+    0x200008, 0x200b80, 0x201020, 0x202808, 0x202a80, 0x202f08, 0x203020, 0x204440,
+    0x204520, 0x205240, 0x205320, 0x205f08, 0x206080, 0x206501, 0x206680, 0x207002,
+    0x207104, 0x207201, 0x207402, 0x207a40, 0x207d20, 0x207f04, 0x208002, 0x208a40,
+    0x208d20, 0x208f01, 0x209004, 0x209d01, 0x20a040, 0x20c101, 0x20d010, 0x20f101,
+    0x210040, 0x210204, 0x210340, 0x210704, 0x210840, 0x210a04, 0x211440, 0x211504,
+    0x211640, 0x211904, 0x211e40, 0x212404, 0x212540, 0x212604, 0x212740, 0x212804,
+    0x212940, 0x212a04, 0x212e40, 0x212f04, 0x213a40, 0x213c04, 0x214040, 0x214504,
+    0x214a40, 0x214e04, 0x214f40, 0x215002, 0x218304, 0x218502, 0x218a40, 0x218c01,
+    0x219040, 0x230820, 0x230c40, 0x232920, 0x232b40, 0x242701, 0x244040, 0x244b01,
+    0x246002, 0x249c40, 0x24ea02, 0x250040, 0x276820, 0x277602, 0x279440, 0x27c520,
+    0x27c740, 0x27e620, 0x27f040, 0x298320, 0x299940, 0x29d820, 0x29dc40, 0x29fc20,
+    0x29fe40, 0x2b7401, 0x2b7640, 0x2b9601, 0x2b9740, 0x2c0004, 0x2ce540, 0x2ceb04,
+    0x2cef10, 0x2cf204, 0x2cf401, 0x2cf920, 0x2cfd02, 0x2cfe20, 0x2d0004, 0x2d2601,
+    0x2d2704, 0x2d2801, 0x2d2d04, 0x2d2e01, 0x2d3004, 0x2d6801, 0x2d6f04, 0x2d7020,
+    0x2d7101, 0x2d7f10, 0x2d8004, 0x2d9701, 0x2da004, 0x2da701, 0x2da804, 0x2daf01,
+    0x2db004, 0x2db701, 0x2db804, 0x2dbf01, 0x2dc004, 0x2dc701, 0x2dc804, 0x2dcf01,
+    0x2dd004, 0x2dd701, 0x2dd804, 0x2ddf01, 0x2de010, 0x2e0020, 0x2e2f04, 0x2e3020,
+    0x2e5040, 0x2e5220, 0x2e5e01, 0x2e8040, 0x2e9a01, 0x2e9b40, 0x2ef401, 0x2f0040,
+    0x2fd601, 0x2ff040, 0x2ffc01, 0x300008, 0x300120, 0x300440, 0x300504, 0x300702,
+    0x300820, 0x301240, 0x301420, 0x302040, 0x302102, 0x302a10, 0x303020, 0x303104,
+    0x303640, 0x303802, 0x303b04, 0x303d20, 0x303e40, 0x304001, 0x304104, 0x309701,
+    0x309910, 0x309b40, 0x309d04, 0x30a020, 0x30a104, 0x30fb20, 0x30fc04, 0x310001,
+    0x310504, 0x313001, 0x313104, 0x318f01, 0x319040, 0x319202, 0x319640, 0x31a004,
+    0x31c040, 0x31e401, 0x31f004, 0x320040, 0x321f01, 0x322002, 0x322a40, 0x324802,
+    0x325040, 0x325102, 0x326040, 0x328002, 0x328a40, 0x32b102, 0x32c040, 0x340004,
+    0x4dc040, 0x4e0004, 0xa48d01, 0xa49040, 0xa4c701, 0xa4d004, 0xa4fe20, 0xa50004,
+    0xa60d20, 0xa61004, 0xa62002, 0xa62a04, 0xa62c01, 0xa64004, 0xa66f10, 0xa67320,
+    0xa67410, 0xa67e20, 0xa67f04, 0xa69e10, 0xa6a004, 0xa6e602, 0xa6f010, 0xa6f220,
+    0xa6f801, 0xa70040, 0xa71704, 0xa72040, 0xa72204, 0xa78940, 0xa78b04, 0xa7cb01,
+    0xa7d004, 0xa7d201, 0xa7d304, 0xa7d401, 0xa7d504, 0xa7da01, 0xa7f204, 0xa80210,
+    0xa80304, 0xa80610, 0xa80704, 0xa80b10, 0xa80c04, 0xa82310, 0xa82840, 0xa82c10,
+    0xa82d01, 0xa83002, 0xa83640, 0xa83a01, 0xa84004, 0xa87420, 0xa87801, 0xa88010,
+    0xa88204, 0xa8b410, 0xa8c601, 0xa8ce20, 0xa8d002, 0xa8da01, 0xa8e010, 0xa8f204,
+    0xa8f820, 0xa8fb04, 0xa8fc20, 0xa8fd04, 0xa8ff10, 0xa90002, 0xa90a04, 0xa92610,
+    0xa92e20, 0xa93004, 0xa94710, 0xa95401, 0xa95f20, 0xa96004, 0xa97d01, 0xa98010,
+    0xa98404, 0xa9b310, 0xa9c120, 0xa9ce01, 0xa9cf04, 0xa9d002, 0xa9da01, 0xa9de20,
+    0xa9e004, 0xa9e510, 0xa9e604, 0xa9f002, 0xa9fa04, 0xa9ff01, 0xaa0004, 0xaa2910,
+    0xaa3701, 0xaa4004, 0xaa4310, 0xaa4404, 0xaa4c10, 0xaa4e01, 0xaa5002, 0xaa5a01,
+    0xaa5c20, 0xaa6004, 0xaa7740, 0xaa7a04, 0xaa7b10, 0xaa7e04, 0xaab010, 0xaab104,
+    0xaab210, 0xaab504, 0xaab710, 0xaab904, 0xaabe10, 0xaac004, 0xaac110, 0xaac204,
+    0xaac301, 0xaadb04, 0xaade20, 0xaae004, 0xaaeb10, 0xaaf020, 0xaaf204, 0xaaf510,
+    0xaaf701, 0xab0104, 0xab0701, 0xab0904, 0xab0f01, 0xab1104, 0xab1701, 0xab2004,
+    0xab2701, 0xab2804, 0xab2f01, 0xab3004, 0xab5b40, 0xab5c04, 0xab6a40, 0xab6c01,
+    0xab7004, 0xabe310, 0xabeb20, 0xabec10, 0xabee01, 0xabf002, 0xabfa01, 0xac0004,
+    0xd7a401, 0xd7b004, 0xd7c701, 0xd7cb04, 0xd7fc01, 0xd80080, 0xf90004, 0xfa6e01,
+    0xfa7004, 0xfada01, 0xfb0004, 0xfb0701, 0xfb1304, 0xfb1801, 0xfb1d04, 0xfb1e10,
+    0xfb1f04, 0xfb2940, 0xfb2a04, 0xfb3701, 0xfb3804, 0xfb3d01, 0xfb3e04, 0xfb3f01,
+    0xfb4004, 0xfb4201, 0xfb4304, 0xfb4501, 0xfb4604, 0xfbb240, 0xfbc301, 0xfbd304,
+    0xfd3e20, 0xfd4040, 0xfd5004, 0xfd9001, 0xfd9204, 0xfdc801, 0xfdcf40, 0xfdd001,
+    0xfdf004, 0xfdfc40, 0xfe0010, 0xfe1020, 0xfe1a01, 0xfe2010, 0xfe3020, 0xfe5301,
+    0xfe5420, 0xfe6240, 0xfe6320, 0xfe6440, 0xfe6701, 0xfe6820, 0xfe6940, 0xfe6a20,
+    0xfe6c01, 0xfe7004, 0xfe7501, 0xfe7604, 0xfefd01, 0xfeff80, 0xff0001, 0xff0120,
+    0xff0440, 0xff0520, 0xff0b40, 0xff0c20, 0xff1002, 0xff1a20, 0xff1c40, 0xff1f20,
+    0xff2104, 0xff3b20, 0xff3e40, 0xff3f20, 0xff4040, 0xff4104, 0xff5b20, 0xff5c40,
+    0xff5d20, 0xff5e40, 0xff5f20, 0xff6604, 0xffbf01, 0xffc204, 0xffc801, 0xffca04,
+    0xffd001, 0xffd204, 0xffd801, 0xffda04, 0xffdd01, 0xffe040, 0xffe701, 0xffe840,
+    0xffef01, 0xfff980, 0xfffc40, 0xfffe01, 0x1000004, 0x1000c01, 0x1000d04, 0x1002701,
+    0x1002804, 0x1003b01, 0x1003c04, 0x1003e01, 0x1003f04, 0x1004e01, 0x1005004, 0x1005e01,
+    0x1008004, 0x100fb01, 0x1010020, 0x1010301, 0x1010702, 0x1013401, 0x1013740, 0x1014002,
+    0x1017940, 0x1018a02, 0x1018c40, 0x1018f01, 0x1019040, 0x1019d01, 0x101a040, 0x101a101,
+    0x101d040, 0x101fd10, 0x101fe01, 0x1028004, 0x1029d01, 0x102a004, 0x102d101, 0x102e010,
+    0x102e102, 0x102fc01, 0x1030004, 0x1032002, 0x1032401, 0x1032d04, 0x1034102, 0x1034204,
+    0x1034a02, 0x1034b01, 0x1035004, 0x1037610, 0x1037b01, 0x1038004, 0x1039e01, 0x1039f20,
+    0x103a004, 0x103c401, 0x103c804, 0x103d020, 0x103d102, 0x103d601, 0x1040004, 0x1049e01,
+    0x104a002, 0x104aa01, 0x104b004, 0x104d401, 0x104d804, 0x104fc01, 0x1050004, 0x1052801,
+    0x1053004, 0x1056401, 0x1056f20, 0x1057004, 0x1057b01, 0x1057c04, 0x1058b01, 0x1058c04,
+    0x1059301, 0x1059404, 0x1059601, 0x1059704, 0x105a201, 0x105a304, 0x105b201, 0x105b304,
+    0x105ba01, 0x105bb04, 0x105bd01, 0x1060004, 0x1073701, 0x1074004, 0x1075601, 0x1076004,
+    0x1076801, 0x1078004, 0x1078601, 0x1078704, 0x107b101, 0x107b204, 0x107bb01, 0x1080004,
+    0x1080601, 0x1080804, 0x1080901, 0x1080a04, 0x1083601, 0x1083704, 0x1083901, 0x1083c04,
+    0x1083d01, 0x1083f04, 0x1085601, 0x1085720, 0x1085802, 0x1086004, 0x1087740, 0x1087902,
+    0x1088004, 0x1089f01, 0x108a702, 0x108b001, 0x108e004, 0x108f301, 0x108f404, 0x108f601,
+    0x108fb02, 0x1090004, 0x1091602, 0x1091c01, 0x1091f20, 0x1092004, 0x1093a01, 0x1093f20,
+    0x1094001, 0x1098004, 0x109b801, 0x109bc02, 0x109be04, 0x109c002, 0x109d001, 0x109d202,
+    0x10a0004, 0x10a0110, 0x10a0401, 0x10a0510, 0x10a0701, 0x10a0c10, 0x10a1004, 0x10a1401,
+    0x10a1504, 0x10a1801, 0x10a1904, 0x10a3601, 0x10a3810, 0x10a3b01, 0x10a3f10, 0x10a4002,
+    0x10a4901, 0x10a5020, 0x10a5901, 0x10a6004, 0x10a7d02, 0x10a7f20, 0x10a8004, 0x10a9d02,
+    0x10aa001, 0x10ac004, 0x10ac840, 0x10ac904, 0x10ae510, 0x10ae701, 0x10aeb02, 0x10af020,
+    0x10af701, 0x10b0004, 0x10b3601, 0x10b3920, 0x10b4004, 0x10b5601, 0x10b5802, 0x10b6004,
+    0x10b7301, 0x10b7802, 0x10b8004, 0x10b9201, 0x10b9920, 0x10b9d01, 0x10ba902, 0x10bb001,
+    0x10c0004, 0x10c4901, 0x10c8004, 0x10cb301, 0x10cc004, 0x10cf301, 0x10cfa02, 0x10d0004,
+    0x10d2410, 0x10d2801, 0x10d3002, 0x10d3a01, 0x10e6002, 0x10e7f01, 0x10e8004, 0x10eaa01,
+    0x10eab10, 0x10ead20, 0x10eae01, 0x10eb004, 0x10eb201, 0x10f0004, 0x10f1d02, 0x10f2704,
+    0x10f2801, 0x10f3004, 0x10f4610, 0x10f5102, 0x10f5520, 0x10f5a01, 0x10f7004, 0x10f8210,
+    0x10f8620, 0x10f8a01, 0x10fb004, 0x10fc502, 0x10fcc01, 0x10fe004, 0x10ff701, 0x1100010,
+    0x1100304, 0x1103810, 0x1104720, 0x1104e01, 0x1105202, 0x1107010, 0x1107104, 0x1107310,
+    0x1107504, 0x1107601, 0x1107f10, 0x1108304, 0x110b010, 0x110bb20, 0x110bd80, 0x110be20,
+    0x110c210, 0x110c301, 0x110cd80, 0x110ce01, 0x110d004, 0x110e901, 0x110f002, 0x110fa01,
+    0x1110010, 0x1110304, 0x1112710, 0x1113501, 0x1113602, 0x1114020, 0x1114404, 0x1114510,
+    0x1114704, 0x1114801, 0x1115004, 0x1117310, 0x1117420, 0x1117604, 0x1117701, 0x1118010,
+    0x1118304, 0x111b310, 0x111c104, 0x111c520, 0x111c910, 0x111cd20, 0x111ce10, 0x111d002,
+    0x111da04, 0x111db20, 0x111dc04, 0x111dd20, 0x111e001, 0x111e102, 0x111f501, 0x1120004,
+    0x1121201, 0x1121304, 0x1122c10, 0x1123820, 0x1123e10, 0x1123f01, 0x1128004, 0x1128701,
+    0x1128804, 0x1128901, 0x1128a04, 0x1128e01, 0x1128f04, 0x1129e01, 0x1129f04, 0x112a920,
+    0x112aa01, 0x112b004, 0x112df10, 0x112eb01, 0x112f002, 0x112fa01, 0x1130010, 0x1130401,
+    0x1130504, 0x1130d01, 0x1130f04, 0x1131101, 0x1131304, 0x1132901, 0x1132a04, 0x1133101,
+    0x1133204, 0x1133401, 0x1133504, 0x1133a01, 0x1133b10, 0x1133d04, 0x1133e10, 0x1134501,
+    0x1134710, 0x1134901, 0x1134b10, 0x1134e01, 0x1135004, 0x1135101, 0x1135710, 0x1135801,
+    0x1135d04, 0x1136210, 0x1136401, 0x1136610, 0x1136d01, 0x1137010, 0x1137501, 0x1140004,
+    0x1143510, 0x1144704, 0x1144b20, 0x1145002, 0x1145a20, 0x1145c01, 0x1145d20, 0x1145e10,
+    0x1145f04, 0x1146201, 0x1148004, 0x114b010, 0x114c404, 0x114c620, 0x114c704, 0x114c801,
+    0x114d002, 0x114da01, 0x1158004, 0x115af10, 0x115b601, 0x115b810, 0x115c120, 0x115d804,
+    0x115dc10, 0x115de01, 0x1160004, 0x1163010, 0x1164120, 0x1164404, 0x1164501, 0x1165002,
+    0x1165a01, 0x1166020, 0x1166d01, 0x1168004, 0x116ab10, 0x116b804, 0x116b920, 0x116ba01,
+    0x116c002, 0x116ca01, 0x1170004, 0x1171b01, 0x1171d10, 0x1172c01, 0x1173002, 0x1173c20,
+    0x1173f40, 0x1174004, 0x1174701, 0x1180004, 0x1182c10, 0x1183b20, 0x1183c01, 0x118a004,
+    0x118e002, 0x118f301, 0x118ff04, 0x1190701, 0x1190904, 0x1190a01, 0x1190c04, 0x1191401,
+    0x1191504, 0x1191701, 0x1191804, 0x1193010, 0x1193601, 0x1193710, 0x1193901, 0x1193b10,
+    0x1193f04, 0x1194010, 0x1194104, 0x1194210, 0x1194420, 0x1194701, 0x1195002, 0x1195a01,
+    0x119a004, 0x119a801, 0x119aa04, 0x119d110, 0x119d801, 0x119da10, 0x119e104, 0x119e220,
+    0x119e304, 0x119e410, 0x119e501, 0x11a0004, 0x11a0110, 0x11a0b04, 0x11a3310, 0x11a3a04,
+    0x11a3b10, 0x11a3f20, 0x11a4710, 0x11a4801, 0x11a5004, 0x11a5110, 0x11a5c04, 0x11a8a10,
+    0x11a9a20, 0x11a9d04, 0x11a9e20, 0x11aa301, 0x11ab004, 0x11af901, 0x11c0004, 0x11c0901,
+    0x11c0a04, 0x11c2f10, 0x11c3701, 0x11c3810, 0x11c4004, 0x11c4120, 0x11c4601, 0x11c5002,
+    0x11c6d01, 0x11c7020, 0x11c7204, 0x11c9001, 0x11c9210, 0x11ca801, 0x11ca910, 0x11cb701,
+    0x11d0004, 0x11d0701, 0x11d0804, 0x11d0a01, 0x11d0b04, 0x11d3110, 0x11d3701, 0x11d3a10,
+    0x11d3b01, 0x11d3c10, 0x11d3e01, 0x11d3f10, 0x11d4604, 0x11d4710, 0x11d4801, 0x11d5002,
+    0x11d5a01, 0x11d6004, 0x11d6601, 0x11d6704, 0x11d6901, 0x11d6a04, 0x11d8a10, 0x11d8f01,
+    0x11d9010, 0x11d9201, 0x11d9310, 0x11d9804, 0x11d9901, 0x11da002, 0x11daa01, 0x11ee004,
+    0x11ef310, 0x11ef720, 0x11ef901, 0x11fb004, 0x11fb101, 0x11fc002, 0x11fd540, 0x11ff201,
+    0x11fff20, 0x1200004, 0x1239a01, 0x1240002, 0x1246f01, 0x1247020, 0x1247501, 0x1248004,
+    0x1254401, 0x12f9004, 0x12ff120, 0x12ff301, 0x1300004, 0x1342f01, 0x1343080, 0x1343901,
+    0x1440004, 0x1464701, 0x1680004, 0x16a3901, 0x16a4004, 0x16a5f01, 0x16a6002, 0x16a6a01,
+    0x16a6e20, 0x16a7004, 0x16abf01, 0x16ac002, 0x16aca01, 0x16ad004, 0x16aee01, 0x16af010,
+    0x16af520, 0x16af601, 0x16b0004, 0x16b3010, 0x16b3720, 0x16b3c40, 0x16b4004, 0x16b4420,
+    0x16b4540, 0x16b4601, 0x16b5002, 0x16b5a01, 0x16b5b02, 0x16b6201, 0x16b6304, 0x16b7801,
+    0x16b7d04, 0x16b9001, 0x16e4004, 0x16e8002, 0x16e9720, 0x16e9b01, 0x16f0004, 0x16f4b01,
+    0x16f4f10, 0x16f5004, 0x16f5110, 0x16f8801, 0x16f8f10, 0x16f9304, 0x16fa001, 0x16fe004,
+    0x16fe220, 0x16fe304, 0x16fe410, 0x16fe501, 0x16ff010, 0x16ff201, 0x1700004, 0x187f801,
+    0x1880004, 0x18cd601, 0x18d0004, 0x18d0901, 0x1aff004, 0x1aff401, 0x1aff504, 0x1affc01,
+    0x1affd04, 0x1afff01, 0x1b00004, 0x1b12301, 0x1b15004, 0x1b15301, 0x1b16404, 0x1b16801,
+    0x1b17004, 0x1b2fc01, 0x1bc0004, 0x1bc6b01, 0x1bc7004, 0x1bc7d01, 0x1bc8004, 0x1bc8901,
+    0x1bc9004, 0x1bc9a01, 0x1bc9c40, 0x1bc9d10, 0x1bc9f20, 0x1bca080, 0x1bca401, 0x1cf0010,
+    0x1cf2e01, 0x1cf3010, 0x1cf4701, 0x1cf5040, 0x1cfc401, 0x1d00040, 0x1d0f601, 0x1d10040,
+    0x1d12701, 0x1d12940, 0x1d16510, 0x1d16a40, 0x1d16d10, 0x1d17380, 0x1d17b10, 0x1d18340,
+    0x1d18510, 0x1d18c40, 0x1d1aa10, 0x1d1ae40, 0x1d1eb01, 0x1d20040, 0x1d24210, 0x1d24540,
+    0x1d24601, 0x1d2e002, 0x1d2f401, 0x1d30040, 0x1d35701, 0x1d36002, 0x1d37901, 0x1d40004,
+    0x1d45501, 0x1d45604, 0x1d49d01, 0x1d49e04, 0x1d4a001, 0x1d4a204, 0x1d4a301, 0x1d4a504,
+    0x1d4a701, 0x1d4a904, 0x1d4ad01, 0x1d4ae04, 0x1d4ba01, 0x1d4bb04, 0x1d4bc01, 0x1d4bd04,
+    0x1d4c401, 0x1d4c504, 0x1d50601, 0x1d50704, 0x1d50b01, 0x1d50d04, 0x1d51501, 0x1d51604,
+    0x1d51d01, 0x1d51e04, 0x1d53a01, 0x1d53b04, 0x1d53f01, 0x1d54004, 0x1d54501, 0x1d54604,
+    0x1d54701, 0x1d54a04, 0x1d55101, 0x1d55204, 0x1d6a601, 0x1d6a804, 0x1d6c140, 0x1d6c204,
+    0x1d6db40, 0x1d6dc04, 0x1d6fb40, 0x1d6fc04, 0x1d71540, 0x1d71604, 0x1d73540, 0x1d73604,
+    0x1d74f40, 0x1d75004, 0x1d76f40, 0x1d77004, 0x1d78940, 0x1d78a04, 0x1d7a940, 0x1d7aa04,
+    0x1d7c340, 0x1d7c404, 0x1d7cc01, 0x1d7ce02, 0x1d80040, 0x1da0010, 0x1da3740, 0x1da3b10,
+    0x1da6d40, 0x1da7510, 0x1da7640, 0x1da8410, 0x1da8540, 0x1da8720, 0x1da8c01, 0x1da9b10,
+    0x1daa001, 0x1daa110, 0x1dab001, 0x1df0004, 0x1df1f01, 0x1e00010, 0x1e00701, 0x1e00810,
+    0x1e01901, 0x1e01b10, 0x1e02201, 0x1e02310, 0x1e02501, 0x1e02610, 0x1e02b01, 0x1e10004,
+    0x1e12d01, 0x1e13010, 0x1e13704, 0x1e13e01, 0x1e14002, 0x1e14a01, 0x1e14e04, 0x1e14f40,
+    0x1e15001, 0x1e29004, 0x1e2ae10, 0x1e2af01, 0x1e2c004, 0x1e2ec10, 0x1e2f002, 0x1e2fa01,
+    0x1e2ff40, 0x1e30001, 0x1e7e004, 0x1e7e701, 0x1e7e804, 0x1e7ec01, 0x1e7ed04, 0x1e7ef01,
+    0x1e7f004, 0x1e7ff01, 0x1e80004, 0x1e8c501, 0x1e8c702, 0x1e8d010, 0x1e8d701, 0x1e90004,
+    0x1e94410, 0x1e94b04, 0x1e94c01, 0x1e95002, 0x1e95a01, 0x1e95e20, 0x1e96001, 0x1ec7102,
+    0x1ecac40, 0x1ecad02, 0x1ecb040, 0x1ecb102, 0x1ecb501, 0x1ed0102, 0x1ed2e40, 0x1ed2f02,
+    0x1ed3e01, 0x1ee0004, 0x1ee0401, 0x1ee0504, 0x1ee2001, 0x1ee2104, 0x1ee2301, 0x1ee2404,
+    0x1ee2501, 0x1ee2704, 0x1ee2801, 0x1ee2904, 0x1ee3301, 0x1ee3404, 0x1ee3801, 0x1ee3904,
+    0x1ee3a01, 0x1ee3b04, 0x1ee3c01, 0x1ee4204, 0x1ee4301, 0x1ee4704, 0x1ee4801, 0x1ee4904,
+    0x1ee4a01, 0x1ee4b04, 0x1ee4c01, 0x1ee4d04, 0x1ee5001, 0x1ee5104, 0x1ee5301, 0x1ee5404,
+    0x1ee5501, 0x1ee5704, 0x1ee5801, 0x1ee5904, 0x1ee5a01, 0x1ee5b04, 0x1ee5c01, 0x1ee5d04,
+    0x1ee5e01, 0x1ee5f04, 0x1ee6001, 0x1ee6104, 0x1ee6301, 0x1ee6404, 0x1ee6501, 0x1ee6704,
+    0x1ee6b01, 0x1ee6c04, 0x1ee7301, 0x1ee7404, 0x1ee7801, 0x1ee7904, 0x1ee7d01, 0x1ee7e04,
+    0x1ee7f01, 0x1ee8004, 0x1ee8a01, 0x1ee8b04, 0x1ee9c01, 0x1eea104, 0x1eea401, 0x1eea504,
+    0x1eeaa01, 0x1eeab04, 0x1eebc01, 0x1eef040, 0x1eef201, 0x1f00040, 0x1f02c01, 0x1f03040,
+    0x1f09401, 0x1f0a040, 0x1f0af01, 0x1f0b140, 0x1f0c001, 0x1f0c140, 0x1f0d001, 0x1f0d140,
+    0x1f0f601, 0x1f10002, 0x1f10d40, 0x1f1ae01, 0x1f1e640, 0x1f20301, 0x1f21040, 0x1f23c01,
+    0x1f24040, 0x1f24901, 0x1f25040, 0x1f25201, 0x1f26040, 0x1f26601, 0x1f30040, 0x1f6d801,
+    0x1f6dd40, 0x1f6ed01, 0x1f6f040, 0x1f6fd01, 0x1f70040, 0x1f77401, 0x1f78040, 0x1f7d901,
+    0x1f7e040, 0x1f7ec01, 0x1f7f040, 0x1f7f101, 0x1f80040, 0x1f80c01, 0x1f81040, 0x1f84801,
+    0x1f85040, 0x1f85a01, 0x1f86040, 0x1f88801, 0x1f89040, 0x1f8ae01, 0x1f8b040, 0x1f8b201,
+    0x1f90040, 0x1fa5401, 0x1fa6040, 0x1fa6e01, 0x1fa7040, 0x1fa7501, 0x1fa7840, 0x1fa7d01,
+    0x1fa8040, 0x1fa8701, 0x1fa9040, 0x1faad01, 0x1fab040, 0x1fabb01, 0x1fac040, 0x1fac601,
+    0x1fad040, 0x1fada01, 0x1fae040, 0x1fae801, 0x1faf040, 0x1faf701, 0x1fb0040, 0x1fb9301,
+    0x1fb9440, 0x1fbcb01, 0x1fbf002, 0x1fbfa01, 0x2000004, 0x2a6e001, 0x2a70004, 0x2b73901,
+    0x2b74004, 0x2b81e01, 0x2b82004, 0x2cea201, 0x2ceb004, 0x2ebe101, 0x2f80004, 0x2fa1e01,
+    0x3000004, 0x3134b01, 0xe000180, 0xe000201, 0xe002080, 0xe008001, 0xe010010, 0xe01f001,
+    0xf000080, 0xffffe01, 0x10000080, 0x10fffe01,
+};
+#define LK__ULOWER_N 183
+static const int32_t lk__ulower[LK__ULOWER_N][4] = {
+    {0x41,26,1,32}, {0xc0,23,1,32}, {0xd8,7,1,32}, {0x100,24,2,1},
+    {0x130,1,1,-199}, {0x132,3,2,1}, {0x139,8,2,1}, {0x14a,23,2,1},
+    {0x178,1,1,-121}, {0x179,3,2,1}, {0x181,1,1,210}, {0x182,2,2,1},
+    {0x186,1,1,206}, {0x187,1,1,1}, {0x189,2,1,205}, {0x18b,1,1,1},
+    {0x18e,1,1,79}, {0x18f,1,1,202}, {0x190,1,1,203}, {0x191,1,1,1},
+    {0x193,1,1,205}, {0x194,1,1,207}, {0x196,1,1,211}, {0x197,1,1,209},
+    {0x198,1,1,1}, {0x19c,1,1,211}, {0x19d,1,1,213}, {0x19f,1,1,214},
+    {0x1a0,3,2,1}, {0x1a6,1,1,218}, {0x1a7,1,1,1}, {0x1a9,1,1,218},
+    {0x1ac,1,1,1}, {0x1ae,1,1,218}, {0x1af,1,1,1}, {0x1b1,2,1,217},
+    {0x1b3,2,2,1}, {0x1b7,1,1,219}, {0x1b8,1,1,1}, {0x1bc,1,1,1},
+    {0x1c4,1,1,2}, {0x1c5,1,1,1}, {0x1c7,1,1,2}, {0x1c8,1,1,1},
+    {0x1ca,1,1,2}, {0x1cb,9,2,1}, {0x1de,9,2,1}, {0x1f1,1,1,2},
+    {0x1f2,2,2,1}, {0x1f6,1,1,-97}, {0x1f7,1,1,-56}, {0x1f8,20,2,1},
+    {0x220,1,1,-130}, {0x222,9,2,1}, {0x23a,1,1,10795}, {0x23b,1,1,1},
+    {0x23d,1,1,-163}, {0x23e,1,1,10792}, {0x241,1,1,1}, {0x243,1,1,-195},
+    {0x244,1,1,69}, {0x245,1,1,71}, {0x246,5,2,1}, {0x370,2,2,1},
+    {0x376,1,1,1}, {0x37f,1,1,116}, {0x386,1,1,38}, {0x388,3,1,37},
+    {0x38c,1,1,64}, {0x38e,2,1,63}, {0x391,17,1,32}, {0x3a3,9,1,32},
+    {0x3cf,1,1,8}, {0x3d8,12,2,1}, {0x3f4,1,1,-60}, {0x3f7,1,1,1},
+    {0x3f9,1,1,-7}, {0x3fa,1,1,1}, {0x3fd,3,1,-130}, {0x400,16,1,80},
+    {0x410,32,1,32}, {0x460,17,2,1}, {0x48a,27,2,1}, {0x4c0,1,1,15},
+    {0x4c1,7,2,1}, {0x4d0,48,2,1}, {0x531,38,1,48}, {0x10a0,38,1,7264},
+    {0x10c7,1,1,7264}, {0x10cd,1,1,7264}, {0x13a0,80,1,38864}, {0x13f0,6,1,8},
+    {0x1c90,43,1,-3008}, {0x1cbd,3,1,-3008}, {0x1e00,75,2,1}, {0x1e9e,1,1,-7615},
+    {0x1ea0,48,2,1}, {0x1f08,8,1,-8}, {0x1f18,6,1,-8}, {0x1f28,8,1,-8},
+    {0x1f38,8,1,-8}, {0x1f48,6,1,-8}, {0x1f59,4,2,-8}, {0x1f68,8,1,-8},
+    {0x1f88,8,1,-8}, {0x1f98,8,1,-8}, {0x1fa8,8,1,-8}, {0x1fb8,2,1,-8},
+    {0x1fba,2,1,-74}, {0x1fbc,1,1,-9}, {0x1fc8,4,1,-86}, {0x1fcc,1,1,-9},
+    {0x1fd8,2,1,-8}, {0x1fda,2,1,-100}, {0x1fe8,2,1,-8}, {0x1fea,2,1,-112},
+    {0x1fec,1,1,-7}, {0x1ff8,2,1,-128}, {0x1ffa,2,1,-126}, {0x1ffc,1,1,-9},
+    {0x2126,1,1,-7517}, {0x212a,1,1,-8383}, {0x212b,1,1,-8262}, {0x2132,1,1,28},
+    {0x2160,16,1,16}, {0x2183,1,1,1}, {0x24b6,26,1,26}, {0x2c00,48,1,48},
+    {0x2c60,1,1,1}, {0x2c62,1,1,-10743}, {0x2c63,1,1,-3814}, {0x2c64,1,1,-10727},
+    {0x2c67,3,2,1}, {0x2c6d,1,1,-10780}, {0x2c6e,1,1,-10749}, {0x2c6f,1,1,-10783},
+    {0x2c70,1,1,-10782}, {0x2c72,1,1,1}, {0x2c75,1,1,1}, {0x2c7e,2,1,-10815},
+    {0x2c80,50,2,1}, {0x2ceb,2,2,1}, {0x2cf2,1,1,1}, {0xa640,23,2,1},
+    {0xa680,14,2,1}, {0xa722,7,2,1}, {0xa732,31,2,1}, {0xa779,2,2,1},
+    {0xa77d,1,1,-35332}, {0xa77e,5,2,1}, {0xa78b,1,1,1}, {0xa78d,1,1,-42280},
+    {0xa790,2,2,1}, {0xa796,10,2,1}, {0xa7aa,1,1,-42308}, {0xa7ab,1,1,-42319},
+    {0xa7ac,1,1,-42315}, {0xa7ad,1,1,-42305}, {0xa7ae,1,1,-42308}, {0xa7b0,1,1,-42258},
+    {0xa7b1,1,1,-42282}, {0xa7b2,1,1,-42261}, {0xa7b3,1,1,928}, {0xa7b4,8,2,1},
+    {0xa7c4,1,1,-48}, {0xa7c5,1,1,-42307}, {0xa7c6,1,1,-35384}, {0xa7c7,2,2,1},
+    {0xa7d0,1,1,1}, {0xa7d6,2,2,1}, {0xa7f5,1,1,1}, {0xff21,26,1,32},
+    {0x10400,40,1,40}, {0x104b0,36,1,40}, {0x10570,19,2,39}, {0x10571,5,2,39},
+    {0x1057d,7,2,39}, {0x1058d,3,2,39}, {0x10595,1,1,39}, {0x10c80,51,1,64},
+    {0x118a0,32,1,32}, {0x16e40,32,1,32}, {0x1e900,34,1,34},
+};
+#define LK__UNFD_N 1827
+static const uint32_t lk__unfd[LK__UNFD_N][3] = {
+    {0xc0,0xc5,0x41}, {0xc7,0xc7,0x43}, {0xc8,0xcb,0x45}, {0xcc,0xcf,0x49}, {0xd1,0xd1,0x4e},
+    {0xd2,0xd6,0x4f}, {0xd9,0xdc,0x55}, {0xdd,0xdd,0x59}, {0xe0,0xe5,0x61}, {0xe7,0xe7,0x63},
+    {0xe8,0xeb,0x65}, {0xec,0xef,0x69}, {0xf1,0xf1,0x6e}, {0xf2,0xf6,0x6f}, {0xf9,0xfc,0x75},
+    {0xfd,0xfd,0x79}, {0xff,0xff,0x79}, {0x100,0x100,0x41}, {0x101,0x101,0x61}, {0x102,0x102,0x41},
+    {0x103,0x103,0x61}, {0x104,0x104,0x41}, {0x105,0x105,0x61}, {0x106,0x106,0x43}, {0x107,0x107,0x63},
+    {0x108,0x108,0x43}, {0x109,0x109,0x63}, {0x10a,0x10a,0x43}, {0x10b,0x10b,0x63}, {0x10c,0x10c,0x43},
+    {0x10d,0x10d,0x63}, {0x10e,0x10e,0x44}, {0x10f,0x10f,0x64}, {0x112,0x112,0x45}, {0x113,0x113,0x65},
+    {0x114,0x114,0x45}, {0x115,0x115,0x65}, {0x116,0x116,0x45}, {0x117,0x117,0x65}, {0x118,0x118,0x45},
+    {0x119,0x119,0x65}, {0x11a,0x11a,0x45}, {0x11b,0x11b,0x65}, {0x11c,0x11c,0x47}, {0x11d,0x11d,0x67},
+    {0x11e,0x11e,0x47}, {0x11f,0x11f,0x67}, {0x120,0x120,0x47}, {0x121,0x121,0x67}, {0x122,0x122,0x47},
+    {0x123,0x123,0x67}, {0x124,0x124,0x48}, {0x125,0x125,0x68}, {0x128,0x128,0x49}, {0x129,0x129,0x69},
+    {0x12a,0x12a,0x49}, {0x12b,0x12b,0x69}, {0x12c,0x12c,0x49}, {0x12d,0x12d,0x69}, {0x12e,0x12e,0x49},
+    {0x12f,0x12f,0x69}, {0x130,0x130,0x49}, {0x134,0x134,0x4a}, {0x135,0x135,0x6a}, {0x136,0x136,0x4b},
+    {0x137,0x137,0x6b}, {0x139,0x139,0x4c}, {0x13a,0x13a,0x6c}, {0x13b,0x13b,0x4c}, {0x13c,0x13c,0x6c},
+    {0x13d,0x13d,0x4c}, {0x13e,0x13e,0x6c}, {0x143,0x143,0x4e}, {0x144,0x144,0x6e}, {0x145,0x145,0x4e},
+    {0x146,0x146,0x6e}, {0x147,0x147,0x4e}, {0x148,0x148,0x6e}, {0x14c,0x14c,0x4f}, {0x14d,0x14d,0x6f},
+    {0x14e,0x14e,0x4f}, {0x14f,0x14f,0x6f}, {0x150,0x150,0x4f}, {0x151,0x151,0x6f}, {0x154,0x154,0x52},
+    {0x155,0x155,0x72}, {0x156,0x156,0x52}, {0x157,0x157,0x72}, {0x158,0x158,0x52}, {0x159,0x159,0x72},
+    {0x15a,0x15a,0x53}, {0x15b,0x15b,0x73}, {0x15c,0x15c,0x53}, {0x15d,0x15d,0x73}, {0x15e,0x15e,0x53},
+    {0x15f,0x15f,0x73}, {0x160,0x160,0x53}, {0x161,0x161,0x73}, {0x162,0x162,0x54}, {0x163,0x163,0x74},
+    {0x164,0x164,0x54}, {0x165,0x165,0x74}, {0x168,0x168,0x55}, {0x169,0x169,0x75}, {0x16a,0x16a,0x55},
+    {0x16b,0x16b,0x75}, {0x16c,0x16c,0x55}, {0x16d,0x16d,0x75}, {0x16e,0x16e,0x55}, {0x16f,0x16f,0x75},
+    {0x170,0x170,0x55}, {0x171,0x171,0x75}, {0x172,0x172,0x55}, {0x173,0x173,0x75}, {0x174,0x174,0x57},
+    {0x175,0x175,0x77}, {0x176,0x176,0x59}, {0x177,0x177,0x79}, {0x178,0x178,0x59}, {0x179,0x179,0x5a},
+    {0x17a,0x17a,0x7a}, {0x17b,0x17b,0x5a}, {0x17c,0x17c,0x7a}, {0x17d,0x17d,0x5a}, {0x17e,0x17e,0x7a},
+    {0x1a0,0x1a0,0x4f}, {0x1a1,0x1a1,0x6f}, {0x1af,0x1af,0x55}, {0x1b0,0x1b0,0x75}, {0x1cd,0x1cd,0x41},
+    {0x1ce,0x1ce,0x61}, {0x1cf,0x1cf,0x49}, {0x1d0,0x1d0,0x69}, {0x1d1,0x1d1,0x4f}, {0x1d2,0x1d2,0x6f},
+    {0x1d3,0x1d3,0x55}, {0x1d4,0x1d4,0x75}, {0x1d5,0x1d5,0x55}, {0x1d6,0x1d6,0x75}, {0x1d7,0x1d7,0x55},
+    {0x1d8,0x1d8,0x75}, {0x1d9,0x1d9,0x55}, {0x1da,0x1da,0x75}, {0x1db,0x1db,0x55}, {0x1dc,0x1dc,0x75},
+    {0x1de,0x1de,0x41}, {0x1df,0x1df,0x61}, {0x1e0,0x1e0,0x41}, {0x1e1,0x1e1,0x61}, {0x1e2,0x1e2,0xc6},
+    {0x1e3,0x1e3,0xe6}, {0x1e6,0x1e6,0x47}, {0x1e7,0x1e7,0x67}, {0x1e8,0x1e8,0x4b}, {0x1e9,0x1e9,0x6b},
+    {0x1ea,0x1ea,0x4f}, {0x1eb,0x1eb,0x6f}, {0x1ec,0x1ec,0x4f}, {0x1ed,0x1ed,0x6f}, {0x1ee,0x1ee,0x1b7},
+    {0x1ef,0x1ef,0x292}, {0x1f0,0x1f0,0x6a}, {0x1f4,0x1f4,0x47}, {0x1f5,0x1f5,0x67}, {0x1f8,0x1f8,0x4e},
+    {0x1f9,0x1f9,0x6e}, {0x1fa,0x1fa,0x41}, {0x1fb,0x1fb,0x61}, {0x1fc,0x1fc,0xc6}, {0x1fd,0x1fd,0xe6},
+    {0x1fe,0x1fe,0xd8}, {0x1ff,0x1ff,0xf8}, {0x200,0x200,0x41}, {0x201,0x201,0x61}, {0x202,0x202,0x41},
+    {0x203,0x203,0x61}, {0x204,0x204,0x45}, {0x205,0x205,0x65}, {0x206,0x206,0x45}, {0x207,0x207,0x65},
+    {0x208,0x208,0x49}, {0x209,0x209,0x69}, {0x20a,0x20a,0x49}, {0x20b,0x20b,0x69}, {0x20c,0x20c,0x4f},
+    {0x20d,0x20d,0x6f}, {0x20e,0x20e,0x4f}, {0x20f,0x20f,0x6f}, {0x210,0x210,0x52}, {0x211,0x211,0x72},
+    {0x212,0x212,0x52}, {0x213,0x213,0x72}, {0x214,0x214,0x55}, {0x215,0x215,0x75}, {0x216,0x216,0x55},
+    {0x217,0x217,0x75}, {0x218,0x218,0x53}, {0x219,0x219,0x73}, {0x21a,0x21a,0x54}, {0x21b,0x21b,0x74},
+    {0x21e,0x21e,0x48}, {0x21f,0x21f,0x68}, {0x226,0x226,0x41}, {0x227,0x227,0x61}, {0x228,0x228,0x45},
+    {0x229,0x229,0x65}, {0x22a,0x22a,0x4f}, {0x22b,0x22b,0x6f}, {0x22c,0x22c,0x4f}, {0x22d,0x22d,0x6f},
+    {0x22e,0x22e,0x4f}, {0x22f,0x22f,0x6f}, {0x230,0x230,0x4f}, {0x231,0x231,0x6f}, {0x232,0x232,0x59},
+    {0x233,0x233,0x79}, {0x340,0x340,0x300}, {0x341,0x341,0x301}, {0x343,0x343,0x313}, {0x344,0x344,0x308},
+    {0x374,0x374,0x2b9}, {0x37e,0x37e,0x3b}, {0x385,0x385,0xa8}, {0x386,0x386,0x391}, {0x387,0x387,0xb7},
+    {0x388,0x388,0x395}, {0x389,0x389,0x397}, {0x38a,0x38a,0x399}, {0x38c,0x38c,0x39f}, {0x38e,0x38e,0x3a5},
+    {0x38f,0x38f,0x3a9}, {0x390,0x390,0x3b9}, {0x3aa,0x3aa,0x399}, {0x3ab,0x3ab,0x3a5}, {0x3ac,0x3ac,0x3b1},
+    {0x3ad,0x3ad,0x3b5}, {0x3ae,0x3ae,0x3b7}, {0x3af,0x3af,0x3b9}, {0x3b0,0x3b0,0x3c5}, {0x3ca,0x3ca,0x3b9},
+    {0x3cb,0x3cb,0x3c5}, {0x3cc,0x3cc,0x3bf}, {0x3cd,0x3cd,0x3c5}, {0x3ce,0x3ce,0x3c9}, {0x3d3,0x3d4,0x3d2},
+    {0x400,0x401,0x415}, {0x403,0x403,0x413}, {0x407,0x407,0x406}, {0x40c,0x40c,0x41a}, {0x40d,0x40d,0x418},
+    {0x40e,0x40e,0x423}, {0x419,0x419,0x418}, {0x439,0x439,0x438}, {0x450,0x451,0x435}, {0x453,0x453,0x433},
+    {0x457,0x457,0x456}, {0x45c,0x45c,0x43a}, {0x45d,0x45d,0x438}, {0x45e,0x45e,0x443}, {0x476,0x476,0x474},
+    {0x477,0x477,0x475}, {0x4c1,0x4c1,0x416}, {0x4c2,0x4c2,0x436}, {0x4d0,0x4d0,0x410}, {0x4d1,0x4d1,0x430},
+    {0x4d2,0x4d2,0x410}, {0x4d3,0x4d3,0x430}, {0x4d6,0x4d6,0x415}, {0x4d7,0x4d7,0x435}, {0x4da,0x4da,0x4d8},
+    {0x4db,0x4db,0x4d9}, {0x4dc,0x4dc,0x416}, {0x4dd,0x4dd,0x436}, {0x4de,0x4de,0x417}, {0x4df,0x4df,0x437},
+    {0x4e2,0x4e2,0x418}, {0x4e3,0x4e3,0x438}, {0x4e4,0x4e4,0x418}, {0x4e5,0x4e5,0x438}, {0x4e6,0x4e6,0x41e},
+    {0x4e7,0x4e7,0x43e}, {0x4ea,0x4ea,0x4e8}, {0x4eb,0x4eb,0x4e9}, {0x4ec,0x4ec,0x42d}, {0x4ed,0x4ed,0x44d},
+    {0x4ee,0x4ee,0x423}, {0x4ef,0x4ef,0x443}, {0x4f0,0x4f0,0x423}, {0x4f1,0x4f1,0x443}, {0x4f2,0x4f2,0x423},
+    {0x4f3,0x4f3,0x443}, {0x4f4,0x4f4,0x427}, {0x4f5,0x4f5,0x447}, {0x4f8,0x4f8,0x42b}, {0x4f9,0x4f9,0x44b},
+    {0x622,0x623,0x627}, {0x624,0x624,0x648}, {0x625,0x625,0x627}, {0x626,0x626,0x64a}, {0x6c0,0x6c0,0x6d5},
+    {0x6c2,0x6c2,0x6c1}, {0x6d3,0x6d3,0x6d2}, {0x929,0x929,0x928}, {0x931,0x931,0x930}, {0x934,0x934,0x933},
+    {0x958,0x958,0x915}, {0x959,0x959,0x916}, {0x95a,0x95a,0x917}, {0x95b,0x95b,0x91c}, {0x95c,0x95c,0x921},
+    {0x95d,0x95d,0x922}, {0x95e,0x95e,0x92b}, {0x95f,0x95f,0x92f}, {0x9cb,0x9cc,0x9c7}, {0x9dc,0x9dc,0x9a1},
+    {0x9dd,0x9dd,0x9a2}, {0x9df,0x9df,0x9af}, {0xa33,0xa33,0xa32}, {0xa36,0xa36,0xa38}, {0xa59,0xa59,0xa16},
+    {0xa5a,0xa5a,0xa17}, {0xa5b,0xa5b,0xa1c}, {0xa5e,0xa5e,0xa2b}, {0xb48,0xb48,0xb47}, {0xb4b,0xb4c,0xb47},
+    {0xb5c,0xb5c,0xb21}, {0xb5d,0xb5d,0xb22}, {0xb94,0xb94,0xb92}, {0xbca,0xbca,0xbc6}, {0xbcb,0xbcb,0xbc7},
+    {0xbcc,0xbcc,0xbc6}, {0xc48,0xc48,0xc46}, {0xcc0,0xcc0,0xcbf}, {0xcc7,0xcc8,0xcc6}, {0xcca,0xccb,0xcc6},
+    {0xd4a,0xd4a,0xd46}, {0xd4b,0xd4b,0xd47}, {0xd4c,0xd4c,0xd46}, {0xdda,0xdda,0xdd9}, {0xddc,0xdde,0xdd9},
+    {0xf43,0xf43,0xf42}, {0xf4d,0xf4d,0xf4c}, {0xf52,0xf52,0xf51}, {0xf57,0xf57,0xf56}, {0xf5c,0xf5c,0xf5b},
+    {0xf69,0xf69,0xf40}, {0xf73,0xf73,0xf71}, {0xf75,0xf75,0xf71}, {0xf76,0xf76,0xfb2}, {0xf78,0xf78,0xfb3},
+    {0xf81,0xf81,0xf71}, {0xf93,0xf93,0xf92}, {0xf9d,0xf9d,0xf9c}, {0xfa2,0xfa2,0xfa1}, {0xfa7,0xfa7,0xfa6},
+    {0xfac,0xfac,0xfab}, {0xfb9,0xfb9,0xf90}, {0x1026,0x1026,0x1025}, {0x1b06,0x1b06,0x1b05}, {0x1b08,0x1b08,0x1b07},
+    {0x1b0a,0x1b0a,0x1b09}, {0x1b0c,0x1b0c,0x1b0b}, {0x1b0e,0x1b0e,0x1b0d}, {0x1b12,0x1b12,0x1b11}, {0x1b3b,0x1b3b,0x1b3a},
+    {0x1b3d,0x1b3d,0x1b3c}, {0x1b40,0x1b40,0x1b3e}, {0x1b41,0x1b41,0x1b3f}, {0x1b43,0x1b43,0x1b42}, {0x1e00,0x1e00,0x41},
+    {0x1e01,0x1e01,0x61}, {0x1e02,0x1e02,0x42}, {0x1e03,0x1e03,0x62}, {0x1e04,0x1e04,0x42}, {0x1e05,0x1e05,0x62},
+    {0x1e06,0x1e06,0x42}, {0x1e07,0x1e07,0x62}, {0x1e08,0x1e08,0x43}, {0x1e09,0x1e09,0x63}, {0x1e0a,0x1e0a,0x44},
+    {0x1e0b,0x1e0b,0x64}, {0x1e0c,0x1e0c,0x44}, {0x1e0d,0x1e0d,0x64}, {0x1e0e,0x1e0e,0x44}, {0x1e0f,0x1e0f,0x64},
+    {0x1e10,0x1e10,0x44}, {0x1e11,0x1e11,0x64}, {0x1e12,0x1e12,0x44}, {0x1e13,0x1e13,0x64}, {0x1e14,0x1e14,0x45},
+    {0x1e15,0x1e15,0x65}, {0x1e16,0x1e16,0x45}, {0x1e17,0x1e17,0x65}, {0x1e18,0x1e18,0x45}, {0x1e19,0x1e19,0x65},
+    {0x1e1a,0x1e1a,0x45}, {0x1e1b,0x1e1b,0x65}, {0x1e1c,0x1e1c,0x45}, {0x1e1d,0x1e1d,0x65}, {0x1e1e,0x1e1e,0x46},
+    {0x1e1f,0x1e1f,0x66}, {0x1e20,0x1e20,0x47}, {0x1e21,0x1e21,0x67}, {0x1e22,0x1e22,0x48}, {0x1e23,0x1e23,0x68},
+    {0x1e24,0x1e24,0x48}, {0x1e25,0x1e25,0x68}, {0x1e26,0x1e26,0x48}, {0x1e27,0x1e27,0x68}, {0x1e28,0x1e28,0x48},
+    {0x1e29,0x1e29,0x68}, {0x1e2a,0x1e2a,0x48}, {0x1e2b,0x1e2b,0x68}, {0x1e2c,0x1e2c,0x49}, {0x1e2d,0x1e2d,0x69},
+    {0x1e2e,0x1e2e,0x49}, {0x1e2f,0x1e2f,0x69}, {0x1e30,0x1e30,0x4b}, {0x1e31,0x1e31,0x6b}, {0x1e32,0x1e32,0x4b},
+    {0x1e33,0x1e33,0x6b}, {0x1e34,0x1e34,0x4b}, {0x1e35,0x1e35,0x6b}, {0x1e36,0x1e36,0x4c}, {0x1e37,0x1e37,0x6c},
+    {0x1e38,0x1e38,0x4c}, {0x1e39,0x1e39,0x6c}, {0x1e3a,0x1e3a,0x4c}, {0x1e3b,0x1e3b,0x6c}, {0x1e3c,0x1e3c,0x4c},
+    {0x1e3d,0x1e3d,0x6c}, {0x1e3e,0x1e3e,0x4d}, {0x1e3f,0x1e3f,0x6d}, {0x1e40,0x1e40,0x4d}, {0x1e41,0x1e41,0x6d},
+    {0x1e42,0x1e42,0x4d}, {0x1e43,0x1e43,0x6d}, {0x1e44,0x1e44,0x4e}, {0x1e45,0x1e45,0x6e}, {0x1e46,0x1e46,0x4e},
+    {0x1e47,0x1e47,0x6e}, {0x1e48,0x1e48,0x4e}, {0x1e49,0x1e49,0x6e}, {0x1e4a,0x1e4a,0x4e}, {0x1e4b,0x1e4b,0x6e},
+    {0x1e4c,0x1e4c,0x4f}, {0x1e4d,0x1e4d,0x6f}, {0x1e4e,0x1e4e,0x4f}, {0x1e4f,0x1e4f,0x6f}, {0x1e50,0x1e50,0x4f},
+    {0x1e51,0x1e51,0x6f}, {0x1e52,0x1e52,0x4f}, {0x1e53,0x1e53,0x6f}, {0x1e54,0x1e54,0x50}, {0x1e55,0x1e55,0x70},
+    {0x1e56,0x1e56,0x50}, {0x1e57,0x1e57,0x70}, {0x1e58,0x1e58,0x52}, {0x1e59,0x1e59,0x72}, {0x1e5a,0x1e5a,0x52},
+    {0x1e5b,0x1e5b,0x72}, {0x1e5c,0x1e5c,0x52}, {0x1e5d,0x1e5d,0x72}, {0x1e5e,0x1e5e,0x52}, {0x1e5f,0x1e5f,0x72},
+    {0x1e60,0x1e60,0x53}, {0x1e61,0x1e61,0x73}, {0x1e62,0x1e62,0x53}, {0x1e63,0x1e63,0x73}, {0x1e64,0x1e64,0x53},
+    {0x1e65,0x1e65,0x73}, {0x1e66,0x1e66,0x53}, {0x1e67,0x1e67,0x73}, {0x1e68,0x1e68,0x53}, {0x1e69,0x1e69,0x73},
+    {0x1e6a,0x1e6a,0x54}, {0x1e6b,0x1e6b,0x74}, {0x1e6c,0x1e6c,0x54}, {0x1e6d,0x1e6d,0x74}, {0x1e6e,0x1e6e,0x54},
+    {0x1e6f,0x1e6f,0x74}, {0x1e70,0x1e70,0x54}, {0x1e71,0x1e71,0x74}, {0x1e72,0x1e72,0x55}, {0x1e73,0x1e73,0x75},
+    {0x1e74,0x1e74,0x55}, {0x1e75,0x1e75,0x75}, {0x1e76,0x1e76,0x55}, {0x1e77,0x1e77,0x75}, {0x1e78,0x1e78,0x55},
+    {0x1e79,0x1e79,0x75}, {0x1e7a,0x1e7a,0x55}, {0x1e7b,0x1e7b,0x75}, {0x1e7c,0x1e7c,0x56}, {0x1e7d,0x1e7d,0x76},
+    {0x1e7e,0x1e7e,0x56}, {0x1e7f,0x1e7f,0x76}, {0x1e80,0x1e80,0x57}, {0x1e81,0x1e81,0x77}, {0x1e82,0x1e82,0x57},
+    {0x1e83,0x1e83,0x77}, {0x1e84,0x1e84,0x57}, {0x1e85,0x1e85,0x77}, {0x1e86,0x1e86,0x57}, {0x1e87,0x1e87,0x77},
+    {0x1e88,0x1e88,0x57}, {0x1e89,0x1e89,0x77}, {0x1e8a,0x1e8a,0x58}, {0x1e8b,0x1e8b,0x78}, {0x1e8c,0x1e8c,0x58},
+    {0x1e8d,0x1e8d,0x78}, {0x1e8e,0x1e8e,0x59}, {0x1e8f,0x1e8f,0x79}, {0x1e90,0x1e90,0x5a}, {0x1e91,0x1e91,0x7a},
+    {0x1e92,0x1e92,0x5a}, {0x1e93,0x1e93,0x7a}, {0x1e94,0x1e94,0x5a}, {0x1e95,0x1e95,0x7a}, {0x1e96,0x1e96,0x68},
+    {0x1e97,0x1e97,0x74}, {0x1e98,0x1e98,0x77}, {0x1e99,0x1e99,0x79}, {0x1e9b,0x1e9b,0x17f}, {0x1ea0,0x1ea0,0x41},
+    {0x1ea1,0x1ea1,0x61}, {0x1ea2,0x1ea2,0x41}, {0x1ea3,0x1ea3,0x61}, {0x1ea4,0x1ea4,0x41}, {0x1ea5,0x1ea5,0x61},
+    {0x1ea6,0x1ea6,0x41}, {0x1ea7,0x1ea7,0x61}, {0x1ea8,0x1ea8,0x41}, {0x1ea9,0x1ea9,0x61}, {0x1eaa,0x1eaa,0x41},
+    {0x1eab,0x1eab,0x61}, {0x1eac,0x1eac,0x41}, {0x1ead,0x1ead,0x61}, {0x1eae,0x1eae,0x41}, {0x1eaf,0x1eaf,0x61},
+    {0x1eb0,0x1eb0,0x41}, {0x1eb1,0x1eb1,0x61}, {0x1eb2,0x1eb2,0x41}, {0x1eb3,0x1eb3,0x61}, {0x1eb4,0x1eb4,0x41},
+    {0x1eb5,0x1eb5,0x61}, {0x1eb6,0x1eb6,0x41}, {0x1eb7,0x1eb7,0x61}, {0x1eb8,0x1eb8,0x45}, {0x1eb9,0x1eb9,0x65},
+    {0x1eba,0x1eba,0x45}, {0x1ebb,0x1ebb,0x65}, {0x1ebc,0x1ebc,0x45}, {0x1ebd,0x1ebd,0x65}, {0x1ebe,0x1ebe,0x45},
+    {0x1ebf,0x1ebf,0x65}, {0x1ec0,0x1ec0,0x45}, {0x1ec1,0x1ec1,0x65}, {0x1ec2,0x1ec2,0x45}, {0x1ec3,0x1ec3,0x65},
+    {0x1ec4,0x1ec4,0x45}, {0x1ec5,0x1ec5,0x65}, {0x1ec6,0x1ec6,0x45}, {0x1ec7,0x1ec7,0x65}, {0x1ec8,0x1ec8,0x49},
+    {0x1ec9,0x1ec9,0x69}, {0x1eca,0x1eca,0x49}, {0x1ecb,0x1ecb,0x69}, {0x1ecc,0x1ecc,0x4f}, {0x1ecd,0x1ecd,0x6f},
+    {0x1ece,0x1ece,0x4f}, {0x1ecf,0x1ecf,0x6f}, {0x1ed0,0x1ed0,0x4f}, {0x1ed1,0x1ed1,0x6f}, {0x1ed2,0x1ed2,0x4f},
+    {0x1ed3,0x1ed3,0x6f}, {0x1ed4,0x1ed4,0x4f}, {0x1ed5,0x1ed5,0x6f}, {0x1ed6,0x1ed6,0x4f}, {0x1ed7,0x1ed7,0x6f},
+    {0x1ed8,0x1ed8,0x4f}, {0x1ed9,0x1ed9,0x6f}, {0x1eda,0x1eda,0x4f}, {0x1edb,0x1edb,0x6f}, {0x1edc,0x1edc,0x4f},
+    {0x1edd,0x1edd,0x6f}, {0x1ede,0x1ede,0x4f}, {0x1edf,0x1edf,0x6f}, {0x1ee0,0x1ee0,0x4f}, {0x1ee1,0x1ee1,0x6f},
+    {0x1ee2,0x1ee2,0x4f}, {0x1ee3,0x1ee3,0x6f}, {0x1ee4,0x1ee4,0x55}, {0x1ee5,0x1ee5,0x75}, {0x1ee6,0x1ee6,0x55},
+    {0x1ee7,0x1ee7,0x75}, {0x1ee8,0x1ee8,0x55}, {0x1ee9,0x1ee9,0x75}, {0x1eea,0x1eea,0x55}, {0x1eeb,0x1eeb,0x75},
+    {0x1eec,0x1eec,0x55}, {0x1eed,0x1eed,0x75}, {0x1eee,0x1eee,0x55}, {0x1eef,0x1eef,0x75}, {0x1ef0,0x1ef0,0x55},
+    {0x1ef1,0x1ef1,0x75}, {0x1ef2,0x1ef2,0x59}, {0x1ef3,0x1ef3,0x79}, {0x1ef4,0x1ef4,0x59}, {0x1ef5,0x1ef5,0x79},
+    {0x1ef6,0x1ef6,0x59}, {0x1ef7,0x1ef7,0x79}, {0x1ef8,0x1ef8,0x59}, {0x1ef9,0x1ef9,0x79}, {0x1f00,0x1f07,0x3b1},
+    {0x1f08,0x1f0f,0x391}, {0x1f10,0x1f15,0x3b5}, {0x1f18,0x1f1d,0x395}, {0x1f20,0x1f27,0x3b7}, {0x1f28,0x1f2f,0x397},
+    {0x1f30,0x1f37,0x3b9}, {0x1f38,0x1f3f,0x399}, {0x1f40,0x1f45,0x3bf}, {0x1f48,0x1f4d,0x39f}, {0x1f50,0x1f57,0x3c5},
+    {0x1f59,0x1f59,0x3a5}, {0x1f5b,0x1f5b,0x3a5}, {0x1f5d,0x1f5d,0x3a5}, {0x1f5f,0x1f5f,0x3a5}, {0x1f60,0x1f67,0x3c9},
+    {0x1f68,0x1f6f,0x3a9}, {0x1f70,0x1f71,0x3b1}, {0x1f72,0x1f73,0x3b5}, {0x1f74,0x1f75,0x3b7}, {0x1f76,0x1f77,0x3b9},
+    {0x1f78,0x1f79,0x3bf}, {0x1f7a,0x1f7b,0x3c5}, {0x1f7c,0x1f7d,0x3c9}, {0x1f80,0x1f87,0x3b1}, {0x1f88,0x1f8f,0x391},
+    {0x1f90,0x1f97,0x3b7}, {0x1f98,0x1f9f,0x397}, {0x1fa0,0x1fa7,0x3c9}, {0x1fa8,0x1faf,0x3a9}, {0x1fb0,0x1fb4,0x3b1},
+    {0x1fb6,0x1fb7,0x3b1}, {0x1fb8,0x1fbc,0x391}, {0x1fbe,0x1fbe,0x3b9}, {0x1fc1,0x1fc1,0xa8}, {0x1fc2,0x1fc4,0x3b7},
+    {0x1fc6,0x1fc7,0x3b7}, {0x1fc8,0x1fc9,0x395}, {0x1fca,0x1fcc,0x397}, {0x1fcd,0x1fcf,0x1fbf}, {0x1fd0,0x1fd3,0x3b9},
+    {0x1fd6,0x1fd7,0x3b9}, {0x1fd8,0x1fdb,0x399}, {0x1fdd,0x1fdf,0x1ffe}, {0x1fe0,0x1fe3,0x3c5}, {0x1fe4,0x1fe5,0x3c1},
+    {0x1fe6,0x1fe7,0x3c5}, {0x1fe8,0x1feb,0x3a5}, {0x1fec,0x1fec,0x3a1}, {0x1fed,0x1fee,0xa8}, {0x1fef,0x1fef,0x60},
+    {0x1ff2,0x1ff4,0x3c9}, {0x1ff6,0x1ff7,0x3c9}, {0x1ff8,0x1ff9,0x39f}, {0x1ffa,0x1ffc,0x3a9}, {0x1ffd,0x1ffd,0xb4},
+    {0x2000,0x2000,0x2002}, {0x2001,0x2001,0x2003}, {0x2126,0x2126,0x3a9}, {0x212a,0x212a,0x4b}, {0x212b,0x212b,0x41},
+    {0x219a,0x219a,0x2190}, {0x219b,0x219b,0x2192}, {0x21ae,0x21ae,0x2194}, {0x21cd,0x21cd,0x21d0}, {0x21ce,0x21ce,0x21d4},
+    {0x21cf,0x21cf,0x21d2}, {0x2204,0x2204,0x2203}, {0x2209,0x2209,0x2208}, {0x220c,0x220c,0x220b}, {0x2224,0x2224,0x2223},
+    {0x2226,0x2226,0x2225}, {0x2241,0x2241,0x223c}, {0x2244,0x2244,0x2243}, {0x2247,0x2247,0x2245}, {0x2249,0x2249,0x2248},
+    {0x2260,0x2260,0x3d}, {0x2262,0x2262,0x2261}, {0x226d,0x226d,0x224d}, {0x226e,0x226e,0x3c}, {0x226f,0x226f,0x3e},
+    {0x2270,0x2270,0x2264}, {0x2271,0x2271,0x2265}, {0x2274,0x2274,0x2272}, {0x2275,0x2275,0x2273}, {0x2278,0x2278,0x2276},
+    {0x2279,0x2279,0x2277}, {0x2280,0x2280,0x227a}, {0x2281,0x2281,0x227b}, {0x2284,0x2284,0x2282}, {0x2285,0x2285,0x2283},
+    {0x2288,0x2288,0x2286}, {0x2289,0x2289,0x2287}, {0x22ac,0x22ac,0x22a2}, {0x22ad,0x22ad,0x22a8}, {0x22ae,0x22ae,0x22a9},
+    {0x22af,0x22af,0x22ab}, {0x22e0,0x22e0,0x227c}, {0x22e1,0x22e1,0x227d}, {0x22e2,0x22e2,0x2291}, {0x22e3,0x22e3,0x2292},
+    {0x22ea,0x22ea,0x22b2}, {0x22eb,0x22eb,0x22b3}, {0x22ec,0x22ec,0x22b4}, {0x22ed,0x22ed,0x22b5}, {0x2329,0x2329,0x3008},
+    {0x232a,0x232a,0x3009}, {0x2adc,0x2adc,0x2add}, {0x304c,0x304c,0x304b}, {0x304e,0x304e,0x304d}, {0x3050,0x3050,0x304f},
+    {0x3052,0x3052,0x3051}, {0x3054,0x3054,0x3053}, {0x3056,0x3056,0x3055}, {0x3058,0x3058,0x3057}, {0x305a,0x305a,0x3059},
+    {0x305c,0x305c,0x305b}, {0x305e,0x305e,0x305d}, {0x3060,0x3060,0x305f}, {0x3062,0x3062,0x3061}, {0x3065,0x3065,0x3064},
+    {0x3067,0x3067,0x3066}, {0x3069,0x3069,0x3068}, {0x3070,0x3071,0x306f}, {0x3073,0x3074,0x3072}, {0x3076,0x3077,0x3075},
+    {0x3079,0x307a,0x3078}, {0x307c,0x307d,0x307b}, {0x3094,0x3094,0x3046}, {0x309e,0x309e,0x309d}, {0x30ac,0x30ac,0x30ab},
+    {0x30ae,0x30ae,0x30ad}, {0x30b0,0x30b0,0x30af}, {0x30b2,0x30b2,0x30b1}, {0x30b4,0x30b4,0x30b3}, {0x30b6,0x30b6,0x30b5},
+    {0x30b8,0x30b8,0x30b7}, {0x30ba,0x30ba,0x30b9}, {0x30bc,0x30bc,0x30bb}, {0x30be,0x30be,0x30bd}, {0x30c0,0x30c0,0x30bf},
+    {0x30c2,0x30c2,0x30c1}, {0x30c5,0x30c5,0x30c4}, {0x30c7,0x30c7,0x30c6}, {0x30c9,0x30c9,0x30c8}, {0x30d0,0x30d1,0x30cf},
+    {0x30d3,0x30d4,0x30d2}, {0x30d6,0x30d7,0x30d5}, {0x30d9,0x30da,0x30d8}, {0x30dc,0x30dd,0x30db}, {0x30f4,0x30f4,0x30a6},
+    {0x30f7,0x30f7,0x30ef}, {0x30f8,0x30f8,0x30f0}, {0x30f9,0x30f9,0x30f1}, {0x30fa,0x30fa,0x30f2}, {0x30fe,0x30fe,0x30fd},
+    {0xac00,0xae4b,0x1100}, {0xae4c,0xb097,0x1101}, {0xb098,0xb2e3,0x1102}, {0xb2e4,0xb52f,0x1103}, {0xb530,0xb77b,0x1104},
+    {0xb77c,0xb9c7,0x1105}, {0xb9c8,0xbc13,0x1106}, {0xbc14,0xbe5f,0x1107}, {0xbe60,0xc0ab,0x1108}, {0xc0ac,0xc2f7,0x1109},
+    {0xc2f8,0xc543,0x110a}, {0xc544,0xc78f,0x110b}, {0xc790,0xc9db,0x110c}, {0xc9dc,0xcc27,0x110d}, {0xcc28,0xce73,0x110e},
+    {0xce74,0xd0bf,0x110f}, {0xd0c0,0xd30b,0x1110}, {0xd30c,0xd557,0x1111}, {0xd558,0xd7a3,0x1112}, {0xf900,0xf900,0x8c48},
+    {0xf901,0xf901,0x66f4}, {0xf902,0xf902,0x8eca}, {0xf903,0xf903,0x8cc8}, {0xf904,0xf904,0x6ed1}, {0xf905,0xf905,0x4e32},
+    {0xf906,0xf906,0x53e5}, {0xf907,0xf908,0x9f9c}, {0xf909,0xf909,0x5951}, {0xf90a,0xf90a,0x91d1}, {0xf90b,0xf90b,0x5587},
+    {0xf90c,0xf90c,0x5948}, {0xf90d,0xf90d,0x61f6}, {0xf90e,0xf90e,0x7669}, {0xf90f,0xf90f,0x7f85}, {0xf910,0xf910,0x863f},
+    {0xf911,0xf911,0x87ba}, {0xf912,0xf912,0x88f8}, {0xf913,0xf913,0x908f}, {0xf914,0xf914,0x6a02}, {0xf915,0xf915,0x6d1b},
+    {0xf916,0xf916,0x70d9}, {0xf917,0xf917,0x73de}, {0xf918,0xf918,0x843d}, {0xf919,0xf919,0x916a}, {0xf91a,0xf91a,0x99f1},
+    {0xf91b,0xf91b,0x4e82}, {0xf91c,0xf91c,0x5375}, {0xf91d,0xf91d,0x6b04}, {0xf91e,0xf91e,0x721b}, {0xf91f,0xf91f,0x862d},
+    {0xf920,0xf920,0x9e1e}, {0xf921,0xf921,0x5d50}, {0xf922,0xf922,0x6feb}, {0xf923,0xf923,0x85cd}, {0xf924,0xf924,0x8964},
+    {0xf925,0xf925,0x62c9}, {0xf926,0xf926,0x81d8}, {0xf927,0xf927,0x881f}, {0xf928,0xf928,0x5eca}, {0xf929,0xf929,0x6717},
+    {0xf92a,0xf92a,0x6d6a}, {0xf92b,0xf92b,0x72fc}, {0xf92c,0xf92c,0x90ce}, {0xf92d,0xf92d,0x4f86}, {0xf92e,0xf92e,0x51b7},
+    {0xf92f,0xf92f,0x52de}, {0xf930,0xf930,0x64c4}, {0xf931,0xf931,0x6ad3}, {0xf932,0xf932,0x7210}, {0xf933,0xf933,0x76e7},
+    {0xf934,0xf934,0x8001}, {0xf935,0xf935,0x8606}, {0xf936,0xf936,0x865c}, {0xf937,0xf937,0x8def}, {0xf938,0xf938,0x9732},
+    {0xf939,0xf939,0x9b6f}, {0xf93a,0xf93a,0x9dfa}, {0xf93b,0xf93b,0x788c}, {0xf93c,0xf93c,0x797f}, {0xf93d,0xf93d,0x7da0},
+    {0xf93e,0xf93e,0x83c9}, {0xf93f,0xf93f,0x9304}, {0xf940,0xf940,0x9e7f}, {0xf941,0xf941,0x8ad6}, {0xf942,0xf942,0x58df},
+    {0xf943,0xf943,0x5f04}, {0xf944,0xf944,0x7c60}, {0xf945,0xf945,0x807e}, {0xf946,0xf946,0x7262}, {0xf947,0xf947,0x78ca},
+    {0xf948,0xf948,0x8cc2}, {0xf949,0xf949,0x96f7}, {0xf94a,0xf94a,0x58d8}, {0xf94b,0xf94b,0x5c62}, {0xf94c,0xf94c,0x6a13},
+    {0xf94d,0xf94d,0x6dda}, {0xf94e,0xf94e,0x6f0f}, {0xf94f,0xf94f,0x7d2f}, {0xf950,0xf950,0x7e37}, {0xf951,0xf951,0x964b},
+    {0xf952,0xf952,0x52d2}, {0xf953,0xf953,0x808b}, {0xf954,0xf954,0x51dc}, {0xf955,0xf955,0x51cc}, {0xf956,0xf956,0x7a1c},
+    {0xf957,0xf957,0x7dbe}, {0xf958,0xf958,0x83f1}, {0xf959,0xf959,0x9675}, {0xf95a,0xf95a,0x8b80}, {0xf95b,0xf95b,0x62cf},
+    {0xf95c,0xf95c,0x6a02}, {0xf95d,0xf95d,0x8afe}, {0xf95e,0xf95e,0x4e39}, {0xf95f,0xf95f,0x5be7}, {0xf960,0xf960,0x6012},
+    {0xf961,0xf961,0x7387}, {0xf962,0xf962,0x7570}, {0xf963,0xf963,0x5317}, {0xf964,0xf964,0x78fb}, {0xf965,0xf965,0x4fbf},
+    {0xf966,0xf966,0x5fa9}, {0xf967,0xf967,0x4e0d}, {0xf968,0xf968,0x6ccc}, {0xf969,0xf969,0x6578}, {0xf96a,0xf96a,0x7d22},
+    {0xf96b,0xf96b,0x53c3}, {0xf96c,0xf96c,0x585e}, {0xf96d,0xf96d,0x7701}, {0xf96e,0xf96e,0x8449}, {0xf96f,0xf96f,0x8aaa},
+    {0xf970,0xf970,0x6bba}, {0xf971,0xf971,0x8fb0}, {0xf972,0xf972,0x6c88}, {0xf973,0xf973,0x62fe}, {0xf974,0xf974,0x82e5},
+    {0xf975,0xf975,0x63a0}, {0xf976,0xf976,0x7565}, {0xf977,0xf977,0x4eae}, {0xf978,0xf978,0x5169}, {0xf979,0xf979,0x51c9},
+    {0xf97a,0xf97a,0x6881}, {0xf97b,0xf97b,0x7ce7}, {0xf97c,0xf97c,0x826f}, {0xf97d,0xf97d,0x8ad2}, {0xf97e,0xf97e,0x91cf},
+    {0xf97f,0xf97f,0x52f5}, {0xf980,0xf980,0x5442}, {0xf981,0xf981,0x5973}, {0xf982,0xf982,0x5eec}, {0xf983,0xf983,0x65c5},
+    {0xf984,0xf984,0x6ffe}, {0xf985,0xf985,0x792a}, {0xf986,0xf986,0x95ad}, {0xf987,0xf987,0x9a6a}, {0xf988,0xf988,0x9e97},
+    {0xf989,0xf989,0x9ece}, {0xf98a,0xf98a,0x529b}, {0xf98b,0xf98b,0x66c6}, {0xf98c,0xf98c,0x6b77}, {0xf98d,0xf98d,0x8f62},
+    {0xf98e,0xf98e,0x5e74}, {0xf98f,0xf98f,0x6190}, {0xf990,0xf990,0x6200}, {0xf991,0xf991,0x649a}, {0xf992,0xf992,0x6f23},
+    {0xf993,0xf993,0x7149}, {0xf994,0xf994,0x7489}, {0xf995,0xf995,0x79ca}, {0xf996,0xf996,0x7df4}, {0xf997,0xf997,0x806f},
+    {0xf998,0xf998,0x8f26}, {0xf999,0xf999,0x84ee}, {0xf99a,0xf99a,0x9023}, {0xf99b,0xf99b,0x934a}, {0xf99c,0xf99c,0x5217},
+    {0xf99d,0xf99d,0x52a3}, {0xf99e,0xf99e,0x54bd}, {0xf99f,0xf99f,0x70c8}, {0xf9a0,0xf9a0,0x88c2}, {0xf9a1,0xf9a1,0x8aaa},
+    {0xf9a2,0xf9a2,0x5ec9}, {0xf9a3,0xf9a3,0x5ff5}, {0xf9a4,0xf9a4,0x637b}, {0xf9a5,0xf9a5,0x6bae}, {0xf9a6,0xf9a6,0x7c3e},
+    {0xf9a7,0xf9a7,0x7375}, {0xf9a8,0xf9a8,0x4ee4}, {0xf9a9,0xf9a9,0x56f9}, {0xf9aa,0xf9aa,0x5be7}, {0xf9ab,0xf9ab,0x5dba},
+    {0xf9ac,0xf9ac,0x601c}, {0xf9ad,0xf9ad,0x73b2}, {0xf9ae,0xf9ae,0x7469}, {0xf9af,0xf9af,0x7f9a}, {0xf9b0,0xf9b0,0x8046},
+    {0xf9b1,0xf9b1,0x9234}, {0xf9b2,0xf9b2,0x96f6}, {0xf9b3,0xf9b3,0x9748}, {0xf9b4,0xf9b4,0x9818}, {0xf9b5,0xf9b5,0x4f8b},
+    {0xf9b6,0xf9b6,0x79ae}, {0xf9b7,0xf9b7,0x91b4}, {0xf9b8,0xf9b8,0x96b8}, {0xf9b9,0xf9b9,0x60e1}, {0xf9ba,0xf9ba,0x4e86},
+    {0xf9bb,0xf9bb,0x50da}, {0xf9bc,0xf9bc,0x5bee}, {0xf9bd,0xf9bd,0x5c3f}, {0xf9be,0xf9be,0x6599}, {0xf9bf,0xf9bf,0x6a02},
+    {0xf9c0,0xf9c0,0x71ce}, {0xf9c1,0xf9c1,0x7642}, {0xf9c2,0xf9c2,0x84fc}, {0xf9c3,0xf9c3,0x907c}, {0xf9c4,0xf9c4,0x9f8d},
+    {0xf9c5,0xf9c5,0x6688}, {0xf9c6,0xf9c6,0x962e}, {0xf9c7,0xf9c7,0x5289}, {0xf9c8,0xf9c8,0x677b}, {0xf9c9,0xf9c9,0x67f3},
+    {0xf9ca,0xf9ca,0x6d41}, {0xf9cb,0xf9cb,0x6e9c}, {0xf9cc,0xf9cc,0x7409}, {0xf9cd,0xf9cd,0x7559}, {0xf9ce,0xf9ce,0x786b},
+    {0xf9cf,0xf9cf,0x7d10}, {0xf9d0,0xf9d0,0x985e}, {0xf9d1,0xf9d1,0x516d}, {0xf9d2,0xf9d2,0x622e}, {0xf9d3,0xf9d3,0x9678},
+    {0xf9d4,0xf9d4,0x502b}, {0xf9d5,0xf9d5,0x5d19}, {0xf9d6,0xf9d6,0x6dea}, {0xf9d7,0xf9d7,0x8f2a}, {0xf9d8,0xf9d8,0x5f8b},
+    {0xf9d9,0xf9d9,0x6144}, {0xf9da,0xf9da,0x6817}, {0xf9db,0xf9db,0x7387}, {0xf9dc,0xf9dc,0x9686}, {0xf9dd,0xf9dd,0x5229},
+    {0xf9de,0xf9de,0x540f}, {0xf9df,0xf9df,0x5c65}, {0xf9e0,0xf9e0,0x6613}, {0xf9e1,0xf9e1,0x674e}, {0xf9e2,0xf9e2,0x68a8},
+    {0xf9e3,0xf9e3,0x6ce5}, {0xf9e4,0xf9e4,0x7406}, {0xf9e5,0xf9e5,0x75e2}, {0xf9e6,0xf9e6,0x7f79}, {0xf9e7,0xf9e7,0x88cf},
+    {0xf9e8,0xf9e8,0x88e1}, {0xf9e9,0xf9e9,0x91cc}, {0xf9ea,0xf9ea,0x96e2}, {0xf9eb,0xf9eb,0x533f}, {0xf9ec,0xf9ec,0x6eba},
+    {0xf9ed,0xf9ed,0x541d}, {0xf9ee,0xf9ee,0x71d0}, {0xf9ef,0xf9ef,0x7498}, {0xf9f0,0xf9f0,0x85fa}, {0xf9f1,0xf9f1,0x96a3},
+    {0xf9f2,0xf9f2,0x9c57}, {0xf9f3,0xf9f3,0x9e9f}, {0xf9f4,0xf9f4,0x6797}, {0xf9f5,0xf9f5,0x6dcb}, {0xf9f6,0xf9f6,0x81e8},
+    {0xf9f7,0xf9f7,0x7acb}, {0xf9f8,0xf9f8,0x7b20}, {0xf9f9,0xf9f9,0x7c92}, {0xf9fa,0xf9fa,0x72c0}, {0xf9fb,0xf9fb,0x7099},
+    {0xf9fc,0xf9fc,0x8b58}, {0xf9fd,0xf9fd,0x4ec0}, {0xf9fe,0xf9fe,0x8336}, {0xf9ff,0xf9ff,0x523a}, {0xfa00,0xfa00,0x5207},
+    {0xfa01,0xfa01,0x5ea6}, {0xfa02,0xfa02,0x62d3}, {0xfa03,0xfa03,0x7cd6}, {0xfa04,0xfa04,0x5b85}, {0xfa05,0xfa05,0x6d1e},
+    {0xfa06,0xfa06,0x66b4}, {0xfa07,0xfa07,0x8f3b}, {0xfa08,0xfa08,0x884c}, {0xfa09,0xfa09,0x964d}, {0xfa0a,0xfa0a,0x898b},
+    {0xfa0b,0xfa0b,0x5ed3}, {0xfa0c,0xfa0c,0x5140}, {0xfa0d,0xfa0d,0x55c0}, {0xfa10,0xfa10,0x585a}, {0xfa12,0xfa12,0x6674},
+    {0xfa15,0xfa15,0x51de}, {0xfa16,0xfa16,0x732a}, {0xfa17,0xfa17,0x76ca}, {0xfa18,0xfa18,0x793c}, {0xfa19,0xfa19,0x795e},
+    {0xfa1a,0xfa1a,0x7965}, {0xfa1b,0xfa1b,0x798f}, {0xfa1c,0xfa1c,0x9756}, {0xfa1d,0xfa1d,0x7cbe}, {0xfa1e,0xfa1e,0x7fbd},
+    {0xfa20,0xfa20,0x8612}, {0xfa22,0xfa22,0x8af8}, {0xfa25,0xfa25,0x9038}, {0xfa26,0xfa26,0x90fd}, {0xfa2a,0xfa2a,0x98ef},
+    {0xfa2b,0xfa2b,0x98fc}, {0xfa2c,0xfa2c,0x9928}, {0xfa2d,0xfa2d,0x9db4}, {0xfa2e,0xfa2e,0x90de}, {0xfa2f,0xfa2f,0x96b7},
+    {0xfa30,0xfa30,0x4fae}, {0xfa31,0xfa31,0x50e7}, {0xfa32,0xfa32,0x514d}, {0xfa33,0xfa33,0x52c9}, {0xfa34,0xfa34,0x52e4},
+    {0xfa35,0xfa35,0x5351}, {0xfa36,0xfa36,0x559d}, {0xfa37,0xfa37,0x5606}, {0xfa38,0xfa38,0x5668}, {0xfa39,0xfa39,0x5840},
+    {0xfa3a,0xfa3a,0x58a8}, {0xfa3b,0xfa3b,0x5c64}, {0xfa3c,0xfa3c,0x5c6e}, {0xfa3d,0xfa3d,0x6094}, {0xfa3e,0xfa3e,0x6168},
+    {0xfa3f,0xfa3f,0x618e}, {0xfa40,0xfa40,0x61f2}, {0xfa41,0xfa41,0x654f}, {0xfa42,0xfa42,0x65e2}, {0xfa43,0xfa43,0x6691},
+    {0xfa44,0xfa44,0x6885}, {0xfa45,0xfa45,0x6d77}, {0xfa46,0xfa46,0x6e1a}, {0xfa47,0xfa47,0x6f22}, {0xfa48,0xfa48,0x716e},
+    {0xfa49,0xfa49,0x722b}, {0xfa4a,0xfa4a,0x7422}, {0xfa4b,0xfa4b,0x7891}, {0xfa4c,0xfa4c,0x793e}, {0xfa4d,0xfa4d,0x7949},
+    {0xfa4e,0xfa4e,0x7948}, {0xfa4f,0xfa4f,0x7950}, {0xfa50,0xfa50,0x7956}, {0xfa51,0xfa51,0x795d}, {0xfa52,0xfa52,0x798d},
+    {0xfa53,0xfa53,0x798e}, {0xfa54,0xfa54,0x7a40}, {0xfa55,0xfa55,0x7a81}, {0xfa56,0xfa56,0x7bc0}, {0xfa57,0xfa57,0x7df4},
+    {0xfa58,0xfa58,0x7e09}, {0xfa59,0xfa59,0x7e41}, {0xfa5a,0xfa5a,0x7f72}, {0xfa5b,0xfa5b,0x8005}, {0xfa5c,0xfa5c,0x81ed},
+    {0xfa5d,0xfa5e,0x8279}, {0xfa5f,0xfa5f,0x8457}, {0xfa60,0xfa60,0x8910}, {0xfa61,0xfa61,0x8996}, {0xfa62,0xfa62,0x8b01},
+    {0xfa63,0xfa63,0x8b39}, {0xfa64,0xfa64,0x8cd3}, {0xfa65,0xfa65,0x8d08}, {0xfa66,0xfa66,0x8fb6}, {0xfa67,0xfa67,0x9038},
+    {0xfa68,0xfa68,0x96e3}, {0xfa69,0xfa69,0x97ff}, {0xfa6a,0xfa6a,0x983b}, {0xfa6b,0xfa6b,0x6075}, {0xfa6c,0xfa6c,0x242ee},
+    {0xfa6d,0xfa6d,0x8218}, {0xfa70,0xfa70,0x4e26}, {0xfa71,0xfa71,0x51b5}, {0xfa72,0xfa72,0x5168}, {0xfa73,0xfa73,0x4f80},
+    {0xfa74,0xfa74,0x5145}, {0xfa75,0xfa75,0x5180}, {0xfa76,0xfa76,0x52c7}, {0xfa77,0xfa77,0x52fa}, {0xfa78,0xfa78,0x559d},
+    {0xfa79,0xfa79,0x5555}, {0xfa7a,0xfa7a,0x5599}, {0xfa7b,0xfa7b,0x55e2}, {0xfa7c,0xfa7c,0x585a}, {0xfa7d,0xfa7d,0x58b3},
+    {0xfa7e,0xfa7e,0x5944}, {0xfa7f,0xfa7f,0x5954}, {0xfa80,0xfa80,0x5a62}, {0xfa81,0xfa81,0x5b28}, {0xfa82,0xfa82,0x5ed2},
+    {0xfa83,0xfa83,0x5ed9}, {0xfa84,0xfa84,0x5f69}, {0xfa85,0xfa85,0x5fad}, {0xfa86,0xfa86,0x60d8}, {0xfa87,0xfa87,0x614e},
+    {0xfa88,0xfa88,0x6108}, {0xfa89,0xfa89,0x618e}, {0xfa8a,0xfa8a,0x6160}, {0xfa8b,0xfa8b,0x61f2}, {0xfa8c,0xfa8c,0x6234},
+    {0xfa8d,0xfa8d,0x63c4}, {0xfa8e,0xfa8e,0x641c}, {0xfa8f,0xfa8f,0x6452}, {0xfa90,0xfa90,0x6556}, {0xfa91,0xfa91,0x6674},
+    {0xfa92,0xfa92,0x6717}, {0xfa93,0xfa93,0x671b}, {0xfa94,0xfa94,0x6756}, {0xfa95,0xfa95,0x6b79}, {0xfa96,0xfa96,0x6bba},
+    {0xfa97,0xfa97,0x6d41}, {0xfa98,0xfa98,0x6edb}, {0xfa99,0xfa99,0x6ecb}, {0xfa9a,0xfa9a,0x6f22}, {0xfa9b,0xfa9b,0x701e},
+    {0xfa9c,0xfa9c,0x716e}, {0xfa9d,0xfa9d,0x77a7}, {0xfa9e,0xfa9e,0x7235}, {0xfa9f,0xfa9f,0x72af}, {0xfaa0,0xfaa0,0x732a},
+    {0xfaa1,0xfaa1,0x7471}, {0xfaa2,0xfaa2,0x7506}, {0xfaa3,0xfaa3,0x753b}, {0xfaa4,0xfaa4,0x761d}, {0xfaa5,0xfaa5,0x761f},
+    {0xfaa6,0xfaa6,0x76ca}, {0xfaa7,0xfaa7,0x76db}, {0xfaa8,0xfaa8,0x76f4}, {0xfaa9,0xfaa9,0x774a}, {0xfaaa,0xfaaa,0x7740},
+    {0xfaab,0xfaab,0x78cc}, {0xfaac,0xfaac,0x7ab1}, {0xfaad,0xfaad,0x7bc0}, {0xfaae,0xfaae,0x7c7b}, {0xfaaf,0xfaaf,0x7d5b},
+    {0xfab0,0xfab0,0x7df4}, {0xfab1,0xfab1,0x7f3e}, {0xfab2,0xfab2,0x8005}, {0xfab3,0xfab3,0x8352}, {0xfab4,0xfab4,0x83ef},
+    {0xfab5,0xfab5,0x8779}, {0xfab6,0xfab6,0x8941}, {0xfab7,0xfab7,0x8986}, {0xfab8,0xfab8,0x8996}, {0xfab9,0xfab9,0x8abf},
+    {0xfaba,0xfaba,0x8af8}, {0xfabb,0xfabb,0x8acb}, {0xfabc,0xfabc,0x8b01}, {0xfabd,0xfabd,0x8afe}, {0xfabe,0xfabe,0x8aed},
+    {0xfabf,0xfabf,0x8b39}, {0xfac0,0xfac0,0x8b8a}, {0xfac1,0xfac1,0x8d08}, {0xfac2,0xfac2,0x8f38}, {0xfac3,0xfac3,0x9072},
+    {0xfac4,0xfac4,0x9199}, {0xfac5,0xfac5,0x9276}, {0xfac6,0xfac6,0x967c}, {0xfac7,0xfac7,0x96e3}, {0xfac8,0xfac8,0x9756},
+    {0xfac9,0xfac9,0x97db}, {0xfaca,0xfaca,0x97ff}, {0xfacb,0xfacb,0x980b}, {0xfacc,0xfacc,0x983b}, {0xfacd,0xfacd,0x9b12},
+    {0xface,0xface,0x9f9c}, {0xfacf,0xfacf,0x2284a}, {0xfad0,0xfad0,0x22844}, {0xfad1,0xfad1,0x233d5}, {0xfad2,0xfad2,0x3b9d},
+    {0xfad3,0xfad3,0x4018}, {0xfad4,0xfad4,0x4039}, {0xfad5,0xfad5,0x25249}, {0xfad6,0xfad6,0x25cd0}, {0xfad7,0xfad7,0x27ed3},
+    {0xfad8,0xfad8,0x9f43}, {0xfad9,0xfad9,0x9f8e}, {0xfb1d,0xfb1d,0x5d9}, {0xfb1f,0xfb1f,0x5f2}, {0xfb2a,0xfb2d,0x5e9},
+    {0xfb2e,0xfb30,0x5d0}, {0xfb31,0xfb31,0x5d1}, {0xfb32,0xfb32,0x5d2}, {0xfb33,0xfb33,0x5d3}, {0xfb34,0xfb34,0x5d4},
+    {0xfb35,0xfb35,0x5d5}, {0xfb36,0xfb36,0x5d6}, {0xfb38,0xfb38,0x5d8}, {0xfb39,0xfb39,0x5d9}, {0xfb3a,0xfb3a,0x5da},
+    {0xfb3b,0xfb3b,0x5db}, {0xfb3c,0xfb3c,0x5dc}, {0xfb3e,0xfb3e,0x5de}, {0xfb40,0xfb40,0x5e0}, {0xfb41,0xfb41,0x5e1},
+    {0xfb43,0xfb43,0x5e3}, {0xfb44,0xfb44,0x5e4}, {0xfb46,0xfb46,0x5e6}, {0xfb47,0xfb47,0x5e7}, {0xfb48,0xfb48,0x5e8},
+    {0xfb49,0xfb49,0x5e9}, {0xfb4a,0xfb4a,0x5ea}, {0xfb4b,0xfb4b,0x5d5}, {0xfb4c,0xfb4c,0x5d1}, {0xfb4d,0xfb4d,0x5db},
+    {0xfb4e,0xfb4e,0x5e4}, {0x1109a,0x1109a,0x11099}, {0x1109c,0x1109c,0x1109b}, {0x110ab,0x110ab,0x110a5}, {0x1112e,0x1112e,0x11131},
+    {0x1112f,0x1112f,0x11132}, {0x1134b,0x1134c,0x11347}, {0x114bb,0x114bc,0x114b9}, {0x114be,0x114be,0x114b9}, {0x115ba,0x115ba,0x115b8},
+    {0x115bb,0x115bb,0x115b9}, {0x11938,0x11938,0x11935}, {0x1d15e,0x1d15e,0x1d157}, {0x1d15f,0x1d164,0x1d158}, {0x1d1bb,0x1d1bb,0x1d1b9},
+    {0x1d1bc,0x1d1bc,0x1d1ba}, {0x1d1bd,0x1d1bd,0x1d1b9}, {0x1d1be,0x1d1be,0x1d1ba}, {0x1d1bf,0x1d1bf,0x1d1b9}, {0x1d1c0,0x1d1c0,0x1d1ba},
+    {0x2f800,0x2f800,0x4e3d}, {0x2f801,0x2f801,0x4e38}, {0x2f802,0x2f802,0x4e41}, {0x2f803,0x2f803,0x20122}, {0x2f804,0x2f804,0x4f60},
+    {0x2f805,0x2f805,0x4fae}, {0x2f806,0x2f806,0x4fbb}, {0x2f807,0x2f807,0x5002}, {0x2f808,0x2f808,0x507a}, {0x2f809,0x2f809,0x5099},
+    {0x2f80a,0x2f80a,0x50e7}, {0x2f80b,0x2f80b,0x50cf}, {0x2f80c,0x2f80c,0x349e}, {0x2f80d,0x2f80d,0x2063a}, {0x2f80e,0x2f80e,0x514d},
+    {0x2f80f,0x2f80f,0x5154}, {0x2f810,0x2f810,0x5164}, {0x2f811,0x2f811,0x5177}, {0x2f812,0x2f812,0x2051c}, {0x2f813,0x2f813,0x34b9},
+    {0x2f814,0x2f814,0x5167}, {0x2f815,0x2f815,0x518d}, {0x2f816,0x2f816,0x2054b}, {0x2f817,0x2f817,0x5197}, {0x2f818,0x2f818,0x51a4},
+    {0x2f819,0x2f819,0x4ecc}, {0x2f81a,0x2f81a,0x51ac}, {0x2f81b,0x2f81b,0x51b5}, {0x2f81c,0x2f81c,0x291df}, {0x2f81d,0x2f81d,0x51f5},
+    {0x2f81e,0x2f81e,0x5203}, {0x2f81f,0x2f81f,0x34df}, {0x2f820,0x2f820,0x523b}, {0x2f821,0x2f821,0x5246}, {0x2f822,0x2f822,0x5272},
+    {0x2f823,0x2f823,0x5277}, {0x2f824,0x2f824,0x3515}, {0x2f825,0x2f825,0x52c7}, {0x2f826,0x2f826,0x52c9}, {0x2f827,0x2f827,0x52e4},
+    {0x2f828,0x2f828,0x52fa}, {0x2f829,0x2f829,0x5305}, {0x2f82a,0x2f82a,0x5306}, {0x2f82b,0x2f82b,0x5317}, {0x2f82c,0x2f82c,0x5349},
+    {0x2f82d,0x2f82d,0x5351}, {0x2f82e,0x2f82e,0x535a}, {0x2f82f,0x2f82f,0x5373}, {0x2f830,0x2f830,0x537d}, {0x2f831,0x2f833,0x537f},
+    {0x2f834,0x2f834,0x20a2c}, {0x2f835,0x2f835,0x7070}, {0x2f836,0x2f836,0x53ca}, {0x2f837,0x2f837,0x53df}, {0x2f838,0x2f838,0x20b63},
+    {0x2f839,0x2f839,0x53eb}, {0x2f83a,0x2f83a,0x53f1}, {0x2f83b,0x2f83b,0x5406}, {0x2f83c,0x2f83c,0x549e}, {0x2f83d,0x2f83d,0x5438},
+    {0x2f83e,0x2f83e,0x5448}, {0x2f83f,0x2f83f,0x5468}, {0x2f840,0x2f840,0x54a2}, {0x2f841,0x2f841,0x54f6}, {0x2f842,0x2f842,0x5510},
+    {0x2f843,0x2f843,0x5553}, {0x2f844,0x2f844,0x5563}, {0x2f845,0x2f846,0x5584}, {0x2f847,0x2f847,0x5599}, {0x2f848,0x2f848,0x55ab},
+    {0x2f849,0x2f849,0x55b3}, {0x2f84a,0x2f84a,0x55c2}, {0x2f84b,0x2f84b,0x5716}, {0x2f84c,0x2f84c,0x5606}, {0x2f84d,0x2f84d,0x5717},
+    {0x2f84e,0x2f84e,0x5651}, {0x2f84f,0x2f84f,0x5674}, {0x2f850,0x2f850,0x5207}, {0x2f851,0x2f851,0x58ee}, {0x2f852,0x2f852,0x57ce},
+    {0x2f853,0x2f853,0x57f4}, {0x2f854,0x2f854,0x580d}, {0x2f855,0x2f855,0x578b}, {0x2f856,0x2f856,0x5832}, {0x2f857,0x2f857,0x5831},
+    {0x2f858,0x2f858,0x58ac}, {0x2f859,0x2f859,0x214e4}, {0x2f85a,0x2f85a,0x58f2}, {0x2f85b,0x2f85b,0x58f7}, {0x2f85c,0x2f85c,0x5906},
+    {0x2f85d,0x2f85d,0x591a}, {0x2f85e,0x2f85e,0x5922}, {0x2f85f,0x2f85f,0x5962}, {0x2f860,0x2f860,0x216a8}, {0x2f861,0x2f861,0x216ea},
+    {0x2f862,0x2f862,0x59ec}, {0x2f863,0x2f863,0x5a1b}, {0x2f864,0x2f864,0x5a27}, {0x2f865,0x2f865,0x59d8}, {0x2f866,0x2f866,0x5a66},
+    {0x2f867,0x2f867,0x36ee}, {0x2f868,0x2f868,0x36fc}, {0x2f869,0x2f869,0x5b08}, {0x2f86a,0x2f86b,0x5b3e}, {0x2f86c,0x2f86c,0x219c8},
+    {0x2f86d,0x2f86d,0x5bc3}, {0x2f86e,0x2f86e,0x5bd8}, {0x2f86f,0x2f86f,0x5be7}, {0x2f870,0x2f870,0x5bf3}, {0x2f871,0x2f871,0x21b18},
+    {0x2f872,0x2f872,0x5bff}, {0x2f873,0x2f873,0x5c06}, {0x2f874,0x2f874,0x5f53}, {0x2f875,0x2f875,0x5c22}, {0x2f876,0x2f876,0x3781},
+    {0x2f877,0x2f877,0x5c60}, {0x2f878,0x2f878,0x5c6e}, {0x2f879,0x2f879,0x5cc0}, {0x2f87a,0x2f87a,0x5c8d}, {0x2f87b,0x2f87b,0x21de4},
+    {0x2f87c,0x2f87c,0x5d43}, {0x2f87d,0x2f87d,0x21de6}, {0x2f87e,0x2f87e,0x5d6e}, {0x2f87f,0x2f87f,0x5d6b}, {0x2f880,0x2f880,0x5d7c},
+    {0x2f881,0x2f881,0x5de1}, {0x2f882,0x2f882,0x5de2}, {0x2f883,0x2f883,0x382f}, {0x2f884,0x2f884,0x5dfd}, {0x2f885,0x2f885,0x5e28},
+    {0x2f886,0x2f886,0x5e3d}, {0x2f887,0x2f887,0x5e69}, {0x2f888,0x2f888,0x3862}, {0x2f889,0x2f889,0x22183}, {0x2f88a,0x2f88a,0x387c},
+    {0x2f88b,0x2f88b,0x5eb0}, {0x2f88c,0x2f88c,0x5eb3}, {0x2f88d,0x2f88d,0x5eb6}, {0x2f88e,0x2f88e,0x5eca}, {0x2f88f,0x2f88f,0x2a392},
+    {0x2f890,0x2f890,0x5efe}, {0x2f891,0x2f892,0x22331}, {0x2f893,0x2f893,0x8201}, {0x2f894,0x2f895,0x5f22}, {0x2f896,0x2f896,0x38c7},
+    {0x2f897,0x2f897,0x232b8}, {0x2f898,0x2f898,0x261da}, {0x2f899,0x2f899,0x5f62}, {0x2f89a,0x2f89a,0x5f6b}, {0x2f89b,0x2f89b,0x38e3},
+    {0x2f89c,0x2f89c,0x5f9a}, {0x2f89d,0x2f89d,0x5fcd}, {0x2f89e,0x2f89e,0x5fd7}, {0x2f89f,0x2f89f,0x5ff9}, {0x2f8a0,0x2f8a0,0x6081},
+    {0x2f8a1,0x2f8a1,0x393a}, {0x2f8a2,0x2f8a2,0x391c}, {0x2f8a3,0x2f8a3,0x6094}, {0x2f8a4,0x2f8a4,0x226d4}, {0x2f8a5,0x2f8a5,0x60c7},
+    {0x2f8a6,0x2f8a6,0x6148}, {0x2f8a7,0x2f8a7,0x614c}, {0x2f8a8,0x2f8a8,0x614e}, {0x2f8a9,0x2f8a9,0x614c}, {0x2f8aa,0x2f8aa,0x617a},
+    {0x2f8ab,0x2f8ab,0x618e}, {0x2f8ac,0x2f8ac,0x61b2}, {0x2f8ad,0x2f8ad,0x61a4}, {0x2f8ae,0x2f8ae,0x61af}, {0x2f8af,0x2f8af,0x61de},
+    {0x2f8b0,0x2f8b0,0x61f2}, {0x2f8b1,0x2f8b1,0x61f6}, {0x2f8b2,0x2f8b2,0x6210}, {0x2f8b3,0x2f8b3,0x621b}, {0x2f8b4,0x2f8b4,0x625d},
+    {0x2f8b5,0x2f8b5,0x62b1}, {0x2f8b6,0x2f8b6,0x62d4}, {0x2f8b7,0x2f8b7,0x6350}, {0x2f8b8,0x2f8b8,0x22b0c}, {0x2f8b9,0x2f8b9,0x633d},
+    {0x2f8ba,0x2f8ba,0x62fc}, {0x2f8bb,0x2f8bb,0x6368}, {0x2f8bc,0x2f8bc,0x6383}, {0x2f8bd,0x2f8bd,0x63e4}, {0x2f8be,0x2f8be,0x22bf1},
+    {0x2f8bf,0x2f8bf,0x6422}, {0x2f8c0,0x2f8c0,0x63c5}, {0x2f8c1,0x2f8c1,0x63a9}, {0x2f8c2,0x2f8c2,0x3a2e}, {0x2f8c3,0x2f8c3,0x6469},
+    {0x2f8c4,0x2f8c4,0x647e}, {0x2f8c5,0x2f8c5,0x649d}, {0x2f8c6,0x2f8c6,0x6477}, {0x2f8c7,0x2f8c7,0x3a6c}, {0x2f8c8,0x2f8c8,0x654f},
+    {0x2f8c9,0x2f8c9,0x656c}, {0x2f8ca,0x2f8ca,0x2300a}, {0x2f8cb,0x2f8cb,0x65e3}, {0x2f8cc,0x2f8cc,0x66f8}, {0x2f8cd,0x2f8cd,0x6649},
+    {0x2f8ce,0x2f8ce,0x3b19}, {0x2f8cf,0x2f8cf,0x6691}, {0x2f8d0,0x2f8d0,0x3b08}, {0x2f8d1,0x2f8d1,0x3ae4}, {0x2f8d2,0x2f8d2,0x5192},
+    {0x2f8d3,0x2f8d3,0x5195}, {0x2f8d4,0x2f8d4,0x6700}, {0x2f8d5,0x2f8d5,0x669c}, {0x2f8d6,0x2f8d6,0x80ad}, {0x2f8d7,0x2f8d7,0x43d9},
+    {0x2f8d8,0x2f8d8,0x6717}, {0x2f8d9,0x2f8d9,0x671b}, {0x2f8da,0x2f8da,0x6721}, {0x2f8db,0x2f8db,0x675e}, {0x2f8dc,0x2f8dc,0x6753},
+    {0x2f8dd,0x2f8dd,0x233c3}, {0x2f8de,0x2f8de,0x3b49}, {0x2f8df,0x2f8df,0x67fa}, {0x2f8e0,0x2f8e0,0x6785}, {0x2f8e1,0x2f8e1,0x6852},
+    {0x2f8e2,0x2f8e2,0x6885}, {0x2f8e3,0x2f8e3,0x2346d}, {0x2f8e4,0x2f8e4,0x688e}, {0x2f8e5,0x2f8e5,0x681f}, {0x2f8e6,0x2f8e6,0x6914},
+    {0x2f8e7,0x2f8e7,0x3b9d}, {0x2f8e8,0x2f8e8,0x6942}, {0x2f8e9,0x2f8e9,0x69a3}, {0x2f8ea,0x2f8ea,0x69ea}, {0x2f8eb,0x2f8eb,0x6aa8},
+    {0x2f8ec,0x2f8ec,0x236a3}, {0x2f8ed,0x2f8ed,0x6adb}, {0x2f8ee,0x2f8ee,0x3c18}, {0x2f8ef,0x2f8ef,0x6b21}, {0x2f8f0,0x2f8f0,0x238a7},
+    {0x2f8f1,0x2f8f1,0x6b54}, {0x2f8f2,0x2f8f2,0x3c4e}, {0x2f8f3,0x2f8f3,0x6b72}, {0x2f8f4,0x2f8f4,0x6b9f}, {0x2f8f5,0x2f8f5,0x6bba},
+    {0x2f8f6,0x2f8f6,0x6bbb}, {0x2f8f7,0x2f8f7,0x23a8d}, {0x2f8f8,0x2f8f8,0x21d0b}, {0x2f8f9,0x2f8f9,0x23afa}, {0x2f8fa,0x2f8fa,0x6c4e},
+    {0x2f8fb,0x2f8fb,0x23cbc}, {0x2f8fc,0x2f8fc,0x6cbf}, {0x2f8fd,0x2f8fd,0x6ccd}, {0x2f8fe,0x2f8fe,0x6c67}, {0x2f8ff,0x2f8ff,0x6d16},
+    {0x2f900,0x2f900,0x6d3e}, {0x2f901,0x2f901,0x6d77}, {0x2f902,0x2f902,0x6d41}, {0x2f903,0x2f903,0x6d69}, {0x2f904,0x2f904,0x6d78},
+    {0x2f905,0x2f905,0x6d85}, {0x2f906,0x2f906,0x23d1e}, {0x2f907,0x2f907,0x6d34}, {0x2f908,0x2f908,0x6e2f}, {0x2f909,0x2f909,0x6e6e},
+    {0x2f90a,0x2f90a,0x3d33}, {0x2f90b,0x2f90b,0x6ecb}, {0x2f90c,0x2f90c,0x6ec7}, {0x2f90d,0x2f90d,0x23ed1}, {0x2f90e,0x2f90e,0x6df9},
+    {0x2f90f,0x2f90f,0x6f6e}, {0x2f910,0x2f910,0x23f5e}, {0x2f911,0x2f911,0x23f8e}, {0x2f912,0x2f912,0x6fc6}, {0x2f913,0x2f913,0x7039},
+    {0x2f914,0x2f914,0x701e}, {0x2f915,0x2f915,0x701b}, {0x2f916,0x2f916,0x3d96}, {0x2f917,0x2f917,0x704a}, {0x2f918,0x2f918,0x707d},
+    {0x2f919,0x2f919,0x7077}, {0x2f91a,0x2f91a,0x70ad}, {0x2f91b,0x2f91b,0x20525}, {0x2f91c,0x2f91c,0x7145}, {0x2f91d,0x2f91d,0x24263},
+    {0x2f91e,0x2f91e,0x719c}, {0x2f91f,0x2f91f,0x243ab}, {0x2f920,0x2f920,0x7228}, {0x2f921,0x2f921,0x7235}, {0x2f922,0x2f922,0x7250},
+    {0x2f923,0x2f923,0x24608}, {0x2f924,0x2f924,0x7280}, {0x2f925,0x2f925,0x7295}, {0x2f926,0x2f926,0x24735}, {0x2f927,0x2f927,0x24814},
+    {0x2f928,0x2f928,0x737a}, {0x2f929,0x2f929,0x738b}, {0x2f92a,0x2f92a,0x3eac}, {0x2f92b,0x2f92b,0x73a5}, {0x2f92c,0x2f92d,0x3eb8},
+    {0x2f92e,0x2f92e,0x7447}, {0x2f92f,0x2f92f,0x745c}, {0x2f930,0x2f930,0x7471}, {0x2f931,0x2f931,0x7485}, {0x2f932,0x2f932,0x74ca},
+    {0x2f933,0x2f933,0x3f1b}, {0x2f934,0x2f934,0x7524}, {0x2f935,0x2f935,0x24c36}, {0x2f936,0x2f936,0x753e}, {0x2f937,0x2f937,0x24c92},
+    {0x2f938,0x2f938,0x7570}, {0x2f939,0x2f939,0x2219f}, {0x2f93a,0x2f93a,0x7610}, {0x2f93b,0x2f93b,0x24fa1}, {0x2f93c,0x2f93c,0x24fb8},
+    {0x2f93d,0x2f93d,0x25044}, {0x2f93e,0x2f93e,0x3ffc}, {0x2f93f,0x2f93f,0x4008}, {0x2f940,0x2f940,0x76f4}, {0x2f941,0x2f941,0x250f3},
+    {0x2f942,0x2f942,0x250f2}, {0x2f943,0x2f943,0x25119}, {0x2f944,0x2f944,0x25133}, {0x2f945,0x2f945,0x771e}, {0x2f946,0x2f947,0x771f},
+    {0x2f948,0x2f948,0x774a}, {0x2f949,0x2f949,0x4039}, {0x2f94a,0x2f94a,0x778b}, {0x2f94b,0x2f94b,0x4046}, {0x2f94c,0x2f94c,0x4096},
+    {0x2f94d,0x2f94d,0x2541d}, {0x2f94e,0x2f94e,0x784e}, {0x2f94f,0x2f94f,0x788c}, {0x2f950,0x2f950,0x78cc}, {0x2f951,0x2f951,0x40e3},
+    {0x2f952,0x2f952,0x25626}, {0x2f953,0x2f953,0x7956}, {0x2f954,0x2f954,0x2569a}, {0x2f955,0x2f955,0x256c5}, {0x2f956,0x2f956,0x798f},
+    {0x2f957,0x2f957,0x79eb}, {0x2f958,0x2f958,0x412f}, {0x2f959,0x2f959,0x7a40}, {0x2f95a,0x2f95a,0x7a4a}, {0x2f95b,0x2f95b,0x7a4f},
+    {0x2f95c,0x2f95c,0x2597c}, {0x2f95d,0x2f95e,0x25aa7}, {0x2f95f,0x2f95f,0x7aee}, {0x2f960,0x2f960,0x4202}, {0x2f961,0x2f961,0x25bab},
+    {0x2f962,0x2f962,0x7bc6}, {0x2f963,0x2f963,0x7bc9}, {0x2f964,0x2f964,0x4227}, {0x2f965,0x2f965,0x25c80}, {0x2f966,0x2f966,0x7cd2},
+    {0x2f967,0x2f967,0x42a0}, {0x2f968,0x2f968,0x7ce8}, {0x2f969,0x2f969,0x7ce3}, {0x2f96a,0x2f96a,0x7d00}, {0x2f96b,0x2f96b,0x25f86},
+    {0x2f96c,0x2f96c,0x7d63}, {0x2f96d,0x2f96d,0x4301}, {0x2f96e,0x2f96e,0x7dc7}, {0x2f96f,0x2f96f,0x7e02}, {0x2f970,0x2f970,0x7e45},
+    {0x2f971,0x2f971,0x4334}, {0x2f972,0x2f972,0x26228}, {0x2f973,0x2f973,0x26247}, {0x2f974,0x2f974,0x4359}, {0x2f975,0x2f975,0x262d9},
+    {0x2f976,0x2f976,0x7f7a}, {0x2f977,0x2f977,0x2633e}, {0x2f978,0x2f978,0x7f95}, {0x2f979,0x2f979,0x7ffa}, {0x2f97a,0x2f97a,0x8005},
+    {0x2f97b,0x2f97b,0x264da}, {0x2f97c,0x2f97c,0x26523}, {0x2f97d,0x2f97d,0x8060}, {0x2f97e,0x2f97e,0x265a8}, {0x2f97f,0x2f97f,0x8070},
+    {0x2f980,0x2f980,0x2335f}, {0x2f981,0x2f981,0x43d5}, {0x2f982,0x2f982,0x80b2}, {0x2f983,0x2f983,0x8103}, {0x2f984,0x2f984,0x440b},
+    {0x2f985,0x2f985,0x813e}, {0x2f986,0x2f986,0x5ab5}, {0x2f987,0x2f987,0x267a7}, {0x2f988,0x2f988,0x267b5}, {0x2f989,0x2f989,0x23393},
+    {0x2f98a,0x2f98a,0x2339c}, {0x2f98b,0x2f98b,0x8201}, {0x2f98c,0x2f98c,0x8204}, {0x2f98d,0x2f98d,0x8f9e}, {0x2f98e,0x2f98e,0x446b},
+    {0x2f98f,0x2f98f,0x8291}, {0x2f990,0x2f990,0x828b}, {0x2f991,0x2f991,0x829d}, {0x2f992,0x2f992,0x52b3}, {0x2f993,0x2f993,0x82b1},
+    {0x2f994,0x2f994,0x82b3}, {0x2f995,0x2f995,0x82bd}, {0x2f996,0x2f996,0x82e6}, {0x2f997,0x2f997,0x26b3c}, {0x2f998,0x2f998,0x82e5},
+    {0x2f999,0x2f999,0x831d}, {0x2f99a,0x2f99a,0x8363}, {0x2f99b,0x2f99b,0x83ad}, {0x2f99c,0x2f99c,0x8323}, {0x2f99d,0x2f99d,0x83bd},
+    {0x2f99e,0x2f99e,0x83e7}, {0x2f99f,0x2f99f,0x8457}, {0x2f9a0,0x2f9a0,0x8353}, {0x2f9a1,0x2f9a1,0x83ca}, {0x2f9a2,0x2f9a2,0x83cc},
+    {0x2f9a3,0x2f9a3,0x83dc}, {0x2f9a4,0x2f9a4,0x26c36}, {0x2f9a5,0x2f9a5,0x26d6b}, {0x2f9a6,0x2f9a6,0x26cd5}, {0x2f9a7,0x2f9a7,0x452b},
+    {0x2f9a8,0x2f9a8,0x84f1}, {0x2f9a9,0x2f9a9,0x84f3}, {0x2f9aa,0x2f9aa,0x8516}, {0x2f9ab,0x2f9ab,0x273ca}, {0x2f9ac,0x2f9ac,0x8564},
+    {0x2f9ad,0x2f9ad,0x26f2c}, {0x2f9ae,0x2f9ae,0x455d}, {0x2f9af,0x2f9af,0x4561}, {0x2f9b0,0x2f9b0,0x26fb1}, {0x2f9b1,0x2f9b1,0x270d2},
+    {0x2f9b2,0x2f9b2,0x456b}, {0x2f9b3,0x2f9b3,0x8650}, {0x2f9b4,0x2f9b4,0x865c}, {0x2f9b5,0x2f9b5,0x8667}, {0x2f9b6,0x2f9b6,0x8669},
+    {0x2f9b7,0x2f9b7,0x86a9}, {0x2f9b8,0x2f9b8,0x8688}, {0x2f9b9,0x2f9b9,0x870e}, {0x2f9ba,0x2f9ba,0x86e2}, {0x2f9bb,0x2f9bb,0x8779},
+    {0x2f9bc,0x2f9bc,0x8728}, {0x2f9bd,0x2f9bd,0x876b}, {0x2f9be,0x2f9be,0x8786}, {0x2f9bf,0x2f9bf,0x45d7}, {0x2f9c0,0x2f9c0,0x87e1},
+    {0x2f9c1,0x2f9c1,0x8801}, {0x2f9c2,0x2f9c2,0x45f9}, {0x2f9c3,0x2f9c3,0x8860}, {0x2f9c4,0x2f9c4,0x8863}, {0x2f9c5,0x2f9c5,0x27667},
+    {0x2f9c6,0x2f9c6,0x88d7}, {0x2f9c7,0x2f9c7,0x88de}, {0x2f9c8,0x2f9c8,0x4635}, {0x2f9c9,0x2f9c9,0x88fa}, {0x2f9ca,0x2f9ca,0x34bb},
+    {0x2f9cb,0x2f9cb,0x278ae}, {0x2f9cc,0x2f9cc,0x27966}, {0x2f9cd,0x2f9cd,0x46be}, {0x2f9ce,0x2f9ce,0x46c7}, {0x2f9cf,0x2f9cf,0x8aa0},
+    {0x2f9d0,0x2f9d0,0x8aed}, {0x2f9d1,0x2f9d1,0x8b8a}, {0x2f9d2,0x2f9d2,0x8c55}, {0x2f9d3,0x2f9d3,0x27ca8}, {0x2f9d4,0x2f9d4,0x8cab},
+    {0x2f9d5,0x2f9d5,0x8cc1}, {0x2f9d6,0x2f9d6,0x8d1b}, {0x2f9d7,0x2f9d7,0x8d77}, {0x2f9d8,0x2f9d8,0x27f2f}, {0x2f9d9,0x2f9d9,0x20804},
+    {0x2f9da,0x2f9da,0x8dcb}, {0x2f9db,0x2f9db,0x8dbc}, {0x2f9dc,0x2f9dc,0x8df0}, {0x2f9dd,0x2f9dd,0x208de}, {0x2f9de,0x2f9de,0x8ed4},
+    {0x2f9df,0x2f9df,0x8f38}, {0x2f9e0,0x2f9e0,0x285d2}, {0x2f9e1,0x2f9e1,0x285ed}, {0x2f9e2,0x2f9e2,0x9094}, {0x2f9e3,0x2f9e3,0x90f1},
+    {0x2f9e4,0x2f9e4,0x9111}, {0x2f9e5,0x2f9e5,0x2872e}, {0x2f9e6,0x2f9e6,0x911b}, {0x2f9e7,0x2f9e7,0x9238}, {0x2f9e8,0x2f9e8,0x92d7},
+    {0x2f9e9,0x2f9e9,0x92d8}, {0x2f9ea,0x2f9ea,0x927c}, {0x2f9eb,0x2f9eb,0x93f9}, {0x2f9ec,0x2f9ec,0x9415}, {0x2f9ed,0x2f9ed,0x28bfa},
+    {0x2f9ee,0x2f9ee,0x958b}, {0x2f9ef,0x2f9ef,0x4995}, {0x2f9f0,0x2f9f0,0x95b7}, {0x2f9f1,0x2f9f1,0x28d77}, {0x2f9f2,0x2f9f2,0x49e6},
+    {0x2f9f3,0x2f9f3,0x96c3}, {0x2f9f4,0x2f9f4,0x5db2}, {0x2f9f5,0x2f9f5,0x9723}, {0x2f9f6,0x2f9f6,0x29145}, {0x2f9f7,0x2f9f7,0x2921a},
+    {0x2f9f8,0x2f9f8,0x4a6e}, {0x2f9f9,0x2f9f9,0x4a76}, {0x2f9fa,0x2f9fa,0x97e0}, {0x2f9fb,0x2f9fb,0x2940a}, {0x2f9fc,0x2f9fc,0x4ab2},
+    {0x2f9fd,0x2f9fd,0x29496}, {0x2f9fe,0x2f9ff,0x980b}, {0x2fa00,0x2fa00,0x9829}, {0x2fa01,0x2fa01,0x295b6}, {0x2fa02,0x2fa02,0x98e2},
+    {0x2fa03,0x2fa03,0x4b33}, {0x2fa04,0x2fa04,0x9929}, {0x2fa05,0x2fa05,0x99a7}, {0x2fa06,0x2fa06,0x99c2}, {0x2fa07,0x2fa07,0x99fe},
+    {0x2fa08,0x2fa08,0x4bce}, {0x2fa09,0x2fa09,0x29b30}, {0x2fa0a,0x2fa0a,0x9b12}, {0x2fa0b,0x2fa0b,0x9c40}, {0x2fa0c,0x2fa0c,0x9cfd},
+    {0x2fa0d,0x2fa0d,0x4cce}, {0x2fa0e,0x2fa0e,0x4ced}, {0x2fa0f,0x2fa0f,0x9d67}, {0x2fa10,0x2fa10,0x2a0ce}, {0x2fa11,0x2fa11,0x4cf8},
+    {0x2fa12,0x2fa12,0x2a105}, {0x2fa13,0x2fa13,0x2a20e}, {0x2fa14,0x2fa14,0x2a291}, {0x2fa15,0x2fa15,0x9ebb}, {0x2fa16,0x2fa16,0x4d56},
+    {0x2fa17,0x2fa17,0x9ef9}, {0x2fa18,0x2fa18,0x9efe}, {0x2fa19,0x2fa19,0x9f05}, {0x2fa1a,0x2fa1a,0x9f0f}, {0x2fa1b,0x2fa1b,0x9f16},
+    {0x2fa1c,0x2fa1c,0x9f3b}, {0x2fa1d,0x2fa1d,0x2a600},
+};
+/* LK__UNICODE_TABLES_END */
+
+/* codepoint flags: general category (one bit) plus white space */
+#define LK__UF_UNDEF 0x01
+#define LK__UF_N 0x02
+#define LK__UF_L 0x04
+#define LK__UF_Z 0x08
+#define LK__UF_M 0x10
+#define LK__UF_P 0x20
+#define LK__UF_S 0x40
+#define LK__UF_C 0x80
+#define LK__UF_WS 0x100
+
+static int lk__ucat(uint32_t cp) {
+    int lo = 0, hi = LK__UCAT_N - 1;
+    if (cp >= 0x110000) return LK__UF_UNDEF;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if ((lk__ucat_ranges[mid] >> 8) <= cp) lo = mid; else hi = mid - 1;
+    }
+    return (int)(lk__ucat_ranges[lo] & 0xff);
+}
+/* White_Space as llama.cpp lists it (PropList.txt) */
+static int lk__uws(uint32_t cp) {
+    if (cp < 0x80) return (cp >= 9 && cp <= 13) || cp == 32;
+    return cp == 0x85 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
+           cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+static int lk__uflags(uint32_t cp) { return lk__ucat(cp) | (lk__uws(cp) ? LK__UF_WS : 0); }
+static uint32_t lk__ulower_cp(uint32_t cp) {
+    int i;
+    if (cp < 0x80) return cp >= 'A' && cp <= 'Z' ? cp + 32 : cp;
+    for (i = 0; i < LK__ULOWER_N; i++) {
+        uint32_t first = (uint32_t)lk__ulower[i][0], n = (uint32_t)lk__ulower[i][1], st = (uint32_t)lk__ulower[i][2];
+        if (cp >= first && cp < first + n * st && (cp - first) % st == 0) return (uint32_t)((int32_t)cp + lk__ulower[i][3]);
+    }
+    return cp;
+}
+static uint32_t lk__unfd_cp(uint32_t cp) {
+    int lo = 0, hi = LK__UNFD_N - 1;
+    if (cp < 0xC0) return cp;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (lk__unfd[mid][0] <= cp) lo = mid; else hi = mid - 1;
+    }
+    return lk__unfd[lo][0] <= cp && cp <= lk__unfd[lo][1] ? lk__unfd[lo][2] : cp;
+}
+/* llama.cpp's unicode_len_utf8: sequence length from the lead byte alone */
+static int lk__utf8_len(unsigned char c) {
+    static const unsigned char t[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};
+    return t[c >> 4];
+}
+/* Decode one codepoint as llama.cpp does: no overlong/surrogate checks; a
+ * bad sequence consumes one byte and gives U+FFFD. (Sequences above
+ * U+10FFFF, where llama.cpp throws, are also U+FFFD here.) */
+static uint32_t lk__utf8_next(const unsigned char *s, size_t n, size_t *off) {
+    size_t o = *off;
+    unsigned c = s[o];
+    uint32_t cp;
+    if (!(c & 0x80)) { *off = o + 1; return c; }
+    if (!(c & 0x40)) goto bad;
+    if (!(c & 0x20)) {
+        if (o + 1 >= n || (s[o + 1] & 0xc0) != 0x80) goto bad;
+        *off = o + 2;
+        return ((c & 0x1fu) << 6) | (s[o + 1] & 0x3fu);
+    }
+    if (!(c & 0x10)) {
+        if (o + 2 >= n || (s[o + 1] & 0xc0) != 0x80 || (s[o + 2] & 0xc0) != 0x80) goto bad;
+        *off = o + 3;
+        return ((c & 0x0fu) << 12) | ((s[o + 1] & 0x3fu) << 6) | (s[o + 2] & 0x3fu);
+    }
+    if (!(c & 0x08)) {
+        if (o + 3 >= n || (s[o + 1] & 0xc0) != 0x80 || (s[o + 2] & 0xc0) != 0x80 || (s[o + 3] & 0xc0) != 0x80) goto bad;
+        cp = ((c & 0x07u) << 18) | ((s[o + 1] & 0x3fu) << 12) | ((s[o + 2] & 0x3fu) << 6) | (s[o + 3] & 0x3fu);
+        if (cp > 0x10FFFF) goto bad;
+        *off = o + 4;
+        return cp;
+    }
+bad:
+    *off = o + 1;
+    return 0xFFFD;
+}
+static int lk__utf8_put(uint32_t cp, unsigned char *o) {   /* cp <= 0x10FFFF */
+    if (cp < 0x80) { o[0] = (unsigned char)cp; return 1; }
+    if (cp < 0x800) { o[0] = (unsigned char)(0xc0 | (cp >> 6)); o[1] = (unsigned char)(0x80 | (cp & 0x3f)); return 2; }
+    if (cp < 0x10000) {
+        o[0] = (unsigned char)(0xe0 | (cp >> 12)); o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+        o[2] = (unsigned char)(0x80 | (cp & 0x3f)); return 3;
+    }
+    o[0] = (unsigned char)(0xf0 | (cp >> 18)); o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+    o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (unsigned char)(0x80 | (cp & 0x3f)); return 4;
+}
+
+/* pre-tokenizers: each is a list of split passes (see lk__rx_match) */
+enum {
+    LK__PRE_DEFAULT, LK__PRE_LLAMA3, LK__PRE_DEEPSEEK_CODER, LK__PRE_FALCON, LK__PRE_GPT2,
+    LK__PRE_STARCODER, LK__PRE_QWEN2, LK__PRE_PORO, LK__PRE_VIKING, LK__PRE_DEEPSEEK_LLM, LK__PRE_DEEPSEEK3,
+    LK__PRE_CHAMELEON, LK__PRE_TEKKEN, LK__PRE_COUNT
+};
+enum {
+    LK__RX_END, LK__RX_GPT2, LK__RX_LLAMA3, LK__RX_QWEN2, LK__RX_PUNCT_RUN, LK__RX_PUNCT_RUN_FALCON,
+    LK__RX_NUM_RUN, LK__RX_DIGIT3, LK__RX_NUM1, LK__RX_CRLF, LK__RX_SP_LETTERS, LK__RX_SP_PUNCT,
+    LK__RX_CJK, LK__RX_PORO, LK__RX_DSL_LETTERS, LK__RX_DSL_PUNCT, LK__RX_TRAIL_WS, LK__RX_NUM3, LK__RX_CJK_KANA,
+    LK__RX_DS3, LK__RX_SENTINEL, LK__RX_IMG, LK__RX_TABSP, LK__RX_PUNCT1, LK__RX_TEKKEN
+};
+static const unsigned char lk__pre_passes[LK__PRE_COUNT][6] = {
+    /* default: [\p{P}\$\+<=>\^~\|]+ , gpt2 , \p{N}+ , [0-9][0-9][0-9] */
+    { LK__RX_PUNCT_RUN, LK__RX_GPT2, LK__RX_NUM_RUN, LK__RX_DIGIT3, 0, 0 },
+    { LK__RX_LLAMA3, 0, 0, 0, 0, 0 },
+    /* deepseek-coder: [\r\n] , \s?\p{L}+ , \s?\p{P}+ , [一-龥ࠀ-一가-퟿]+ , \p{N} */
+    { LK__RX_CRLF, LK__RX_SP_LETTERS, LK__RX_SP_PUNCT, LK__RX_CJK, LK__RX_NUM1, 0 },
+    /* falcon: [\p{P}\$\+<=>\^~\|`]+ , gpt2 , [0-9][0-9][0-9] */
+    { LK__RX_PUNCT_RUN_FALCON, LK__RX_GPT2, LK__RX_DIGIT3, 0, 0, 0 },
+    { LK__RX_GPT2, 0, 0, 0, 0, 0 },
+    { LK__RX_NUM1, LK__RX_GPT2, 0, 0, 0, 0 },
+    { LK__RX_QWEN2, 0, 0, 0, 0, 0 },
+    /*  ?[^(\s|.,!?…。，、।۔،)]+  */
+    { LK__RX_PORO, 0, 0, 0, 0, 0 },
+    { LK__RX_PORO, LK__RX_NUM1, 0, 0, 0, 0 },
+    /* deepseek-llm: [\r\n] , \s?[A-Za-zµÀ-Ö...]+ , \s?[!-/:-~！-／：-～‘-‟　-。]+ , \s+$ , [一-龥ࠀ-一가-퟿]+ , \p{N}+ */
+    { LK__RX_CRLF, LK__RX_DSL_LETTERS, LK__RX_DSL_PUNCT, LK__RX_TRAIL_WS, LK__RX_CJK, LK__RX_NUM_RUN },
+    /* deepseek-v3: \p{N}{1,3} , [一-龥぀-ゟ゠-ヿ]+ , (see LK__RX_DS3) */
+    { LK__RX_NUM3, LK__RX_CJK_KANA, LK__RX_DS3, 0, 0, 0 },
+    /* chameleon: <sentinel:[0-9]+> , (IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z , ([\t\n]|    |  ) , \p{N} ,
+     * [\p{P}!-/:-@\[-`{-~] , gpt2 */
+    { LK__RX_SENTINEL, LK__RX_IMG, LK__RX_TABSP, LK__RX_NUM1, LK__RX_PUNCT1, LK__RX_GPT2 },
+    { LK__RX_TEKKEN, 0, 0, 0, 0, 0 },
+};
+/* deepseek-llm's letter class [A-Za-zµÀ-Ö...] as codepoint ranges */
+static const uint32_t lk__dsl_letters[][2] = {
+    {0x41,0x5a}, {0x61,0x7a}, {0xb5,0xb5}, {0xc0,0xd6}, {0xd8,0xf6}, {0xf8,0x1ba}, {0x1bc,0x1bf}, {0x1c4,0x293},
+    {0x295,0x2af}, {0x370,0x373}, {0x376,0x377}, {0x37b,0x37d}, {0x37f,0x37f}, {0x386,0x386}, {0x388,0x38a},
+    {0x38c,0x38c}, {0x38e,0x3a1}, {0x3a3,0x3f5}, {0x3f7,0x481}, {0x48a,0x52f}, {0x531,0x556}, {0x10a0,0x10c5},
+    {0x13a0,0x13f5}, {0x13f8,0x13fd}, {0x1c90,0x1cba}, {0x1cbd,0x1cbf}, {0x1d00,0x1d2b}, {0x1d6b,0x1d77},
+    {0x1d79,0x1d9a}, {0x1e00,0x1f15}, {0x1f18,0x1f1d}, {0x1f20,0x1f45}, {0x1f48,0x1f4d}, {0x1f50,0x1f57},
+    {0x1f59,0x1f59}, {0x1f5b,0x1f5b}, {0x1f5d,0x1f5d}, {0x1f5f,0x1f7d}, {0x1f80,0x1fb4}, {0x1fb6,0x1fbc},
+    {0x1fbe,0x1fbe}, {0x1fc2,0x1fc4}, {0x1fc6,0x1fcc}, {0x1fd0,0x1fd3}, {0x1fd6,0x1fdb}, {0x1fe0,0x1fec},
+    {0x1ff2,0x1ff4}, {0x1ff6,0x1ffc}, {0x2102,0x2102}, {0x2107,0x2107}, {0x210a,0x2113}, {0x2115,0x2115},
+    {0x2119,0x211d}, {0x2124,0x2124}, {0x2126,0x2126}, {0x2128,0x2128}, {0x212a,0x212d}, {0x212f,0x2134},
+    {0x2139,0x2139}, {0x213c,0x213f}, {0x2145,0x2149}, {0x214e,0x214e}, {0x2183,0x2184}, {0x2c00,0x2c7b},
+    {0x2c7e,0x2ce4}, {0x2ceb,0x2cee}, {0x2cf2,0x2cf3}, {0xa640,0xa66d}, {0xa680,0xa69b}, {0xa722,0xa76f},
+    {0xa771,0xa787}, {0xa78b,0xa78e}, {0xab70,0xabbf}, {0xfb00,0xfb06}, {0xfb13,0xfb17}, {0xff21,0xff3a},
+    {0xff41,0xff5a}, {0x10400,0x1044f}, {0x104b0,0x104d3}, {0x104d8,0x104fb}, {0x10c80,0x10cb2}, {0x10cc0,0x10cf2},
+    {0x118a0,0x118df}, {0x1e900,0x1e943}
+};
+static int lk__dsl_letter(uint32_t cp, int fl) {
+    size_t i;
+    if (fl & LK__UF_WS) return 0;
+    for (i = 0; i < sizeof lk__dsl_letters / sizeof lk__dsl_letters[0]; i++)
+        if (cp >= lk__dsl_letters[i][0] && cp <= lk__dsl_letters[i][1]) return 1;
+    return 0;
+}
+static int lk__dsl_punct(uint32_t cp, int fl) {   /* [!-/:-~！-／：-～‘-‟　-。] */
+    if (fl & LK__UF_WS) return 0;
+    return (cp >= 0x21 && cp <= 0x2F) || (cp >= 0x3A && cp <= 0x7E) || (cp >= 0xFF01 && cp <= 0xFF0F) ||
+           (cp >= 0xFF1A && cp <= 0xFF5E) || (cp >= 0x2018 && cp <= 0x201F) || (cp >= 0x3000 && cp <= 0x3002);
+}
+
+/* Classes of llama.cpp's "collapsed" text, on which std::regex runs the
+ * \p{..} patterns: ASCII stays itself, other white space becomes 0x0B,
+ * other codepoints become one byte per category (N D1, L D2, P D3, M D4,
+ * S D5, anything else D0). \p{X} then matches that byte plus the ASCII
+ * members llama.cpp lists (note: ASCII '~' is in neither P nor S). */
+static unsigned char lk__collapse(uint32_t cp, int fl) {
+    if (cp < 0x80) return (unsigned char)cp;
+    if (fl & LK__UF_WS) return 0x0B;
+    switch (fl & 0xff) {
+    case LK__UF_N: return 0xD1;
+    case LK__UF_L: return 0xD2;
+    case LK__UF_P: return 0xD3;
+    case LK__UF_M: return 0xD4;
+    case LK__UF_S: return 0xD5;
+    default: return 0xD0;
+    }
+}
+static int lk__cx_n(int x) { return x == 0xD1 || (x >= '0' && x <= '9'); }
+static int lk__cx_l(int x) { return x == 0xD2 || (x >= 'A' && x <= 'Z') || (x >= 'a' && x <= 'z'); }
+static int lk__cx_p(int x) {
+    return x == 0xD3 || (x >= 0x21 && x <= 0x23) || (x >= 0x25 && x <= 0x2A) || (x >= 0x2C && x <= 0x2F) ||
+           x == 0x3A || x == 0x3B || x == 0x3F || x == 0x40 || (x >= 0x5B && x <= 0x5D) || x == 0x5F ||
+           x == 0x7B || x == 0x7D;
+}
+static int lk__cx_s(int x) { return (x >= 9 && x <= 13) || x == 32; }   /* \s */
+static int lk__cx_rn(int x) { return x == '\r' || x == '\n'; }
+/* [^\s\p{L}\p{N}] */
+static int lk__cx_q(int x) { return x >= 0 && !lk__cx_s(x) && !lk__cx_l(x) && !lk__cx_n(x); }
+static int lk__cx_sym(int x) { return x == 0xD5 || x == '$' || x == '+' || x == '<' || x == '=' || x == '>' || x == '^' || x == '`' || x == '|'; }
+static int lk__cx_apunct(int x) { return (x >= 0x21 && x <= 0x2F) || (x >= 0x3A && x <= 0x40) || (x >= 0x5B && x <= 0x60) || (x >= 0x7B && x <= 0x7E); }
+static int lk__cx_az(int x) { return (x >= 'A' && x <= 'Z') || (x >= 'a' && x <= 'z'); }
+static int lk__cx_lm(int x) { return lk__cx_l(x) || x == 0xD4; }
+static int lk__cx_ps(int x) { return lk__cx_p(x) || lk__cx_sym(x); }
+static int lk__cx_upper(int x) { return x == 0xD2 || (x >= 'A' && x <= 'Z'); }   /* (?=\p{L})[^a-z] */
+static int lk__cx_lower(int x) { return x == 0xD2 || (x >= 'a' && x <= 'z'); }   /* (?=\p{L})[^A-Z] */
+/* \s*[\r\n]+|\s+(?!\S)|\s+ on the collapsed text, at pos; 0 if none */
+static int lk__cx_ws_tail(const unsigned char *x, int pos, int end) {
+    int w = pos, k, lastrn = -1;
+    while (w < end && lk__cx_s(x[w])) w++;
+    for (k = pos; k < w; k++) if (lk__cx_rn(x[k])) lastrn = k;
+    if (lastrn >= 0) return lastrn + 1 - pos;     /* \s*[\r\n]+ */
+    if (w > pos && w == end) return w - pos;      /* \s+(?!\S) at the end */
+    if (w - pos >= 2) return w - pos - 1;         /* \s+(?!\S) */
+    return w - pos;                               /* \s+ (or 0) */
+}
+static int lk__cx_run(int (*cls)(int), const unsigned char *x, int p, int end) {
+    while (p < end && cls(x[p])) p++;
+    return p;
+}
+/* tekken: U* W+ (alt 1) or U+ W* (alt 2) from i, U = (?=\p{L})[^a-z], W = (?=\p{L})[^A-Z]; end or -1 */
+static int lk__tekken_letters(const unsigned char *x, int i, int end, int alt) {
+    int u = lk__cx_run(lk__cx_upper, x, i, end), k;
+    if (alt == 2) return u > i ? lk__cx_run(lk__cx_lower, x, u, end) : -1;
+    for (k = u; k >= i; k--)   /* U* backtracks until W+ can start */
+        if (k < end && lk__cx_lower(x[k])) return lk__cx_run(lk__cx_lower, x, k, end);
+    return -1;
+}
+static int lk__poro_neg(uint32_t cp, int fl) {  /* [^(\s|.,!?…。，、।۔،)] on wide text */
+    if (fl & LK__UF_WS) return 0;   /* \s, incl. non-ASCII white space (mapped to 0x0B) */
+    switch (cp) {
+    case '(': case ')': case '|': case '.': case ',': case '!': case '?':
+    case 0x2026: case 0x3002: case 0xFF0C: case 0x3001: case 0x0964: case 0x06D4: case 0x060C: return 0;
+    default: return 1;
+    }
+}
+
+/* Length of the match of pass `kind` starting at pos in [pos, end), or 0.
+ * cp: codepoints, fl: lk__uflags, x: collapsed classes. The GPT2 and
+ * LLAMA3 passes follow llama.cpp's hand-written splitters (always >= 1);
+ * the others follow what std::regex (ECMAScript: leftmost, ordered
+ * alternation, greedy with backtracking) does with llama.cpp's pattern. */
+static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, const unsigned char *x, int pos, int end) {
+#define LK__F(i) ((i) < end ? (int)fl[i] : 0)
+    const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
+    uint32_t c = cp[pos];
+    int p, f, f2, nw;
+    switch (kind) {
+    case LK__RX_GPT2:
+        /* 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+ */
+        if (c == '\'' && pos + 1 < end) {
+            uint32_t n1 = cp[pos + 1];
+            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+            if (pos + 2 < end) {
+                uint32_t n2 = cp[pos + 2];
+                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
+            }
+        }
+        f2 = c == ' ' ? LK__F(pos + 1) : LK__F(pos);
+        p = pos + (c == ' ');
+        if (f2 & LK__UF_L) { while (LK__F(p) & LK__UF_L) p++; return p - pos; }
+        if (f2 & LK__UF_N) { while (LK__F(p) & LK__UF_N) p++; return p - pos; }
+        if (!(f2 & WLN) && f2) { while (!(LK__F(p) & WLN) && LK__F(p)) p++; return p - pos; }
+        nw = 0;
+        while (LK__F(pos + nw) & LK__UF_WS) nw++;
+        if (nw > 1 && pos + nw < end) return nw - 1;
+        if (nw > 0) return nw;
+        return 1;
+    case LK__RX_LLAMA3: {
+        /* (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
+        int last = -1;
+        f = LK__F(pos);
+        if (c == '\'' && pos + 1 < end) {
+            uint32_t n1 = lk__ulower_cp(cp[pos + 1]);
+            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+            if (pos + 2 < end) {
+                uint32_t n2 = lk__ulower_cp(cp[pos + 2]);
+                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
+            }
+        }
+        if (!(c == '\r' || c == '\n' || (f & LK__UF_N))) {
+            if ((f & LK__UF_L) || (LK__F(pos + 1) & LK__UF_L)) {
+                p = pos + 1;
+                while (LK__F(p) & LK__UF_L) p++;
+                return p - pos;
+            }
+        }
+        if (f & LK__UF_N) {
+            p = pos;
+            while (p - pos < 3 && (LK__F(p) & LK__UF_N)) p++;
+            return p - pos;
+        }
+        f2 = c == ' ' ? LK__F(pos + 1) : f;
+        if (!(f2 & WLN) && f) {
+            p = pos + (c == ' ');
+            while (!(LK__F(p) & WLN) && LK__F(p)) p++;
+            while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
+            return p - pos;
+        }
+        nw = 0;
+        while (LK__F(pos + nw) & LK__UF_WS) {
+            if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
+            nw++;
+        }
+        if (last >= 0) return last - pos;
+        if (nw > 1 && pos + nw < end) return nw - 1;
+        if (nw > 0) return nw;
+        return 1;
+    }
+    case LK__RX_QWEN2: {
+        /* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
+         * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text) */
+        int x0 = x[pos], w, k, lastrn = -1;
+        if (x0 == '\'' && pos + 1 < end) {
+            int n1 = x[pos + 1] | 0x20;   /* ASCII case fold (only letters are compared) */
+            if ((n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') && lk__cx_l(x[pos + 1])) return 2;
+            if (pos + 2 < end && lk__cx_l(x[pos + 1]) && lk__cx_l(x[pos + 2])) {
+                int n2 = x[pos + 2] | 0x20;
+                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
+            }
+        }
+        if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) {
+            p = pos + 1;
+            while (p < end && lk__cx_l(x[p])) p++;
+            return p - pos;
+        }
+        if (lk__cx_l(x0)) { p = pos; while (p < end && lk__cx_l(x[p])) p++; return p - pos; }
+        if (lk__cx_n(x0)) return 1;
+        p = -1;
+        if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+        else if (lk__cx_q(x0)) p = pos;
+        if (p >= 0) {
+            while (p < end && lk__cx_q(x[p])) p++;
+            while (p < end && lk__cx_rn(x[p])) p++;
+            return p - pos;
+        }
+        w = pos;
+        while (w < end && lk__cx_s(x[w])) w++;
+        for (k = pos; k < w; k++) if (lk__cx_rn(x[k])) lastrn = k;
+        if (lastrn >= 0) return lastrn + 1 - pos;     /* \s*[\r\n]+ */
+        if (w > pos && w == end) return w - pos;      /* \s+(?!\S) at the end */
+        if (w - pos >= 2) return w - pos - 1;         /* \s+(?!\S) */
+        if (w > pos) return w - pos;                  /* \s+ */
+        return 0;
+    }
+    case LK__RX_PUNCT_RUN:
+    case LK__RX_PUNCT_RUN_FALCON:
+        /* [\p{P}\$\+<=>\^~\|]+   (falcon adds `) */
+        for (p = pos; p < end; p++) {
+            int xp = x[p];
+            if (!(lk__cx_p(xp) || xp == '$' || xp == '+' || xp == '<' || xp == '=' || xp == '>' || xp == '^' ||
+                  xp == '~' || xp == '|' || (kind == LK__RX_PUNCT_RUN_FALCON && xp == '`'))) break;
+        }
+        return p - pos;
+    case LK__RX_NUM_RUN:
+        for (p = pos; p < end && lk__cx_n(x[p]); p++) {}
+        return p - pos;
+    case LK__RX_NUM1:
+        return lk__cx_n(x[pos]) ? 1 : 0;
+    case LK__RX_DIGIT3:
+        return pos + 3 <= end && cp[pos] >= '0' && cp[pos] <= '9' && cp[pos + 1] >= '0' && cp[pos + 1] <= '9' &&
+               cp[pos + 2] >= '0' && cp[pos + 2] <= '9' ? 3 : 0;
+    case LK__RX_CRLF:
+        return c == '\r' || c == '\n';
+    case LK__RX_SP_LETTERS:
+    case LK__RX_SP_PUNCT: {
+        /* \s?\p{L}+  /  \s?\p{P}+ */
+        int (*cls)(int) = kind == LK__RX_SP_LETTERS ? lk__cx_l : lk__cx_p;
+        p = pos;
+        if (lk__cx_s(x[pos]) && pos + 1 < end && cls(x[pos + 1])) p = pos + 1;
+        else if (!cls(x[pos])) return 0;
+        while (p < end && cls(x[p])) p++;
+        return p - pos;
+    }
+    case LK__RX_CJK:
+        /* [一-龥ࠀ-一가-퟿]+ : U+0800..U+9FA5, U+AC00..U+D7FF (non-ASCII white space was replaced) */
+        for (p = pos; p < end; p++) {
+            uint32_t q = cp[p];
+            if ((fl[p] & LK__UF_WS) || !((q >= 0x800 && q <= 0x9FA5) || (q >= 0xAC00 && q <= 0xD7FF))) break;
+        }
+        return p - pos;
+    case LK__RX_PORO:
+        p = pos;
+        if (c == ' ' && pos + 1 < end && lk__poro_neg(cp[pos + 1], fl[pos + 1])) p = pos + 1;
+        else if (!lk__poro_neg(c, fl[pos])) return 0;
+        while (p < end && lk__poro_neg(cp[p], fl[p])) p++;
+        return p - pos;
+    case LK__RX_DSL_LETTERS:
+    case LK__RX_DSL_PUNCT: {
+        /* \s?[class]+ on wide text */
+        int (*cls)(uint32_t, int) = kind == LK__RX_DSL_LETTERS ? lk__dsl_letter : lk__dsl_punct;
+        p = pos;
+        if ((fl[pos] & LK__UF_WS) && pos + 1 < end && cls(cp[pos + 1], fl[pos + 1])) p = pos + 1;
+        else if (!cls(c, fl[pos])) return 0;
+        while (p < end && cls(cp[p], fl[p])) p++;
+        return p - pos;
+    }
+    case LK__RX_TRAIL_WS:   /* \s+$ */
+        for (p = pos; p < end && (fl[p] & LK__UF_WS); p++) {}
+        return p > pos && p == end ? p - pos : 0;
+    case LK__RX_NUM3:       /* \p{N}{1,3} */
+        for (p = pos; p < end && p - pos < 3 && lk__cx_n(x[p]); p++) {}
+        return p - pos;
+    case LK__RX_CJK_KANA:   /* [一-龥぀-ゟ゠-ヿ]+ */
+        for (p = pos; p < end; p++) {
+            uint32_t q = cp[p];
+            if ((fl[p] & LK__UF_WS) || !((q >= 0x4E00 && q <= 0x9FA5) || (q >= 0x3040 && q <= 0x30FF))) break;
+        }
+        return p - pos;
+    case LK__RX_DS3: {
+        /* [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
+         * | ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
+        int x0 = x[pos];
+        if (lk__cx_apunct(x0) && pos + 1 < end && lk__cx_az(x[pos + 1])) return lk__cx_run(lk__cx_az, x, pos + 1, end) - pos;
+        if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_p(x0) && !lk__cx_sym(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1]))
+            return lk__cx_run(lk__cx_lm, x, pos + 1, end) - pos;
+        if (lk__cx_lm(x0)) return lk__cx_run(lk__cx_lm, x, pos, end) - pos;
+        p = -1;
+        if (x0 == ' ' && pos + 1 < end && lk__cx_ps(x[pos + 1])) p = pos + 1;
+        else if (lk__cx_ps(x0)) p = pos;
+        if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_ps, x, p, end), end) - pos;
+        return lk__cx_ws_tail(x, pos, end);
+    }
+    case LK__RX_SENTINEL: { /* <sentinel:[0-9]+> */
+        static const char pfx[] = "<sentinel:";
+        int k;
+        for (k = 0; k < 10; k++) if (pos + k >= end || cp[pos + k] != (uint32_t)pfx[k]) return 0;
+        for (p = pos + 10; p < end && cp[p] >= '0' && cp[p] <= '9'; p++) {}
+        return p > pos + 10 && p < end && cp[p] == '>' ? p + 1 - pos : 0;
+    }
+    case LK__RX_IMG: {      /* (IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z */
+        static const char pfx[] = "IMGIMG";
+        int k;
+        for (k = 0; k < 6; k++) if (pos + k >= end || cp[pos + k] != (uint32_t)pfx[k]) return 0;
+        for (p = pos + 6; p < end && p - pos < 10 && cp[p] >= 'A' && cp[p] <= 'I'; p++) {}
+        return p > pos + 6 && p < end && cp[p] == 'Z' ? p + 1 - pos : 0;
+    }
+    case LK__RX_TABSP: {    /* ([\t\n]|    |  ) */
+        int k = 0;
+        if (c == '\t' || c == '\n') return 1;
+        while (k < 4 && pos + k < end && cp[pos + k] == ' ') k++;
+        return k == 4 ? 4 : k >= 2 ? 2 : 0;
+    }
+    case LK__RX_PUNCT1:     /* [\p{P}!-/:-@\[-`{-~] */
+        return lk__cx_p(x[pos]) || lk__cx_apunct(x[pos]) ? 1 : 0;
+    case LK__RX_TEKKEN: {
+        /* [^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+
+         * |[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*
+         * |\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
+        int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e;
+        for (alt = 1; alt <= 2; alt++) {
+            if (opt && pos + 1 < end && (e = lk__tekken_letters(x, pos + 1, end, alt)) > 0) return e - pos;
+            if ((e = lk__tekken_letters(x, pos, end, alt)) > pos) return e - pos;
+        }
+        if (lk__cx_n(x0)) return 1;
+        p = -1;
+        if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+        else if (lk__cx_q(x0)) p = pos;
+        if (p >= 0) {
+            p = lk__cx_run(lk__cx_q, x, p, end);
+            while (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
+            return p - pos;
+        }
+        return lk__cx_ws_tail(x, pos, end);
+    }
+    default:
+        return 0;
+    }
+#undef LK__F
+}
+
+/* Pre-tokenizer: split m codepoints into words by the passes of `pre`.
+ * *seg and *nseg are two scratch arrays of m ints (swapped as passes run);
+ * on return (*seg)[0..count) holds the word lengths in codepoints. */
+static int lk__pre_split(int pre, const uint32_t *cps, const unsigned short *fl, const unsigned char *x, int m,
+                         int **seg, int **nseg) {
+    int nsg = 1, pass, si, start;
+    (*seg)[0] = m;
+    for (pass = 0; pass < 6 && lk__pre_passes[pre][pass]; pass++) {
+        int kind = lk__pre_passes[pre][pass], nn = 0, *tmp, *in = *seg, *o = *nseg;
+        start = 0;
+        for (si = 0; si < nsg; si++) {
+            int end = start + in[si], pos = start, gap = start;
+            while (pos < end) {
+                int l = lk__rx_match(kind, cps, fl, x, pos, end);
+                if (l > 0) {
+                    if (pos > gap) o[nn++] = pos - gap;
+                    o[nn++] = l;
+                    pos += l; gap = pos;
+                } else pos++;
+            }
+            if (end > gap) o[nn++] = end - gap;
+            start = end;
+        }
+        tmp = *seg; *seg = *nseg; *nseg = tmp; nsg = nn;
+    }
+    return nsg;
+}
+
+/* ---- the vocabulary ---- */
+typedef struct lk__tok { const char *text; int len; float score; int attr; } lk__tok;
+typedef struct lk__merge { const char *s; int len; int split; } lk__merge;
+#define LK__VOCAB_BLOCKS 12
+#define LK__VOCAB_MAX_EOG 32
+
+struct lk_vocab {
+    lk_allocator alloc;
+    lk_vocab_type type;
+    int pre;
+    char pre_name[64];
+    int n_tokens;
+    lk__tok *toks;
+    uint32_t *hash;               /* open addressing, id + 1, 0 = empty */
+    uint32_t hash_mask;
+    int n_merges;
+    lk__merge *merges;
+    uint32_t *mhash;              /* merge index + 1 */
+    uint32_t mhash_mask;
+    int *special;                 /* control/user-defined/unknown ids, longest text first */
+    int n_special;
+    int eog[LK__VOCAB_MAX_EOG];
+    int n_eog;
+    int bos, eos, eot, eom, unk, sep, pad, mask, nl;
+    int fim_pre, fim_suf, fim_mid, fim_pad, fim_rep, fim_sep;
+    int add_bos, add_eos, add_space_prefix, ignore_merges, clean_spaces;
+    int max_token_len;
+    int spm_byte[256];            /* SPM byte fallback: <0xXX> or the 1-byte token, -1 */
+    int one_byte[256];            /* token whose text is that single byte, -1 */
+    unsigned char benc[256][2];   /* GPT-2 byte -> unicode, as UTF-8 */
+    unsigned char benc_len[256];
+    short bdec[0x144];            /* mapped codepoint -> byte, -1 */
+    void *blocks[LK__VOCAB_BLOCKS];
+    size_t block_size[LK__VOCAB_BLOCKS];
+    int n_blocks;
+};
+
+static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *s = LK__CAST(const unsigned char *, p);
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
+    return h;
+}
+#define LK__FNV0 14695981039346656037ull
+
+static void *lk__vocab_alloc(lk_vocab *v, size_t size) {
+    void *p;
+    if (v->n_blocks >= LK__VOCAB_BLOCKS) return NULL;
+    p = lk__alloc(&v->alloc, size);
+    if (!p) return NULL;
+    v->blocks[v->n_blocks] = p; v->block_size[v->n_blocks] = size; v->n_blocks++;
+    return p;
+}
+
+LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len) {
+    uint32_t i;
+    if (!v || len < 0 || (!text && len)) return -1;
+    i = (uint32_t)lk__fnv(LK__FNV0, text, (size_t)len) & v->hash_mask;
+    for (;; i = (i + 1) & v->hash_mask) {
+        uint32_t e = v->hash[i];
+        const lk__tok *t;
+        if (!e) return -1;
+        t = &v->toks[e - 1];
+        if (t->len == len && (len == 0 || memcmp(t->text, text, (size_t)len) == 0)) return (int)(e - 1);
+    }
+}
+
+/* rank of the merge (left, right), or -1 */
+static int lk__merge_rank(const lk_vocab *v, const char *l, int ln, const char *r, int rn) {
+    uint32_t i;
+    uint64_t h;
+    if (!v->n_merges) return -1;
+    h = lk__fnv(LK__FNV0, l, (size_t)ln);
+    h = lk__fnv(h, " ", 1);
+    h = lk__fnv(h, r, (size_t)rn);
+    for (i = (uint32_t)h & v->mhash_mask;; i = (i + 1) & v->mhash_mask) {
+        uint32_t e = v->mhash[i];
+        const lk__merge *m;
+        if (!e) return -1;
+        m = &v->merges[e - 1];
+        if (m->split == ln && m->len == ln + 1 + rn && memcmp(m->s, l, (size_t)ln) == 0 &&
+            memcmp(m->s + ln + 1, r, (size_t)rn) == 0)
+            return (int)(e - 1);
+    }
+}
+
+LKDEF void lk_vocab_free(lk_vocab *v) {
+    int i;
+    lk_allocator a;
+    if (!v) return;
+    a = v->alloc;
+    for (i = v->n_blocks - 1; i >= 0; i--) lk__free(&a, v->blocks[i], v->block_size[i]);
+    lk__free(&a, v, sizeof *v);
+}
+
+static uint32_t lk__rd_u32le(const unsigned char *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+/* an optional token-id KV: absent or -1 (as i32 or u32) = keep *id;
+ * otherwise it must be an integer in range (llama.cpp warns and keeps the
+ * default; we refuse the file) */
+static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, int *id) {
+    const lk_gguf_value *val = lk_gguf_get(g, key);
+    int64_t x;
+    if (!val) return LK_OK;
+    if (lk_gguf_get_i64(g, key, &x) != LK_OK)
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be an integer token id, not %s", key,
+                            lk_gguf_type_name((int)val->type));
+    if (x == -1 || x == 0xFFFFFFFFll) return LK_OK;   /* "none" (converters write -1 / UINT32_MAX): keep the default */
+    if (x < 0 || x >= n)
+        return lk_set_error(LK_ERR_RANGE, "lk_vocab_load: %s = %lld is outside the vocabulary [0, %d)", key,
+                            (long long)x, n);
+    *id = (int)x;
+    return LK_OK;
+}
+static lk_status lk__vocab_bool_kv(const lk_gguf *g, const char *key, int *out) {
+    const lk_gguf_value *val = lk_gguf_get(g, key);
+    int b;
+    if (!val) return LK_OK;
+    if (lk_gguf_get_bool(g, key, &b) != LK_OK)
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be a bool, not %s", key, lk_gguf_type_name((int)val->type));
+    *out = b;
+    return LK_OK;
+}
+/* an array KV of element type et (et2 also accepted; -1 = none) and, if n >= 0, n elements */
+static lk_status lk__vocab_arr_kv(const lk_gguf *g, const char *key, int et, int et2, int64_t n, const lk_gguf_value **out) {
+    const lk_gguf_value *val = lk_gguf_get(g, key);
+    *out = NULL;
+    if (!val) return LK_OK;
+    if (val->type != LK_GGUF_ARRAY || ((int)val->arr_type != et && (int)val->arr_type != et2))
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be an array of %s, not %s%s", key, lk_gguf_type_name(et),
+                            val->type == LK_GGUF_ARRAY ? "an array of " : "",
+                            lk_gguf_type_name(val->type == LK_GGUF_ARRAY ? (int)val->arr_type : (int)val->type));
+    if (n >= 0 && val->n != (uint64_t)n)
+        return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: %s has %llu elements, expected %lld (one per token)", key,
+                            (unsigned long long)val->n, (long long)n);
+    *out = val;
+    return LK_OK;
+}
+
+typedef struct lk__sp_item { int len, id; } lk__sp_item;
+static int lk__sp_cmp(const void *a, const void *b) {
+    const lk__sp_item *x = LK__CAST(const lk__sp_item *, a), *y = LK__CAST(const lk__sp_item *, b);
+    if (x->len != y->len) return x->len > y->len ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int lk__str_has(lk_str s, const char *sub) {
+    size_t n = strlen(sub), i;
+    if (s.len < n) return 0;
+    for (i = 0; i + n <= s.len; i++) if (memcmp(s.ptr + i, sub, n) == 0) return 1;
+    return 0;
+}
+
+static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+                             int add_special, int parse_special);
+
+static const struct { const char *name; int pre; int clean_spaces; int flags; } lk__pre_names[] = {
+    /* name, pre-tokenizer, clean_spaces, flags: 1 ignore_merges, 2 add_bos */
+    { "default", LK__PRE_DEFAULT, 1, 0 },
+    { "llama3", LK__PRE_LLAMA3, 1, 3 }, { "llama-v3", LK__PRE_LLAMA3, 1, 3 },
+    { "llama-bpe", LK__PRE_LLAMA3, 1, 3 }, { "falcon3", LK__PRE_LLAMA3, 1, 3 },
+    { "dbrx", LK__PRE_LLAMA3, 1, 0 }, { "smaug-bpe", LK__PRE_LLAMA3, 1, 0 },
+    { "chatglm-bpe", LK__PRE_LLAMA3, 1, 0 },
+    { "deepseek-coder", LK__PRE_DEEPSEEK_CODER, 0, 0 },
+    { "falcon", LK__PRE_FALCON, 1, 0 },
+    { "mpt", LK__PRE_GPT2, 1, 0 }, { "gpt-2", LK__PRE_GPT2, 1, 0 }, { "phi-2", LK__PRE_GPT2, 1, 0 },
+    { "jina-es", LK__PRE_GPT2, 1, 0 }, { "jina-de", LK__PRE_GPT2, 1, 0 }, { "gigachat", LK__PRE_GPT2, 1, 0 },
+    { "jina-v1-en", LK__PRE_GPT2, 1, 0 }, { "jina-v2-es", LK__PRE_GPT2, 1, 0 }, { "jina-v2-de", LK__PRE_GPT2, 1, 0 },
+    { "jina-v2-code", LK__PRE_GPT2, 1, 0 }, { "roberta-bpe", LK__PRE_GPT2, 1, 0 },
+    { "olmo", LK__PRE_GPT2, 1, 0 }, { "jais", LK__PRE_GPT2, 1, 0 },
+    { "starcoder", LK__PRE_STARCODER, 1, 0 }, { "refact", LK__PRE_STARCODER, 1, 0 },
+    { "command-r", LK__PRE_STARCODER, 0, 0 }, { "smollm", LK__PRE_STARCODER, 0, 0 },
+    { "codeshell", LK__PRE_STARCODER, 1, 0 }, { "exaone", LK__PRE_STARCODER, 1, 0 },
+    { "minerva-7b", LK__PRE_STARCODER, 1, 0 },
+    { "qwen2", LK__PRE_QWEN2, 0, 0 }, { "deepseek-r1-qwen", LK__PRE_QWEN2, 0, 0 },
+    { "megrez", LK__PRE_QWEN2, 1, 0 }, { "stablelm2", LK__PRE_QWEN2, 1, 0 },
+    { "poro-chat", LK__PRE_PORO, 0, 0 }, { "bloom", LK__PRE_PORO, 1, 0 }, { "gpt3-finnish", LK__PRE_PORO, 1, 0 },
+    { "viking", LK__PRE_VIKING, 0, 0 },
+    { "deepseek-llm", LK__PRE_DEEPSEEK_LLM, 0, 0 }, { "deepseek-v3", LK__PRE_DEEPSEEK3, 0, 0 },
+    { "chameleon", LK__PRE_CHAMELEON, 0, 2 }, { "tekken", LK__PRE_TEKKEN, 0, 3 },
+};
+
+static int lk__is_eog_text(const char *t, int n) {
+    static const char *const names[] = { "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+                                         "<|eom_id|>", "<EOT>" };
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((size_t)n == strlen(names[i]) && memcmp(t, names[i], (size_t)n) == 0) return 1;
+    return 0;
+}
+static int lk__text_in(const char *t, int n, const char *const *names) {
+    for (; *names; names++)
+        if ((size_t)n == strlen(*names) && memcmp(t, *names, (size_t)n) == 0) return 1;
+    return 0;
+}
+static void lk__eog_add(lk_vocab *v, int id) {
+    int i;
+    if (id < 0) return;
+    for (i = 0; i < v->n_eog; i++) if (v->eog[i] == id) return;
+    if (v->n_eog < LK__VOCAB_MAX_EOG) v->eog[v->n_eog++] = id;
+}
+
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out) {
+    lk_allocator a;
+    lk_vocab *v;
+    lk_status st;
+    lk_str model, pre, gname;
+    const lk_gguf_value *toks_v = NULL, *scores_v = NULL, *types_v = NULL, *merges_v = NULL;
+    int64_t n64;
+    int n, i, have_pre;
+    size_t blob_size, off;
+    uint64_t cap;
+    char *blob;
+    static const char *const eot_names[] = { "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+                                             "<EOT>", "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>", NULL };
+    static const char *const eom_names[] = { "<|eom_id|>", NULL };
+    static const char *const fpre_names[] = { "<|fim_prefix|>", "<fim-prefix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "begin\xef\xbd\x9c>", "<PRE>", NULL };
+    static const char *const fsuf_names[] = { "<|fim_suffix|>", "<fim-suffix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "hole\xef\xbd\x9c>", "<SUF>", NULL };
+    static const char *const fmid_names[] = { "<|fim_middle|>", "<fim-middle>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "end\xef\xbd\x9c>", "<MID>", NULL };
+    static const char *const fpad_names[] = { "<|fim_pad|>", "<fim-pad>", "<PAD>", NULL };
+    static const char *const frep_names[] = { "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", NULL };
+    static const char *const fsep_names[] = { "<|file_sep|>", NULL };
+
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: out is NULL");
+    *out = NULL;
+    if (!g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: gguf is NULL");
+    a = lk__resolve_alloc(alloc);
+    v = LK__CAST(lk_vocab *, a.alloc(a.user, sizeof(lk_vocab), 64));
+    if (!v) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory");
+    memset(v, 0, sizeof *v);
+    v->alloc = a;
+
+#define LK__VCHECK(expr) do { st = (expr); if (st) goto fail; } while (0)
+#define LK__VFAIL(code, ...) do { st = lk_set_error(code, __VA_ARGS__); goto fail; } while (0)
+
+    /* model type and per-model defaults (llama.cpp llama_vocab::impl::load) */
+    if (!lk_gguf_get(g, "tokenizer.ggml.model")) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.model is absent");
+    if (lk_gguf_get_str(g, "tokenizer.ggml.model", &model) != LK_OK)
+        LK__VFAIL(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.model must be a string");
+    have_pre = lk_gguf_get(g, "tokenizer.ggml.pre") != NULL;
+    pre.ptr = ""; pre.len = 0;
+    if (have_pre && lk_gguf_get_str(g, "tokenizer.ggml.pre", &pre) != LK_OK)
+        LK__VFAIL(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.pre must be a string");
+    memcpy(v->pre_name, pre.ptr, pre.len < sizeof v->pre_name ? (size_t)pre.len : sizeof v->pre_name - 1);
+    v->eot = v->eom = v->sep = v->pad = v->mask = v->nl = -1;
+    v->fim_pre = v->fim_suf = v->fim_mid = v->fim_pad = v->fim_rep = v->fim_sep = -1;
+    if (lk_str_eq(model, "llama")) {
+        v->type = LK_VOCAB_SPM;
+        v->bos = 1; v->eos = 2; v->unk = 0;
+        v->add_space_prefix = 1; v->clean_spaces = 0; v->add_bos = 1; v->add_eos = 0;
+        v->pre = LK__PRE_DEFAULT;
+    } else if (lk_str_eq(model, "bert")) {
+        v->type = LK_VOCAB_WPM;
+        v->bos = 101; v->eos = -1; v->unk = 100; v->sep = 102; v->pad = 0; v->mask = 103;
+        v->add_space_prefix = 0; v->clean_spaces = 1; v->add_bos = 1; v->add_eos = 0;
+        v->pre = LK__PRE_DEFAULT;
+    } else if (lk_str_eq(model, "gpt2")) {
+        size_t k;
+        v->type = LK_VOCAB_BPE;
+        v->bos = 11; v->eos = 11; v->unk = -1;
+        v->add_space_prefix = 0; v->clean_spaces = 1;
+        v->pre = LK__PRE_DEFAULT;
+        if (have_pre) {
+            for (k = 0; k < sizeof lk__pre_names / sizeof lk__pre_names[0]; k++)
+                if (lk_str_eq(pre, lk__pre_names[k].name)) break;
+            if (k == sizeof lk__pre_names / sizeof lk__pre_names[0])
+                LK__VFAIL(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
+                          (int)(pre.len > 64 ? 64 : pre.len), pre.ptr);
+            v->pre = lk__pre_names[k].pre;
+            v->clean_spaces = lk__pre_names[k].clean_spaces;
+            if (lk__pre_names[k].flags & 1) v->ignore_merges = 1;
+            if (lk__pre_names[k].flags & 2) v->add_bos = 1;
+            if (lk_str_eq(pre, "chatglm-bpe")) v->bos = -1;
+        }
+    } else {
+        LK__VFAIL(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2 and bert are supported)",
+                  (int)(model.len > 64 ? 64 : model.len), model.ptr);
+    }
+    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_space_prefix", &v->add_space_prefix));
+
+    /* tokens, scores, types */
+    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.tokens", LK_GGUF_STRING, -1, -1, &toks_v));
+    if (!toks_v) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.tokens is absent");
+    if (toks_v->n == 0 || toks_v->n > 0x7fffffffull / 4)
+        LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.tokens has %llu entries", (unsigned long long)toks_v->n);
+    n64 = (int64_t)toks_v->n;
+    n = (int)n64;
+    v->n_tokens = n;
+    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, -1, n64, &scores_v));
+    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.token_type", LK_GGUF_INT32, LK_GGUF_UINT32, n64, &types_v));
+    if (v->type == LK_VOCAB_BPE) {
+        LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.merges", LK_GGUF_STRING, -1, -1, &merges_v));
+        if (!merges_v) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.merges is absent (required for gpt2)");
+        if (merges_v->n > 0x7fffffffull / 4)
+            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.merges has %llu entries", (unsigned long long)merges_v->n);
+    }
+
+    v->toks = LK__CAST(lk__tok *, lk__vocab_alloc(v, sizeof(lk__tok) * (size_t)n));
+    for (cap = 16; cap < (uint64_t)n * 2; cap <<= 1) {}
+    v->hash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)cap));
+    if (!v->toks || !v->hash) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d tokens", n);
+    memset(v->hash, 0, sizeof(uint32_t) * (size_t)cap);
+    v->hash_mask = (uint32_t)(cap - 1);
+    blob_size = 0;
+    for (i = 0; i < n; i++) {
+        uint64_t l = toks_v->v.strs[i].len;
+        if (l > 0x7fffffffull / 2) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long", i, (unsigned long long)l);
+        blob_size += (l ? (size_t)l : 24) + 1;
+        if (blob_size > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token texts exceed 2 GiB");
+    }
+    blob = LK__CAST(char *, lk__vocab_alloc(v, blob_size));
+    if (!blob) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for token texts");
+    off = 0;
+    for (i = 0; i < n; i++) {
+        lk__tok *t = &v->toks[i];
+        lk_str s = toks_v->v.strs[i];
+        uint32_t h;
+        t->text = blob + off;
+        if (s.len) { memcpy(blob + off, s.ptr, (size_t)s.len); t->len = (int)s.len; }
+        else {   /* llama.cpp renames empty tokens "[EMPTY_<id>]" */
+            char num[16];
+            int k = 0, x = i, j;
+            do { num[k++] = (char)('0' + x % 10); x /= 10; } while (x);
+            memcpy(blob + off, "[EMPTY_", 7);
+            for (j = 0; j < k; j++) blob[off + 7 + (size_t)j] = num[k - 1 - j];
+            blob[off + 7 + (size_t)k] = ']';
+            t->len = 8 + k;
+        }
+        blob[off + (size_t)t->len] = 0;
+        off += (size_t)t->len + 1;
+        if (t->len > v->max_token_len) v->max_token_len = t->len;
+        t->score = 0.0f;
+        if (scores_v) {
+            uint32_t u = lk__rd_u32le(LK__CAST(const unsigned char *, scores_v->v.arr) + 4 * (size_t)i);
+            memcpy(&t->score, &u, 4);
+        }
+        t->attr = LK_TOKEN_ATTR_NORMAL;
+        if (types_v) {
+            int32_t tt = (int32_t)lk__rd_u32le(LK__CAST(const unsigned char *, types_v->v.arr) + 4 * (size_t)i);
+            switch (tt) {
+            case 1: t->attr = LK_TOKEN_ATTR_NORMAL; break;
+            case 2: t->attr = LK_TOKEN_ATTR_UNKNOWN; break;
+            case 3: t->attr = LK_TOKEN_ATTR_CONTROL; break;
+            case 4: t->attr = LK_TOKEN_ATTR_USER_DEFINED; break;
+            case 5: t->attr = LK_TOKEN_ATTR_UNUSED; break;
+            case 6: t->attr = LK_TOKEN_ATTR_BYTE; break;
+            default: t->attr = LK_TOKEN_ATTR_UNDEFINED; break;
+            }
+        }
+        if (lk_vocab_find(v, t->text, t->len) >= 0)
+            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d duplicates the text of token %d ('%.*s')", i,
+                      lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
+        for (h = (uint32_t)lk__fnv(LK__FNV0, t->text, (size_t)t->len) & v->hash_mask; v->hash[h]; h = (h + 1) & v->hash_mask) {}
+        v->hash[h] = (uint32_t)i + 1;
+    }
+
+    /* special ids: defaults outside the vocab are dropped; KVs must be in range */
+    if (v->bos >= n) v->bos = -1;
+    if (v->eos >= n) v->eos = -1;
+    if (v->unk >= n) v->unk = -1;
+    if (v->sep >= n) v->sep = -1;
+    if (v->pad >= n) v->pad = -1;
+    if (v->mask >= n) v->mask = -1;
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.bos_token_id", n, &v->bos));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eos_token_id", n, &v->eos));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eot_token_id", n, &v->eot));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eom_token_id", n, &v->eom));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.unknown_token_id", n, &v->unk));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.seperator_token_id", n, &v->sep));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.padding_token_id", n, &v->pad));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.mask_token_id", n, &v->mask));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_pre_token_id", n, &v->fim_pre));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_suf_token_id", n, &v->fim_suf));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_mid_token_id", n, &v->fim_mid));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_pad_token_id", n, &v->fim_pad));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_rep_token_id", n, &v->fim_rep));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_sep_token_id", n, &v->fim_sep));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.prefix_token_id", n, &v->fim_pre));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.suffix_token_id", n, &v->fim_suf));
+    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.middle_token_id", n, &v->fim_mid));
+    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_bos_token", &v->add_bos));
+    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_eos_token", &v->add_eos));
+
+    /* find eot/eom/fim tokens by text (first in id order), and mark them control */
+    for (i = 0; i < n; i++) {
+        lk__tok *t = &v->toks[i];
+        int hit = 0;
+#define LK__FIND_BY_TEXT(field, names) \
+        if (v->field < 0 && lk__text_in(t->text, t->len, names)) { v->field = i; hit = 1; }
+        LK__FIND_BY_TEXT(eot, eot_names)
+        LK__FIND_BY_TEXT(eom, eom_names)
+        LK__FIND_BY_TEXT(fim_pre, fpre_names)
+        LK__FIND_BY_TEXT(fim_suf, fsuf_names)
+        LK__FIND_BY_TEXT(fim_mid, fmid_names)
+        LK__FIND_BY_TEXT(fim_pad, fpad_names)
+        LK__FIND_BY_TEXT(fim_rep, frep_names)
+        LK__FIND_BY_TEXT(fim_sep, fsep_names)
+#undef LK__FIND_BY_TEXT
+        if (hit) t->attr |= LK_TOKEN_ATTR_CONTROL;
+    }
+    /* end-of-generation set */
+    lk__eog_add(v, v->fim_pad); lk__eog_add(v, v->fim_rep); lk__eog_add(v, v->fim_sep);
+    for (i = 0; i < n; i++)
+        if (lk__is_eog_text(v->toks[i].text, v->toks[i].len)) { lk__eog_add(v, i); v->toks[i].attr |= LK_TOKEN_ATTR_CONTROL; }
+    lk__eog_add(v, v->eos); lk__eog_add(v, v->eot); lk__eog_add(v, v->eom);
+
+    /* special tokens (partitioned out of the text before tokenizing), longest first */
+    {
+        int ns = 0, k;
+        lk__sp_item *items;
+        for (i = 0; i < n; i++)
+            if (v->toks[i].attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN)) ns++;
+        v->special = LK__CAST(int *, lk__vocab_alloc(v, sizeof(int) * (size_t)(ns ? ns : 1)));
+        items = LK__CAST(lk__sp_item *, lk__alloc(&v->alloc, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1)));
+        if (!v->special || !items) { lk__free(&v->alloc, items, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1)); LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory"); }
+        for (i = 0, k = 0; i < n; i++)
+            if (v->toks[i].attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN)) {
+                items[k].len = v->toks[i].len; items[k].id = i; k++;
+            }
+        qsort(items, (size_t)ns, sizeof *items, lk__sp_cmp);
+        for (k = 0; k < ns; k++) v->special[k] = items[k].id;
+        v->n_special = ns;
+        lk__free(&v->alloc, items, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1));
+    }
+
+    /* per-model token attributes llama.cpp sets by name */
+    if (lk__str_has(pre, "jina-v2-de") || lk__str_has(pre, "jina-v2-es") || lk__str_has(pre, "jina-v2-code")) {
+        int id = lk_vocab_find(v, "<mask>", 6);
+        if (id >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_LSTRIP;
+    } else if (lk_gguf_get_str(g, "general.name", &gname) == LK_OK) {
+        char low[256];
+        lk_str ls;
+        size_t k, ln = gname.len < sizeof low ? (size_t)gname.len : sizeof low;
+        int is_phi3;
+        for (k = 0; k < ln; k++) {
+            char ch = gname.ptr[k];
+            low[k] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+        }
+        ls.ptr = low; ls.len = ln;
+        is_phi3 = lk__str_has(ls, "phi-3") || lk__str_has(ls, "phi3");
+        if (is_phi3) {
+            int id;
+            for (i = 0; i < v->n_special; i++) v->toks[v->special[i]].attr |= LK_TOKEN_ATTR_RSTRIP;
+            if ((id = lk_vocab_find(v, "</s>", 4)) >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_RSTRIP;
+            if ((id = lk_vocab_find(v, "<unk>", 5)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+            if ((id = lk_vocab_find(v, "<s>", 3)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+            if ((id = lk_vocab_find(v, "<|endoftext|>", 13)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+        }
+    }
+
+    /* byte tables */
+    {
+        int b, k = 0;
+        static const char hex[] = "0123456789ABCDEF";
+        for (b = 0; b < 0x144; b++) v->bdec[b] = -1;
+        for (b = 0; b < 256; b++) {
+            char buf[6];
+            unsigned char c1 = (unsigned char)b;
+            uint32_t mcp;
+            buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[b >> 4]; buf[4] = hex[b & 15]; buf[5] = '>';
+            v->one_byte[b] = lk_vocab_find(v, (const char *)&c1, 1);
+            v->spm_byte[b] = lk_vocab_find(v, buf, 6);
+            if (v->spm_byte[b] < 0) v->spm_byte[b] = v->one_byte[b];
+            /* GPT-2 bytes_to_unicode: printable Latin-1 maps to itself, the
+             * other 68 bytes to U+0100.. in byte order */
+            if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) mcp = (uint32_t)b;
+            else mcp = 256u + (uint32_t)k++;
+            v->benc_len[b] = (unsigned char)lk__utf8_put(mcp, v->benc[b]);
+            v->bdec[mcp] = (short)b;
+        }
+    }
+
+    /* merges: "left right" split at the first space after position 0; the
+     * first occurrence of a pair keeps its rank */
+    if (merges_v && merges_v->n) {
+        uint64_t mcap;
+        size_t mblob = 0;
+        char *mb;
+        int nm = (int)merges_v->n;
+        for (i = 0; i < nm; i++) {
+            if (merges_v->v.strs[i].len > 0x7fffffffull / 2) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merge %d is too long", i);
+            mblob += (size_t)merges_v->v.strs[i].len + 1;
+            if (mblob > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merges exceed 2 GiB");
+        }
+        for (mcap = 16; mcap < (uint64_t)nm * 2; mcap <<= 1) {}
+        v->merges = LK__CAST(lk__merge *, lk__vocab_alloc(v, sizeof(lk__merge) * (size_t)nm));
+        v->mhash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)mcap));
+        mb = LK__CAST(char *, lk__vocab_alloc(v, mblob ? mblob : 1));
+        if (!v->merges || !v->mhash || !mb) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d merges", nm);
+        memset(v->mhash, 0, sizeof(uint32_t) * (size_t)mcap);
+        v->mhash_mask = (uint32_t)(mcap - 1);
+        v->n_merges = nm;
+        off = 0;
+        for (i = 0; i < nm; i++) {
+            lk_str s = merges_v->v.strs[i];
+            lk__merge *m = &v->merges[i];
+            int sp = -1, k;
+            uint32_t h;
+            memcpy(mb + off, s.ptr, (size_t)s.len);
+            mb[off + (size_t)s.len] = 0;
+            m->s = mb + off; m->len = (int)s.len;
+            off += (size_t)s.len + 1;
+            for (k = 1; k < m->len; k++) if (m->s[k] == ' ') { sp = k; break; }
+            m->split = sp;
+            if (sp < 0) continue;   /* no pair: llama.cpp stores ("", "") which never matches */
+            if (lk__merge_rank(v, m->s, sp, m->s + sp + 1, m->len - sp - 1) >= 0) continue;
+            for (h = (uint32_t)lk__fnv(LK__FNV0, m->s, (size_t)m->len) & v->mhash_mask; v->mhash[h]; h = (h + 1) & v->mhash_mask) {}
+            v->mhash[h] = (uint32_t)i + 1;
+        }
+    }
+
+    /* newline token */
+    if (v->type == LK_VOCAB_SPM) v->nl = v->spm_byte[10] >= 0 ? v->spm_byte[10] : v->pad;
+    else if (v->type == LK_VOCAB_WPM) v->nl = v->pad;
+    else {
+        int t1[8];
+        int k = lk__tokenize_impl(v, "\n", 1, t1, 8, 0, 0);
+        v->nl = k > 0 ? t1[0] : v->pad;
+    }
+#undef LK__VCHECK
+#undef LK__VFAIL
+    *out = v;
+    return LK_OK;
+fail:
+    lk_vocab_free(v);
+    return st;
+}
+
+LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v) { return v ? v->type : (lk_vocab_type)0; }
+LKDEF const char *lk_vocab_pre(const lk_vocab *v) { return v ? v->pre_name : ""; }
+LKDEF int lk_vocab_n_tokens(const lk_vocab *v) { return v ? v->n_tokens : 0; }
+LKDEF int lk_vocab_bos(const lk_vocab *v) { return v ? v->bos : -1; }
+LKDEF int lk_vocab_eos(const lk_vocab *v) { return v ? v->eos : -1; }
+LKDEF int lk_vocab_eot(const lk_vocab *v) { return v ? v->eot : -1; }
+LKDEF int lk_vocab_eom(const lk_vocab *v) { return v ? v->eom : -1; }
+LKDEF int lk_vocab_unk(const lk_vocab *v) { return v ? v->unk : -1; }
+LKDEF int lk_vocab_sep(const lk_vocab *v) { return v ? v->sep : -1; }
+LKDEF int lk_vocab_pad(const lk_vocab *v) { return v ? v->pad : -1; }
+LKDEF int lk_vocab_mask(const lk_vocab *v) { return v ? v->mask : -1; }
+LKDEF int lk_vocab_nl(const lk_vocab *v) { return v ? v->nl : -1; }
+LKDEF int lk_vocab_add_bos(const lk_vocab *v) { return v ? v->add_bos : 0; }
+LKDEF int lk_vocab_add_eos(const lk_vocab *v) { return v ? v->add_eos : 0; }
+LKDEF const char *lk_vocab_token_text(const lk_vocab *v, int id) {
+    return v && id >= 0 && id < v->n_tokens ? v->toks[id].text : NULL;
+}
+LKDEF float lk_vocab_token_score(const lk_vocab *v, int id) {
+    return v && id >= 0 && id < v->n_tokens ? v->toks[id].score : 0.0f;
+}
+LKDEF int lk_vocab_token_attr(const lk_vocab *v, int id) {
+    return v && id >= 0 && id < v->n_tokens ? v->toks[id].attr : 0;
+}
+LKDEF int lk_vocab_is_eog(const lk_vocab *v, int id) {
+    int i;
+    if (!v || id < 0) return 0;
+    for (i = 0; i < v->n_eog; i++) if (v->eog[i] == id) return 1;
+    return 0;
+}
+LKDEF int lk_vocab_is_control(const lk_vocab *v, int id) {
+    return (lk_vocab_token_attr(v, id) & LK_TOKEN_ATTR_CONTROL) != 0;
+}
+
+/* ---- tokenization ---- */
+typedef struct lk__sbuf { void *p; size_t cap; } lk__sbuf;
+typedef struct lk__frag { int off, len, tok; } lk__frag;      /* tok < 0: raw text */
+typedef struct lk__sym { int off, n, prev, next; } lk__sym;
+typedef struct lk__bigram { double key; int left, right, lsz, rsz; } lk__bigram;
+enum { LK__B_FRAG0, LK__B_FRAG1, LK__B_TEXT, LK__B_SYM, LK__B_HEAP, LK__B_CP, LK__B_FL, LK__B_X, LK__B_SEG0,
+       LK__B_SEG1, LK__B_WORD, LK__B_COUNT };
+
+typedef struct lk__tk {
+    const lk_vocab *v;
+    int *out;
+    int n_max;
+    long long n;
+    int oom;
+    lk__sbuf b[LK__B_COUNT];
+} lk__tk;
+
+/* scratch of at least n elements of size elem (contents not kept on growth) */
+static void *lk__tk_buf(lk__tk *t, int which, size_t n, size_t elem) {
+    lk__sbuf *b = &t->b[which];
+    size_t need;
+    if (t->oom) return NULL;
+    if (n == 0) n = 1;
+    if (n > SIZE_MAX / elem) { t->oom = 1; return NULL; }
+    need = n * elem;
+    if (need <= b->cap) return b->p;
+    if (b->p) lk__free(&t->v->alloc, b->p, b->cap);
+    if (need < SIZE_MAX / 2 && need < 2 * b->cap) need = 2 * b->cap;
+    b->p = lk__alloc(&t->v->alloc, need);
+    b->cap = b->p ? need : 0;
+    if (!b->p) t->oom = 1;
+    return b->p;
+}
+static void lk__tk_emit(lk__tk *t, int id) {
+    if (t->n < t->n_max) t->out[t->n] = id;
+    t->n++;
+}
+
+/* max-heap of bigrams: larger key first, then smaller left */
+static int lk__bg_before(const lk__bigram *a, const lk__bigram *b) {
+    return a->key > b->key || (a->key == b->key && a->left < b->left);
+}
+static void lk__heap_push(lk__bigram *h, int *n, lk__bigram e) {
+    int i = (*n)++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!lk__bg_before(&e, &h[p])) break;
+        h[i] = h[p]; i = p;
+    }
+    h[i] = e;
+}
+static lk__bigram lk__heap_pop(lk__bigram *h, int *n) {
+    lk__bigram top = h[0], e = h[--(*n)];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && lk__bg_before(&h[c + 1], &h[c])) c++;
+        if (!lk__bg_before(&h[c], &e)) break;
+        h[i] = h[c]; i = c;
+    }
+    if (*n > 0) h[i] = e;
+    return top;
+}
+
+/* Split s[0..len) into symbols of one UTF-8 sequence each (length from the
+ * lead byte, cut at the end) and merge adjacent pairs. SPM: the pair must
+ * be a token, best score first. BPE: the pair must be a merge, lowest rank
+ * first. Returns the number of symbols (chain starts at 0), -1 on OOM. */
+static int lk__merge_symbols(lk__tk *t, const char *s, int len, int bpe) {
+    const lk_vocab *v = t->v;
+    lk__sym *sym;
+    lk__bigram *heap;
+    int nsym = 0, nh = 0, off = 0, i;
+    sym = LK__CAST(lk__sym *, lk__tk_buf(t, LK__B_SYM, (size_t)len, sizeof(lk__sym)));
+    heap = LK__CAST(lk__bigram *, lk__tk_buf(t, LK__B_HEAP, 3 * (size_t)len + 1, sizeof(lk__bigram)));
+    if (!sym || !heap) return -1;
+    while (off < len) {
+        int l = lk__utf8_len((unsigned char)s[off]);
+        if (l > len - off) l = len - off;
+        sym[nsym].off = off; sym[nsym].n = l;
+        sym[nsym].prev = nsym - 1;
+        off += l;
+        sym[nsym].next = off == len ? -1 : nsym + 1;
+        nsym++;
+    }
+#define LK__TRY_PAIR(L, R) do { \
+        int l_ = (L), r_ = (R); \
+        if (l_ >= 0 && r_ >= 0) { \
+            lk__bigram b_; \
+            if (bpe) { \
+                int rk_ = lk__merge_rank(v, s + sym[l_].off, sym[l_].n, s + sym[r_].off, sym[r_].n); \
+                if (rk_ >= 0) { b_.key = -(double)rk_; b_.left = l_; b_.right = r_; b_.lsz = sym[l_].n; b_.rsz = sym[r_].n; lk__heap_push(heap, &nh, b_); } \
+            } else { \
+                int id_ = lk_vocab_find(v, s + sym[l_].off, sym[l_].n + sym[r_].n); \
+                if (id_ >= 0) { b_.key = (double)v->toks[id_].score; b_.left = l_; b_.right = r_; b_.lsz = sym[l_].n; b_.rsz = sym[r_].n; lk__heap_push(heap, &nh, b_); } \
+            } \
+        } \
+    } while (0)
+    for (i = 1; i < nsym; i++) LK__TRY_PAIR(i - 1, i);
+    while (nh > 0) {
+        lk__bigram b = lk__heap_pop(heap, &nh);
+        lk__sym *ls = &sym[b.left], *rs = &sym[b.right];
+        /* stale if either side changed since the pair was queued */
+        if (ls->n == 0 || rs->n == 0 || ls->n != b.lsz || rs->n != b.rsz) continue;
+        ls->n += rs->n;
+        rs->n = 0;
+        ls->next = rs->next;
+        if (rs->next >= 0) sym[rs->next].prev = b.left;
+        LK__TRY_PAIR(ls->prev, b.left);
+        LK__TRY_PAIR(b.left, sym[b.left].next);
+    }
+#undef LK__TRY_PAIR
+    return nsym;
+}
+
+/* SPM on one raw fragment (llm_tokenizer_spm_session) */
+static void lk__spm_fragment(lk__tk *t, const char *s, int len, int prefix) {
+    const lk_vocab *v = t->v;
+    size_t elen = 0;
+    int i, nsym;
+    char *e;
+    const lk__sym *sym;
+    for (i = 0; i < len; i++) elen += s[i] == ' ' ? 3 : 1;
+    if (prefix) elen += 3;
+    e = LK__CAST(char *, lk__tk_buf(t, LK__B_TEXT, elen, 1));
+    if (!e) return;
+    elen = 0;
+    if (prefix) { e[0] = '\xe2'; e[1] = '\x96'; e[2] = '\x81'; elen = 3; }
+    for (i = 0; i < len; i++) {
+        if (s[i] == ' ') { e[elen++] = '\xe2'; e[elen++] = '\x96'; e[elen++] = '\x81'; }
+        else e[elen++] = s[i];
+    }
+    if (elen == 0) return;
+    nsym = lk__merge_symbols(t, e, (int)elen, 0);
+    if (nsym <= 0) return;
+    sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
+    for (i = 0; i != -1; i = sym[i].next) {
+        int id = lk_vocab_find(v, e + sym[i].off, sym[i].n), j;
+        if (id >= 0) { lk__tk_emit(t, id); continue; }
+        for (j = 0; j < sym[i].n; j++) {   /* byte fallback */
+            int b = v->spm_byte[(unsigned char)e[sym[i].off + j]];
+            if (b < 0) b = v->unk;          /* llama.cpp throws here */
+            if (b >= 0) lk__tk_emit(t, b);
+        }
+    }
+}
+
+/* decode text to codepoints with flags and collapsed classes; returns count or -1 */
+static int lk__decode_cps(lk__tk *t, const char *s, int len, uint32_t **cps, unsigned short **fls, unsigned char **xs) {
+    size_t off = 0;
+    int m = 0;
+    *cps = LK__CAST(uint32_t *, lk__tk_buf(t, LK__B_CP, (size_t)len, sizeof(uint32_t)));
+    *fls = LK__CAST(unsigned short *, lk__tk_buf(t, LK__B_FL, (size_t)len, sizeof(unsigned short)));
+    *xs = LK__CAST(unsigned char *, lk__tk_buf(t, LK__B_X, (size_t)len, 1));
+    if (!*cps || !*fls || !*xs) return -1;
+    while (off < (size_t)len) {
+        uint32_t c = lk__utf8_next(LK__CAST(const unsigned char *, s), (size_t)len, &off);
+        int f = lk__uflags(c);
+        (*cps)[m] = c; (*fls)[m] = (unsigned short)f; (*xs)[m] = lk__collapse(c, f);
+        m++;
+    }
+    return m;
+}
+
+/* BPE on one raw fragment (unicode_regex_split + llm_tokenizer_bpe_session) */
+static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
+    const lk_vocab *v = t->v;
+    uint32_t *cps;
+    unsigned short *fl;
+    unsigned char *x;
+    int *seg, *nseg, nsg, m, si, start;
+    m = lk__decode_cps(t, s, len, &cps, &fl, &x);
+    if (m <= 0) return;
+    seg = LK__CAST(int *, lk__tk_buf(t, LK__B_SEG0, (size_t)m, sizeof(int)));
+    nseg = LK__CAST(int *, lk__tk_buf(t, LK__B_SEG1, (size_t)m, sizeof(int)));
+    if (!seg || !nseg) return;
+    nsg = lk__pre_split(v->pre, cps, fl, x, m, &seg, &nseg);
+    start = 0;
+    for (si = 0; si < nsg; si++) {
+        /* the word as UTF-8, then each byte through the GPT-2 byte mapping */
+        int wl = 0, k, nsym, i;
+        char *w = LK__CAST(char *, lk__tk_buf(t, LK__B_WORD, 8 * (size_t)seg[si], 1));
+        const lk__sym *sym;
+        if (!w) return;
+        for (k = start; k < start + seg[si]; k++) {
+            unsigned char u[4];
+            int ul = lk__utf8_put(cps[k], u), j;
+            for (j = 0; j < ul; j++) {
+                memcpy(w + wl, v->benc[u[j]], v->benc_len[u[j]]);
+                wl += v->benc_len[u[j]];
+            }
+        }
+        start += seg[si];
+        if (v->ignore_merges) {
+            int id = lk_vocab_find(v, w, wl);
+            if (id >= 0) { lk__tk_emit(t, id); continue; }
+        }
+        nsym = lk__merge_symbols(t, w, wl, 1);
+        if (nsym <= 0) return;
+        sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
+        for (i = 0; i != -1; i = sym[i].next) {
+            int id = lk_vocab_find(v, w + sym[i].off, sym[i].n), j;
+            if (id >= 0) { lk__tk_emit(t, id); continue; }
+            for (j = 0; j < sym[i].n; j++) {
+                int b = v->one_byte[(unsigned char)w[sym[i].off + j]];
+                if (b >= 0) lk__tk_emit(t, b);
+            }
+        }
+    }
+}
+
+static int lk__wpm_chinese(uint32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+           (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+/* one WPM word (w[0..3) = U+2581, then the word): greedy longest match */
+static void lk__wpm_word(lk__tk *t, const char *w, int n) {
+    const lk_vocab *v = t->v;
+    long long start = t->n;
+    int i;
+    if (n <= 3) return;   /* empty word */
+    for (i = 0; i < n; i++) {
+        int j = n < i + v->max_token_len + 1 ? n : i + v->max_token_len + 1, found = 0;
+        for (; j > i; j--) {
+            int id = lk_vocab_find(v, w + i, j - i);
+            if (id >= 0) { lk__tk_emit(t, id); found = 1; i = j - 1; break; }
+        }
+        if (!found) { t->n = start; break; }
+    }
+    if (t->n == start && v->unk >= 0) lk__tk_emit(t, v->unk);
+}
+/* WPM on one raw fragment (llm_tokenizer_wpm_session) */
+static void lk__wpm_fragment(lk__tk *t, const char *s, int len) {
+    uint32_t *cps;
+    unsigned short *fl;
+    unsigned char *x;
+    char *w;
+    int m, i, wl = 3;
+    m = lk__decode_cps(t, s, len, &cps, &fl, &x);
+    if (m <= 0) return;
+    w = LK__CAST(char *, lk__tk_buf(t, LK__B_WORD, 4 * (size_t)m + 8, 1));
+    if (!w) return;
+    w[0] = '\xe2'; w[1] = '\x96'; w[2] = '\x81';
+    for (i = 0; i < m; i++) {
+        uint32_t c = lk__unfd_cp(cps[i]);
+        int f = lk__uflags(c);
+        unsigned char u[4];
+        int ul;
+        if (f & LK__UF_WS) { lk__wpm_word(t, w, wl); wl = 3; continue; }
+        if (c == 0 || c == 0xFFFD || (f & LK__UF_C)) continue;
+        ul = lk__utf8_put(lk__ulower_cp(c), u);
+        if ((f & LK__UF_P) || (c < 0x7F && (f & LK__UF_S)) || lk__wpm_chinese(c)) {
+            char one[7];
+            lk__wpm_word(t, w, wl); wl = 3;
+            memcpy(one, w, 3); memcpy(one + 3, u, (size_t)ul);
+            lk__wpm_word(t, one, 3 + ul);
+        } else {
+            memcpy(w + wl, u, (size_t)ul); wl += ul;
+        }
+    }
+    lk__wpm_word(t, w, wl);
+}
+
+static int lk__is_space_c(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+                             int add_special, int parse_special) {
+    lk__tk t;
+    lk__frag *fr, *nf;
+    int nfr = 0, k, i, prev_special = 1, result;
+    memset(&t, 0, sizeof t);
+    t.v = v; t.out = tokens; t.n_max = n_max;
+    fr = LK__CAST(lk__frag *, lk__tk_buf(&t, LK__B_FRAG0, 2 * (size_t)text_len + 2, sizeof(lk__frag)));
+    nf = LK__CAST(lk__frag *, lk__tk_buf(&t, LK__B_FRAG1, 2 * (size_t)text_len + 2, sizeof(lk__frag)));
+    if (fr && text_len > 0) { fr[0].off = 0; fr[0].len = text_len; fr[0].tok = -1; nfr = 1; }
+    /* split special-token texts out of the raw text (tokenizer_st_partition) */
+    for (k = 0; fr && nf && nfr && k < v->n_special; k++) {
+        const lk__tok *st = &v->toks[v->special[k]];
+        int nn = 0;
+        lk__frag *tmp;
+        if (!parse_special && (st->attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_UNKNOWN))) continue;
+        for (i = 0; i < nfr; i++) {
+            int cur = fr[i].off, rem = fr[i].len;
+            if (fr[i].tok >= 0 || rem < st->len) { nf[nn++] = fr[i]; continue; }
+            for (;;) {
+                int p, match = -1;
+                for (p = cur; p + st->len <= cur + rem; p++) {
+                    const char *q = LK__CAST(const char *, memchr(text + p, st->text[0], (size_t)(cur + rem - st->len - p + 1)));
+                    if (!q) break;
+                    p = (int)(q - text);
+                    if (memcmp(text + p, st->text, (size_t)st->len) == 0) { match = p; break; }
+                }
+                if (match < 0) {
+                    if (rem > 0) { nf[nn].off = cur; nf[nn].len = rem; nf[nn].tok = -1; nn++; }
+                    break;
+                }
+                if (match > cur) {
+                    int ll = match - cur;
+                    if (st->attr & LK_TOKEN_ATTR_LSTRIP) while (ll > 0 && lk__is_space_c(text[cur + ll - 1])) ll--;
+                    if (ll > 0) { nf[nn].off = cur; nf[nn].len = ll; nf[nn].tok = -1; nn++; }
+                }
+                nf[nn].off = match; nf[nn].len = st->len; nf[nn].tok = v->special[k]; nn++;
+                rem = cur + rem - (match + st->len);
+                cur = match + st->len;
+                if (rem <= 0) break;
+                if (st->attr & LK_TOKEN_ATTR_RSTRIP) while (rem > 0 && lk__is_space_c(text[cur])) { cur++; rem--; }
+            }
+        }
+        tmp = fr; fr = nf; nf = tmp; nfr = nn;
+    }
+    if (add_special) {
+        if (v->type == LK_VOCAB_WPM) { if (v->bos >= 0) lk__tk_emit(&t, v->bos); }
+        else if (v->add_bos && v->bos >= 0) lk__tk_emit(&t, v->bos);
+    }
+    for (i = 0; i < nfr && !t.oom; i++) {
+        if (fr[i].tok >= 0) { lk__tk_emit(&t, fr[i].tok); prev_special = 1; continue; }
+        switch (v->type) {
+        case LK_VOCAB_SPM: lk__spm_fragment(&t, text + fr[i].off, fr[i].len, v->add_space_prefix && prev_special); break;
+        case LK_VOCAB_BPE: lk__bpe_fragment(&t, text + fr[i].off, fr[i].len); break;
+        case LK_VOCAB_WPM: lk__wpm_fragment(&t, text + fr[i].off, fr[i].len); break;
+        default: break;
+        }
+        prev_special = 0;
+    }
+    if (add_special) {
+        if (v->type == LK_VOCAB_WPM) { if (v->sep >= 0) lk__tk_emit(&t, v->sep); }
+        else if (v->add_eos && v->eos >= 0) lk__tk_emit(&t, v->eos);
+    }
+    for (k = 0; k < LK__B_COUNT; k++) lk__free(&v->alloc, t.b[k].p, t.b[k].cap);
+    if (t.oom) { lk_set_error(LK_ERR_NOMEM, "lk_tokenize: out of scratch memory"); return LK_TOKENIZE_ERROR; }
+    if (t.n > 0x7fffffffll) { lk_set_error(LK_ERR_RANGE, "lk_tokenize: too many tokens"); return LK_TOKENIZE_ERROR; }
+    result = (int)t.n;
+    return result > n_max ? -result : result;
+}
+
+LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+                      int add_special, int parse_special) {
+    if (!v) { lk_set_error(LK_ERR_INVALID_ARG, "lk_tokenize: vocab is NULL"); return LK_TOKENIZE_ERROR; }
+    if (text_len < 0 || (!text && text_len > 0)) {
+        lk_set_error(LK_ERR_INVALID_ARG, "lk_tokenize: bad text (len %d)", text_len);
+        return LK_TOKENIZE_ERROR;
+    }
+    if (text_len > 0x7fffffff / 8) {
+        lk_set_error(LK_ERR_RANGE, "lk_tokenize: text of %d bytes is too long (limit %d)", text_len, 0x7fffffff / 8);
+        return LK_TOKENIZE_ERROR;
+    }
+    if (n_max < 0 || (!tokens && n_max > 0)) {
+        lk_set_error(LK_ERR_INVALID_ARG, "lk_tokenize: bad output buffer (n_max %d)", n_max);
+        return LK_TOKENIZE_ERROR;
+    }
+    return lk__tokenize_impl(v, text, text_len, tokens, n_max, add_special, parse_special);
+}
+
+/* ---- pieces ---- */
+typedef struct lk__pw { char *buf; int cap; long long n; int skip; } lk__pw;
+static void lk__pw_put(lk__pw *w, const char *s, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        if (w->n == 0 && w->skip > 0 && s[i] == ' ') { w->skip--; continue; }
+        if (w->buf && w->n < w->cap) w->buf[w->n] = s[i];
+        w->n++;
+    }
+}
+static void lk__piece(const lk_vocab *v, int token, int special, lk__pw *w) {
+    const lk__tok *t = &v->toks[token];
+    int attr = t->attr, i;
+    if (!special && (attr & (LK_TOKEN_ATTR_UNKNOWN | LK_TOKEN_ATTR_CONTROL))) return;
+    if (attr & (LK_TOKEN_ATTR_UNKNOWN | LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED)) {
+        lk__pw_put(w, t->text, t->len);
+        return;
+    }
+    if (v->type == LK_VOCAB_BPE) {
+        size_t off = 0;
+        if (!(attr & LK_TOKEN_ATTR_NORMAL)) return;
+        while (off < (size_t)t->len) {
+            uint32_t c = lk__utf8_next(LK__CAST(const unsigned char *, t->text), (size_t)t->len, &off);
+            if (c < 0x144 && v->bdec[c] >= 0) {
+                char b = (char)v->bdec[c];
+                lk__pw_put(w, &b, 1);
+            } else {   /* llama.cpp's marker for a codepoint outside the byte mapping */
+                static const char hx[] = "0123456789abcdef";
+                unsigned char u[4];
+                int ul = lk__utf8_put(c, u), j;
+                lk__pw_put(w, "[UNK_BYTE_0x", 12);
+                for (j = 0; j < ul; j++) { char h2[2]; h2[0] = hx[u[j] >> 4]; h2[1] = hx[u[j] & 15]; lk__pw_put(w, h2, 2); }
+                lk__pw_put(w, t->text, t->len);
+                lk__pw_put(w, "]", 1);
+            }
+        }
+        return;
+    }
+    if (attr & LK_TOKEN_ATTR_NORMAL) {   /* SPM / WPM: U+2581 -> space */
+        for (i = 0; i < t->len; i++) {
+            if (i + 2 < t->len && t->text[i] == '\xe2' && t->text[i + 1] == '\x96' && t->text[i + 2] == '\x81') {
+                lk__pw_put(w, " ", 1); i += 2;
+            } else lk__pw_put(w, t->text + i, 1);
+        }
+        return;
+    }
+    if ((attr & LK_TOKEN_ATTR_BYTE) && v->type == LK_VOCAB_SPM) {
+        /* "<0xXX>": strtol of the two characters after "<0x" */
+        int val = 0, k;
+        for (k = 3; k < 5 && k < t->len; k++) {
+            char c = t->text[k];
+            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (d < 0) break;
+            val = val * 16 + d;
+        }
+        {
+            char b = (char)val;
+            lk__pw_put(w, &b, 1);
+        }
+    }
+}
+
+LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, int special) {
+    lk__pw w;
+    if (!v || token < 0 || token >= v->n_tokens || len < 0 || (!buf && len > 0)) {
+        lk_set_error(LK_ERR_INVALID_ARG, "lk_token_to_piece: bad argument (token %d, len %d)", token, len);
+        return LK_TOKENIZE_ERROR;
+    }
+    w.buf = NULL; w.cap = 0; w.n = 0; w.skip = 0;
+    lk__piece(v, token, special, &w);
+    if (w.n > len) return -(int)w.n;
+    w.buf = buf; w.cap = len; w.n = 0;
+    lk__piece(v, token, special, &w);
+    return (int)w.n;
+}
+
+LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char *text, int text_len_max,
+                        int remove_special, int unparse_special) {
+    long long total = 0;
+    int i, remove_space, avail;
+    char *out = text;
+    if (!v || n_tokens < 0 || (!tokens && n_tokens > 0) || text_len_max < 0 || (!text && text_len_max > 0)) {
+        lk_set_error(LK_ERR_INVALID_ARG, "lk_detokenize: bad argument");
+        return LK_TOKENIZE_ERROR;
+    }
+    for (i = 0; i < n_tokens; i++)
+        if (tokens[i] < 0 || tokens[i] >= v->n_tokens) {
+            lk_set_error(LK_ERR_RANGE, "lk_detokenize: token %d at position %d is outside the vocabulary", tokens[i], i);
+            return LK_TOKENIZE_ERROR;
+        }
+    remove_space = v->add_space_prefix;
+    if (remove_special && v->add_bos && n_tokens > 0 && tokens[0] == v->bos) { remove_space = 0; n_tokens--; tokens++; }
+    if (remove_special && v->add_eos && n_tokens > 0 && tokens[n_tokens - 1] == v->eos) n_tokens--;
+    avail = text_len_max;
+    for (i = 0; i < n_tokens; i++) {
+        lk__pw w;
+        w.buf = NULL; w.cap = 0; w.n = 0; w.skip = remove_space;
+        lk__piece(v, tokens[i], unparse_special, &w);
+        if (w.n > avail) avail = 0;      /* does not fit: count only from here on */
+        else if (w.n > 0) {
+            w.buf = out; w.cap = avail; w.n = 0; w.skip = remove_space;
+            lk__piece(v, tokens[i], unparse_special, &w);
+            out += w.n; avail -= (int)w.n;
+        }
+        total += w.n;
+        remove_space = 0;
+        if (total > 0x7fffffffll) { lk_set_error(LK_ERR_RANGE, "lk_detokenize: text too long"); return LK_TOKENIZE_ERROR; }
+    }
+    if (total > text_len_max) return -(int)total;
+    if (v->clean_spaces && total > 0) {
+        int t1 = (int)total, n = 1, t2, t3;
+        /* " ?", " !", " .", " ," lose the space */
+        for (i = 1; i < t1; i++) {
+            char c = text[i];
+            if (text[i - 1] == ' ' && (c == '?' || c == '!' || c == '.' || c == ',')) n--;
+            text[n++] = c;
+        }
+        /* " ' " -> "'" */
+        t2 = n; n = 1;
+        for (i = 1; i < t2; i++) {
+            char c = text[i];
+            if (c == '\'' && i + 1 < t2 && text[i - 1] == ' ' && text[i + 1] == ' ') { n--; text[++i] = 0; }
+            text[n++] = c;
+        }
+        /* " 's", " 'm", " 're", " 've" lose the space */
+        t3 = n; n = 1;
+        for (i = 1; i < t3; i++) {
+            char c = text[i];
+            if (text[i - 1] == ' ' && c == '\'' && i + 1 < t3) {
+                char c1 = text[i + 1];
+                if (c1 == 's' || c1 == 'm') n--;
+                else if (i + 2 < t3 && ((c1 == 'r' && text[i + 2] == 'e') || (c1 == 'v' && text[i + 2] == 'e'))) n--;
+            }
+            text[n++] = c;
+        }
+        total = n;
+    }
+    return (int)total;
+}
 
 /* --------------------------------------------------------------------------
  * 15.13 Model
  * -------------------------------------------------------------------------- */
+static const char *const lk__arch_names[LK_ARCH_COUNT] = { "llama", "qwen2", "gemma", "gemma2", "phi3", "gpt2" };
+LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__arch_names[a] : "?"; }
+
+struct lk_model {
+    lk_gguf *g;
+    lk_allocator a;
+    lk_hparams hp;
+    lk_tensor tok_embd, pos_embd, output_norm, output_norm_b, output, rope_freqs;
+    lk_layer *layers;
+};
+
+LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; p.alloc = NULL; return p; }
+LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
+LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
+LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
+
+/* "<arch>.<suffix>" as an int in [lo, hi]; missing -> def (def < 0: required) */
+static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suffix, int64_t def, int64_t lo, int64_t hi, int *out) {
+    char key[128];
+    int64_t v;
+    uint64_t n, i;
+    lk_status st;
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (lk_gguf_find_key(g, key) < 0) {
+        if (def < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
+        *out = (int)def;
+        return LK_OK;
+    }
+    if (lk_gguf_get_arr(g, key, NULL, &n, NULL) == LK_OK) {
+        /* per-layer array: all entries must agree (uniform layers only) */
+        if (n == 0) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is an empty array", key);
+        if ((st = lk_gguf_get_i64_at(g, key, 0, &v))) return st;
+        for (i = 1; i < n; i++) {
+            int64_t w;
+            if ((st = lk_gguf_get_i64_at(g, key, i, &w))) return st;
+            if (w != v) return lk_set_error(LK_ERR_UNSUPPORTED, "model: key '%s' varies per layer (not supported)", key);
+        }
+    } else if ((st = lk_gguf_get_i64(g, key, &v))) return st;
+    if (v < lo || v > hi)
+        return lk_set_error(LK_ERR_FORMAT, "model: key '%s' = %lld is outside [%lld, %lld]", key, (long long)v, (long long)lo, (long long)hi);
+    *out = (int)v;
+    return LK_OK;
+}
+static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *suffix, float def, float *out) {
+    char key[128];
+    double v;
+    lk_status st;
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (lk_gguf_find_key(g, key) < 0) { *out = def; return LK_OK; }
+    if ((st = lk_gguf_get_f64(g, key, &v))) return st;
+    if (!(v == v) || v > 1e30 || v < -1e30) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is not a finite number", key);
+    *out = (float)v;
+    return LK_OK;
+}
+
+/* Bind tensor `name` with exactly shape [ne0] or [ne0, ne1]. kind: 0 = a
+ * 1-D f32 vector, 1 = a matmul weight (needs vec_dot), 2 = an embedding
+ * table (needs to_float). required = 0: absent leaves t->data NULL. */
+static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int required, lk_tensor *t) {
+    int64_t i = lk_gguf_find_tensor(m->g, name);
+    const lk_gguf_tensor *gt;
+    const lk_type_traits *tt;
+    int d;
+    memset(t, 0, sizeof *t);
+    if (i < 0) return required ? lk_set_error(LK_ERR_FORMAT, "model: missing tensor '%s'", name) : LK_OK;
+    gt = &m->g->tensors[i];
+    for (d = 2; d < LK_MAX_DIMS; d++)
+        if (gt->ne[d] != 1) return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has %d dimensions, expected %d", name, gt->n_dims, ne1 ? 2 : 1);
+    if (gt->ne[0] != ne0 || gt->ne[1] != (ne1 ? ne1 : 1))
+        return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
+                            (long long)gt->ne[0], (long long)gt->ne[1], (long long)ne0, (long long)(ne1 ? ne1 : 1));
+    tt = lk_type_get(gt->type);
+    if (kind == 0 && gt->type != LK_TYPE_F32)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' is %s; 1-D tensors must be f32", name, lk_type_name(gt->type));
+    if (kind == 1 && (!tt || !tt->vec_dot))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which has no dot product", name, lk_type_name(gt->type));
+    if (kind == 2 && (!tt || !tt->to_float))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which cannot be dequantized", name, lk_type_name(gt->type));
+    lk_gguf_tensor_view(m->g, i, t);
+    t->name = name;   /* static or caller-owned names are not kept: see below */
+    t->name = NULL;
+    return LK_OK;
+}
+
+static lk_status lk__model_hparams(lk_model *m) {
+    const lk_gguf *g = m->g;
+    lk_hparams *hp = &m->hp;
+    lk_str s;
+    char arch[32];
+    int i, hd, n_rot;
+    lk_status st;
+    float f;
+    memset(hp, 0, sizeof *hp);
+    if ((st = lk_gguf_get_str(g, "general.architecture", &s)))
+        return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
+    for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__arch_names[i])) break;
+    if (i == LK_ARCH_COUNT)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, gemma, gemma2, phi3, gpt2)",
+                            (int)(s.len > 40 ? 40 : s.len), s.ptr);
+    hp->arch = (lk_arch)i;
+    snprintf(arch, sizeof arch, "%s", lk__arch_names[i]);
+    if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
+        (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
+        (st = lk__hp_int(g, arch, "feed_forward_length", -1, 1, 1 << 22, &hp->n_ff)) ||
+        (st = lk__hp_int(g, arch, "attention.head_count", -1, 1, 4096, &hp->n_head)) ||
+        (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
+        return st;
+    if ((st = lk__hp_int(g, arch, "attention.head_count_kv", hp->n_head, 1, hp->n_head, &hp->n_head_kv))) return st;
+    if (hp->n_head % hp->n_head_kv)
+        return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
+    hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
+    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, 512, &hp->head_dim_k)) ||
+        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, 512, &hp->head_dim_v)))
+        return st;
+    if (hp->head_dim_k != hp->head_dim_v)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);
+    hp->norm_is_layernorm = hp->arch == LK_ARCH_GPT2;
+    if ((st = lk__hp_float(g, arch, hp->norm_is_layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
+                           hp->norm_is_layernorm ? 1e-5f : 1e-6f, &hp->norm_eps)))
+        return st;
+    if (!(hp->norm_eps >= 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: negative norm epsilon");
+    /* RoPE */
+    n_rot = 0;
+    if (hp->arch != LK_ARCH_GPT2) {
+        lk_str rs;
+        char key[96];
+        if ((st = lk__hp_int(g, arch, "rope.dimension_count", hp->head_dim_k, 2, hp->head_dim_k, &n_rot))) return st;
+        if (n_rot % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count %d is odd", n_rot);
+        hp->rope.mode = hp->arch == LK_ARCH_LLAMA ? LK_ROPE_NORMAL : LK_ROPE_NEOX;
+        hp->rope.n_rot = n_rot;
+        if ((st = lk__hp_float(g, arch, "rope.freq_base", hp->arch == LK_ARCH_QWEN2 ? 1000000.0f : 10000.0f, &hp->rope.freq_base))) return st;
+        if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
+        hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
+        if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
+        snprintf(key, sizeof key, "%s.rope.scaling.type", arch);
+        f = 1.0f;
+        if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
+        if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
+            if (!(f > 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor must be > 0");
+            if (lk_str_eq(rs, "linear")) hp->rope.freq_scale = 1.0f / f;
+            else if (lk_str_eq(rs, "yarn")) {
+                hp->rope.freq_scale = 1.0f / f; hp->rope.ext_factor = 1.0f;
+                if ((st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &hp->rope.attn_factor))) return st;
+            } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
+                                       (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
+        }
+    }
+    /* architecture specifics (what llama.cpp's graph builders do) */
+    hp->embd_scale = 1.0f; hp->q_scale = 1.0f;
+    hp->attn_scale = 1.0f / sqrtf((float)hp->head_dim_k);
+    if ((st = lk__hp_int(g, arch, "attention.sliding_window", 0, 0, 1 << 24, &hp->sliding_window))) return st;
+    if (hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2) {
+        hp->embd_scale = sqrtf((float)hp->n_embd);
+        hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f;
+    }
+    if (hp->arch == LK_ARCH_PHI3) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
+    if (hp->arch == LK_ARCH_GEMMA2) {
+        hp->swa_every_other = 1;
+        if ((st = lk__hp_float(g, arch, "attn_logit_softcapping", 50.0f, &hp->attn_softcap)) ||
+            (st = lk__hp_float(g, arch, "final_logit_softcapping", 30.0f, &hp->final_softcap)))
+            return st;
+        if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
+    } else if (hp->arch == LK_ARCH_GEMMA) hp->sliding_window = 0;
+    return LK_OK;
+}
+
+static lk_status lk__model_bind(lk_model *m) {
+    lk_hparams *hp = &m->hp;
+    const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
+    const int bias = hp->arch == LK_ARCH_GPT2;
+    int64_t ti;
+    int il;
+    lk_status st;
+    char nm[96];
+    ti = lk_gguf_find_tensor(m->g, "token_embd.weight");
+    if (ti < 0) return lk_set_error(LK_ERR_FORMAT, "model: missing tensor 'token_embd.weight'");
+    hp->n_vocab = (int)(m->g->tensors[ti].ne[1] > (1 << 24) ? 0 : m->g->tensors[ti].ne[1]);
+    if (hp->n_vocab <= 0) return lk_set_error(LK_ERR_FORMAT, "model: token_embd.weight has an unusable vocabulary size");
+    if ((st = lk__bind(m, "token_embd.weight", 2, E, hp->n_vocab, 1, &m->tok_embd))) return st;
+    if (hp->arch == LK_ARCH_GPT2 && (st = lk__bind(m, "position_embd.weight", 2, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
+    if ((st = lk__bind(m, "output_norm.weight", 0, E, 0, 1, &m->output_norm))) return st;
+    if (bias && (st = lk__bind(m, "output_norm.bias", 0, E, 0, 1, &m->output_norm_b))) return st;
+    if ((st = lk__bind(m, "output.weight", 1, E, hp->n_vocab, 0, &m->output))) return st;
+    if (!m->output.data) {   /* tied embeddings */
+        if ((st = lk__bind(m, "token_embd.weight", 1, E, hp->n_vocab, 1, &m->output))) return st;
+    }
+    if (hp->rope.n_rot && (st = lk__bind(m, "rope_freqs.weight", 0, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs))) return st;
+    if (m->rope_freqs.data) {
+        const float *ff = LK__CAST(const float *, m->rope_freqs.data);
+        int i;
+        for (i = 0; i < hp->rope.n_rot / 2; i++)
+            if (!(ff[i] > 0.0f) || ff[i] > 1e30f) return lk_set_error(LK_ERR_FORMAT, "model: rope_freqs.weight[%d] is not a positive number", i);
+        hp->rope.freq_factors = ff;
+    }
+    m->layers = LK__CAST(lk_layer *, m->a.alloc(m->a.user, sizeof(lk_layer) * (size_t)hp->n_layer, 16));
+    if (!m->layers) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    memset(m->layers, 0, sizeof(lk_layer) * (size_t)hp->n_layer);
+    for (il = 0; il < hp->n_layer; il++) {
+        lk_layer *L = &m->layers[il];
+#define LK__B(field, sfx, kind, a, b, req) \
+        do { snprintf(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+        LK__B(attn_norm, "attn_norm.weight", 0, E, 0, 1);
+        if (bias) LK__B(attn_norm_b, "attn_norm.bias", 0, E, 0, 1);
+        if (hp->arch == LK_ARCH_PHI3 || hp->arch == LK_ARCH_GPT2) {
+            LK__B(wqkv, "attn_qkv.weight", 1, E, nq + 2 * nkv, 1);
+            if (bias) LK__B(bqkv, "attn_qkv.bias", 0, nq + 2 * nkv, 0, 1);
+        } else {
+            LK__B(wq, "attn_q.weight", 1, E, nq, 1);
+            LK__B(wk, "attn_k.weight", 1, E, nkv, 1);
+            LK__B(wv, "attn_v.weight", 1, E, nkv, 1);
+            LK__B(bq, "attn_q.bias", 0, nq, 0, hp->arch == LK_ARCH_QWEN2);
+            LK__B(bk, "attn_k.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
+            LK__B(bv, "attn_v.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
+        }
+        LK__B(wo, "attn_output.weight", 1, nq, E, 1);
+        LK__B(bo, "attn_output.bias", 0, E, 0, bias);
+        if (hp->arch == LK_ARCH_GEMMA2) {
+            LK__B(post_attn_norm, "post_attention_norm.weight", 0, E, 0, 1);
+            LK__B(post_ffw_norm, "post_ffw_norm.weight", 0, E, 0, 1);
+        }
+        LK__B(ffn_norm, "ffn_norm.weight", 0, E, 0, 1);
+        if (bias) LK__B(ffn_norm_b, "ffn_norm.bias", 0, E, 0, 1);
+        if (hp->arch == LK_ARCH_PHI3) LK__B(ffn_up, "ffn_up.weight", 1, E, 2 * F, 1);
+        else LK__B(ffn_up, "ffn_up.weight", 1, E, F, 1);
+        if (hp->arch != LK_ARCH_PHI3 && hp->arch != LK_ARCH_GPT2) LK__B(ffn_gate, "ffn_gate.weight", 1, E, F, 1);
+        LK__B(ffn_down, "ffn_down.weight", 1, F, E, 1);
+        if (bias) { LK__B(b_up, "ffn_up.bias", 0, F, 0, 1); LK__B(b_down, "ffn_down.bias", 0, E, 0, 1); }
+#undef LK__B
+    }
+    return LK_OK;
+}
+
+static lk_status lk__model_finish(lk_model *m, lk_model **out) {
+    lk_status st;
+    if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m))) { lk_model_free(m); return st; }
+    *out = m;
+    return LK_OK;
+}
+static lk_model *lk__model_new(const lk_model_params *p) {
+    lk_allocator a = lk__resolve_alloc(p ? p->alloc : NULL);
+    lk_model *m = LK__CAST(lk_model *, a.alloc(a.user, sizeof(lk_model), 16));
+    if (!m) return NULL;
+    memset(m, 0, sizeof *m);
+    m->a = a;
+    return m;
+}
+LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model_params *p, lk_model **out) {
+    lk_model *m;
+    lk_gguf_params gp = lk_gguf_default_params();
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_load_memory: out is NULL");
+    *out = NULL;
+    if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    gp.alloc = &m->a;
+    if ((st = lk_gguf_read_memory(buf, len, &gp, &m->g))) { lk_model_free(m); return st; }
+    return lk__model_finish(m, out);
+}
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out) {
+    lk_model *m;
+    lk_gguf_params gp = lk_gguf_default_params();
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_load_file: out is NULL");
+    *out = NULL;
+    if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    gp.alloc = &m->a;
+    if ((st = lk_gguf_read_file(path, &gp, &m->g))) { lk_model_free(m); return st; }
+    return lk__model_finish(m, out);
+}
+#endif
+LKDEF void lk_model_free(lk_model *m) {
+    lk_allocator a;
+    if (!m) return;
+    a = m->a;
+    if (m->layers) lk__free(&a, m->layers, sizeof(lk_layer) * (size_t)m->hp.n_layer);
+    lk_gguf_free(m->g);
+    lk__free(&a, m, sizeof *m);
+}
+LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
+    uint64_t n = 0;
+    int il;
+    const lk_tensor *ts;
+    for (il = 0; il < m->hp.n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down };
+        size_t k;
+        for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
+    }
+    ts = &m->output;
+    return n + lk_tensor_nbytes(ts);
+}
+
+/* ---- context ---------------------------------------------------------------- */
+struct lk_context {
+    const lk_model *m;
+    lk_context_params p;
+    lk_threads th;
+    lk_allocator a;
+    void *mem; size_t mem_size;
+    lk_kv_cache kv;
+    int n_ctx, n_batch, n_threads;
+    float *x, *xn, *q, *k, *v, *att, *o, *ff1, *ff2, *logits, *scores;
+    int *posbuf;                    /* [n_batch] positions of the chunk        */
+    void *mm; size_t mm_size;
+    int n_logit_rows;               /* rows of logits held from the last batch */
+    int logit_row0;                 /* batch row of logits row 0               */
+};
+
+LKDEF lk_context_params lk_context_default_params(void) {
+    lk_context_params p;
+    memset(&p, 0, sizeof p);
+    p.n_ctx = 0; p.n_batch = 512; p.kv_type = LK_TYPE_F16; p.logits_all = 0;
+    return p;
+}
+
+/* the sizes of every buffer, shared by memory_size and new */
+typedef struct lk__ctx_sizes { size_t posb, x, q, kvr, att, ff1, ff2, logits, scores, mm, kv, total; int n_ctx, n_batch, n_thr; } lk__ctx_sizes;
+static size_t lk__mm_max(const lk_model *m, int nb) {
+    size_t mx = 0, s;
+    int il;
+#define LK__MM(t) do { if ((t).data && (s = lk_matmul_scratch_size((t).type, (t).ne[0], nb)) > mx) mx = s; } while (0)
+    for (il = 0; il < m->hp.n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
+        LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
+    }
+    LK__MM(m->output);
+#undef LK__MM
+    return mx;
+}
+static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
+    const lk_hparams *hp = &m->hp;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1;
+    memset(z, 0, sizeof *z);
+    z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train;
+    z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
+    if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
+    if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
+    if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16)", lk_type_name(p->kv_type));
+    {
+        lk_threads th;
+        th.parallel_for = p->parallel_for; th.user = p->parallel_user; th.n_threads = p->n_threads;
+        z->n_thr = lk_threads_count(&th);
+    }
+    if (z->n_thr < 1) z->n_thr = 1;
+    f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
+    z->posb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
+    z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
+    z->q = lk__pad64(sizeof(float) * (size_t)z->n_batch * nq);
+    z->kvr = lk__pad64(sizeof(float) * (size_t)z->n_batch * nkv);
+    z->att = z->q;
+    z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
+    z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
+    z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
+    z->scores = lk__pad64(sizeof(float) * (size_t)z->n_thr * z->n_ctx);
+    z->mm = lk__pad64(lk__mm_max(m, z->n_batch));
+    z->kv = lk__pad64(lk_kv_cache_bytes(p->kv_type, hp->n_layer, z->n_ctx, nkv, nkv));
+    /* x, xn, o: 3 * x; q, att: 2 * q; k, v: 2 * kvr */
+    z->total = z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->mm + z->kv + 64;
+    return LK_OK;
+}
+LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
+    lk__ctx_sizes z;
+    lk_context_params d = lk_context_default_params();
+    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total : 0;
+}
+LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, lk_context **out) {
+    lk_context_params p = pp ? *pp : lk_context_default_params();
+    lk__ctx_sizes z;
+    lk_context *c;
+    lk_allocator a = lk__resolve_alloc(p.alloc);
+    unsigned char *q;
+    lk_status st;
+    if (!m || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_new: NULL argument");
+    *out = NULL;
+    if ((st = lk__ctx_sizes_get(m, &p, &z))) return st;
+    c = LK__CAST(lk_context *, a.alloc(a.user, sizeof *c, 16));
+    if (!c) return lk_set_error(LK_ERR_NOMEM, "context: out of memory");
+    memset(c, 0, sizeof *c);
+    c->m = m; c->p = p; c->a = a;
+    c->th.parallel_for = p.parallel_for; c->th.user = p.parallel_user; c->th.n_threads = p.n_threads;
+    c->n_ctx = z.n_ctx; c->n_batch = z.n_batch; c->n_threads = z.n_thr;
+    c->mem = a.alloc(a.user, z.total, 64);
+    if (!c->mem) {
+        lk__free(&a, c, sizeof *c);
+        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)z.total, z.n_ctx, z.n_batch);
+    }
+    c->mem_size = z.total;
+    q = LK__CAST(unsigned char *, c->mem);
+#define LK__TAKE(ptr, T, sz) do { ptr = LK__CAST(T, q); q += (sz); } while (0)
+    LK__TAKE(c->x, float *, z.x); LK__TAKE(c->xn, float *, z.x); LK__TAKE(c->o, float *, z.x);
+    LK__TAKE(c->q, float *, z.q); LK__TAKE(c->att, float *, z.q);
+    LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
+    LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
+    LK__TAKE(c->logits, float *, z.logits); LK__TAKE(c->scores, float *, z.scores);
+    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb);
+#undef LK__TAKE
+    c->mm_size = z.mm;
+    if ((st = lk_kv_cache_init(&c->kv, p.kv_type, m->hp.n_layer, z.n_ctx, m->hp.n_head_kv * m->hp.head_dim_k,
+                               m->hp.n_head_kv * m->hp.head_dim_k, q))) {
+        lk_context_free(c);
+        return st;
+    }
+    *out = c;
+    return LK_OK;
+}
+LKDEF void lk_context_free(lk_context *c) {
+    lk_allocator a;
+    if (!c) return;
+    a = c->a;
+    lk__free(&a, c->mem, c->mem_size);
+    lk__free(&a, c, sizeof *c);
+}
+LKDEF int lk_context_n_past(const lk_context *c) { return c->kv.n; }
+LKDEF int lk_context_n_ctx(const lk_context *c) { return c->n_ctx; }
+LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
+LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
+    if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
+    lk_kv_cache_truncate(&c->kv, n);
+    c->n_logit_rows = 0;
+    return LK_OK;
+}
+LKDEF const float *lk_logits(const lk_context *c, int i) {
+    if (!c || c->n_logit_rows == 0) return NULL;
+    if (i < 0) i += c->logit_row0 + c->n_logit_rows;
+    i -= c->logit_row0;
+    if (i < 0 || i >= c->n_logit_rows) return NULL;
+    return c->logits + (size_t)i * c->m->hp.n_vocab;
+}
+
+/* matmul with an optional bias; W has rows of n_in, T columns */
+static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
+    lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
+    if (!st && b && b->data) {
+        const float *bb = LK__CAST(const float *, b->data);
+        int64_t n = W->ne[1], t, i;
+        for (t = 0; t < T; t++) for (i = 0; i < n; i++) y[t * n + i] += bb[i];
+    }
+    return st;
+}
+
+typedef struct lk__attn_task {
+    lk_context *c;
+    int il, T, slot0;
+    const int *pos;
+    lk_attn_params ap;
+} lk__attn_task;
+static void lk__attn_fn(void *arg, int task, int n_tasks) {
+    /* (token, head) pairs split into n_tasks contiguous ranges; task i owns scores row i */
+    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
+    lk_context *c = a->c;
+    const lk_hparams *hp = &c->m->hp;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv;
+    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
+    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
+    float *s = c->scores + (size_t)task * c->n_ctx;
+    for (w = lo; w < hi; w++) {
+        int t = w / H, h = w % H;
+        float lse;
+        /* the rows visible to token t: everything stored up to its own slot */
+        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, a->slot0 + t + 1);
+        lk_attn(&a->ap, c->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, c->att + ((size_t)t * H + h) * d, &lse, s);
+    }
+}
+
+/* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
+static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int T, int out_from) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const int E = hp->n_embd, F = hp->n_ff, H = hp->n_head, d = hp->head_dim_k;
+    const int nq = H * d, nkv = hp->n_head_kv * d, V = hp->n_vocab, slot0 = c->kv.n;
+    int t, il, i, n_out;
+    lk_status st;
+    float *x = c->x, *xn = c->xn;
+
+    for (t = 0; t < T; t++) {   /* embeddings */
+        const lk_tensor *te = &m->tok_embd;
+        float *xt = x + (size_t)t * E;
+        lk_dequantize_row(te->type, LK__CAST(const unsigned char *, te->data) + (size_t)tok[t] * te->nb[1], xt, E);
+        if (hp->embd_scale != 1.0f) for (i = 0; i < E; i++) xt[i] *= hp->embd_scale;
+        if (m->pos_embd.data) {
+            float *pe = c->o;
+            lk_dequantize_row(m->pos_embd.type, LK__CAST(const unsigned char *, m->pos_embd.data) + (size_t)pos[t] * m->pos_embd.nb[1], pe, E);
+            for (i = 0; i < E; i++) xt[i] += pe[i];
+        }
+    }
+    for (il = 0; il < hp->n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        lk__attn_task at;
+        int swa = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0);
+#define LK__NORM(dst, src, w, b) do { for (t = 0; t < T; t++) { \
+            if (hp->norm_is_layernorm) lk_layernorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), LK__CAST(const float *, (b).data), E, hp->norm_eps); \
+            else lk_rmsnorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), E, hp->norm_eps); } } while (0)
+        LK__NORM(xn, x, L->attn_norm, L->attn_norm_b);
+        if (L->wqkv.data) {   /* fused: rows [Q | K | V] */
+            if ((st = lk__mm(c, &L->wqkv, &L->bqkv, xn, T, c->ff1))) return st;
+            for (t = 0; t < T; t++) {
+                const float *r = c->ff1 + (size_t)t * (nq + 2 * nkv);
+                memcpy(c->q + (size_t)t * nq, r, sizeof(float) * nq);
+                memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
+                memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
+            }
+        } else {
+            if ((st = lk__mm(c, &L->wq, &L->bq, xn, T, c->q)) || (st = lk__mm(c, &L->wk, &L->bk, xn, T, c->k)) ||
+                (st = lk__mm(c, &L->wv, &L->bv, xn, T, c->v)))
+                return st;
+        }
+        for (t = 0; t < T; t++) {
+            float *qt = c->q + (size_t)t * nq;
+            if (hp->rope.n_rot) {
+                lk_rope r = hp->rope;
+                lk_rope_apply(&r, qt, H, d, pos[t]);
+                lk_rope_apply(&r, c->k + (size_t)t * nkv, hp->n_head_kv, d, pos[t]);
+            }
+            if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+            lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        }
+        if (il == 0) for (t = 0; t < T; t++) c->kv.pos[slot0 + t] = pos[t];
+        at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos;
+        at.ap = lk_attn_default_params(d);
+        at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
+        at.ap.window = swa ? hp->sliding_window : 0;
+        at.ap.f16_math = c->kv.type == LK_TYPE_F16;
+        lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, &at);
+        if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
+        if (L->post_attn_norm.data)
+            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_attn_norm.data), E, hp->norm_eps);
+        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+        /* feed-forward */
+        LK__NORM(xn, x, L->ffn_norm, L->ffn_norm_b);
+        if (hp->arch == LK_ARCH_GPT2) {
+            if ((st = lk__mm(c, &L->ffn_up, &L->b_up, xn, T, c->ff2))) return st;
+            for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
+        } else if (hp->arch == LK_ARCH_PHI3) {   /* fused up: [gate | up] */
+            if ((st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff1))) return st;
+            for (t = 0; t < T; t++) for (i = 0; i < F; i++) {
+                const float *u = c->ff1 + (size_t)t * 2 * F;
+                c->ff2[(size_t)t * F + i] = lk_silu(u[i]) * u[F + i];
+            }
+        } else {
+            int geglu = hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2;
+            if ((st = lk__mm(c, &L->ffn_gate, NULL, xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff2))) return st;
+            for (i = 0; i < T * F; i++) c->ff2[i] *= geglu ? lk_gelu(c->ff1[i]) : lk_silu(c->ff1[i]);
+        }
+        if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
+        if (L->post_ffw_norm.data)
+            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_ffw_norm.data), E, hp->norm_eps);
+        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+    }
+    /* output rows [out_from, T) */
+    n_out = T - out_from;
+    c->n_logit_rows = 0;
+    if (n_out <= 0) return LK_OK;
+    for (t = out_from; t < T; t++) {
+        float *dst = xn + (size_t)(t - out_from) * E;
+        if (hp->norm_is_layernorm)
+            lk_layernorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), LK__CAST(const float *, m->output_norm_b.data), E, hp->norm_eps);
+        else lk_rmsnorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), E, hp->norm_eps);
+    }
+    if ((st = lk__mm(c, &m->output, NULL, xn, n_out, c->logits))) return st;
+    if (hp->final_softcap > 0.0f)
+        for (i = 0; i < n_out * V; i++) c->logits[i] = hp->final_softcap * tanhf(c->logits[i] * (1.0f / hp->final_softcap));
+    c->n_logit_rows = n_out;
+    return LK_OK;
+#undef LK__NORM
+}
+
+/* Shared by lk_decode and lk_decode_pos: pos == NULL continues from the
+ * last stored position. Everything is validated before any state changes. */
+static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, int n) {
+    int i, done = 0, V;
+    int last, base;
+    lk_status st;
+    if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
+    V = c->m->hp.n_vocab;
+    if (n > c->n_ctx - c->kv.n)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode: context overflow: %d tokens stored + %d new > n_ctx %d", c->kv.n, n, c->n_ctx);
+    if (c->p.logits_all && n > c->n_batch)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode: with logits_all a call takes at most n_batch (%d) tokens, got %d", c->n_batch, n);
+    last = c->kv.n ? c->kv.pos[c->kv.n - 1] : -1;
+    base = last + 1;
+    for (i = 0; i < n; i++) {
+        int p = pos ? pos[i] : base + i;
+        if (tokens[i] < 0 || tokens[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode: token %d at index %d is outside [0, %d)", (int)tokens[i], i, V);
+        if (p < 0 || p < last)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d at index %d is out of order (previous %d)", (int)p, i, (int)last);
+        if (c->m->pos_embd.data && p >= c->m->hp.n_ctx_train)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d exceeds the model's %d learned positions", (int)p, c->m->hp.n_ctx_train);
+        last = p;
+    }
+    c->n_logit_rows = 0;
+    while (done < n) {
+        int T = n - done < c->n_batch ? n - done : c->n_batch;
+        int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
+        for (i = 0; i < T; i++) c->posbuf[i] = pos ? pos[done + i] : base + done + i;
+        if ((st = lk__forward(c, tokens + done, c->posbuf, T, out_from))) return st;   /* chunk not committed */
+        c->kv.n += T;
+        done += T;
+    }
+    c->logit_row0 = c->p.logits_all ? 0 : n - 1;
+    return LK_OK;
+}
+LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n) {
+    if (!pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_pos: pos is NULL");
+    return lk__decode(c, tokens, pos, n);
+}
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n) { return lk__decode(c, tokens, NULL, n); }
 
 /* --------------------------------------------------------------------------
  * 15.14 Threads

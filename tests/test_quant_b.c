@@ -1,7 +1,7 @@
 /* test_quant_b.c - IQ and ternary block formats (llmkit.h section 7b).
  *
  *   grids        expanded format grids vs checksums of ggml's full tables
- *   fp16         f32 <-> f16 conversion vs a search over all halves
+ *   fp16         lk_fp32_to_fp16 / lk_fp16_to_fp32 vs a search over all halves
  *   quant_exact  our quantizers vs llama-quantize's bytes in the fixtures
  *   dequant      to_float vs a second, per-weight reading of the layouts
  *                (fixture blocks and random blocks), TQ requant stability
@@ -122,18 +122,18 @@ static void test_fp16(void) {
     for (i = 1; i < 31744; i++) if (!(t_halves[i] > t_halves[i - 1])) bad++;
     CHECK(!bad, "half table not ascending");
     for (h = 0; h < 65536; h++) {
-        float f = lk__iq_f16_to_f32((uint16_t)h), r = t_half(h);
+        float f = lk_fp16_to_fp32((uint16_t)h), r = t_half(h);
         if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff)) { CHECK(f != f, "nan %x", h); continue; }
         CHECK(memcmp(&f, &r, 4) == 0, "f16_to_f32(%x)", h);
-        CHECK(lk__iq_f32_to_f16(f) == h, "roundtrip %x -> %x", h, lk__iq_f32_to_f16(f));
+        CHECK(lk_fp32_to_fp16(f) == h, "roundtrip %x -> %x", h, lk_fp32_to_fp16(f));
     }
     for (h = 0; h + 1 < 31744; h++) {     /* midpoints and their neighbours: the tie cases */
         float m = (float)(((double)t_halves[h] + (double)t_halves[h + 1]) / 2), f;
         int k;
         for (k = -1; k <= 1; k++) {
             f = k < 0 ? nextafterf(m, 0) : k > 0 ? nextafterf(m, INFINITY) : m;
-            CHECK(lk__iq_f32_to_f16(f) == t_ref_f16(f), "f32_to_f16(%.9g)", (double)f);
-            CHECK(lk__iq_f32_to_f16(-f) == t_ref_f16(-f), "f32_to_f16(%.9g)", (double)-f);
+            CHECK(lk_fp32_to_fp16(f) == t_ref_f16(f), "f32_to_f16(%.9g)", (double)f);
+            CHECK(lk_fp32_to_fp16(-f) == t_ref_f16(-f), "f32_to_f16(%.9g)", (double)-f);
         }
     }
     for (i = 0; i < 200000; i++) {
@@ -141,7 +141,7 @@ static void test_fp16(void) {
         float f;
         memcpy(&f, &u, 4);
         if (f != f) continue;
-        CHECK(lk__iq_f32_to_f16(f) == t_ref_f16(f), "f32_to_f16(%a)", (double)f);
+        CHECK(lk_fp32_to_fp16(f) == t_ref_f16(f), "f32_to_f16(%a)", (double)f);
     }
     lk_t_end();
     (void)t_cmpf;
@@ -311,38 +311,7 @@ static void t_random_block(int type, uint8_t *b) {
     }
 }
 
-/* ------------------------------------------------ test Q8_K / Q8_0 blocks */
-/* Activation quantizers as ggml defines them (quantize_row_q8_K_ref,
- * quantize_row_q8_0_ref); private to this test. */
-static int t_nearest(float f) { return (int)lrintf(f); }
-static void t_q8k(const float *x, uint8_t *y, int64_t n) {
-    int64_t i; int j;
-    for (i = 0; i < n / 256; i++, x += 256, y += 292) {
-        float amax = 0, max = 0, iscale, d;
-        int8_t *qs = (int8_t *)(y + 4);
-        for (j = 0; j < 256; j++) if (fabsf(x[j]) > amax) { amax = fabsf(x[j]); max = x[j]; }
-        memset(y, 0, 292);
-        if (amax == 0) continue;
-        iscale = -127.f / max;
-        for (j = 0; j < 256; j++) { int v = t_nearest(iscale * x[j]); qs[j] = (int8_t)(v > 127 ? 127 : v); }
-        for (j = 0; j < 16; j++) {
-            int s = 0, k; int16_t s16;
-            for (k = 0; k < 16; k++) s += qs[16 * j + k];
-            s16 = (int16_t)s; memcpy(y + 260 + 2 * j, &s16, 2);
-        }
-        d = 1 / iscale; memcpy(y, &d, 4);
-    }
-}
-static void t_q80(const float *x, uint8_t *y, int64_t n) {
-    int64_t i; int j;
-    for (i = 0; i < n / 32; i++, x += 32, y += 34) {
-        float amax = 0, d, id;
-        for (j = 0; j < 32; j++) if (fabsf(x[j]) > amax) amax = fabsf(x[j]);
-        d = amax / 127; id = d ? 1.0f / d : 0.0f;
-        lk__iq_wr16(y, lk__iq_f32_to_f16(d));
-        for (j = 0; j < 32; j++) y[2 + j] = (uint8_t)(int8_t)roundf(x[j] * id);
-    }
-}
+/* ----------------------------------------------- activation blocks (7a) */
 static double t_act(int type, const uint8_t *y, int64_t k) {   /* dequantized activation k */
     if (type == LK_TYPE_Q8_0) { const uint8_t *b = y + 34 * (size_t)(k / 32); return (double)t_half(t_u16(b)) * (int8_t)b[2 + k % 32]; }
     { const uint8_t *b = y + 292 * (size_t)(k / 256); float d; memcpy(&d, b, 4); return (double)d * (int8_t)b[4 + k % 256]; }
@@ -482,7 +451,7 @@ static void test_vec_dot(void) {
             if (tt->from_float) tt->from_float(xf, xq, n);
             else for (k = 0; k < nb; k++) t_random_block(type, xq + (size_t)k * tt->type_size);
             tt->to_float(xq, xd, n);
-            if (tt->vec_dot_type == LK_TYPE_Q8_0) t_q80(af, aq, n); else t_q8k(af, aq, n);
+            lk_type_get(tt->vec_dot_type)->from_float(af, aq, n);   /* Q8_0 / Q8_K from 7a */
             for (k = 0; k < n; k++) {
                 double a = t_act(tt->vec_dot_type, aq, k);
                 ref += (double)xd[k] * a;

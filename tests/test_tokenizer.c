@@ -1,0 +1,447 @@
+/* Tokenizer tests: llama.cpp's tokenizer test vectors for 7 vocabularies,
+ * the stories260K vocabulary (ids and pieces from llama.cpp), detokenize
+ * round trips, hostile inputs, and GGUFs with bad tokenizer metadata. */
+/* lk-test: sanitize */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include "tests/lk_test.h"
+
+static lk_vocab *load_vocab(const char *path, lk_gguf **gout) {
+    lk_gguf *g = NULL;
+    lk_vocab *v = NULL;
+    if (lk_gguf_read_file(path, NULL, &g)) { printf("  read %s: %s\n", path, lk_last_error()); return NULL; }
+    if (lk_vocab_load(g, NULL, &v)) { printf("  vocab %s: %s\n", path, lk_last_error()); lk_gguf_free(g); return NULL; }
+    if (gout) *gout = g; else lk_gguf_free(g);   /* the vocab must not depend on the gguf */
+    return v;
+}
+
+/* detokenize must reproduce the text exactly */
+static int round_trip(const lk_vocab *v, const char *text, int len, int add_special) {
+    int toks[4096], n, m;
+    char out[16384];
+    n = lk_tokenize(v, text, len, toks, 4096, add_special, 0);
+    if (n < 0) return 0;
+    m = lk_detokenize(v, toks, n, out, (int)sizeof out, add_special, 0);
+    return m == len && memcmp(out, text, (size_t)len) == 0;
+}
+
+static void test_vocab_vectors(const char *name) {
+    char rel[256], tname[128];
+    const char *gp, *ip, *op;
+    unsigned char *inp, *outp;
+    size_t ilen = 0, olen = 0;
+    lk_vocab *v;
+    size_t ipos = 0, opos = 0;
+    int ncase = 0, npass = 0, nrt = 0, nrt_ok = 0;
+    static const char sep[] = "\n__ggml_vocab_test__\n";
+    snprintf(tname, sizeof tname, "tokenizer-vectors-%s", name);
+    snprintf(rel, sizeof rel, "tokenizer/ggml-vocab-%s.gguf", name);
+    gp = lk_t_fixture(rel);
+    snprintf(rel, sizeof rel, "tokenizer/ggml-vocab-%s.gguf.inp", name);
+    ip = lk_t_fixture(rel);
+    snprintf(rel, sizeof rel, "tokenizer/ggml-vocab-%s.gguf.out", name);
+    op = lk_t_fixture(rel);
+    if (!gp || !ip || !op) { lk_t_skip(tname, "fixtures absent"); return; }
+    lk_t_begin(tname);
+    v = load_vocab(gp, NULL);
+    inp = lk_t_read_file(ip, &ilen);
+    outp = lk_t_read_file(op, &olen);
+    CHECK(v && inp && outp, "load failed");
+    if (v && inp && outp) {
+        for (;;) {
+            /* next input string */
+            size_t k, end = ipos;
+            int exp[1024], nexp = 0, got[1024], ngot, i, ok;
+            char *line;
+            size_t lend;
+            while (end + sizeof sep - 1 <= ilen && memcmp(inp + end, sep, sizeof sep - 1) != 0) end++;
+            if (end + sizeof sep - 1 > ilen) break;
+            /* expected ids */
+            lend = opos;
+            while (lend < olen && outp[lend] != '\n') lend++;
+            line = (char *)outp + opos;
+            for (k = opos; k < lend;) {
+                while (k < lend && outp[k] == ' ') k++;
+                if (k >= lend) break;
+                exp[nexp++] = (int)strtol((char *)outp + k, NULL, 10);
+                while (k < lend && outp[k] != ' ') k++;
+            }
+            (void)line;
+            ngot = lk_tokenize(v, (const char *)inp + ipos, (int)(end - ipos), got, 1024, 0, 0);
+            ok = ngot == nexp;
+            for (i = 0; ok && i < ngot; i++) ok = got[i] == exp[i];
+            if (ok) npass++;
+            else {
+                printf("  %s case %d: got %d tokens:", name, ncase, ngot);
+                for (i = 0; i < ngot && i < 24; i++) printf(" %d", got[i]);
+                printf("\n      expected %d:", nexp);
+                for (i = 0; i < nexp && i < 24; i++) printf(" %d", exp[i]);
+                printf("\n");
+            }
+            /* exact round trips where llama.cpp's detokenizer is lossless
+             * (SPM; BPE without clean_spaces) */
+            if (lk_vocab_get_type(v) == LK_VOCAB_SPM || !strcmp(name, "deepseek-coder")) {
+                nrt++;
+                if (round_trip(v, (const char *)inp + ipos, (int)(end - ipos), 0)) nrt_ok++;
+                else printf("  %s case %d: detokenize round trip differs\n", name, ncase);
+            }
+            ncase++;
+            ipos = end + sizeof sep - 1;
+            opos = lend < olen ? lend + 1 : lend;
+        }
+        printf("  %s: %d/%d cases match llama.cpp", name, npass, ncase);
+        if (nrt) printf(", %d/%d detokenize round trips", nrt_ok, nrt);
+        printf("\n");
+        CHECK(ncase == 46, "%s: %d cases", name, ncase);
+        CHECK(npass == ncase, "%s: %d/%d cases match", name, npass, ncase);
+        CHECK(nrt_ok == nrt, "%s: %d/%d round trips", name, nrt_ok, nrt);
+    }
+    free(inp); free(outp);
+    lk_vocab_free(v);
+    lk_t_end();
+}
+
+static int json_unescape(const char *s, char *out, int cap) {   /* s points after the opening quote */
+    int n = 0;
+    while (*s && *s != '"' && n < cap) {
+        if (*s == '\\') {
+            s++;
+            switch (*s) {
+            case 'n': out[n++] = '\n'; break;
+            case 't': out[n++] = '\t'; break;
+            case '"': out[n++] = '"'; break;
+            case '\\': out[n++] = '\\'; break;
+            default: return -1;   /* not needed by the fixture */
+            }
+            s++;
+        } else out[n++] = *s++;
+    }
+    return n;
+}
+
+static void test_stories(void) {
+    const char *gp = lk_t_fixture("stories260K/stories260K-F32.gguf");
+    const char *gr = lk_t_fixture("stories260K/greedy.txt");
+    static const int s1[] = {1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 298, 315, 421, 395, 317, 426, 338, 401, 396, 267, 337};
+    const char *text = "Once upon a time, there was a little girl named Lily. She loved to play";
+    lk_vocab *v;
+    int toks[64], n, i, ok;
+    char buf[512];
+    if (!gp) { lk_t_skip("tokenizer-stories260K", "fixtures absent"); return; }
+    lk_t_begin("tokenizer-stories260K");
+    v = load_vocab(gp, NULL);
+    CHECK(v != NULL, "load");
+    if (v) {
+        CHECK(lk_vocab_get_type(v) == LK_VOCAB_SPM, "type");
+        CHECK(lk_vocab_n_tokens(v) == 512, "n_tokens %d", lk_vocab_n_tokens(v));
+        CHECK(lk_vocab_bos(v) == 1 && lk_vocab_eos(v) == 2 && lk_vocab_unk(v) == 0, "special ids");
+        CHECK(lk_vocab_add_bos(v) == 1 && lk_vocab_add_eos(v) == 0, "add_bos/add_eos defaults");
+        CHECK(lk_vocab_is_eog(v, 2) && !lk_vocab_is_eog(v, 1), "eog");
+        n = lk_tokenize(v, text, (int)strlen(text), toks, 64, 1, 0);
+        ok = n == 21;
+        for (i = 0; ok && i < n; i++) ok = toks[i] == s1[i];
+        CHECK(ok, "S1: got %d tokens (first %d)", n, n > 0 ? toks[0] : -1);
+        /* n_max too small: -(needed) */
+        CHECK(lk_tokenize(v, text, (int)strlen(text), toks, 5, 1, 0) == -21, "short buffer");
+        CHECK(lk_tokenize(v, text, (int)strlen(text), NULL, 0, 1, 0) == -21, "count only");
+        /* detokenize: remove_special drops BOS, SPM drops the prefix space */
+        /* llama_detokenize: removing the BOS also keeps the first piece's
+         * leading space; without a BOS the first piece loses it */
+        n = lk_detokenize(v, s1, 21, buf, sizeof buf, 1, 0);
+        CHECK(n == (int)strlen(text) + 1 && buf[0] == ' ' && !memcmp(buf + 1, text, (size_t)n - 1), "detokenize S1: %d '%.*s'", n, n > 0 ? n : 0, buf);
+        n = lk_detokenize(v, s1, 21, buf, sizeof buf, 0, 0);   /* BOS printed as "" and takes the lstrip */
+        CHECK(n == (int)strlen(text) + 1 && buf[0] == ' ', "detokenize S1 keeping BOS: %d", n);
+        n = lk_detokenize(v, s1 + 1, 20, buf, sizeof buf, 1, 0);
+        CHECK(n == (int)strlen(text) && !memcmp(buf, text, (size_t)n), "detokenize S1 without BOS: %d '%.*s'", n, n > 0 ? n : 0, buf);
+        n = lk_detokenize(v, s1 + 1, 20, buf, 10, 1, 0);
+        CHECK(n == -(int)strlen(text), "detokenize short buffer %d", n);
+        n = lk_token_to_piece(v, 403, buf, sizeof buf, 0);
+        CHECK(n == 5 && !memcmp(buf, " Once", 5), "piece 403");
+        CHECK(lk_token_to_piece(v, 1, buf, sizeof buf, 0) == 0, "BOS piece hidden");
+        n = lk_token_to_piece(v, 1, buf, sizeof buf, 1);
+        CHECK(n == 3 && !memcmp(buf, "<s>", 3), "BOS piece shown");
+        CHECK(lk_token_to_piece(v, 403, buf, 2, 0) == -5, "piece short buffer");
+        CHECK(lk_token_to_piece(v, 512, buf, sizeof buf, 0) == LK_TOKENIZE_ERROR, "piece bad id");
+        CHECK(lk_token_to_piece(v, 3 + 'A', buf, sizeof buf, 0) == 1 && buf[0] == 'A', "byte token piece");
+        /* pieces of llama.cpp's greedy continuation, concatenated (special = true) */
+        if (gr) {
+            size_t glen = 0;
+            char *g = (char *)lk_t_read_file(gr, &glen), *p, *q;
+            char *gz = (char *)malloc(glen + 1);
+            memcpy(gz, g, glen); gz[glen] = 0;
+            p = strstr(gz, "gen_ids: ");
+            q = p ? strstr(p, "text: \"") : NULL;
+            if (p && q) {
+                int ids[128], ni = 0, tl, pl = 0;
+                char exp[2048], got[2048];
+                p += 9;
+                while (*p && *p != '\n' && ni < 128) { ids[ni++] = (int)strtol(p, &p, 10); while (*p == ' ') p++; }
+                tl = json_unescape(q + 7, exp, sizeof exp);
+                for (i = 0; i < ni; i++) {
+                    int k = lk_token_to_piece(v, ids[i], got + pl, (int)sizeof got - pl, 1);
+                    if (k < 0) break;
+                    pl += k;
+                }
+                CHECK(ni == 100 && tl > 0 && pl == tl && !memcmp(got, exp, (size_t)tl), "greedy text pieces (%d ids, %d vs %d bytes)", ni, pl, tl);
+            } else CHECK(0, "greedy.txt format");
+            free(g); free(gz);
+        }
+        /* round trips */
+        {
+            static const char *const texts[] = { "Hello world", " leading space", "two  spaces\tand\ttabs\n\nnewlines ",
+                                                 "bytes \xe2\x82\xac \xf0\x9f\x98\x80 \xc3\xa9", "" };
+            for (i = 0; i < 5; i++)
+                CHECK(round_trip(v, texts[i], (int)strlen(texts[i]), 0), "round trip '%s'", texts[i]);
+        }
+        lk_vocab_free(v);
+    }
+    lk_t_end();
+}
+
+static void test_hostile(void) {
+    static const char *const names[] = { "llama-spm", "gpt-2", "bert-bge", "falcon", "deepseek-coder" };
+    int k;
+    lk_t_begin("tokenizer-hostile");
+    for (k = 0; k < 5; k++) {
+        char rel[128];
+        const char *gp;
+        lk_vocab *v;
+        unsigned char junk[3000];
+        int toks[8192], i, n, n2;
+        unsigned x = 12345u;
+        snprintf(rel, sizeof rel, "tokenizer/ggml-vocab-%s.gguf", names[k]);
+        gp = lk_t_fixture(rel);
+        if (!gp) continue;
+        v = load_vocab(gp, NULL);
+        CHECK(v != NULL, "load %s", names[k]);
+        if (!v) continue;
+        /* invalid argument codes */
+        CHECK(lk_tokenize(NULL, "a", 1, toks, 8, 0, 0) == LK_TOKENIZE_ERROR, "NULL vocab");
+        CHECK(lk_tokenize(v, NULL, 1, toks, 8, 0, 0) == LK_TOKENIZE_ERROR, "NULL text");
+        CHECK(lk_tokenize(v, "a", -1, toks, 8, 0, 0) == LK_TOKENIZE_ERROR, "negative len");
+        CHECK(lk_tokenize(v, "a", 1, toks, -1, 0, 0) == LK_TOKENIZE_ERROR, "negative n_max");
+        CHECK(lk_tokenize(v, "a", 1, NULL, 8, 0, 0) == LK_TOKENIZE_ERROR, "NULL tokens");
+        CHECK(lk_tokenize(v, NULL, 0, NULL, 0, 0, 0) == 0, "empty");
+        CHECK(lk_detokenize(v, toks, -1, NULL, 0, 0, 0) == LK_TOKENIZE_ERROR, "detok negative n");
+        toks[0] = -5;
+        CHECK(lk_detokenize(v, toks, 1, (char *)junk, 10, 0, 0) == LK_TOKENIZE_ERROR, "detok bad id");
+        /* random bytes (invalid UTF-8, NULs, 0xF5.. sequences) */
+        for (i = 0; i < 4; i++) {
+            int j, len = 500 + 700 * i;
+            for (j = 0; j < len; j++) { x = x * 1103515245u + 12345u; junk[j] = (unsigned char)(x >> 16); }
+            if (i == 1) for (j = 0; j < len; j++) junk[j] = (unsigned char)(0x80 | junk[j]);
+            if (i == 2) for (j = 0; j < len; j++) junk[j] = (unsigned char)(junk[j] % 3 == 0 ? 0 : junk[j] % 3 == 1 ? ' ' : 0xF4 + junk[j] % 4);
+            n = lk_tokenize(v, (const char *)junk, len, toks, 8192, 1, 1);
+            CHECK(n > 0, "%s junk %d: %d", names[k], i, n);
+            n2 = lk_tokenize(v, (const char *)junk, len, toks, n - 1, 1, 1);
+            CHECK(n2 == -n, "%s junk %d: short buffer %d vs %d", names[k], i, n2, n);
+            n2 = lk_tokenize(v, (const char *)junk, len, toks, 0, 1, 1);
+            CHECK(n2 == -n, "%s junk %d: zero buffer", names[k], i);
+            n2 = lk_tokenize(v, (const char *)junk, len, toks, 2147483647, 1, 1);
+            CHECK(n2 == n, "%s junk %d: huge n_max", names[k], i);
+            if (n > 0) {
+                char out[20000];
+                CHECK(lk_detokenize(v, toks, n, out, sizeof out, 0, 1) >= 0, "%s junk %d: detokenize", names[k], i);
+            }
+            if (lk_vocab_get_type(v) == LK_VOCAB_SPM && i == 0)   /* SPM keeps every byte */
+                CHECK(round_trip(v, (const char *)junk, len, 0), "%s junk round trip", names[k]);
+        }
+        /* embedded NUL via text_len: "a\0b" is three bytes of text */
+        n = lk_tokenize(v, "a\0b", 3, toks, 16, 0, 0);
+        n2 = lk_tokenize(v, "a", 1, toks, 16, 0, 0);
+        if (lk_vocab_get_type(v) == LK_VOCAB_WPM) {   /* WPM drops U+0000 like llama.cpp: same as "ab" */
+            int t2[16], t3[16], n3 = lk_tokenize(v, "ab", 2, t2, 16, 0, 0);
+            n = lk_tokenize(v, "a\0b", 3, t3, 16, 0, 0);
+            CHECK(n == n3 && !memcmp(t3, t2, sizeof(int) * (size_t)(n > 0 ? n : 0)), "%s: NUL in WPM", names[k]);
+        } else CHECK(n > n2, "%s: embedded NUL ignored (%d vs %d)", names[k], n, n2);
+        lk_vocab_free(v);
+    }
+    lk_t_end();
+}
+
+/* write a GGUF with a small SPM vocab plus `mutate`'s change, then load it */
+static lk_status load_bad(int mutate, char *msg, size_t msgcap) {
+    lk_gguf_writer *w = NULL;
+    lk_gguf *g = NULL;
+    lk_vocab *v = NULL;
+    const char *toks[6] = { "<unk>", "<s>", "</s>", "\xe2\x96\x81" "a", "b", "c" };
+    float scores[6] = { 0, 0, 0, -1, -2, -3 };
+    int32_t types[6] = { 2, 3, 3, 1, 1, 1 };
+    uint8_t types8[6] = { 2, 3, 3, 1, 1, 1 };
+    unsigned char *buf = NULL;
+    uint64_t size;
+    lk_status st;
+    CHECK_OK(lk_gguf_writer_new(NULL, &w));
+    lk_gguf_writer_add_str(w, "general.architecture", "llama");
+    lk_gguf_writer_add_str(w, "tokenizer.ggml.model", mutate == 1 ? "t5" : "llama");
+    if (mutate == 2) lk_gguf_writer_add_u32(w, "tokenizer.ggml.tokens", 6);
+    else if (mutate != 3) lk_gguf_writer_add_arr_str(w, "tokenizer.ggml.tokens", toks, 6);
+    if (mutate == 4) lk_gguf_writer_add_arr(w, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, scores, 5);
+    else if (mutate == 5) lk_gguf_writer_add_arr(w, "tokenizer.ggml.scores", LK_GGUF_INT32, types, 6);
+    else lk_gguf_writer_add_arr(w, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, scores, 6);
+    if (mutate == 6) lk_gguf_writer_add_arr(w, "tokenizer.ggml.token_type", LK_GGUF_UINT8, types8, 6);
+    else lk_gguf_writer_add_arr(w, "tokenizer.ggml.token_type", LK_GGUF_INT32, types, 6);
+    if (mutate == 7) lk_gguf_writer_add_u32(w, "tokenizer.ggml.bos_token_id", 6);
+    if (mutate == 8) lk_gguf_writer_add_i32(w, "tokenizer.ggml.eos_token_id", -7);
+    if (mutate == 9) lk_gguf_writer_add_str(w, "tokenizer.ggml.unknown_token_id", "0");
+    if (mutate == 10) lk_gguf_writer_add_str(w, "tokenizer.ggml.add_bos_token", "yes");
+    if (mutate == 12) lk_gguf_writer_add_i32(w, "tokenizer.ggml.seperator_token_id", -1);   /* "none" */
+    if (mutate == 11) lk_gguf_writer_add_u32(w, "tokenizer.ggml.padding_token_id", 4000000000u);
+    size = lk_gguf_writer_size(w);
+    buf = (unsigned char *)malloc((size_t)size);
+    CHECK_OK(lk_gguf_writer_write_memory(w, buf, (size_t)size));
+    lk_gguf_writer_free(w);
+    CHECK_OK(lk_gguf_read_memory(buf, (size_t)size, NULL, &g));
+    st = g ? lk_vocab_load(g, NULL, &v) : LK_ERR_IO;
+    snprintf(msg, msgcap, "%s", lk_last_error());
+    if (st == LK_OK) {   /* the good file: check it tokenizes */
+        /* "ab" -> BOS, "\u2581a", "b"; "a b" -> the lone U+2581 has no byte tokens: 3 x unk */
+        int t[8], n = lk_tokenize(v, "ab", 2, t, 8, 1, 0);
+        CHECK(n == 3 && t[0] == 1 && t[1] == 3 && t[2] == 4, "tiny vocab tokenize: n=%d", n);
+        n = lk_tokenize(v, "a b", 3, t, 8, 0, 0);
+        CHECK(n == 5 && t[0] == 3 && t[1] == 0 && t[2] == 0 && t[3] == 0 && t[4] == 4, "tiny vocab unk fallback: n=%d", n);
+        CHECK(v == NULL || lk_vocab_n_tokens(v) == 6, "tiny n_tokens");
+    }
+    lk_vocab_free(v);
+    lk_gguf_free(g);
+    free(buf);
+    return st;
+}
+
+static void test_bad_metadata(void) {
+    static const struct { int mutate; lk_status want; } cases[] = {
+        { 0, LK_OK }, { 1, LK_ERR_UNSUPPORTED }, { 2, LK_ERR_TYPE }, { 3, LK_ERR_NOT_FOUND }, { 4, LK_ERR_FORMAT },
+        { 5, LK_ERR_TYPE }, { 6, LK_ERR_TYPE }, { 7, LK_ERR_RANGE }, { 8, LK_ERR_RANGE }, { 9, LK_ERR_TYPE },
+        { 10, LK_ERR_TYPE }, { 11, LK_ERR_RANGE }, { 12, LK_OK },
+    };
+    size_t i;
+    char msg[512];
+    lk_t_begin("tokenizer-bad-metadata");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lk_status st = load_bad(cases[i].mutate, msg, sizeof msg);
+        CHECK(st == cases[i].want, "case %d: got %s (%s), want %s", cases[i].mutate, lk_status_str(st), msg,
+              lk_status_str(cases[i].want));
+        if (st != LK_OK && i < 4) printf("  case %d: %s\n", cases[i].mutate, msg);
+    }
+    {   /* missing merges for gpt2 and a NULL gguf */
+        lk_gguf_writer *w = NULL;
+        lk_gguf *g = NULL;
+        lk_vocab *v = NULL;
+        const char *toks[2] = { "a", "b" };
+        unsigned char *buf;
+        uint64_t size;
+        lk_gguf_writer_new(NULL, &w);
+        lk_gguf_writer_add_str(w, "tokenizer.ggml.model", "gpt2");
+        lk_gguf_writer_add_arr_str(w, "tokenizer.ggml.tokens", toks, 2);
+        size = lk_gguf_writer_size(w);
+        buf = (unsigned char *)malloc((size_t)size);
+        lk_gguf_writer_write_memory(w, buf, (size_t)size);
+        lk_gguf_writer_free(w);
+        lk_gguf_read_memory(buf, (size_t)size, NULL, &g);
+        CHECK(lk_vocab_load(g, NULL, &v) == LK_ERR_NOT_FOUND && v == NULL, "gpt2 without merges");
+        lk_gguf_free(g);
+        free(buf);
+        CHECK(lk_vocab_load(NULL, NULL, &v) == LK_ERR_INVALID_ARG, "NULL gguf");
+    }
+    lk_t_end();
+}
+
+static void test_special(void) {
+    /* parse_special and add_special on the llama-spm and bert vocabs */
+    const char *gp = lk_t_fixture("tokenizer/ggml-vocab-llama-spm.gguf");
+    const char *bp = lk_t_fixture("tokenizer/ggml-vocab-bert-bge.gguf");
+    lk_vocab *v;
+    int t[64], n;
+    if (!gp || !bp) { lk_t_skip("tokenizer-special", "fixtures absent"); return; }
+    lk_t_begin("tokenizer-special");
+    v = load_vocab(gp, NULL);
+    if (v) {
+        /* "<s>" as text vs as a control token */
+        n = lk_tokenize(v, "<s>Hi</s>", 9, t, 64, 0, 1);
+        CHECK(n >= 3 && t[0] == 1 && t[n - 1] == 2, "parse_special: n=%d t0=%d", n, n > 0 ? t[0] : -1);
+        n = lk_tokenize(v, "<s>Hi</s>", 9, t, 64, 0, 0);
+        CHECK(n > 3 && t[0] != 1, "no parse_special: n=%d", n);
+        n = lk_tokenize(v, "Hi", 2, t, 64, 1, 0);
+        CHECK(n == 2 && t[0] == 1, "add_special adds BOS");
+        CHECK(lk_vocab_nl(v) == 13, "nl %d", lk_vocab_nl(v));
+        lk_vocab_free(v);
+    }
+    v = load_vocab(bp, NULL);
+    if (v) {
+        n = lk_tokenize(v, "hello", 5, t, 64, 1, 0);
+        CHECK(n == 3 && t[0] == 101 && t[2] == 102, "WPM CLS/SEP: n=%d", n);
+        lk_vocab_free(v);
+    }
+    lk_t_end();
+}
+
+/* Pre-tokenizer word splits against tests/data/pretok_cases.txt, made by
+ * tools/gen_pretok_cases.py with Python's regex engine (see there). Calls
+ * the private splitter directly. */
+static void test_pretok_cases(void) {
+    static const struct { const char *name; int pre; } pres[] = {
+        { "default", LK__PRE_DEFAULT }, { "llama3", LK__PRE_LLAMA3 }, { "deepseek-coder", LK__PRE_DEEPSEEK_CODER },
+        { "falcon", LK__PRE_FALCON }, { "gpt2", LK__PRE_GPT2 }, { "starcoder", LK__PRE_STARCODER },
+        { "qwen2", LK__PRE_QWEN2 }, { "poro", LK__PRE_PORO }, { "viking", LK__PRE_VIKING },
+        { "deepseek-llm", LK__PRE_DEEPSEEK_LLM }, { "deepseek-v3", LK__PRE_DEEPSEEK3 },
+        { "chameleon", LK__PRE_CHAMELEON }, { "tekken", LK__PRE_TEKKEN },
+    };
+    enum { NPRE = sizeof pres / sizeof pres[0] };
+    size_t flen = 0, pos = 0;
+    unsigned char *f = lk_t_read_file("tests/data/pretok_cases.txt", &flen);
+    int npass[NPRE] = {0}, ncase[NPRE] = {0}, k;
+    if (!f) { lk_t_skip("tokenizer-pretok-splits", "tests/data/pretok_cases.txt absent (run from the repo root)"); return; }
+    lk_t_begin("tokenizer-pretok-splits");
+    while (pos < flen) {
+        char name[32], hex[1024], lens[512];
+        unsigned char text[512];
+        uint32_t cps[512];
+        unsigned short fl[512];
+        unsigned char x[512];
+        int sa[512], sb[512], *seg = sa, *nseg = sb, exp[512], nexp = 0, m = 0, tl = 0, nsg, i, pi = -1, ok;
+        size_t eol = pos, off = 0;
+        char *p;
+        while (eol < flen && f[eol] != '\n') eol++;
+        if (sscanf((const char *)f + pos, "%31s %1023s %511s", name, hex, lens) != 3) break;
+        pos = eol + 1;
+        for (i = 0; i < NPRE; i++) if (!strcmp(pres[i].name, name)) pi = i;
+        if (pi < 0) { CHECK(0, "unknown pre %s", name); continue; }
+        for (i = 0; hex[2 * i] && hex[2 * i + 1]; i++) {
+            unsigned v; sscanf(hex + 2 * i, "%2x", &v); text[tl++] = (unsigned char)v;
+        }
+        for (p = lens; *p;) { exp[nexp++] = (int)strtol(p, &p, 10); if (*p == ',') p++; }
+        while (off < (size_t)tl) {
+            uint32_t c = lk__utf8_next(text, (size_t)tl, &off);
+            int fg = lk__uflags(c);
+            cps[m] = c; fl[m] = (unsigned short)fg; x[m] = lk__collapse(c, fg); m++;
+        }
+        nsg = lk__pre_split(pres[pi].pre, cps, fl, x, m, &seg, &nseg);
+        ok = nsg == nexp;
+        for (i = 0; ok && i < nsg; i++) ok = seg[i] == exp[i];
+        ncase[pi]++;
+        if (ok) npass[pi]++;
+        else if (ncase[pi] - npass[pi] <= 3) {
+            printf("  %s '%s': got", name, hex);
+            for (i = 0; i < nsg; i++) printf(" %d", seg[i]);
+            printf(", want %s\n", lens);
+        }
+    }
+    for (k = 0; k < NPRE; k++) {
+        printf("  pre %s: %d/%d splits match\n", pres[k].name, npass[k], ncase[k]);
+        CHECK(ncase[k] > 0 && npass[k] == ncase[k], "pre %s: %d/%d", pres[k].name, npass[k], ncase[k]);
+    }
+    free(f);
+    lk_t_end();
+}
+
+int main(void) {
+    static const char *const names[] = { "llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "mpt", "bert-bge" };
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) test_vocab_vectors(names[i]);
+    test_pretok_cases();
+    test_stories();
+    test_special();
+    test_hostile();
+    test_bad_metadata();
+    return lk_t_exit();
+}
