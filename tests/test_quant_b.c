@@ -571,6 +571,31 @@ static void test_threads_first_use(void) {
     lk_t_end();
 }
 
+/* lk_quantize (7a) through our table rows: the six quantizable types give
+ * from_float's bytes; the imatrix-only types report LK_ERR_UNSUPPORTED. */
+static void test_lk_quantize(void) {
+    enum { N = 512, ROWS = 3 };
+    static float x[ROWS * N];
+    static uint8_t a[ROWS * N * 2], b[ROWS * N * 2];
+    int ti, k;
+    lk_t_begin("lk_quantize");
+    for (k = 0; k < ROWS * N; k++) x[k] = t_gauss() * 0.02f;
+    for (ti = 0; ti < 11; ti++) {
+        const int type = t_types[ti];
+        size_t nbytes = 0;
+        const lk_status st = lk_quantize((lk_type)type, x, a, ROWS, N, &nbytes);
+        if (ti < 6) {
+            CHECK(st == LK_OK, "%s: %s", lk_type_name(type), lk_last_error());
+            CHECK(nbytes == ROWS * lk_row_size(type, N), "%s: %zu bytes", lk_type_name(type), nbytes);
+            lk_type_get(type)->from_float(x, b, ROWS * N);
+            CHECK(st != LK_OK || !memcmp(a, b, nbytes), "%s: bytes differ from from_float", lk_type_name(type));
+        } else {
+            CHECK(st == LK_ERR_UNSUPPORTED, "%s: status %d, want LK_ERR_UNSUPPORTED", lk_type_name(type), (int)st);
+        }
+    }
+    lk_t_end();
+}
+
 int main(void) {
     (void)lk_t_read_file;
     test_threads_first_use();       /* must run before anything else quantizes IQ3 */
@@ -580,6 +605,7 @@ int main(void) {
     test_dequant();
     test_vec_dot();
     test_robustness();
+    test_lk_quantize();
     test_quant_exact();
     test_rmse();
     return lk_t_exit();
