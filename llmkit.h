@@ -461,7 +461,8 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  *   from_float IQ4_NL, IQ4_XS, IQ3_XXS, IQ3_S, TQ1_0, TQ2_0: ggml-identical
  *              bytes to llama-quantize without an importance matrix.
  *              IQ2_XXS, IQ2_XS, IQ2_S, IQ1_S, IQ1_M need an importance
- *              matrix in ggml, so from_float is NULL for them.
+ *              matrix in ggml, so from_float is NULL for them (and
+ *              lk_quantize reports LK_ERR_UNSUPPORTED).
  *   vec_dot    IQ4_NL with Q8_0 activations, all others with Q8_K.
  * Super-blocks hold 256 weights (QK_K); IQ4_NL blocks hold 32. */
 typedef struct lk_block_iq4_nl {   /* 18 B / 32 w: 4.5 bpw              */
@@ -3622,6 +3623,12 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 #endif
 
 #define LK__IQ_QK 256                     /* weights per super-block */
+
+/* the documented structs have exactly ggml's sizes (no padding) */
+typedef char lk__iq_size_check[(sizeof(lk_block_iq4_nl) == 18 && sizeof(lk_block_iq4_xs) == 136 &&
+    sizeof(lk_block_iq3_xxs) == 98 && sizeof(lk_block_iq3_s) == 110 && sizeof(lk_block_iq2_xxs) == 66 &&
+    sizeof(lk_block_iq2_xs) == 74 && sizeof(lk_block_iq2_s) == 82 && sizeof(lk_block_iq1_s) == 50 &&
+    sizeof(lk_block_iq1_m) == 56 && sizeof(lk_block_tq1_0) == 54 && sizeof(lk_block_tq2_0) == 66) ? 1 : -1];
 
 static uint16_t lk__iq_rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static uint32_t lk__iq_rd32(const uint8_t *p) {
