@@ -1163,6 +1163,13 @@ static void lk__vformat(char *out, size_t cap, const char *fmt, va_list ap) {
     out[o] = 0;
 }
 
+/* snprintf replacement that works under LLMKIT_NO_STDIO */
+static LK__UNUSED void lk__fmt(char *out, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    lk__vformat(out, cap, fmt, ap);
+    va_end(ap);
+}
 LKDEF lk_status lk_set_error(lk_status st, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -8272,7 +8279,7 @@ static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suff
     int64_t v;
     uint64_t n, i;
     lk_status st;
-    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    lk__fmt(key, sizeof key, "%s.%s", arch, suffix);
     if (lk_gguf_find_key(g, key) < 0) {
         if (def < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
         *out = (int)def;
@@ -8297,7 +8304,7 @@ static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *su
     char key[128];
     double v;
     lk_status st;
-    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    lk__fmt(key, sizeof key, "%s.%s", arch, suffix);
     if (lk_gguf_find_key(g, key) < 0) { *out = def; return LK_OK; }
     if ((st = lk_gguf_get_f64(g, key, &v))) return st;
     if (!(v == v) || v > 1e30 || v < -1e30) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is not a finite number", key);
@@ -8350,7 +8357,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, gemma, gemma2, phi3, gpt2)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
-    snprintf(arch, sizeof arch, "%s", lk__arch_names[i]);
+    lk__fmt(arch, sizeof arch, "%s", lk__arch_names[i]);
     if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
         (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
         (st = lk__hp_int(g, arch, "feed_forward_length", -1, 1, 1 << 22, &hp->n_ff)) ||
@@ -8384,7 +8391,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
         hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
         if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
-        snprintf(key, sizeof key, "%s.rope.scaling.type", arch);
+        lk__fmt(key, sizeof key, "%s.rope.scaling.type", arch);
         f = 1.0f;
         if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
         if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
@@ -8450,7 +8457,7 @@ static lk_status lk__model_bind(lk_model *m) {
     for (il = 0; il < hp->n_layer; il++) {
         lk_layer *L = &m->layers[il];
 #define LK__B(field, sfx, kind, a, b, req) \
-        do { snprintf(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+        do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
         LK__B(attn_norm, "attn_norm.weight", 0, E, 0, 1);
         if (bias) LK__B(attn_norm_b, "attn_norm.bias", 0, E, 0, 1);
         if (hp->arch == LK_ARCH_PHI3 || hp->arch == LK_ARCH_GPT2) {

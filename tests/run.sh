@@ -14,7 +14,10 @@ for t in "$@"; do
          continue ;;
   esac
   echo "== $t"
-  "$t" > "$log" 2>&1; rc=$?
+  case "$t" in
+    */tests-neon/*) qemu-aarch64 "$t" > "$log" 2>&1; rc=$? ;;   # aarch64 build under user-mode qemu
+    *) "$t" > "$log" 2>&1; rc=$? ;;
+  esac
   cat "$log"
   p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
   pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))

@@ -12,7 +12,8 @@
  * (Also passes as an aarch64 build under qemu-aarch64 in quick mode; not opted in to
  * the neon run because tests/run.sh runs those binaries without qemu.)
  *
- * lk-test: sanitize */
+ * lk-test: sanitize
+ * lk-test: neon */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include "tests/lk_test.h"
