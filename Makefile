@@ -22,7 +22,7 @@ AARCH64_CC ?= aarch64-linux-gnu-gcc
 HAVE_AARCH64 := $(shell command -v $(AARCH64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1 && echo 1)
 HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
 
-.PHONY: all test fuzz clean compile-checks
+.PHONY: all test fuzz fuzz-seeds clean compile-checks
 all: $(TOOLS) $(EXAMPLES)
 
 $(B)/%: tools/%.c llmkit.h | $(B)
@@ -55,28 +55,32 @@ compile-checks: | $(B)
 RUN_ARGS = \
   "compile-gcc-c99=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
   "compile-gcc-c99-minimal=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check_min.c -o /dev/null" \
-  "compile-g++-c++11=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null"
+  "compile-g++-c++11=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
+  "gguf-inspect-fixtures=tests/tools.sh gguf-inspect-fixtures" \
+  "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects"
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
   "compile-clang++-c++11=clang++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
-  "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(FUZZ_SEEDS) 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
+  "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(B)/fuzz-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
 FUZZ_BIN = $(B)/fuzz_gguf
 endif
-FUZZ_SEEDS = $(wildcard ../shared/fixtures/tokenizer/*.gguf ../shared/fixtures/models/gemma2/*Q8_0.gguf)
+FUZZ_SEEDS = $(wildcard ../shared/fixtures/stories260K/stories260K-Q4_0.gguf ../shared/fixtures/tokenizer/ggml-vocab-bert-bge.gguf ../shared/fixtures/models/gpt2/gpt2-Q8_0.gguf)
 ifeq ($(HAVE_AARCH64),1)
 NEON_RUN = $(NEON_TESTS)
 endif
 
-test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN) $(FUZZ_BIN)
-	@mkdir -p $(B)/fuzz-corpus
+fuzz-seeds: | $(B)
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-seeds
+	@for f in $(FUZZ_SEEDS); do cp -f $$f $(B)/fuzz-seeds/; done
+
+test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds
 	@[ "$(HAVE_AARCH64)" = 1 ] || echo "SKIP neon: aarch64-linux-gnu-gcc or qemu-aarch64 missing (install gcc-aarch64-linux-gnu qemu-user)"
 	@[ "$(HAVE_CLANG)" = 1 ] || echo "SKIP clang checks and fuzzing: clang missing"
 	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN)
 
-fuzz: $(B)/fuzz_gguf
-	@mkdir -p $(B)/fuzz-corpus
-	$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 $(B)/fuzz-corpus $(FUZZ_SEEDS)
+fuzz: $(B)/fuzz_gguf fuzz-seeds
+	$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 $(B)/fuzz-corpus $(B)/fuzz-seeds
 
 clean:
 	rm -rf $(B)

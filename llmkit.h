@@ -342,21 +342,371 @@ LKDEF lk_status lk_gguf_writer_write_file(const lk_gguf_writer *w, const char *p
  * ==========================================================================
  * (block formats, reference quantizers, dequantizers, dot products, matmul) */
 
+/* --------------------------------------------------------------------------
+ * 7a. float, legacy and K-quant formats
+ * --------------------------------------------------------------------------
+ * Byte layouts are exactly ggml's (little-endian, no padding); the reference
+ * quantizers reproduce ggml's *_ref functions bit for bit (what llama-quantize
+ * writes without an importance matrix). Half floats are stored as raw bits.
+ * Legacy formats: blocks of 32, x = d*q (+ m). K-quants: super-blocks of 256
+ * with 6- or 4-bit sub-block scales. Q8_0 / Q8_1 / Q8_K are the activation
+ * formats the dot products pair with (see lk_type_traits.vec_dot_type).
+ * Bit-exactness needs IEEE float semantics: do not build the implementation
+ * with -ffast-math (fused multiply-add contraction is switched off inside). */
+#define LK_QK4_0 32
+#define LK_QK4_1 32
+#define LK_QK5_0 32
+#define LK_QK5_1 32
+#define LK_QK8_0 32
+#define LK_QK8_1 32
+#define LK_QK_K 256
+#define LK_K_SCALE_SIZE 12
+
+typedef struct lk_block_q4_0 {   /* 18 bytes: x = d * (q - 8)                  */
+    uint16_t d;                  /* f16 scale                                  */
+    uint8_t qs[LK_QK4_0 / 2];    /* q[j] low nibble, q[j+16] high nibble       */
+} lk_block_q4_0;
+typedef struct lk_block_q4_1 {   /* 20 bytes: x = d * q + m                    */
+    uint16_t d, m;               /* f16 scale, f16 min                         */
+    uint8_t qs[LK_QK4_1 / 2];
+} lk_block_q4_1;
+typedef struct lk_block_q5_0 {   /* 22 bytes: x = d * (q - 16), q 5 bits       */
+    uint16_t d;
+    uint8_t qh[4];               /* bit j = 5th bit of q[j] (u32 LE)           */
+    uint8_t qs[LK_QK5_0 / 2];    /* low 4 bits as in q4_0                      */
+} lk_block_q5_0;
+typedef struct lk_block_q5_1 {   /* 24 bytes: x = d * q + m                    */
+    uint16_t d, m;
+    uint8_t qh[4];
+    uint8_t qs[LK_QK5_1 / 2];
+} lk_block_q5_1;
+typedef struct lk_block_q8_0 {   /* 34 bytes: x = d * q                        */
+    uint16_t d;
+    int8_t qs[LK_QK8_0];
+} lk_block_q8_0;
+typedef struct lk_block_q8_1 {   /* 36 bytes: x = d * q, s = f16(d * sum(q))   */
+    uint16_t d, s;
+    int8_t qs[LK_QK8_1];
+} lk_block_q8_1;
+typedef struct lk_block_q2_K {   /* 84 bytes, 16 sub-blocks of 16              */
+    uint8_t scales[LK_QK_K / 16];/* low nibble scale, high nibble min          */
+    uint8_t qs[LK_QK_K / 4];     /* 2-bit quants                               */
+    uint16_t d, dmin;            /* f16 super-scales for scales / mins         */
+} lk_block_q2_K;
+typedef struct lk_block_q3_K {   /* 110 bytes, 16 sub-blocks of 16             */
+    uint8_t hmask[LK_QK_K / 8];  /* high bit of the 3-bit quants               */
+    uint8_t qs[LK_QK_K / 4];     /* low 2 bits                                 */
+    uint8_t scales[12];          /* 16 6-bit scales, packed                    */
+    uint16_t d;
+} lk_block_q3_K;
+typedef struct lk_block_q4_K {   /* 144 bytes, 8 sub-blocks of 32              */
+    uint16_t d, dmin;
+    uint8_t scales[LK_K_SCALE_SIZE]; /* 8 6-bit scales + 8 6-bit mins          */
+    uint8_t qs[LK_QK_K / 2];
+} lk_block_q4_K;
+typedef struct lk_block_q5_K {   /* 176 bytes, 8 sub-blocks of 32              */
+    uint16_t d, dmin;
+    uint8_t scales[LK_K_SCALE_SIZE];
+    uint8_t qh[LK_QK_K / 8];
+    uint8_t qs[LK_QK_K / 2];
+} lk_block_q5_K;
+typedef struct lk_block_q6_K {   /* 210 bytes, 16 sub-blocks of 16             */
+    uint8_t ql[LK_QK_K / 2];     /* low 4 bits                                 */
+    uint8_t qh[LK_QK_K / 4];     /* high 2 bits                                */
+    int8_t scales[LK_QK_K / 16]; /* 8-bit signed scales                        */
+    uint16_t d;
+} lk_block_q6_K;
+typedef struct lk_block_q8_K {   /* 292 bytes: activations for K-quant dots    */
+    float d;
+    int8_t qs[LK_QK_K];
+    int16_t bsums[LK_QK_K / 16]; /* sums of qs in groups of 16                 */
+} lk_block_q8_K;
+
+struct lk_threads; /* section 14 */
+
+/* Scalar conversions, bit-exact with ggml: f32->f16 rounds to nearest even
+ * (subnormals kept, overflow -> inf, NaN -> quiet NaN); f32->bf16 rounds to
+ * nearest even, NaN made quiet. */
+LKDEF float lk_fp16_to_fp32(uint16_t h);
+LKDEF uint16_t lk_fp32_to_fp16(float f);
+LKDEF float lk_bf16_to_fp32(uint16_t h);
+LKDEF uint16_t lk_fp32_to_bf16(float f);
+
+/* Row conversion through the type table; n must be a multiple of the block
+ * size and the type must have the kernel (else nothing is written). */
+LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n);
+LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n);
+/* Quantize nrows rows of n_per_row floats (like ggml_quantize_chunk without
+ * an importance matrix); *out_bytes (may be NULL) = bytes written. */
+LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes);
+
+/* y = W x for n_cols activation columns.
+ *   W: ne = [n_in, n_out(, ne2, ne3)] rows of n_in elements (any type with a
+ *      vec_dot); x: x[c*n_in + i]; y: y[c*n_out + r].
+ * Each column of x is quantized once to W's vec_dot_type into scratch, then
+ * the rows are split over lk_parallel_for tasks. The result does not depend
+ * on the number of threads. scratch must hold lk_matmul_scratch_size bytes
+ * (may be NULL when that size is 0, i.e. for f32 weights). */
+LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const struct lk_threads *th);
+/* end of 7a */
+
 /* ==========================================================================
  * 8. Ops
- * ========================================================================== */
+ * ==========================================================================
+ * Row operations on f32 vectors, written to match ggml's CPU arithmetic
+ * (sums of squares in double, GELU through f16 rounding). */
+/* y[n] = x / sqrt(mean(x^2) + eps) * w          (w may be NULL = 1)    */
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps);
+/* y[n] = (x - mean) / sqrt(var + eps) * w + b    (w, b may be NULL)     */
+LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps);
+/* in-place softmax over x[n]; returns log(sum(exp(x - max))) + max     */
+LKDEF float lk_softmax(float *x, int n);
+LKDEF float lk_silu(float x);                  /* x * sigmoid(x)         */
+/* ggml's GELU: tanh approximation evaluated through f16 rounding:
+ * y = f16(gelu(f16(x))) for |x| < 10, y = x for x >= 10, 0 for x <= -10 */
+LKDEF float lk_gelu(float x);
+
+typedef enum lk_rope_mode { LK_ROPE_NORMAL = 0, LK_ROPE_NEOX = 2 } lk_rope_mode;
+typedef struct lk_rope {
+    lk_rope_mode mode;
+    int n_rot;            /* rotated dims per head (<= head_dim)          */
+    float freq_base;      /* 10000                                        */
+    float freq_scale;     /* 1 / linear scaling factor                    */
+    float ext_factor;     /* YaRN mix (0 = off)                           */
+    float attn_factor;    /* YaRN magnitude scale (1)                     */
+    float beta_fast, beta_slow; /* YaRN ramp (32, 1)                      */
+    int n_ctx_orig;       /* YaRN original context                        */
+    const float *freq_factors;  /* [n_rot/2] divisors (llama3/longrope) or NULL */
+} lk_rope;
+/* Rotate x[n_heads][head_dim] in place for position pos. */
+LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, int pos);
 
 /* ==========================================================================
  * 9. Attention
- * ========================================================================== */
+ * ==========================================================================
+ * One kernel: a query row (one head) attends to a set of keys in a KV view
+ * and returns the output and the log-sum-exp of the scores, so partial
+ * results over disjoint key sets merge exactly:
+ *   o = (e^{s1} o1 + e^{s2} o2) / (e^{s1} + e^{s2})     (lk_attn_merge)
+ * Keys are rows of the view, chosen by a range or an index list; each row
+ * has a position used by the mask. Variants are parameters. */
+typedef enum lk_attn_score { LK_ATTN_SOFTMAX = 0 } lk_attn_score;
+
+typedef struct lk_kv_view {
+    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    const void *k, *v;        /* row r of head h at k + r*row_stride + h*head_stride */
+    size_t row_stride;        /* bytes between token rows                    */
+    size_t head_stride;       /* bytes between KV heads in a row             */
+    const int32_t *pos;       /* [n_rows] position of each row               */
+    int n_rows;               /* rows present                                */
+    const int32_t *idx;       /* optional: attend only to these rows          */
+    int n_idx;
+} lk_kv_view;
+
+typedef struct lk_attn_params {
+    lk_attn_score score;
+    int head_dim;
+    float scale;              /* multiplies q.k (1/sqrt(head_dim) usually)   */
+    float softcap;            /* s -> c*tanh(s/c) when > 0 (gemma2)          */
+    float alibi_slope;        /* adds slope * (kpos - qpos) when != 0        */
+    int causal;               /* keys with pos > qpos are masked             */
+    int window;               /* > 0: also mask qpos - kpos >= window        */
+    int n_sink;               /* with window: rows with pos < n_sink stay    */
+    int f16_math;             /* round q and probabilities to f16 (ggml with an f16 cache) */
+} lk_attn_params;
+
+LKDEF lk_attn_params lk_attn_default_params(int head_dim);
+/* out[head_dim] = attention of q (one head) over kv head `kv_head`; *lse is
+ * the log-sum-exp of the scaled scores (-inf if every key is masked, and
+ * then out = 0). scratch must hold n_rows (or n_idx) floats. */
+LKDEF void lk_attn(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *scratch);
+/* Merge two partial results over disjoint key sets into (o1, lse1). */
+LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int head_dim);
 
 /* ==========================================================================
  * 10. KV cache
- * ========================================================================== */
+ * ==========================================================================
+ * Per layer, token rows of n_head_kv * head_dim keys and values (f32 or
+ * f16), with the position of each row. Rows are appended in order and can
+ * be truncated (speculative rollback). */
+typedef struct lk_kv_cache {
+    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    int n_layer, n_ctx;       /* capacity in rows                            */
+    int n_embd_k, n_embd_v;   /* n_head_kv * head_dim                        */
+    int n;                    /* rows in use (same for all layers)           */
+    size_t row_k, row_v;      /* bytes per row                               */
+    unsigned char *k, *v;     /* [n_layer][n_ctx][row]                       */
+    int32_t *pos;             /* [n_ctx]                                     */
+} lk_kv_cache;
+
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v);
+/* Lay the cache out in `mem` (lk_kv_cache_bytes bytes, 64-byte aligned). */
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem);
+/* Store row `slot` of layer il from f32 k[n_embd_k], v[n_embd_v]. */
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v);
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n);
+/* A view of layer il's rows [0, n_rows) for lk_attn. */
+LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows);
+
 
 /* ==========================================================================
  * 11. Sampling
- * ========================================================================== */
+ * ==========================================================================
+ * Semantics follow llama.cpp's samplers (src/llama-sampling.cpp and the
+ * default chain of common/sampling.cpp); the random numbers come from our
+ * own generator, so sampled tokens are reproducible on every platform but
+ * differ from llama.cpp's (which uses std::mt19937).
+ *
+ * RNG: PCG32 (XSH-RR, 64-bit state, 32-bit output; O'Neill 2014). The
+ * integer and float outputs are bit-identical everywhere. lk_rng_seed_stream
+ * matches the reference pcg32_srandom_r(initstate, initseq). */
+typedef struct lk_rng {
+    uint64_t state;
+    uint64_t inc;     /* stream selector, always odd */
+} lk_rng;
+
+#define LK_RNG_DEFAULT_STREAM 0x9e3779b97f4a7c15ull  /* stream of lk_rng_seed */
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed);   /* = seed_stream(seed, default) */
+LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream);
+LKDEF uint32_t lk_rng_u32(lk_rng *r);
+LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n);  /* uniform in [0, n); 0 if n == 0 */
+LKDEF float lk_rng_float(lk_rng *r);    /* [0,1): top 24 bits of one u32 * 2^-24     */
+LKDEF double lk_rng_double(lk_rng *r);  /* [0,1): 53 bits from two u32 (hi first)    */
+/* Standard Gumbel noise -log(-log(u)), u = (x + 0.5) * 2^-32 in (0,1) from one
+ * u32 (finite: |g| < 23). Uses libm's log. argmax(logit + gumbel) samples
+ * softmax(logit) exactly. */
+LKDEF float lk_rng_gumbel(lk_rng *r);
+LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n);
+
+/* --- candidates ---------------------------------------------------------- */
+typedef struct lk_token_data {
+    int32_t id;       /* token id                                  */
+    float logit;      /* log-odds, modified by the samplers         */
+    float p;          /* probability, valid after a softmax step    */
+} lk_token_data;
+
+typedef struct lk_candidates {
+    lk_token_data *data;
+    size_t size;      /* live candidates data[0..size)              */
+    int sorted;       /* 1: data is ordered by logit desc, id asc   */
+} lk_candidates;
+
+typedef struct lk_logit_bias {
+    int32_t token;
+    float bias;       /* added to the logit; -INFINITY bans the token */
+} lk_logit_bias;
+
+/* Fill buf[0..n_vocab) with (i, logits[i], 0) and point c at it. Errors:
+ * NULL pointers, n_vocab <= 0, NaN or +inf logits, all logits -inf. */
+LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const float *logits, int n_vocab);
+
+/* Individual samplers over a candidate array (llama.cpp semantics). Ties
+ * in logit are broken by the lower token id, so results are deterministic.
+ * Each returns LK_ERR_INVALID_ARG for NULL/empty input or bad parameters. */
+/* Sort (logit desc) and set p = softmax(logit). */
+LKDEF lk_status lk_sample_softmax(lk_candidates *c);
+/* Token with the largest logit (lowest id on ties); does not modify c. */
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token);
+/* logit /= t (t finite). t <= 0: every logit but the largest becomes -inf.
+ * If logit / t would overflow, (logit - max) / t is stored instead (same
+ * softmax). */
+LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t);
+/* Keep the k largest logits, sorted. k <= 0 or k >= size: no-op. */
+LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k);
+/* Keep the smallest prefix (by probability) whose mass is >= p, and at
+ * least min_keep tokens. p >= 1: no-op. */
+LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep);
+/* Keep tokens with p_i >= p * p_max (logit_i >= max + log p), at least
+ * min_keep. p <= 0: no-op. */
+LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep);
+/* Locally typical sampling (Meister et al.): order by |-log p_i - H| and
+ * keep the smallest such prefix with mass > p, at least max(min_keep, 1).
+ * p >= 1: no-op. (llama.cpp at c392e5094 keeps everything when min_keep is
+ * 0 due to an unsigned underflow; we implement the definition.) */
+LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep);
+/* Repetition / frequency / presence penalties for the tokens in history
+ * (the caller passes the last N tokens). For a token seen `cnt` > 0 times:
+ *   logit = logit <= 0 ? logit * repeat : logit / repeat;
+ *   logit -= cnt * freq + present.
+ * repeat must be > 0 (1 = off). Tokens not among the candidates are ignored.
+ * Cost O(n_history^2 + n_history * size) here; the chain uses a faster path. */
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+                                    float repeat, float freq, float present);
+/* logit[token] += bias for each entry (tokens absent from c are ignored). */
+LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias);
+/* Softmax, then draw a token from p with r. */
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token);
+/* Mirostat 2.0: keep tokens with surprise -log2 p <= *mu (at least the top
+ * one), renormalize, draw, then *mu -= eta * (-log2 p_drawn - tau), with
+ * p_drawn the renormalized probability. Initialise *mu = 2 * tau. */
+LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
+                                      float *mu, int32_t *out_token);
+/* Mirostat 1.0: Zipf exponent s_hat from the top m tokens, k from s_hat and
+ * *mu over a vocabulary of n_vocab, top-k, draw, same mu update. */
+LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
+                                   int n_vocab, float *mu, int32_t *out_token);
+
+/* --- the sampler chain --------------------------------------------------- */
+typedef struct lk_sampler_params {
+    float temperature;       /* <= 0: greedy                        0.8   */
+    int top_k;               /* <= 0: off                           40    */
+    float top_p;             /* >= 1 (or 0): off                    0.95  */
+    float min_p;             /* <= 0: off                           0.05  */
+    float typical_p;         /* >= 1 (or 0): off                    1.0   */
+    int min_keep;            /* truncation samplers keep >= this    0     */
+    float repeat_penalty;    /* 1 (or 0): off                       1.0   */
+    int repeat_last_n;       /* history length for penalties        64    */
+    float frequency_penalty; /* 0: off                              0     */
+    float presence_penalty;  /* 0: off                              0     */
+    int mirostat;            /* 0 off, 1 = mirostat, 2 = mirostat 2.0     */
+    float mirostat_tau;      /* target surprise (bits)              5.0   */
+    float mirostat_eta;      /* learning rate                       0.1   */
+    uint64_t seed;           /* RNG seed                            0     */
+    const lk_logit_bias *logit_bias; /* copied at creation; may be NULL   */
+    int n_logit_bias;
+    int n_vocab;             /* > 0: preallocate; 0: on first sample      */
+    const lk_allocator *allocator;   /* NULL = default                     */
+} lk_sampler_params;
+
+typedef struct lk_sampler lk_sampler;
+
+LKDEF lk_sampler_params lk_sampler_default_params(void);
+/* Build the chain in llama.cpp's default order:
+ *   mirostat 0: logit bias, penalties, top-k, typical, top-p, min-p,
+ *               temperature, dist          (temperature <= 0: greedy)
+ *   mirostat 1/2: logit bias, temperature, mirostat (no penalties, no
+ *               truncation samplers, as in llama.cpp's common_sampler)
+ * params NULL = lk_sampler_default_params(). All memory is allocated here
+ * (or on the first sample when n_vocab is 0, or again when a larger
+ * vocabulary is passed); sampling itself never allocates. */
+LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out);
+/* Sample a token from logits[0..n_vocab). Errors (token -1): NULL, n_vocab
+ * <= 0, NaN/+inf logits, every candidate banned, bias token >= n_vocab. */
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int *out_token);
+/* Convenience: the token, or -1 with lk_last_error() set. */
+LKDEF int lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
+/* Record a token as generated (or as part of the prompt): feeds the
+ * penalty history. (Mirostat's mu is updated inside sample, as in llama.cpp.) */
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int token);
+/* Forget the history, reset mu to 2*tau and reseed the RNG. */
+LKDEF void lk_sampler_reset(lk_sampler *s);
+LKDEF void lk_sampler_free(lk_sampler *s);
+LKDEF float lk_sampler_mirostat_mu(const lk_sampler *s);
+LKDEF lk_rng *lk_sampler_rng(lk_sampler *s);
+
+/* --- speculative decoding -------------------------------------------------
+ * Standard speculative-sampling acceptance (Leviathan et al. 2023, Chen et
+ * al. 2023): the draft token x ~ q is accepted with probability
+ * min(1, p(x)/q(x)); otherwise a token is drawn from norm(max(0, p - q)).
+ * The result is distributed exactly as p. p_target and q_draft are
+ * probability vectors over n_vocab tokens (non-negative, each summing to 1).
+ * Returns the token (== draft_token iff accepted), or -1 on bad input with
+ * lk_last_error() set. */
+LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             int32_t draft_token, lk_rng *r);
 
 /* ==========================================================================
  * 12. Tokenizer
@@ -487,7 +837,90 @@ LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char
 
 /* ==========================================================================
  * 13. Model
- * ========================================================================== */
+ * ==========================================================================
+ * A model binds the weights of a GGUF file in place (zero-copy) and checks
+ * every shape. A context owns the KV cache and all scratch, sized up front.
+ *   lk_model *m;   lk_model_load_file("m.gguf", NULL, &m);
+ *   lk_context *c; lk_context_new(m, NULL, &c);
+ *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
+typedef enum lk_arch {
+    LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_COUNT
+} lk_arch;
+
+typedef struct lk_hparams {
+    lk_arch arch;
+    int n_vocab, n_ctx_train, n_embd, n_layer, n_head, n_head_kv, head_dim_k, head_dim_v, n_ff;
+    float norm_eps;
+    int norm_is_layernorm;        /* gpt2 */
+    lk_rope rope;                 /* rope.n_rot = 0: no RoPE (gpt2)            */
+    int sliding_window;           /* 0 = none                                  */
+    int swa_every_other;          /* gemma2: window on even layers only        */
+    float attn_softcap, final_softcap;
+    float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
+    float q_scale;                /* applied to q after RoPE (1 = inside attn) */
+    float attn_scale;             /* scale inside attention                    */
+} lk_hparams;
+
+typedef struct lk_layer {
+    lk_tensor attn_norm, attn_norm_b, wq, wk, wv, wqkv, bq, bk, bv, bqkv, wo, bo;
+    lk_tensor post_attn_norm, ffn_norm, ffn_norm_b, ffn_gate, ffn_up, ffn_down, b_up, b_down, post_ffw_norm;
+} lk_layer;
+
+typedef struct lk_model_params {
+    const lk_allocator *alloc;    /* NULL = default                           */
+} lk_model_params;
+
+typedef struct lk_model lk_model;
+
+LKDEF lk_model_params lk_model_default_params(void);
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out);
+#endif
+/* buf must outlive the model: weights are used in place. */
+LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model_params *p, lk_model **out);
+LKDEF void lk_model_free(lk_model *m);
+LKDEF const lk_hparams *lk_model_hparams(const lk_model *m);
+LKDEF const lk_gguf *lk_model_gguf(const lk_model *m);
+LKDEF int lk_model_n_vocab(const lk_model *m);
+/* The tokenizer of the file (NULL if it has no tokenizer.* metadata). */
+LKDEF const lk_vocab *lk_model_vocab(const lk_model *m);
+LKDEF const char *lk_arch_name(lk_arch a);
+/* bytes of weights the forward pass reads per token (for bandwidth figures) */
+LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
+
+typedef struct lk_context_params {
+    int n_ctx;                    /* 0 = the model's training context          */
+    int n_batch;                  /* tokens per forward chunk (512)            */
+    lk_type kv_type;              /* LK_TYPE_F32 or LK_TYPE_F16 (default)      */
+    int logits_all;               /* keep logits for every token of a batch    */
+    int n_threads;                /* <= 0: all cores with OpenMP, else 1       */
+    /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
+    void (*parallel_for)(void *user, int n_tasks, void (*fn)(void *arg, int task, int n_tasks), void *arg);
+    void *parallel_user;
+    const lk_allocator *alloc;    /* NULL = default                            */
+} lk_context_params;
+
+typedef struct lk_context lk_context;
+
+LKDEF lk_context_params lk_context_default_params(void);
+/* Bytes lk_context_new will allocate for these parameters. */
+LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
+LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *p, lk_context **out);
+LKDEF void lk_context_free(lk_context *c);
+/* Run tokens at positions n_past, n_past+1, ... (prefill in chunks of
+ * n_batch). Logits: the last token's, or every token's with logits_all. */
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n);
+/* Same with explicit positions (non-decreasing, >= the last stored one). */
+LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n);
+/* Row i of the last batch's logits (i < 0 counts from the end); NULL if
+ * that row was not computed. */
+LKDEF const float *lk_logits(const lk_context *c, int i);
+LKDEF int lk_context_n_past(const lk_context *c);
+LKDEF int lk_context_n_ctx(const lk_context *c);
+/* Forget everything after the first n tokens (speculative rollback). */
+LKDEF lk_status lk_context_truncate(lk_context *c, int n);
+LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c);
+
 
 /* ==========================================================================
  * 14. Threads
@@ -747,25 +1180,69 @@ LK__UNUSED static int lk__add_ok(uint64_t a, uint64_t b, uint64_t *r) {
 /* --------------------------------------------------------------------------
  * 15.4 Types
  * -------------------------------------------------------------------------- */
+/* 7a kernels (defined in 15.7a) */
+static void lk__to_float_f32(const void *x, float *y, int64_t n);
+static void lk__from_float_f32(const float *x, void *y, int64_t n);
+static void lk__vec_dot_f32(int64_t n, float *s, const void *x, const void *y);
+static void lk__to_float_f16(const void *x, float *y, int64_t n);
+static void lk__from_float_f16(const float *x, void *y, int64_t n);
+static void lk__vec_dot_f16(int64_t n, float *s, const void *x, const void *y);
+static void lk__to_float_bf16(const void *x, float *y, int64_t n);
+static void lk__from_float_bf16(const float *x, void *y, int64_t n);
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_1(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_1(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_0(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_1(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_1(const float *x, void *y, int64_t n);
+static void lk__dequantize_row_q2_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q2_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q3_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q3_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q4_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q4_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q5_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q5_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q6_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q6_K(const float *x, void *y, int64_t n);
+static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *x, const void *y);
+static void lk__dequantize_row_q8_K(const void *x, float *y, int64_t n);
+static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n);
 /* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns) */
 static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* name        blck  bytes  quant  to_float  from_float  vec_dot  vec_dot_type */
-    /*  0 */ { "f32",       1,   4, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  1 */ { "f16",       1,   2, 0, NULL, NULL, NULL, LK_TYPE_F16 },
-    /*  2 */ { "q4_0",     32,  18, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  3 */ { "q4_1",     32,  20, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
+    /*  0 */ { "f32",       1,   4, 0, lk__to_float_f32, lk__from_float_f32, lk__vec_dot_f32, LK_TYPE_F32 },
+    /*  1 */ { "f16",       1,   2, 0, lk__to_float_f16, lk__from_float_f16, lk__vec_dot_f16, LK_TYPE_F16 },
+    /*  2 */ { "q4_0",     32,  18, 1, lk__dequantize_row_q4_0, lk__quantize_row_q4_0, lk__vec_dot_q4_0_q8_0, LK_TYPE_Q8_0 },
+    /*  3 */ { "q4_1",     32,  20, 1, lk__dequantize_row_q4_1, lk__quantize_row_q4_1, lk__vec_dot_q4_1_q8_1, LK_TYPE_Q8_1 },
     /*  4 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /*  5 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  6 */ { "q5_0",     32,  22, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  7 */ { "q5_1",     32,  24, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
-    /*  8 */ { "q8_0",     32,  34, 1, NULL, NULL, NULL, LK_TYPE_Q8_0 },
-    /*  9 */ { "q8_1",     32,  36, 1, NULL, NULL, NULL, LK_TYPE_Q8_1 },
-    /* 10 */ { "q2_K",    256,  84, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 11 */ { "q3_K",    256, 110, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 12 */ { "q4_K",    256, 144, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 13 */ { "q5_K",    256, 176, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 14 */ { "q6_K",    256, 210, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 15 */ { "q8_K",    256, 292, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
+    /*  6 */ { "q5_0",     32,  22, 1, lk__dequantize_row_q5_0, lk__quantize_row_q5_0, lk__vec_dot_q5_0_q8_0, LK_TYPE_Q8_0 },
+    /*  7 */ { "q5_1",     32,  24, 1, lk__dequantize_row_q5_1, lk__quantize_row_q5_1, lk__vec_dot_q5_1_q8_1, LK_TYPE_Q8_1 },
+    /*  8 */ { "q8_0",     32,  34, 1, lk__dequantize_row_q8_0, lk__quantize_row_q8_0, lk__vec_dot_q8_0_q8_0, LK_TYPE_Q8_0 },
+    /*  9 */ { "q8_1",     32,  36, 1, lk__dequantize_row_q8_1, lk__quantize_row_q8_1, NULL, LK_TYPE_Q8_1 },
+    /* 10 */ { "q2_K",    256,  84, 1, lk__dequantize_row_q2_K, lk__quantize_row_q2_K, lk__vec_dot_q2_K_q8_K, LK_TYPE_Q8_K },
+    /* 11 */ { "q3_K",    256, 110, 1, lk__dequantize_row_q3_K, lk__quantize_row_q3_K, lk__vec_dot_q3_K_q8_K, LK_TYPE_Q8_K },
+    /* 12 */ { "q4_K",    256, 144, 1, lk__dequantize_row_q4_K, lk__quantize_row_q4_K, lk__vec_dot_q4_K_q8_K, LK_TYPE_Q8_K },
+    /* 13 */ { "q5_K",    256, 176, 1, lk__dequantize_row_q5_K, lk__quantize_row_q5_K, lk__vec_dot_q5_K_q8_K, LK_TYPE_Q8_K },
+    /* 14 */ { "q6_K",    256, 210, 1, lk__dequantize_row_q6_K, lk__quantize_row_q6_K, lk__vec_dot_q6_K_q8_K, LK_TYPE_Q8_K },
+    /* 15 */ { "q8_K",    256, 292, 1, lk__dequantize_row_q8_K, lk__quantize_row_q8_K, NULL, LK_TYPE_Q8_K },
     /* 16 */ { "iq2_xxs", 256,  66, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
     /* 17 */ { "iq2_xs",  256,  74, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
     /* 18 */ { "iq3_xxs", 256,  98, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
@@ -780,7 +1257,7 @@ static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* 27 */ { "i64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_I64 },
     /* 28 */ { "f64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_F64 },
     /* 29 */ { "iq1_m",   256,  56, 1, NULL, NULL, NULL, LK_TYPE_Q8_K },
-    /* 30 */ { "bf16",      1,   2, 0, NULL, NULL, NULL, LK_TYPE_BF16 },
+    /* 30 */ { "bf16",      1,   2, 0, lk__to_float_bf16, lk__from_float_bf16, lk__vec_dot_bf16, LK_TYPE_BF16 },
     /* 31 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 32 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 33 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
@@ -1826,20 +2303,2155 @@ ioerr:
  * -------------------------------------------------------------------------- */
 
 /* --------------------------------------------------------------------------
+ * 15.7a float, legacy and K-quant formats
+ * --------------------------------------------------------------------------
+ * The reference quantizers must round exactly like ggml's (compiled without
+ * FMA): no contraction of a*b+c into fused multiply-adds here. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* block sizes must match ggml exactly (C99 static assert) */
+typedef char lk__chk_q4_0[sizeof(lk_block_q4_0) == 18 ? 1 : -1];
+typedef char lk__chk_q4_1[sizeof(lk_block_q4_1) == 20 ? 1 : -1];
+typedef char lk__chk_q5_0[sizeof(lk_block_q5_0) == 22 ? 1 : -1];
+typedef char lk__chk_q5_1[sizeof(lk_block_q5_1) == 24 ? 1 : -1];
+typedef char lk__chk_q8_0[sizeof(lk_block_q8_0) == 34 ? 1 : -1];
+typedef char lk__chk_q8_1[sizeof(lk_block_q8_1) == 36 ? 1 : -1];
+typedef char lk__chk_q2_K[sizeof(lk_block_q2_K) == 84 ? 1 : -1];
+typedef char lk__chk_q3_K[sizeof(lk_block_q3_K) == 110 ? 1 : -1];
+typedef char lk__chk_q4_K[sizeof(lk_block_q4_K) == 144 ? 1 : -1];
+typedef char lk__chk_q5_K[sizeof(lk_block_q5_K) == 176 ? 1 : -1];
+typedef char lk__chk_q6_K[sizeof(lk_block_q6_K) == 210 ? 1 : -1];
+typedef char lk__chk_q8_K[sizeof(lk_block_q8_K) == 292 ? 1 : -1];
+
+/* ---- scalar float conversions ------------------------------------------ */
+static uint32_t lk__f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+static float lk__f32_from_bits(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+
+LKDEF float lk_fp16_to_fp32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1f) return lk__f32_from_bits(sign | 0x7f800000u | (m << 13));    /* inf, nan */
+    if (e == 0) {                                   /* zero / subnormal: m * 2^-24 (exact) */
+        float v = (float)m * 5.9604644775390625e-8f;
+        return sign ? -v : v;
+    }
+    return lk__f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));          /* rebias 15 -> 127 */
+}
+
+/* Round to nearest even, as ggml's portable conversion (the one its
+ * quantizers use): NaN -> 0x7e00 with the sign, overflow -> inf. */
+LKDEF uint16_t lk_fp32_to_fp16(float f) {
+    uint32_t u = lk__f32_bits(f);
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu, r, rem;
+    if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);                 /* NaN */
+    if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);                /* >= 65520: inf */
+    if (a < 0x38800000u) {                                                   /* < 2^-14: subnormal */
+        uint32_t e = a >> 23, m, shift, half;
+        if (a <= 0x33000000u) return (uint16_t)sign;                         /* <= 2^-25: 0 (tie -> even) */
+        m = (a & 0x7fffffu) | 0x800000u;                                     /* value = m * 2^(e-150) */
+        shift = 126u - e;                                                    /* units of 2^-24: 14..24 */
+        r = m >> shift;
+        rem = m & ((1u << shift) - 1u);
+        half = 1u << (shift - 1u);
+        if (rem > half || (rem == half && (r & 1u))) r++;
+        return (uint16_t)(sign | r);
+    }
+    r = (a - 0x38000000u) >> 13;                                             /* rebias 127 -> 15 */
+    rem = a & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) r++;                  /* may carry into exp */
+    return (uint16_t)(sign | r);
+}
+
+LKDEF float lk_bf16_to_fp32(uint16_t h) { return lk__f32_from_bits((uint32_t)h << 16); }
+LKDEF uint16_t lk_fp32_to_bf16(float f) {
+    uint32_t u = lk__f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 64u);  /* quiet NaN */
+    return (uint16_t)((u + (0x7fffu + ((u >> 16) & 1u))) >> 16);             /* nearest even */
+}
+
+#define LK__H2F(h) lk_fp16_to_fp32(h)
+#define LK__F2H(f) lk_fp32_to_fp16(f)
+
+/* ---- float rows ---------------------------------------------------------- */
+static void lk__to_float_f32(const void *x, float *y, int64_t n) { memcpy(y, x, (size_t)n * sizeof(float)); }
+static void lk__from_float_f32(const float *x, void *y, int64_t n) { memcpy(y, x, (size_t)n * sizeof(float)); }
+static void lk__to_float_f16(const void *vx, float *y, int64_t n) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = LK__H2F(x[i]);
+}
+static void lk__from_float_f16(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = LK__F2H(x[i]);
+}
+static void lk__to_float_bf16(const void *vx, float *y, int64_t n) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = lk_bf16_to_fp32(x[i]);
+}
+static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = lk_fp32_to_bf16(x[i]);
+}
+/* ggml's scalar float dots: products in float, sum in double */
+static void lk__vec_dot_f32(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * y[i]);
+    *s = (float)sum;
+}
+static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(LK__H2F(x[i]) * LK__H2F(y[i]));
+    *s = (float)sum;
+}
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    double sum = 0.0;
+    int64_t i;
+    for (i = 0; i < n; i++) sum += (double)(lk_bf16_to_fp32(x[i]) * lk_bf16_to_fp32(y[i]));
+    *s = (float)sum;
+}
+
+/* ---- legacy 32-element blocks ---------------------------------------------
+ * float -> small int conversions below truncate like ggml's casts for every
+ * finite in-range input and map NaN to 0 instead of undefined behaviour. */
+static int lk__trunc_clamp(float v, int hi) {   /* (int)v for 0 <= v < hi+1, clamped */
+    if (v >= (float)hi) return hi;
+    if (v > 0.0f) return (int)v;
+    return 0;
+}
+static int lk__round_i8(float v) {              /* roundf(v) clamped to int8 */
+    if (v >= 127.0f) return 127;
+    if (v <= -128.0f) return -128;
+    if (v != v) return 0;
+    return (int)roundf(v);
+}
+
+static void lk__quantize_row_q4_0(const float *x, void *vy, int64_t n) {
+    lk_block_q4_0 *y = LK__CAST(lk_block_q4_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK4_0) {
+        float amax = 0.0f, max = 0.0f, d, id;
+        for (j = 0; j < LK_QK4_0; j++)
+            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+        d = max / -8;                     /* the largest magnitude maps to -8 */
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK4_0 / 2; j++) {
+            int q0 = lk__trunc_clamp(x[j] * id + 8.5f, 15);
+            int q1 = lk__trunc_clamp(x[j + 16] * id + 8.5f, 15);
+            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        }
+    }
+}
+static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    int64_t i, nb = n / LK_QK4_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK4_0) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)((x[i].qs[j] & 0xF) - 8) * d;
+            y[j + 16] = (float)((x[i].qs[j] >> 4) - 8) * d;
+        }
+    }
+}
+static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int8_t a[LK_QK4_0];
+        int si = 0;
+        /* unpack to int8 first: gcc 12 miscompiles the fused form
+         * sum(((u8 & 15) - 8) * s8) with AVX512-VNNI (-march=native) */
+        for (j = 0; j < 16; j++) {
+            a[j] = (int8_t)((x[i].qs[j] & 0xF) - 8);
+            a[j + 16] = (int8_t)((x[i].qs[j] >> 4) - 8);
+        }
+        for (j = 0; j < LK_QK4_0; j++) si += a[j] * y[i].qs[j];
+        sum += (float)si * LK__H2F(x[i].d) * LK__H2F(y[i].d);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q4_1(const float *x, void *vy, int64_t n) {
+    lk_block_q4_1 *y = LK__CAST(lk_block_q4_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK4_1) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
+        for (j = 0; j < LK_QK4_1; j++) {
+            if (x[j] < min) min = x[j];
+            if (x[j] > max) max = x[j];
+        }
+        d = (max - min) / 15;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        y[i].m = LK__F2H(min);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 15);
+            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 15);
+            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        }
+    }
+}
+static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    int64_t i, nb = n / LK_QK4_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK4_1) {
+        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)(x[i].qs[j] & 0xF) * d + m;
+            y[j + 16] = (float)(x[i].qs[j] >> 4) * d + m;
+        }
+    }
+}
+static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            s0 += (x[i].qs[j] & 0xF) * y[i].qs[j];
+            s1 += (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        }
+        /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy) */
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
+    lk_block_q5_0 *y = LK__CAST(lk_block_q5_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK5_0) {
+        float amax = 0.0f, max = 0.0f, d, id;
+        uint32_t qh = 0;
+        for (j = 0; j < LK_QK5_0; j++)
+            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+        d = max / -16;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp(x[j] * id + 16.5f, 31);
+            int q1 = lk__trunc_clamp(x[j + 16] * id + 16.5f, 31);
+            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            qh |= (uint32_t)(q0 >> 4) << j;
+            qh |= (uint32_t)(q1 >> 4) << (j + 16);
+        }
+        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
+        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    }
+}
+static uint32_t lk__qh32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    int64_t i, nb = n / LK_QK5_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK5_0) {
+        float d = LK__H2F(x[i].d);
+        uint32_t qh = lk__qh32(x[i].qh);
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            y[j] = (float)(q0 - 16) * d;
+            y[j + 16] = (float)(q1 - 16) * d;
+        }
+    }
+}
+static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        uint32_t qh = lk__qh32(x[i].qh);
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4)) - 16;
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4)) - 16;
+            s0 += q0 * y[i].qs[j];
+            s1 += q1 * y[i].qs[j + 16];
+        }
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q5_1(const float *x, void *vy, int64_t n) {
+    lk_block_q5_1 *y = LK__CAST(lk_block_q5_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK5_1) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
+        uint32_t qh = 0;
+        for (j = 0; j < LK_QK5_1; j++) {
+            if (x[j] < min) min = x[j];
+            if (x[j] > max) max = x[j];
+        }
+        d = (max - min) / 31;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        y[i].m = LK__F2H(min);
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 31);
+            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 31);
+            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            qh |= (uint32_t)(q0 >> 4) << j;
+            qh |= (uint32_t)(q1 >> 4) << (j + 16);
+        }
+        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
+        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    }
+}
+static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    int64_t i, nb = n / LK_QK5_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK5_1) {
+        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
+        uint32_t qh = lk__qh32(x[i].qh);
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            y[j] = (float)q0 * d + m;
+            y[j + 16] = (float)q1 * d + m;
+        }
+    }
+}
+static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        uint32_t qh = lk__qh32(x[i].qh);
+        int s0 = 0, s1 = 0;
+        for (j = 0; j < 16; j++) {
+            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
+            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
+            s0 += q0 * y[i].qs[j];
+            s1 += q1 * y[i].qs[j + 16];
+        }
+        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q8_0(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        float amax = 0.0f, d, id;
+        for (j = 0; j < LK_QK8_0; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
+    }
+}
+static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
+    int64_t i, nb = n / LK_QK8_0;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK8_0) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
+    }
+}
+static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    float sum = 0.0f;
+    int j;
+    for (i = 0; i < nb; i++) {
+        int si = 0;
+        for (j = 0; j < LK_QK8_0; j++) si += x[i].qs[j] * y[i].qs[j];
+        sum += (float)si * (LK__H2F(x[i].d) * LK__H2F(y[i].d));
+    }
+    *s = sum;
+}
+
+static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        float amax = 0.0f, d, id;
+        int sum = 0;
+        for (j = 0; j < LK_QK8_1; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        d = amax / 127;
+        id = d ? 1.0f / d : 0.0f;
+        y[i].d = LK__F2H(d);
+        for (j = 0; j < LK_QK8_1; j++) {
+            y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
+            sum += y[i].qs[j];
+        }
+        y[i].s = LK__F2H((float)sum * d);   /* the unrounded d, as ggml */
+    }
+}
+static void lk__dequantize_row_q8_1(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_1 *x = LK__CAST(const lk_block_q8_1 *, vx);
+    int64_t i, nb = n / LK_QK8_1;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK8_1) {
+        float d = LK__H2F(x[i].d);
+        for (j = 0; j < LK_QK8_1; j++) y[j] = (float)x[i].qs[j] * d;
+    }
+}
+
+/* ---- K-quants: 256-element super-blocks ------------------------------------ */
+/* Round to nearest (ties to even) through the float mantissa, exactly as
+ * ggml's nearest_int; valid for |f| < 2^22. */
+static int lk__nearest_int(float f) {
+    float v = f + 12582912.f;               /* 1.5 * 2^23 */
+    int32_t i;
+    memcpy(&i, &v, sizeof i);
+    return (i & 0x007fffff) - 0x00400000;
+}
+#define LK__GROUP_MAX_EPS 1e-15f
+static int lk__clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Symmetric quantization of n values to [-nmax, nmax) with weights x^2
+ * (ggml make_qx_quants, rmse_type 1, no importance): try 19 scales around
+ * nmax/max and keep the best least-squares one. L[i] = l + nmax. */
+static float lk__make_qx_quants(int n, int nmax, const float *x, int8_t *L) {
+    float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0, scale, best;
+    int i, is;
+    for (i = 0; i < n; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); max = x[i]; }
+    if (amax < LK__GROUP_MAX_EPS) { for (i = 0; i < n; i++) L[i] = 0; return 0.f; }
+    iscale = -(float)nmax / max;
+    for (i = 0; i < n; i++) {
+        int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        float w = x[i] * x[i];
+        L[i] = (int8_t)(l + nmax);
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    scale = suml2 ? sumlx / suml2 : 0.0f;
+    best = scale * sumlx;
+    for (is = -9; is <= 9; is++) {
+        if (is == 0) continue;
+        iscale = -((float)nmax + 0.1f * (float)is) / max;
+        sumlx = suml2 = 0;
+        for (i = 0; i < n; i++) {
+            int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+            float w = x[i] * x[i];
+            sumlx += w * x[i] * (float)l;
+            suml2 += w * (float)l * (float)l;
+        }
+        if (suml2 > 0 && sumlx * sumlx > best * suml2) {
+            for (i = 0; i < n; i++)
+                L[i] = (int8_t)(nmax + lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1));
+            scale = sumlx / suml2;
+            best = scale * sumlx;
+        }
+    }
+    return scale;
+}
+
+/* Symmetric 3-bit search (ggml make_q3_quants with rmse): start from
+ * nmax/max, then up to 5 passes of coordinate descent on single levels.
+ * L[i] = l + nmax in [0, 2*nmax). */
+static float lk__make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
+    float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0;
+    int i, itry;
+    for (i = 0; i < n; i++)
+        if (fabsf(x[i]) > amax) { amax = fabsf(x[i]); max = x[i]; }
+    if (amax < LK__GROUP_MAX_EPS) { for (i = 0; i < n; i++) L[i] = 0; return 0.f; }
+    iscale = -(float)nmax / max;
+    for (i = 0; i < n; i++) {
+        int l = lk__clampi(lk__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        float w = x[i] * x[i];
+        L[i] = (int8_t)l;
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    for (itry = 0; itry < 5; itry++) {
+        int n_changed = 0;
+        for (i = 0; i < n; i++) {
+            float w = x[i] * x[i];
+            float slx = sumlx - w * x[i] * (float)L[i];
+            if (slx > 0) {
+                float sl2 = suml2 - w * (float)L[i] * (float)L[i];
+                int new_l = lk__clampi(lk__nearest_int(x[i] * sl2 / slx), -nmax, nmax - 1);
+                if (new_l != L[i]) {
+                    slx += w * x[i] * (float)new_l;
+                    sl2 += w * (float)new_l * (float)new_l;
+                    if (sl2 > 0 && slx * slx * suml2 > sumlx * sumlx * sl2) {
+                        L[i] = (int8_t)new_l; sumlx = slx; suml2 = sl2;
+                        n_changed++;
+                    }
+                }
+            }
+        }
+        if (!n_changed) break;
+    }
+    for (i = 0; i < n; i++) L[i] = (int8_t)(L[i] + nmax);
+    return sumlx / suml2;
+}
+
+/* Asymmetric search x ~ scale*L - min with weights (ggml make_qkx2_quants):
+ * try nstep+1 grid scales (rmin + rdelta*is + nmax)/(max - min), solve the
+ * weighted least squares for (scale, min) for each and keep the smallest
+ * weighted error (|diff| if use_mad, else diff^2). *the_min = -min >= 0. */
+static float lk__make_qkx2_quants(int n, int nmax, const float *x, const float *w, uint8_t *L, float *the_min,
+                                  uint8_t *Laux, float rmin, float rdelta, int nstep, int use_mad) {
+    float min = x[0], max = x[0], sum_w = w[0], sum_x = sum_w * x[0], iscale, scale, best_mad = 0;
+    int i, is;
+    for (i = 1; i < n; i++) {
+        if (x[i] < min) min = x[i];
+        if (x[i] > max) max = x[i];
+        sum_w += w[i];
+        sum_x += w[i] * x[i];
+    }
+    if (min > 0) min = 0;
+    if (max == min) {
+        for (i = 0; i < n; i++) L[i] = 0;
+        *the_min = -min;
+        return 0.f;
+    }
+    iscale = (float)nmax / (max - min);
+    scale = 1 / iscale;
+    for (i = 0; i < n; i++) {
+        float diff;
+        L[i] = (uint8_t)lk__clampi(lk__nearest_int(iscale * (x[i] - min)), 0, nmax);
+        diff = scale * (float)L[i] + min - x[i];
+        diff = use_mad ? fabsf(diff) : diff * diff;
+        best_mad += w[i] * diff;
+    }
+    for (is = 0; is <= nstep; is++) {
+        float sum_l = 0, sum_l2 = 0, sum_xl = 0, D;
+        iscale = (rmin + rdelta * (float)is + (float)nmax) / (max - min);
+        for (i = 0; i < n; i++) {
+            int l = lk__clampi(lk__nearest_int(iscale * (x[i] - min)), 0, nmax);
+            Laux[i] = (uint8_t)l;
+            sum_l += w[i] * (float)l;
+            sum_l2 += w[i] * (float)l * (float)l;
+            sum_xl += w[i] * (float)l * x[i];
+        }
+        D = sum_w * sum_l2 - sum_l * sum_l;
+        if (D > 0) {
+            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
+            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
+            float mad = 0;
+            if (this_min > 0) {
+                this_min = 0;
+                this_scale = sum_xl / sum_l2;
+            }
+            for (i = 0; i < n; i++) {
+                float diff = this_scale * (float)Laux[i] + this_min - x[i];
+                diff = use_mad ? fabsf(diff) : diff * diff;
+                mad += w[i] * diff;
+            }
+            if (mad < best_mad) {
+                for (i = 0; i < n; i++) L[i] = Laux[i];
+                best_mad = mad;
+                scale = this_scale;
+                min = this_min;
+            }
+        }
+    }
+    *the_min = -min;
+    return scale;
+}
+
+/* 6-bit scale j and min j of q4_K / q5_K: bytes 0-3 scales, 4-7 mins (low
+ * 6 bits) for j < 4; for j >= 4 low nibbles in bytes 8-11 and the top two
+ * bits in the spare bits 6-7 of bytes j-4 (scale) and j (min). */
+static void lk__get_scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m) {
+    if (j < 4) {
+        *d = q[j] & 63; *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+static void lk__set_scale_min_k4(int j, uint8_t *q, int ls, int lm) {   /* q zeroed first for j >= 4 */
+    if (j < 4) {
+        q[j] = (uint8_t)ls; q[j + 4] = (uint8_t)lm;
+    } else {
+        q[j + 4] = (uint8_t)((ls & 0xF) | ((lm & 0xF) << 4));
+        q[j - 4] |= (uint8_t)((ls >> 4) << 6);
+        q[j] |= (uint8_t)((lm >> 4) << 6);
+    }
+}
+/* 6-bit scale j (0..15) of q3_K, minus 32 */
+static int lk__q3k_scale(const uint8_t *s, int j) {
+    int lo = j < 8 ? (s[j] & 0xF) : (s[j - 8] >> 4);
+    int hi = (s[8 + (j & 3)] >> (2 * (j / 4))) & 3;
+    return (lo | (hi << 4)) - 32;
+}
+/* 2-bit packing shared by q2_K / q3_K: within each 128, byte l holds
+ * L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7. */
+static void lk__pack_2bit(const uint8_t *L, uint8_t *qs) {
+    int j, l;
+    for (j = 0; j < LK_QK_K; j += 128)
+        for (l = 0; l < 32; l++)
+            qs[j / 4 + l] = (uint8_t)(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+}
+
+static void lk__quantize_row_q2_K(const float *x, void *vy, int64_t n) {
+    lk_block_q2_K *y = LK__CAST(lk_block_q2_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K], Laux[16];
+    float w[16], mins[16], scales[16];
+    const float q4scale = 15.f;
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, max_min = 0;
+        for (j = 0; j < 16; j++) {
+            for (l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
+            scales[j] = lk__make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, 1);
+            if (scales[j] > max_scale) max_scale = scales[j];
+            if (mins[j] > max_min) max_min = mins[j];
+        }
+        if (max_scale > 0) {
+            float iscale = q4scale / max_scale;
+            for (j = 0; j < 16; j++) y[i].scales[j] = (uint8_t)lk__nearest_int(iscale * scales[j]);
+            y[i].d = LK__F2H(max_scale / q4scale);
+        } else {
+            for (j = 0; j < 16; j++) y[i].scales[j] = 0;
+            y[i].d = LK__F2H(0.f);
+        }
+        if (max_min > 0) {
+            float iscale = q4scale / max_min;
+            for (j = 0; j < 16; j++) y[i].scales[j] |= (uint8_t)(lk__nearest_int(iscale * mins[j]) << 4);
+            y[i].dmin = LK__F2H(max_min / q4scale);
+        } else {
+            y[i].dmin = LK__F2H(0.f);
+        }
+        for (j = 0; j < 16; j++) {   /* requantize with the rounded scales */
+            float d = LK__H2F(y[i].d) * (float)(y[i].scales[j] & 0xF), dm;
+            if (!d) continue;
+            dm = LK__H2F(y[i].dmin) * (float)(y[i].scales[j] >> 4);
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (uint8_t)lk__clampi(lk__nearest_int((x[16 * j + l] + dm) / d), 0, 3);
+        }
+        lk__pack_2bit(L, y[i].qs);
+    }
+}
+static void lk__dequantize_row_q2_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        const uint8_t *q = x[i].qs;
+        int is = 0, half, shift, l;
+        for (half = 0; half < 2; half++, q += 32) {          /* 128 elements each */
+            for (shift = 0; shift < 8; shift += 2) {         /* 32 elements, 2 scales */
+                uint8_t sc = x[i].scales[is++];
+                float dl = d * (float)(sc & 0xF), ml = min * (float)(sc >> 4);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((q[l] >> shift) & 3) - ml;
+                sc = x[i].scales[is++];
+                dl = d * (float)(sc & 0xF); ml = min * (float)(sc >> 4);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((q[l + 16] >> shift) & 3) - ml;
+            }
+        }
+    }
+}
+
+static void lk__quantize_row_q3_K(const float *x, void *vy, int64_t n) {
+    lk_block_q3_K *y = LK__CAST(lk_block_q3_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t L[LK_QK_K];
+    float scales[16];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, amax = 0;
+        int m;
+        uint8_t hm;
+        for (j = 0; j < 16; j++) {
+            scales[j] = lk__make_q3_quants(16, 4, x + 16 * j, L + 16 * j);
+            if (fabsf(scales[j]) > amax) { amax = fabsf(scales[j]); max_scale = scales[j]; }
+        }
+        memset(y[i].scales, 0, 12);
+        if (max_scale) {
+            float iscale = -32.f / max_scale;
+            for (j = 0; j < 16; j++) {
+                int ls = (int8_t)lk__nearest_int(iscale * scales[j]);
+                ls = lk__clampi(ls, -32, 31) + 32;       /* 6 bits */
+                if (j < 8) y[i].scales[j] = (uint8_t)(ls & 0xF);
+                else y[i].scales[j - 8] |= (uint8_t)((ls & 0xF) << 4);
+                y[i].scales[j % 4 + 8] |= (uint8_t)((ls >> 4) << (2 * (j / 4)));
+            }
+            y[i].d = LK__F2H(1 / iscale);
+        } else {
+            y[i].d = LK__F2H(0.f);
+        }
+        for (j = 0; j < 16; j++) {
+            float d = LK__H2F(y[i].d) * (float)lk__q3k_scale(y[i].scales, j);
+            if (!d) continue;
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (int8_t)(lk__clampi(lk__nearest_int(x[16 * j + l] / d), -4, 3) + 4);
+        }
+        /* high bit of element j goes to hmask[j % 32], bit j / 32 */
+        memset(y[i].hmask, 0, 32);
+        for (j = 0, m = 0, hm = 1; j < LK_QK_K; j++) {
+            if (L[j] > 3) { y[i].hmask[m] |= hm; L[j] = (int8_t)(L[j] - 4); }
+            if (++m == 32) { m = 0; hm = (uint8_t)(hm << 1); }
+        }
+        lk__pack_2bit(LK__CAST(const uint8_t *, (const void *)L), y[i].qs);
+    }
+}
+static void lk__dequantize_row_q3_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        float d_all = LK__H2F(x[i].d);
+        const uint8_t *q = x[i].qs, *hmk = x[i].hmask;
+        uint8_t m = 1;
+        int is = 0, half, shift, l;
+        for (half = 0; half < 2; half++, q += 32) {
+            for (shift = 0; shift < 8; shift += 2, m = (uint8_t)(m << 1)) {
+                float dl = d_all * (float)lk__q3k_scale(x[i].scales, is++);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((int)((q[l] >> shift) & 3) - ((hmk[l] & m) ? 0 : 4));
+                dl = d_all * (float)lk__q3k_scale(x[i].scales, is++);
+                for (l = 0; l < 16; l++) *y++ = dl * (float)((int)((q[l + 16] >> shift) & 3) - ((hmk[l + 16] & m) ? 0 : 4));
+            }
+        }
+    }
+}
+
+/* shared by q4_K and q5_K: 8 sub-blocks of 32, weights av_x + |x| */
+static void lk__q45k_scales(const float *x, int nmax, float rmin, float rdelta, int nstep, uint8_t *L,
+                            uint8_t *scales12, uint16_t *dh, uint16_t *dminh) {
+    uint8_t Laux[32];
+    float w[32], mins[8], scales[8], max_scale = 0, max_min = 0, inv_scale, inv_min;
+    int j, l;
+    for (j = 0; j < 8; j++) {
+        float sum_x2 = 0, av_x;
+        for (l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
+        av_x = sqrtf(sum_x2 / 32);
+        for (l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+        scales[j] = lk__make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, rmin, rdelta, nstep, 0);
+        if (scales[j] > max_scale) max_scale = scales[j];
+        if (mins[j] > max_min) max_min = mins[j];
+    }
+    inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+    inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+    memset(scales12, 0, 12);
+    for (j = 0; j < 8; j++) {
+        int ls = (uint8_t)lk__nearest_int(inv_scale * scales[j]);
+        int lm = (uint8_t)lk__nearest_int(inv_min * mins[j]);
+        lk__set_scale_min_k4(j, scales12, ls < 63 ? ls : 63, lm < 63 ? lm : 63);
+    }
+    *dh = LK__F2H(max_scale / 63.f);
+    *dminh = LK__F2H(max_min / 63.f);
+    for (j = 0; j < 8; j++) {    /* requantize with the rounded scales */
+        uint8_t sc, m;
+        float d, dm;
+        lk__get_scale_min_k4(j, scales12, &sc, &m);
+        d = LK__H2F(*dh) * (float)sc;
+        if (!d) continue;
+        dm = LK__H2F(*dminh) * (float)m;
+        for (l = 0; l < 32; l++)
+            L[32 * j + l] = (uint8_t)lk__clampi(lk__nearest_int((x[32 * j + l] + dm) / d), 0, nmax);
+    }
+}
+
+static void lk__quantize_row_q4_K(const float *x, void *vy, int64_t n) {
+    lk_block_q4_K *y = LK__CAST(lk_block_q4_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        lk__q45k_scales(x, 15, -1.f, 0.1f, 20, L, y[i].scales, &y[i].d, &y[i].dmin);
+        for (j = 0; j < 4; j++)          /* 64 elements per 32 bytes: low nibble first 32 */
+            for (l = 0; l < 32; l++) y[i].qs[32 * j + l] = (uint8_t)(L[64 * j + l] | (L[64 * j + l + 32] << 4));
+    }
+}
+static void lk__dequantize_row_q4_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *q = x[i].qs;
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        int j, l;
+        for (j = 0; j < 4; j++, q += 32) {
+            uint8_t sc, m;
+            float d1, m1, d2, m2;
+            lk__get_scale_min_k4(2 * j, x[i].scales, &sc, &m); d1 = d * (float)sc; m1 = min * (float)m;
+            lk__get_scale_min_k4(2 * j + 1, x[i].scales, &sc, &m); d2 = d * (float)sc; m2 = min * (float)m;
+            for (l = 0; l < 32; l++) *y++ = d1 * (float)(q[l] & 0xF) - m1;
+            for (l = 0; l < 32; l++) *y++ = d2 * (float)(q[l] >> 4) - m2;
+        }
+    }
+}
+
+static void lk__quantize_row_q5_K(const float *x, void *vy, int64_t n) {
+    lk_block_q5_K *y = LK__CAST(lk_block_q5_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    uint8_t L[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        lk__q45k_scales(x, 31, -0.5f, 0.1f, 15, L, y[i].scales, &y[i].d, &y[i].dmin);
+        /* low 4 bits as q4_K; bit 4 of element 64*j+l -> qh[l] bit 2j, of 64*j+32+l -> bit 2j+1 */
+        memset(y[i].qh, 0, 32);
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                int l1 = L[64 * j + l], l2 = L[64 * j + l + 32];
+                y[i].qh[l] |= (uint8_t)(((l1 >> 4) << (2 * j)) | ((l2 >> 4) << (2 * j + 1)));
+                y[i].qs[32 * j + l] = (uint8_t)((l1 & 0xF) | ((l2 & 0xF) << 4));
+            }
+    }
+}
+static void lk__dequantize_row_q5_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *ql = x[i].qs, *qh = x[i].qh;
+        float d = LK__H2F(x[i].d), min = LK__H2F(x[i].dmin);
+        int j, l;
+        for (j = 0; j < 4; j++, ql += 32) {
+            uint8_t sc, m, u1 = (uint8_t)(1u << (2 * j)), u2 = (uint8_t)(2u << (2 * j));
+            float d1, m1, d2, m2;
+            lk__get_scale_min_k4(2 * j, x[i].scales, &sc, &m); d1 = d * (float)sc; m1 = min * (float)m;
+            lk__get_scale_min_k4(2 * j + 1, x[i].scales, &sc, &m); d2 = d * (float)sc; m2 = min * (float)m;
+            for (l = 0; l < 32; l++) *y++ = d1 * (float)((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
+            for (l = 0; l < 32; l++) *y++ = d2 * (float)((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+        }
+    }
+}
+
+static void lk__quantize_row_q6_K(const float *x, void *vy, int64_t n) {
+    lk_block_q6_K *y = LK__CAST(lk_block_q6_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t L[LK_QK_K];
+    float scales[16];
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max_scale = 0, max_abs_scale = 0, iscale;
+        uint8_t *ql, *qh;
+        for (j = 0; j < 16; j++) {
+            scales[j] = lk__make_qx_quants(16, 32, x + 16 * j, L + 16 * j);
+            if (fabsf(scales[j]) > max_abs_scale) { max_abs_scale = fabsf(scales[j]); max_scale = scales[j]; }
+        }
+        if (max_abs_scale < LK__GROUP_MAX_EPS) {
+            memset(&y[i], 0, sizeof y[i]);
+            continue;
+        }
+        iscale = -128.f / max_scale;
+        y[i].d = LK__F2H(1 / iscale);
+        for (j = 0; j < 16; j++) {
+            int v = lk__nearest_int(iscale * scales[j]);
+            y[i].scales[j] = (int8_t)(v < 127 ? v : 127);
+        }
+        for (j = 0; j < 16; j++) {
+            float d = LK__H2F(y[i].d) * (float)y[i].scales[j];
+            if (!d) continue;
+            for (l = 0; l < 16; l++)
+                L[16 * j + l] = (int8_t)(lk__clampi(lk__nearest_int(x[16 * j + l] / d), -32, 31) + 32);
+        }
+        /* per 128: ql[l] = low4(L[l]) | low4(L[l+64])<<4, ql[l+32] = low4(L[l+32]) | low4(L[l+96])<<4,
+         * qh[l] = high2 of L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7 */
+        ql = y[i].ql; qh = y[i].qh;
+        for (j = 0; j < LK_QK_K; j += 128, ql += 64, qh += 32)
+            for (l = 0; l < 32; l++) {
+                int q1 = L[j + l], q2 = L[j + l + 32], q3 = L[j + l + 64], q4 = L[j + l + 96];
+                ql[l] = (uint8_t)((q1 & 0xF) | ((q3 & 0xF) << 4));
+                ql[l + 32] = (uint8_t)((q2 & 0xF) | ((q4 & 0xF) << 4));
+                qh[l] = (uint8_t)((q1 >> 4) | ((q2 >> 4) << 2) | ((q3 >> 4) << 4) | ((q4 >> 4) << 6));
+            }
+    }
+}
+/* unpack the 6-bit quants of one q6_K block to a[256] in [-32, 32) */
+static void lk__q6k_unpack(const lk_block_q6_K *b, int8_t *a) {
+    const uint8_t *ql = b->ql, *qh = b->qh;
+    int j, l;
+    for (j = 0; j < LK_QK_K; j += 128, ql += 64, qh += 32, a += 128)
+        for (l = 0; l < 32; l++) {
+            a[l] = (int8_t)(((ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32);
+            a[l + 32] = (int8_t)(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
+            a[l + 64] = (int8_t)(((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
+            a[l + 96] = (int8_t)(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
+        }
+}
+static void lk__dequantize_row_q6_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    int8_t a[LK_QK_K];
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK_K) {
+        float d = LK__H2F(x[i].d);
+        lk__q6k_unpack(&x[i], a);
+        for (j = 0; j < LK_QK_K; j++) y[j] = d * (float)x[i].scales[j / 16] * (float)a[j];
+    }
+}
+
+/* Q8_K: activations for the K-quant dots; d = max/-127 (float, not f16). */
+static void lk__quantize_row_q8_K(const float *x, void *vy, int64_t n) {
+    lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int j, l;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        float max = 0, amax = 0, iscale;
+        for (j = 0; j < LK_QK_K; j++)
+            if (fabsf(x[j]) > amax) { amax = fabsf(x[j]); max = x[j]; }
+        if (!amax) {
+            y[i].d = 0;
+            memset(y[i].qs, 0, sizeof y[i].qs);
+            memset(y[i].bsums, 0, sizeof y[i].bsums);
+            continue;
+        }
+        iscale = -127.f / max;
+        for (j = 0; j < LK_QK_K; j++) {
+            int v = lk__nearest_int(iscale * x[j]);
+            y[i].qs[j] = (int8_t)lk__clampi(v, -128, 127);
+        }
+        for (j = 0; j < 16; j++) {
+            int sum = 0;
+            for (l = 0; l < 16; l++) sum += y[i].qs[16 * j + l];
+            y[i].bsums[j] = (int16_t)sum;
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+static void lk__dequantize_row_q8_K(const void *vx, float *y, int64_t n) {
+    const lk_block_q8_K *x = LK__CAST(const lk_block_q8_K *, vx);
+    int64_t i, nb = n / LK_QK_K;
+    int j;
+    for (i = 0; i < nb; i++, y += LK_QK_K)
+        for (j = 0; j < LK_QK_K; j++) y[j] = x[i].d * (float)x[i].qs[j];
+}
+
+/* K-quant dots follow ggml's scalar path: integer sums per 16 elements
+ * scaled by the integer sub-block scale, accumulated in 8 int32 lanes,
+ * then 8 float lanes sums[l] += d * lane[l] per super-block, reduced at the
+ * end (min terms go to a separate running float sum first). */
+static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, int32_t *lanes) {
+    int j, l;
+    for (l = 0; l < 8; l++) lanes[l] = 0;
+    for (j = 0; j < 32; j++, a += 8, q8 += 8)       /* 32 groups of 8; scale per 16 */
+        for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
+}
+
+static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sumf = 0;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *q2 = x[i].qs, *sc = x[i].scales;
+        const int8_t *q8 = y[i].qs;
+        int summs = 0, isum = 0, is = 0, j, l, k, shift;
+        float dall, dmin;
+        for (j = 0; j < 16; j++) summs += y[i].bsums[j] * (sc[j] >> 4);
+        dall = y[i].d * LK__H2F(x[i].d);
+        dmin = y[i].d * LK__H2F(x[i].dmin);
+        for (k = 0; k < 2; k++, q2 += 32)
+            for (shift = 0; shift < 8; shift += 2, q8 += 32) {
+                int s0 = 0, s1 = 0;
+                for (l = 0; l < 16; l++) s0 += q8[l] * ((q2[l] >> shift) & 3);
+                for (l = 16; l < 32; l++) s1 += q8[l] * ((q2[l] >> shift) & 3);
+                isum += (sc[is] & 0xF) * s0 + (sc[is + 1] & 0xF) * s1;
+                is += 2;
+            }
+        sumf += dall * (float)isum - dmin * (float)summs;
+    }
+    *s = sumf;
+}
+
+static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int sc16[16];
+    int32_t lanes[8];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        float d;
+        /* element 32*k + l (k = 0..7): 2 bits at qs[32*(k/4) + l] >> 2*(k%4), high bit hmask[l] bit k */
+        for (j = 0; j < 8; j++)
+            for (l = 0; l < 32; l++) {
+                int lo = (x[i].qs[32 * (j / 4) + l] >> (2 * (j % 4))) & 3;
+                a[32 * j + l] = (int8_t)(lo - ((x[i].hmask[l] >> j) & 1 ? 0 : 4));
+            }
+        for (j = 0; j < 16; j++) sc16[j] = lk__q3k_scale(x[i].scales, j);
+        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
+        d = LK__H2F(x[i].d) * y[i].d;
+        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+
+/* q4_K / q5_K: a[] holds the unsigned quants; scale/min per 32 */
+static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float dx, float dminx,
+                               const lk_block_q8_K *yb, float *sums, float *sumf) {
+    int sc16[16], j, l, sumi = 0;
+    int32_t lanes[8];
+    float d, dmin;
+    for (j = 0; j < 8; j++) {
+        uint8_t sc, m;
+        lk__get_scale_min_k4(j, scales12, &sc, &m);
+        sc16[2 * j] = sc16[2 * j + 1] = sc;
+        sumi += (yb->bsums[2 * j] + yb->bsums[2 * j + 1]) * m;
+    }
+    lk__ksum_lanes(a, yb->qs, sc16, lanes);
+    d = dx * yb->d;
+    for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    dmin = dminx * yb->d;
+    *sumf -= dmin * (float)sumi;
+}
+static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                a[64 * j + l] = (int8_t)(x[i].qs[32 * j + l] & 0xF);
+                a[64 * j + 32 + l] = (int8_t)(x[i].qs[32 * j + l] >> 4);
+            }
+        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 32; l++) {
+                a[64 * j + l] = (int8_t)((x[i].qs[32 * j + l] & 0xF) | (((x[i].qh[l] >> (2 * j)) & 1) << 4));
+                a[64 * j + 32 + l] = (int8_t)((x[i].qs[32 * j + l] >> 4) | (((x[i].qh[l] >> (2 * j + 1)) & 1) << 4));
+            }
+        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    int8_t a[LK_QK_K];
+    int sc16[16];
+    int32_t lanes[8];
+    int j, l;
+    for (i = 0; i < nb; i++) {
+        float d;
+        lk__q6k_unpack(&x[i], a);
+        for (j = 0; j < 16; j++) sc16[j] = x[i].scales[j];
+        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
+        d = LK__H2F(x[i].d) * y[i].d;
+        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+    }
+    for (l = 0; l < 8; l++) sumf += sums[l];
+    *s = sumf;
+}
+
+/* ---- row API and matmul ------------------------------------------------------ */
+LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    if (!t || !t->from_float || n <= 0 || n % t->blck_size) return;
+    t->from_float(x, y, n);
+}
+LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    if (!t || !t->to_float || n <= 0 || n % t->blck_size) return;
+    t->to_float(x, y, n);
+}
+LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes) {
+    const lk_type_traits *t = lk_type_get(type);
+    size_t row_size;
+    uint64_t total;
+    int64_t r;
+    if (out_bytes) *out_bytes = 0;
+    if (!t || !t->from_float)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize: no quantizer for type %d (%s)", (int)type, lk_type_name(type));
+    if (nrows < 0 || n_per_row <= 0 || n_per_row % t->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize: row length %lld is not a positive multiple of the %s block size %lld",
+                            (long long)n_per_row, t->name, (long long)t->blck_size);
+    row_size = lk_row_size(type, n_per_row);
+    if (!row_size || !lk__mul_ok((uint64_t)nrows, row_size, &total) || total > SIZE_MAX)
+        return lk_set_error(LK_ERR_RANGE, "lk_quantize: %lld rows of %lld elements overflow", (long long)nrows, (long long)n_per_row);
+    if (nrows && (!src || !dst)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize: NULL src or dst");
+    for (r = 0; r < nrows; r++)
+        t->from_float(src + r * n_per_row, LK__CAST(unsigned char *, dst) + (size_t)r * row_size, n_per_row);
+    if (out_bytes) *out_bytes = (size_t)total;
+    return LK_OK;
+}
+
+LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols) {
+    const lk_type_traits *t = lk_type_get(wtype);
+    size_t rs;
+    uint64_t total;
+    if (!t || !t->vec_dot || n_in <= 0 || n_cols <= 0) return 0;
+    if (t->vec_dot_type == LK_TYPE_F32) return 0;        /* activations used as they are */
+    rs = lk_row_size(t->vec_dot_type, n_in);
+    if (!rs || !lk__mul_ok((uint64_t)n_cols, rs, &total) || total > SIZE_MAX - 64) return 0;
+    return (size_t)total + 64;                            /* + alignment slack */
+}
+
+typedef struct lk__matmul_job {
+    const lk_type_traits *wt, *vt;
+    const lk_tensor *W;
+    const float *x;
+    float *y;
+    const unsigned char *xq;    /* quantized columns, xq_row bytes each (or x itself) */
+    unsigned char *xq_w;        /* the same, writable (scratch)                      */
+    size_t xq_row;
+    int64_t n_in, n_out, n_cols;
+} lk__matmul_job;
+
+static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
+    int64_t i1 = r % W->ne[1], r2 = r / W->ne[1];
+    int64_t i2 = r2 % W->ne[2], i3 = r2 / W->ne[2];
+    return LK__CAST(const unsigned char *, W->data) + (size_t)i1 * W->nb[1] + (size_t)i2 * W->nb[2] + (size_t)i3 * W->nb[3];
+}
+static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
+    lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
+    int64_t c0 = j->n_cols * task / n_tasks, c1 = j->n_cols * (task + 1) / n_tasks, c;
+    for (c = c0; c < c1; c++) j->vt->from_float(j->x + c * j->n_in, j->xq_w + (size_t)c * j->xq_row, j->n_in);
+}
+static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
+    lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
+    int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
+    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; every
+     * y element is still exactly one vec_dot, whatever the split */
+    for (rb = r0; rb < r1; rb += 32) {
+        int64_t re = rb + 32 < r1 ? rb + 32 : r1;
+        for (cb = 0; cb < j->n_cols; cb += 16) {
+            int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
+            for (r = rb; r < re; r++) {
+                const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                for (c = cb; c < ce; c++)    /* y[c][r] = dot(W[r], x[c]) */
+                    j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
+            }
+        }
+    }
+}
+
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const lk_threads *th) {
+    lk__matmul_job job;
+    const lk_type_traits *wt;
+    size_t need;
+    int nt, n_tasks;
+    if (!W || !x || !y || n_cols < 0 || !W->data)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: NULL argument or negative column count");
+    wt = lk_type_get(W->type);
+    if (!wt || !wt->vec_dot)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: no dot product for weight type %s", lk_type_name(W->type));
+    if (W->ne[0] <= 0 || W->ne[0] % wt->blck_size || W->ne[1] < 0 || W->ne[2] < 1 || W->ne[3] < 1)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: bad weight shape [%lld, %lld]", (long long)W->ne[0], (long long)W->ne[1]);
+    memset(&job, 0, sizeof job);
+    job.wt = wt;
+    job.vt = lk_type_get(wt->vec_dot_type);
+    job.W = W; job.x = x; job.y = y;
+    job.n_in = W->ne[0];
+    job.n_out = W->ne[1] * W->ne[2] * W->ne[3];
+    job.n_cols = n_cols;
+    if (n_cols == 0 || job.n_out == 0) return LK_OK;
+    if (!job.vt || (wt->vec_dot_type != LK_TYPE_F32 && !job.vt->from_float))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: cannot quantize activations to %s", lk_type_name(wt->vec_dot_type));
+    if (job.n_in % job.vt->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: row length %lld does not fit %s activations",
+                            (long long)job.n_in, job.vt->name);
+    need = lk_matmul_scratch_size(W->type, job.n_in, n_cols);
+    nt = lk_threads_count(th);
+    if (nt < 1) nt = 1;
+    if (wt->vec_dot_type == LK_TYPE_F32) {
+        job.xq = LK__CAST(const unsigned char *, (const void *)x);   /* f32: x is used in place */
+        job.xq_row = (size_t)job.n_in * sizeof(float);
+    } else {
+        uintptr_t p;
+        if (!need) return lk_set_error(LK_ERR_RANGE, "lk_matmul: activation buffer size overflows");
+        if (!scratch || scratch_size < need)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: scratch of %zu bytes, need %zu", scratch ? scratch_size : (size_t)0, need);
+        p = ((uintptr_t)scratch + 63u) & ~(uintptr_t)63u;
+        job.xq_w = LK__CAST(unsigned char *, (void *)p);
+        job.xq = job.xq_w;
+        job.xq_row = lk_row_size(wt->vec_dot_type, job.n_in);
+        n_tasks = (int)(n_cols < nt ? n_cols : nt);
+        lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
+    }
+    n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
+    lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
+    return LK_OK;
+}
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+/* end of 15.7a */
+
+/* --------------------------------------------------------------------------
  * 15.8 Ops
  * -------------------------------------------------------------------------- */
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps) {
+    double sum = 0.0;     /* like ggml: float products, double accumulation */
+    float mean, scale;
+    int i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * x[i]);
+    mean = (float)(sum / n);
+    scale = 1.0f / sqrtf(mean + eps);
+    if (w) for (i = 0; i < n; i++) y[i] = (x[i] * scale) * w[i];
+    else for (i = 0; i < n; i++) y[i] = x[i] * scale;
+}
+LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
+    double sum = 0.0, sum2 = 0.0;
+    float mean, var, scale;
+    int i;
+    for (i = 0; i < n; i++) sum += (double)x[i];
+    mean = (float)(sum / n);
+    for (i = 0; i < n; i++) { float d = x[i] - mean; y[i] = d; sum2 += (double)(d * d); }
+    var = (float)(sum2 / n);
+    scale = 1.0f / sqrtf(var + eps);
+    for (i = 0; i < n; i++) {
+        float v = y[i] * scale;
+        if (w) v *= w[i];
+        if (b) v += b[i];
+        y[i] = v;
+    }
+}
+LKDEF float lk_softmax(float *x, int n) {
+    float mx = -INFINITY;
+    double sum = 0.0;
+    int i;
+    for (i = 0; i < n; i++) if (x[i] > mx) mx = x[i];
+    if (mx == -INFINITY) { for (i = 0; i < n; i++) x[i] = 0.0f; return -INFINITY; }
+    for (i = 0; i < n; i++) { float e = expf(x[i] - mx); x[i] = e; sum += (double)e; }
+    {
+        float inv = (float)(1.0 / sum);
+        for (i = 0; i < n; i++) x[i] *= inv;
+    }
+    return mx + (float)log(sum);
+}
+LKDEF float lk_silu(float x) { return x / (1.0f + expf(-x)); }
+LKDEF float lk_gelu(float x) {
+    const float c = 0.79788456080286535588f;  /* sqrt(2/pi) */
+    float h, g;
+    if (x <= -10.0f) return 0.0f;
+    if (x >= 10.0f) return x;
+    h = lk_fp16_to_fp32(lk_fp32_to_fp16(x));
+    g = 0.5f * h * (1.0f + tanhf(c * h * (1.0f + 0.044715f * h * h)));
+    return lk_fp16_to_fp32(lk_fp32_to_fp16(g));
+}
+
+/* YaRN: the dims whose wavelength is between the fast and slow ramps */
+static float lk__yarn_corr_dim(int n_dims, int n_ctx_orig, float n_rot, float base) {
+    return (float)n_dims * logf((float)n_ctx_orig / (n_rot * 2.0f * 3.14159265358979323846f)) / (2.0f * logf(base));
+}
+LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, int pos) {
+    /* angle of pair i: pos * base^(-2i/n_rot), built by repeated
+     * multiplication as ggml does; ext_factor mixes interpolated and
+     * extrapolated angles (YaRN). x: [n_heads][head_dim] */
+    float cs[2 * 512];
+    float theta = (float)pos, theta_scale, lo = 0.0f, hi = 0.0f;
+    int n_rot = r->n_rot, i, h;
+    if (n_rot <= 0) return;
+    if (n_rot > head_dim) n_rot = head_dim;
+    if (n_rot > 1024) n_rot = 1024;
+    theta_scale = powf(r->freq_base, -2.0f / (float)n_rot);
+    if (r->ext_factor != 0.0f) {
+        lo = floorf(lk__yarn_corr_dim(n_rot, r->n_ctx_orig, r->beta_fast, r->freq_base));
+        hi = ceilf(lk__yarn_corr_dim(n_rot, r->n_ctx_orig, r->beta_slow, r->freq_base));
+        if (lo < 0.0f) lo = 0.0f;
+        if (hi > (float)(n_rot - 1)) hi = (float)(n_rot - 1);
+    }
+    for (i = 0; i < n_rot; i += 2) {
+        float ff = r->freq_factors ? r->freq_factors[i / 2] : 1.0f;
+        float extrap = theta / ff, interp = r->freq_scale * extrap, t = interp, ms = r->attn_factor;
+        if (r->ext_factor != 0.0f) {
+            float y = ((float)(i / 2) - lo) / (hi - lo > 0.001f ? hi - lo : 0.001f);
+            float ramp = (1.0f - (y < 0.0f ? 0.0f : y > 1.0f ? 1.0f : y)) * r->ext_factor;
+            t = interp * (1.0f - ramp) + extrap * ramp;
+            ms *= 1.0f + 0.1f * logf(1.0f / r->freq_scale);
+        }
+        cs[i] = cosf(t) * ms; cs[i + 1] = sinf(t) * ms;
+        theta *= theta_scale;
+    }
+    for (h = 0; h < n_heads; h++) {
+        float *v = x + (size_t)h * head_dim;
+        for (i = 0; i < n_rot; i += 2) {
+            float c = cs[i], s = cs[i + 1];
+            int a = r->mode == LK_ROPE_NEOX ? i / 2 : i;
+            int b = r->mode == LK_ROPE_NEOX ? i / 2 + n_rot / 2 : i + 1;
+            float x0 = v[a], x1 = v[b];
+            v[a] = x0 * c - x1 * s;
+            v[b] = x0 * s + x1 * c;
+        }
+    }
+}
 
 /* --------------------------------------------------------------------------
  * 15.9 Attention
  * -------------------------------------------------------------------------- */
+LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
+    lk_attn_params p;
+    memset(&p, 0, sizeof p);
+    p.score = LK_ATTN_SOFTMAX; p.head_dim = head_dim;
+    p.scale = head_dim > 0 ? 1.0f / sqrtf((float)head_dim) : 1.0f;
+    p.causal = 1;
+    return p;
+}
+static int lk__attn_masked(const lk_attn_params *p, int qpos, int kpos) {
+    if (p->causal && kpos > qpos) return 1;
+    if (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) return 1;
+    return 0;
+}
+LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *s) {
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights */
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[512];
+    const float *q = q_in;
+    float mx = -INFINITY, inv;
+    double sum = 0.0;
+    int j, i;
+    if (p->f16_math && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+        q = qh;
+    }
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : j;
+        int kpos = kv->pos ? kv->pos[r] : r;
+        float sc = 0.0f;
+        if (lk__attn_masked(p, qpos, kpos)) { s[j] = -INFINITY; continue; }
+        if (kv->type == LK_TYPE_F16) {
+            const uint16_t *k = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) sc += q[i] * lk_fp16_to_fp32(k[i]);
+        } else {
+            const float *k = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) sc += q[i] * k[i];
+        }
+        if (p->softcap > 0.0f) sc = p->softcap * tanhf(sc * (1.0f / p->softcap));   /* ggml: cap, then scale */
+        sc *= p->scale;
+        if (p->alibi_slope != 0.0f) sc += p->alibi_slope * (float)(kpos - qpos);
+        s[j] = sc;
+        if (sc > mx) mx = sc;
+    }
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    if (mx == -INFINITY) { *lse = -INFINITY; return; }
+    for (j = 0; j < n; j++) {
+        float e = s[j] == -INFINITY ? 0.0f : expf(s[j] - mx);
+        s[j] = e; sum += (double)e;
+    }
+    inv = (float)(1.0 / sum);   /* ggml scales by the float reciprocal of the double sum */
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : j;
+        float w = s[j] * inv;
+        if (w == 0.0f) continue;
+        if (kv->type == LK_TYPE_F16) {
+            const uint16_t *v = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
+            if (p->f16_math) w = lk_fp16_to_fp32(lk_fp32_to_fp16(w));
+            for (i = 0; i < d; i++) out[i] += w * lk_fp16_to_fp32(v[i]);
+        } else {
+            const float *v = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
+            for (i = 0; i < d; i++) out[i] += w * v[i];
+        }
+    }
+    *lse = mx + (float)log(sum);
+}
+LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
+    float m, a, b;
+    int i;
+    if (lse2 == -INFINITY) return;
+    if (*lse1 == -INFINITY) { for (i = 0; i < d; i++) o1[i] = o2[i]; *lse1 = lse2; return; }
+    m = *lse1 > lse2 ? *lse1 : lse2;
+    a = expf(*lse1 - m); b = expf(lse2 - m);
+    for (i = 0; i < d; i++) o1[i] = (a * o1[i] + b * o2[i]) / (a + b);
+    *lse1 = m + logf(a + b);
+}
 
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
+static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v) {
+    size_t es = type == LK_TYPE_F16 ? 2 : 4;
+    return lk__pad64((size_t)n_layer * n_ctx * n_embd_k * es) + lk__pad64((size_t)n_layer * n_ctx * n_embd_v * es) +
+           lk__pad64((size_t)n_ctx * sizeof(int32_t));
+}
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem) {
+    size_t es = type == LK_TYPE_F16 ? 2 : 4;
+    unsigned char *p = LK__CAST(unsigned char *, mem);
+    if (type != LK_TYPE_F32 && type != LK_TYPE_F16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "kv cache: type %s is not supported (f32, f16)", lk_type_name(type));
+    if (!c || !mem || n_layer <= 0 || n_ctx <= 0 || n_embd_k <= 0 || n_embd_v <= 0)
+        return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad arguments");
+    memset(c, 0, sizeof *c);
+    c->type = type; c->n_layer = n_layer; c->n_ctx = n_ctx; c->n_embd_k = n_embd_k; c->n_embd_v = n_embd_v;
+    c->row_k = (size_t)n_embd_k * es; c->row_v = (size_t)n_embd_v * es;
+    c->k = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_k);
+    c->v = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_v);
+    c->pos = LK__CAST(int32_t *, p);
+    return LK_OK;
+}
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v) {
+    unsigned char *kd = c->k + ((size_t)il * c->n_ctx + slot) * c->row_k;
+    unsigned char *vd = c->v + ((size_t)il * c->n_ctx + slot) * c->row_v;
+    int i;
+    if (c->type == LK_TYPE_F16) {
+        uint16_t *kh = LK__CAST(uint16_t *, kd), *vh = LK__CAST(uint16_t *, vd);
+        for (i = 0; i < c->n_embd_k; i++) kh[i] = lk_fp32_to_fp16(k[i]);
+        for (i = 0; i < c->n_embd_v; i++) vh[i] = lk_fp32_to_fp16(v[i]);
+    } else {
+        memcpy(kd, k, c->row_k);
+        memcpy(vd, v, c->row_v);
+    }
+}
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) { if (n >= 0 && n < c->n) c->n = n; }
+LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows) {
+    lk_kv_view v;
+    size_t es = c->type == LK_TYPE_F16 ? 2 : 4;
+    memset(&v, 0, sizeof v);
+    v.type = c->type;
+    v.k = c->k + (size_t)il * c->n_ctx * c->row_k;
+    v.v = c->v + (size_t)il * c->n_ctx * c->row_v;
+    v.row_stride = c->row_k;        /* K and V rows have the same width here */
+    v.head_stride = (size_t)head_dim * es;
+    v.pos = c->pos; v.n_rows = n_rows;
+    return v;
+}
+
 
 /* --------------------------------------------------------------------------
  * 15.11 Sampling
  * -------------------------------------------------------------------------- */
+/* --- RNG: PCG32 XSH-RR ------------------------------------------------------
+ * state' = state * 6364136223846793005 + inc   (mod 2^64)
+ * out    = rotr32(((old >> 18) ^ old) >> 27, old >> 59)                      */
+#define LK__PCG_MULT 6364136223846793005ull
+
+LKDEF uint32_t lk_rng_u32(lk_rng *r) {
+    uint64_t old = r->state;
+    uint32_t xs, rot;
+    r->state = old * LK__PCG_MULT + r->inc;
+    xs = (uint32_t)(((old >> 18) ^ old) >> 27);
+    rot = (uint32_t)(old >> 59);
+    return (xs >> rot) | (xs << ((32u - rot) & 31u));
+}
+LKDEF void lk_rng_seed_stream(lk_rng *r, uint64_t seed, uint64_t stream) {
+    r->state = 0;
+    r->inc = (stream << 1) | 1u;
+    (void)lk_rng_u32(r);
+    r->state += seed;
+    (void)lk_rng_u32(r);
+}
+LKDEF void lk_rng_seed(lk_rng *r, uint64_t seed) { lk_rng_seed_stream(r, seed, LK_RNG_DEFAULT_STREAM); }
+LKDEF uint32_t lk_rng_below(lk_rng *r, uint32_t n) {
+    /* rejection of the low (2^32 mod n) values: exact uniformity */
+    uint32_t thr, x;
+    if (n == 0) return 0;
+    thr = (0u - n) % n;
+    do { x = lk_rng_u32(r); } while (x < thr);
+    return x % n;
+}
+LKDEF float lk_rng_float(lk_rng *r) {
+    return (float)(lk_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
+}
+LKDEF double lk_rng_double(lk_rng *r) {
+    uint64_t hi = lk_rng_u32(r) >> 5, lo = lk_rng_u32(r) >> 6; /* 27 + 26 bits */
+    return (double)((hi << 26) | lo) * (1.0 / 9007199254740992.0);
+}
+LKDEF float lk_rng_gumbel(lk_rng *r) {
+    double u = ((double)lk_rng_u32(r) + 0.5) * (1.0 / 4294967296.0); /* (0,1) */
+    return (float)-log(-log(u));
+}
+LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n) {
+    size_t i;
+    if (!r || !out) return;
+    for (i = 0; i < n; i++) out[i] = lk_rng_gumbel(r);
+}
+
+/* --- ordering and sorting (in place, no allocation, deterministic) ---------
+ * mode 0: logit desc, then id asc (the "sorted" order)
+ * mode 1: p asc (typical's shifted score is parked in p), then mode 0     */
+static int lk__tok_lt(const lk_token_data *a, const lk_token_data *b, int mode) {
+    if (mode == 1 && a->p != b->p) return a->p < b->p;
+    if (a->logit != b->logit) return a->logit > b->logit;
+    return a->id < b->id;
+}
+/* max-heap where the root is the element that comes last in the order */
+static void lk__sift(lk_token_data *d, size_t n, size_t i, int mode) {
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        lk_token_data t;
+        if (l < n && lk__tok_lt(&d[m], &d[l], mode)) m = l;
+        if (r < n && lk__tok_lt(&d[m], &d[r], mode)) m = r;
+        if (m == i) return;
+        t = d[i]; d[i] = d[m]; d[m] = t;
+        i = m;
+    }
+}
+static void lk__heapify(lk_token_data *d, size_t n, int mode) {
+    size_t i = n / 2;
+    while (i-- > 0) lk__sift(d, n, i, mode);
+}
+static void lk__heap_sort_out(lk_token_data *d, size_t n, int mode) {
+    while (n > 1) {
+        lk_token_data t = d[0]; d[0] = d[n - 1]; d[n - 1] = t;
+        n--;
+        lk__sift(d, n, 0, mode);
+    }
+}
+static void lk__sort_tokens(lk_token_data *d, size_t n, int mode) {
+    lk__heapify(d, n, mode);
+    lk__heap_sort_out(d, n, mode);
+}
+/* Move the first k (in mode order) to d[0..k), sorted. O(n log k). */
+static void lk__partial_sort(lk_token_data *d, size_t n, size_t k, int mode) {
+    size_t i;
+    if (k > n) k = n;
+    if (k == 0) return;
+    lk__heapify(d, k, mode);
+    for (i = k; i < n; i++) {
+        if (lk__tok_lt(&d[i], &d[0], mode)) {
+            lk_token_data t = d[0]; d[0] = d[i]; d[i] = t;
+            lk__sift(d, k, 0, mode);
+        }
+    }
+    lk__heap_sort_out(d, k, mode);
+}
+
+static lk_status lk__cand_check(const lk_candidates *c, const char *fn) {
+    if (!c || !c->data) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL candidates", fn);
+    if (c->size == 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: empty candidate array", fn);
+    return LK_OK;
+}
+static int lk__isnan(float x) { return x != x; }
+static int lk__isfinite(float x) { return x == x && x - x == 0.0f; }
+static size_t lk__min_keep(int min_keep) { return min_keep > 0 ? (size_t)min_keep : 0; }
+
+LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const float *logits, int n_vocab) {
+    int i, any = 0;
+    if (!c || !buf || !logits) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: NULL argument");
+    if (n_vocab <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: n_vocab %d <= 0", n_vocab);
+    for (i = 0; i < n_vocab; i++) {
+        float l = logits[i];
+        if (lk__isnan(l) || l == (float)HUGE_VAL)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: logit %d is %s", i, lk__isnan(l) ? "NaN" : "+inf");
+        if (l != -(float)HUGE_VAL) any = 1;
+        buf[i].id = i; buf[i].logit = l; buf[i].p = 0.0f;
+    }
+    if (!any) return lk_set_error(LK_ERR_INVALID_ARG, "lk_candidates_init: all %d logits are -inf", n_vocab);
+    c->data = buf; c->size = (size_t)n_vocab; c->sorted = 0;
+    return LK_OK;
+}
+
+/* Largest logit of d[0..n). A logit can reach +inf only through overflow
+ * (huge logits divided by a penalty < 1 or a tiny temperature); softmax's
+ * limit then gives the +inf tokens equal mass and the rest none, so rewrite
+ * +inf -> 0 and everything else -> -inf (order among the +inf tokens kept). */
+static float lk__max_logit(lk_token_data *d, size_t n) {
+    float mx = d[0].logit;
+    size_t i;
+    for (i = 1; i < n; i++) if (d[i].logit > mx) mx = d[i].logit;
+    if (mx == (float)HUGE_VAL) {
+        for (i = 0; i < n; i++) d[i].logit = d[i].logit == (float)HUGE_VAL ? 0.0f : -(float)HUGE_VAL;
+        mx = 0.0f;
+    }
+    return mx;
+}
+
+/* p over data[0..n) = softmax(logit); data must be sorted (max first). */
+static lk_status lk__softmax_sorted(lk_token_data *d, size_t n) {
+    float mx = lk__max_logit(d, n);
+    double sum = 0.0;
+    size_t i;
+    if (!(mx > -(float)HUGE_VAL) || lk__isnan(mx) || mx == (float)HUGE_VAL)
+        return lk_set_error(LK_ERR_INVALID_ARG, "softmax: largest logit is not finite (all tokens banned?)");
+    for (i = 0; i < n; i++) { float e = expf(d[i].logit - mx); d[i].p = e; sum += e; }
+    for (i = 0; i < n; i++) d[i].p = (float)(d[i].p / sum);
+    return LK_OK;
+}
+LKDEF lk_status lk_sample_softmax(lk_candidates *c) {
+    lk_status st = lk__cand_check(c, "lk_sample_softmax");
+    if (st) return st;
+    if (!c->sorted) { lk__sort_tokens(c->data, c->size, 0); c->sorted = 1; }
+    return lk__softmax_sorted(c->data, c->size);
+}
+
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token) {
+    size_t i, best = 0;
+    lk_status st = lk__cand_check(c, "lk_sample_greedy");
+    if (st) return st;
+    if (!out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_greedy: NULL out_token");
+    for (i = 1; i < c->size; i++)
+        if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+    *out_token = c->data[best].id;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_temperature(lk_candidates *c, float t) {
+    size_t i;
+    lk_status st = lk__cand_check(c, "lk_sample_temperature");
+    if (st) return st;
+    if (!lk__isfinite(t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_temperature: temperature is NaN or inf");
+    if (t <= 0.0f) {
+        size_t best = 0;
+        for (i = 1; i < c->size; i++)
+            if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+        for (i = 0; i < c->size; i++)
+            if (i != best) c->data[i].logit = -(float)HUGE_VAL;
+        return LK_OK;
+    }
+    {
+        /* logit /= t; if that would overflow (tiny t), use (logit - max) / t
+         * instead: softmax and every truncation are shift-invariant. */
+        float mx = -(float)HUGE_VAL, mn = (float)HUGE_VAL;
+        for (i = 0; i < c->size; i++) {
+            float l = c->data[i].logit;
+            if (l > -(float)HUGE_VAL && l < (float)HUGE_VAL) { if (l > mx) mx = l; if (l < mn) mn = l; }
+        }
+        if (mx >= mn && (fabsf(mx) > t * 1e37f || fabsf(mn) > t * 1e37f)) {
+            for (i = 0; i < c->size; i++) c->data[i].logit = (c->data[i].logit - mx) / t;
+        } else {
+            for (i = 0; i < c->size; i++) c->data[i].logit /= t;   /* order preserved */
+        }
+    }
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_top_k(lk_candidates *c, int k) {
+    lk_status st = lk__cand_check(c, "lk_sample_top_k");
+    if (st) return st;
+    if (k <= 0 || (size_t)k >= c->size) return LK_OK;
+    if (!c->sorted) { lk__partial_sort(c->data, c->size, (size_t)k, 0); c->sorted = 1; }
+    c->size = (size_t)k;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_top_p(lk_candidates *c, float p, int min_keep) {
+    double cum = 0.0;
+    size_t i, keep, mk = lk__min_keep(min_keep);
+    lk_status st = lk__cand_check(c, "lk_sample_top_p");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: p is NaN");
+    if (p >= 1.0f) return LK_OK;
+    if (!c->sorted && c->size > 1024) {
+        /* Large unsorted input: sort only a growing prefix (O(n log k) per
+         * round, k = 256, 4096, ...) until it holds mass >= p. Same result
+         * as a full sort: p_i = e^(l_i - max) / sum over all candidates. */
+        float mx = lk__max_logit(c->data, c->size);
+        double sum = 0.0;
+        size_t k;
+        if (!(mx > -(float)HUGE_VAL))
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_top_p: all tokens banned");
+        for (i = 0; i < c->size; i++) sum += expf(c->data[i].logit - mx);
+        for (k = 256; k < c->size; k *= 16) {
+            lk__partial_sort(c->data, c->size, k, 0);
+            cum = 0.0;
+            for (i = 0; i < k; i++) {
+                c->data[i].p = (float)(expf(c->data[i].logit - mx) / sum);
+                cum += c->data[i].p;
+                if (cum >= p && i + 1 >= mk) { c->size = i + 1; c->sorted = 1; return LK_OK; }
+            }
+        }
+    }
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    keep = c->size;
+    cum = 0.0;
+    for (i = 0; i < c->size; i++) {
+        cum += c->data[i].p;
+        if (cum >= p && i + 1 >= mk) { keep = i + 1; break; }
+    }
+    c->size = keep;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_min_p(lk_candidates *c, float p, int min_keep) {
+    size_t i, n = 0, mk = lk__min_keep(min_keep);
+    float mx, thr;
+    lk_status st = lk__cand_check(c, "lk_sample_min_p");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_min_p: p is NaN");
+    if (p <= 0.0f) return LK_OK;
+    mx = lk__max_logit(c->data, c->size);
+    thr = mx + logf(p);          /* p_i >= p * p_max  <=>  logit_i >= max + log p */
+    for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) n++;
+    if (n >= mk || n >= c->size) {
+        if (!c->sorted) {        /* stable compaction keeps the current order */
+            size_t o = 0;
+            for (i = 0; i < c->size; i++) if (c->data[i].logit >= thr) c->data[o++] = c->data[i];
+        }
+        c->size = n > 0 ? n : 1;
+        return LK_OK;
+    }
+    /* fewer than min_keep pass: keep the min_keep largest */
+    if (!c->sorted) { lk__partial_sort(c->data, c->size, mk, 0); c->sorted = 1; }
+    c->size = mk < c->size ? mk : c->size;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep) {
+    double ent = 0.0, cum = 0.0, sum = 0.0;
+    float mx;
+    size_t i, keep, mk = lk__min_keep(min_keep);
+    lk_status st = lk__cand_check(c, "lk_sample_typical");
+    if (st) return st;
+    if (lk__isnan(p)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_typical: p is NaN");
+    if (p >= 1.0f) return LK_OK;
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    if (mk < 1) mk = 1;
+    /* H = -sum p log p  (nats; p = 0 terms contribute 0) */
+    for (i = 0; i < c->size; i++) { double q = c->data[i].p; if (q > 0) ent -= q * log(q); }
+    /* park the shifted score |-log p - H| in p, sort by it, restore p */
+    mx = c->data[0].logit;
+    for (i = 0; i < c->size; i++) {
+        double q = c->data[i].p;
+        c->data[i].p = q > 0 ? (float)fabs(-log(q) - ent) : (float)HUGE_VAL;
+        sum += expf(c->data[i].logit - mx);
+    }
+    lk__sort_tokens(c->data, c->size, 1);
+    for (i = 0; i < c->size; i++) c->data[i].p = (float)(expf(c->data[i].logit - mx) / sum);
+    keep = c->size;
+    for (i = 0; i < c->size; i++) {
+        cum += c->data[i].p;
+        if (cum > p && i + 1 >= mk) { keep = i + 1; break; }
+    }
+    c->size = keep;
+    c->sorted = 0;
+    return LK_OK;
+}
+
+static float lk__penalize(float logit, int cnt, float repeat, float freq, float present) {
+    logit = logit <= 0.0f ? logit * repeat : logit / repeat;
+    return logit - ((float)cnt * freq + (cnt > 0 ? present : 0.0f));
+}
+static lk_status lk__check_penalties(const char *fn, float repeat, float freq, float present) {
+    if (!(repeat > 0.0f) || !lk__isfinite(repeat))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: repeat penalty must be finite and > 0", fn);
+    if (!lk__isfinite(freq) || !lk__isfinite(present))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: frequency/presence penalty not finite", fn);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+                                    float repeat, float freq, float present) {
+    int i, j;
+    lk_status st = lk__cand_check(c, "lk_sample_penalties");
+    if (st) return st;
+    if (n_history < 0 || (n_history > 0 && !history))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_penalties: bad history (n %d)", n_history);
+    if ((st = lk__check_penalties("lk_sample_penalties", repeat, freq, present)) != LK_OK) return st;
+    if (repeat == 1.0f && freq == 0.0f && present == 0.0f) return LK_OK;
+    for (i = 0; i < n_history; i++) {
+        int32_t t = history[i];
+        int cnt = 0, dup = 0;
+        size_t k;
+        for (j = 0; j < i; j++) if (history[j] == t) { dup = 1; break; }
+        if (dup) continue;   /* each distinct token once */
+        for (j = i; j < n_history; j++) cnt += history[j] == t;
+        if (t >= 0 && (size_t)t < c->size && c->data[t].id == t) k = (size_t)t;
+        else for (k = 0; k < c->size && c->data[k].id != t; k++) {}
+        if (k < c->size) c->data[k].logit = lk__penalize(c->data[k].logit, cnt, repeat, freq, present);
+    }
+    c->sorted = 0;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias) {
+    int j;
+    lk_status st = lk__cand_check(c, "lk_sample_logit_bias");
+    if (st) return st;
+    if (n_bias < 0 || (n_bias > 0 && !bias))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bad bias list (n %d)", n_bias);
+    for (j = 0; j < n_bias; j++) {
+        int32_t t = bias[j].token;
+        size_t k;
+        if (lk__isnan(bias[j].bias) || bias[j].bias == (float)HUGE_VAL)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bias %d for token %d is NaN or +inf", j, (int)t);
+        if (t >= 0 && (size_t)t < c->size && c->data[t].id == t) k = (size_t)t;
+        else for (k = 0; k < c->size && c->data[k].id != t; k++) {}
+        if (k < c->size) c->data[k].logit += bias[j].bias;
+    }
+    if (n_bias > 0) c->sorted = 0;
+    return LK_OK;
+}
+
+/* Draw index from d[0..n) by p (need not sum exactly to 1). */
+static size_t lk__draw(const lk_token_data *d, size_t n, lk_rng *r) {
+    double tot = 0.0, u, cum = 0.0;
+    size_t i, last = 0;
+    for (i = 0; i < n; i++) tot += d[i].p;
+    u = lk_rng_double(r) * tot;
+    for (i = 0; i < n; i++) {
+        if (d[i].p <= 0.0f) continue;
+        last = i;
+        cum += d[i].p;
+        if (u < cum) return i;
+    }
+    return last;   /* rounding: the last token with p > 0 */
+}
+
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token) {
+    lk_status st = lk__cand_check(c, "lk_sample_dist");
+    if (st) return st;
+    if (!r || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_dist: NULL rng or out_token");
+    if ((st = lk_sample_softmax(c)) != LK_OK) return st;
+    *out_token = c->data[lk__draw(c->data, c->size, r)].id;
+    return LK_OK;
+}
+
+static lk_status lk__check_mirostat(const char *fn, lk_rng *r, float tau, float eta, float *mu, int32_t *out) {
+    if (!r || !mu || !out) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL rng, mu or out_token", fn);
+    if (!lk__isfinite(tau) || !lk__isfinite(eta) || !lk__isfinite(*mu))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: tau, eta and mu must be finite", fn);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
+                                      float *mu, int32_t *out_token) {
+    float mx;
+    double sum = 0.0;
+    size_t i, n = 0, idx;
+    lk_status st = lk__cand_check(c, "lk_sample_mirostat_v2");
+    if (st) return st;
+    if ((st = lk__check_mirostat("lk_sample_mirostat_v2", r, tau, eta, mu, out_token)) != LK_OK) return st;
+    /* softmax over all without sorting: p_i = e^(l_i - max) / sum */
+    mx = lk__max_logit(c->data, c->size);
+    if (!(mx > -(float)HUGE_VAL))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat_v2: all tokens banned");
+    for (i = 0; i < c->size; i++) { float e = expf(c->data[i].logit - mx); c->data[i].p = e; sum += e; }
+    /* keep surprise -log2 p_i <= mu, i.e. p_i >= 2^-mu (a prefix in sorted order) */
+    for (i = 0; i < c->size; i++) {
+        float q = (float)(c->data[i].p / sum);
+        if (!(-log2f(q) > *mu)) { c->data[n] = c->data[i]; c->data[n].p = q; n++; }
+    }
+    if (n == 0) {   /* keep the top token */
+        size_t best = 0;
+        for (i = 1; i < c->size; i++) if (lk__tok_lt(&c->data[i], &c->data[best], 0)) best = i;
+        c->data[0] = c->data[best];
+        n = 1;
+    }
+    c->size = n;
+    lk__sort_tokens(c->data, n, 0);
+    c->sorted = 1;
+    if ((st = lk__softmax_sorted(c->data, n)) != LK_OK) return st;
+    idx = lk__draw(c->data, n, r);
+    *out_token = c->data[idx].id;
+    *mu -= eta * (-log2f(c->data[idx].p) - tau);
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
+                                   int n_vocab, float *mu, int32_t *out_token) {
+    double sti = 0.0, stt = 0.0, s_hat, eps, k;
+    size_t i, mm, kk, idx;
+    lk_status st = lk__cand_check(c, "lk_sample_mirostat");
+    if (st) return st;
+    if ((st = lk__check_mirostat("lk_sample_mirostat", r, tau, eta, mu, out_token)) != LK_OK) return st;
+    if (m < 1 || n_vocab < 1)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: m %d and n_vocab %d must be >= 1", m, n_vocab);
+    /* Zipf exponent from the top m: t_i = log((i+2)/(i+1)), b_i = log(p_i/p_{i+1}) */
+    mm = (size_t)m < c->size ? (size_t)m : c->size;
+    (void)lk__max_logit(c->data, c->size);
+    if (!c->sorted) lk__partial_sort(c->data, c->size, mm, 0);
+    if (!(c->data[0].logit > -(float)HUGE_VAL))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_mirostat: all tokens banned");
+    for (i = 0; i + 1 < mm; i++) {
+        double t = log((double)(i + 2) / (double)(i + 1));
+        double b = (double)c->data[i].logit - (double)c->data[i + 1].logit; /* = log(p_i/p_{i+1}) */
+        sti += t * b; stt += t * t;
+    }
+    s_hat = stt > 0 ? sti / stt : 0.0;
+    eps = s_hat - 1.0;
+    k = pow(eps * pow(2.0, (double)*mu) / (1.0 - pow((double)n_vocab, -eps)), 1.0 / s_hat);
+    if (!(k >= 1.0)) kk = 1;              /* also NaN */
+    else if (k >= (double)c->size) kk = c->size;
+    else kk = (size_t)k;
+    if (!c->sorted) {
+        if (kk > mm) lk__partial_sort(c->data, c->size, kk, 0);
+        if (kk == c->size) c->sorted = 1;
+    }
+    c->size = kk;
+    c->sorted = 1;
+    if ((st = lk__softmax_sorted(c->data, kk)) != LK_OK) return st;
+    idx = lk__draw(c->data, kk, r);
+    *out_token = c->data[idx].id;
+    *mu -= eta * (-log2f(c->data[idx].p) - tau);
+    return LK_OK;
+}
+
+/* --- the chain ------------------------------------------------------------ */
+struct lk_sampler {
+    lk_sampler_params p;        /* logit_bias points at bias below       */
+    lk_allocator al;
+    lk_token_data *cand;        /* [cap]                                  */
+    int32_t *counts;            /* [cap], all zero between calls          */
+    int cap;
+    int32_t *ring;              /* [ring_cap] last tokens, oldest at head */
+    int ring_cap, ring_len, ring_head;
+    lk_logit_bias *bias;        /* [n_logit_bias]                         */
+    lk_rng rng;
+    float mu;
+};
+
+LKDEF lk_sampler_params lk_sampler_default_params(void) {
+    lk_sampler_params p;
+    memset(&p, 0, sizeof p);
+    p.temperature = 0.8f; p.top_k = 40; p.top_p = 0.95f; p.min_p = 0.05f;
+    p.typical_p = 1.0f; p.min_keep = 0;
+    p.repeat_penalty = 1.0f; p.repeat_last_n = 64;
+    p.frequency_penalty = 0.0f; p.presence_penalty = 0.0f;
+    p.mirostat = 0; p.mirostat_tau = 5.0f; p.mirostat_eta = 0.1f;
+    p.seed = 0; p.logit_bias = NULL; p.n_logit_bias = 0; p.n_vocab = 0; p.allocator = NULL;
+    return p;
+}
+
+static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
+    const char *fn = "lk_sampler_new";
+    int i;
+    if (!lk__isfinite(p->temperature)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: temperature is NaN or inf", fn);
+    if (lk__isnan(p->top_p) || p->top_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: top_p must be >= 0", fn);
+    if (lk__isnan(p->min_p) || p->min_p < 0.0f || p->min_p > 1.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_p must be in [0, 1]", fn);
+    if (lk__isnan(p->typical_p) || p->typical_p < 0.0f) return lk_set_error(LK_ERR_INVALID_ARG, "%s: typical_p must be >= 0", fn);
+    if (p->min_keep < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: min_keep %d < 0", fn, p->min_keep);
+    if (p->repeat_last_n < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: repeat_last_n %d < 0 (pass an explicit count)", fn, p->repeat_last_n);
+    if (p->repeat_penalty != 0.0f && lk__check_penalties(fn, p->repeat_penalty, p->frequency_penalty, p->presence_penalty)) return LK_ERR_INVALID_ARG;
+    if (!lk__isfinite(p->frequency_penalty) || !lk__isfinite(p->presence_penalty)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: frequency/presence penalty not finite", fn);
+    if (p->mirostat < 0 || p->mirostat > 2) return lk_set_error(LK_ERR_INVALID_ARG, "%s: mirostat %d is not 0, 1 or 2", fn, p->mirostat);
+    if (p->mirostat && (!lk__isfinite(p->mirostat_tau) || !lk__isfinite(p->mirostat_eta) || p->mirostat_tau < 0.0f || p->mirostat_eta < 0.0f))
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: mirostat tau and eta must be finite and >= 0", fn);
+    if (p->n_vocab < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: n_vocab %d < 0", fn, p->n_vocab);
+    if (p->n_logit_bias < 0 || (p->n_logit_bias > 0 && !p->logit_bias)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: bad logit_bias list (n %d)", fn, p->n_logit_bias);
+    for (i = 0; i < p->n_logit_bias; i++) {
+        int32_t t = p->logit_bias[i].token;
+        float b = p->logit_bias[i].bias;
+        if (t < 0 || (p->n_vocab > 0 && t >= p->n_vocab)) return lk_set_error(LK_ERR_RANGE, "%s: logit_bias[%d] token %d out of range", fn, i, (int)t);
+        if (lk__isnan(b) || b == (float)HUGE_VAL) return lk_set_error(LK_ERR_INVALID_ARG, "%s: logit_bias[%d] is NaN or +inf", fn, i);
+    }
+    return LK_OK;
+}
+
+static lk_status lk__sampler_reserve(lk_sampler *s, int n_vocab) {
+    lk_token_data *cand;
+    int32_t *counts;
+    size_t nc, nn;
+    if (n_vocab <= s->cap) return LK_OK;
+    nc = (size_t)n_vocab * sizeof(lk_token_data);
+    nn = (size_t)n_vocab * sizeof(int32_t);
+    if ((uint64_t)n_vocab > (uint64_t)SIZE_MAX / sizeof(lk_token_data))
+        return lk_set_error(LK_ERR_NOMEM, "lk_sampler: n_vocab %d too large", n_vocab);
+    cand = LK__CAST(lk_token_data *, lk__alloc(&s->al, nc));
+    counts = LK__CAST(int32_t *, lk__alloc(&s->al, nn));
+    if (!cand || !counts) {
+        lk__free(&s->al, cand, nc); lk__free(&s->al, counts, nn);
+        return lk_set_error(LK_ERR_NOMEM, "lk_sampler: cannot allocate buffers for %d tokens", n_vocab);
+    }
+    memset(counts, 0, nn);
+    lk__free(&s->al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
+    lk__free(&s->al, s->counts, (size_t)s->cap * sizeof(int32_t));
+    s->cand = cand; s->counts = counts; s->cap = n_vocab;
+    return LK_OK;
+}
+
+LKDEF void lk_sampler_free(lk_sampler *s) {
+    lk_allocator al;
+    if (!s) return;
+    al = s->al;
+    lk__free(&al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
+    lk__free(&al, s->counts, (size_t)s->cap * sizeof(int32_t));
+    lk__free(&al, s->ring, (size_t)s->ring_cap * sizeof(int32_t));
+    lk__free(&al, s->bias, (size_t)s->p.n_logit_bias * sizeof(lk_logit_bias));
+    lk__free(&al, s, sizeof *s);
+}
+
+LKDEF void lk_sampler_reset(lk_sampler *s) {
+    if (!s) return;
+    s->ring_len = 0; s->ring_head = 0;
+    s->mu = 2.0f * s->p.mirostat_tau;
+    lk_rng_seed(&s->rng, s->p.seed);
+}
+
+LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out) {
+    lk_sampler_params p = params ? *params : lk_sampler_default_params();
+    lk_allocator al = lk__resolve_alloc(p.allocator);
+    lk_sampler *s;
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_new: NULL out");
+    *out = NULL;
+    if ((st = lk__sampler_check_params(&p)) != LK_OK) return st;
+    if (p.repeat_penalty == 0.0f) p.repeat_penalty = 1.0f;    /* zero-init = off */
+    if (p.top_p <= 0.0f) p.top_p = 1.0f;
+    if (p.typical_p <= 0.0f) p.typical_p = 1.0f;
+    s = LK__CAST(lk_sampler *, lk__alloc(&al, sizeof *s));
+    if (!s) return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory");
+    memset(s, 0, sizeof *s);
+    s->al = al;
+    s->p = p;
+    s->p.allocator = NULL;
+    s->p.logit_bias = NULL;
+    s->p.n_logit_bias = 0;
+    if (p.n_logit_bias > 0) {
+        s->bias = LK__CAST(lk_logit_bias *, lk__alloc(&al, (size_t)p.n_logit_bias * sizeof(lk_logit_bias)));
+        if (!s->bias) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
+        memcpy(s->bias, p.logit_bias, (size_t)p.n_logit_bias * sizeof(lk_logit_bias));
+        s->p.n_logit_bias = p.n_logit_bias;
+        s->p.logit_bias = s->bias;
+    }
+    if (p.repeat_last_n > 0) {
+        s->ring = LK__CAST(int32_t *, lk__alloc(&al, (size_t)p.repeat_last_n * sizeof(int32_t)));
+        if (!s->ring) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
+        s->ring_cap = p.repeat_last_n;
+    }
+    if (p.n_vocab > 0 && (st = lk__sampler_reserve(s, p.n_vocab)) != LK_OK) { lk_sampler_free(s); return st; }
+    lk_sampler_reset(s);
+    *out = s;
+    return LK_OK;
+}
+
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, int token) {
+    if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_accept: NULL sampler");
+    if (token < 0) return lk_set_error(LK_ERR_RANGE, "lk_sampler_accept: token %d < 0", (int)token);
+    if (s->ring_cap == 0) return LK_OK;
+    if (s->ring_len < s->ring_cap) {
+        s->ring[(s->ring_head + s->ring_len) % s->ring_cap] = token;
+        s->ring_len++;
+    } else {   /* full: overwrite the oldest */
+        s->ring[s->ring_head] = token;
+        s->ring_head = (s->ring_head + 1) % s->ring_cap;
+    }
+    return LK_OK;
+}
+
+LKDEF float lk_sampler_mirostat_mu(const lk_sampler *s) { return s ? s->mu : 0.0f; }
+LKDEF lk_rng *lk_sampler_rng(lk_sampler *s) { return s ? &s->rng : NULL; }
+
+/* Penalties over candidates still in id order (data[t].id == t). */
+static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
+    const lk_sampler_params *p = &s->p;
+    int i;
+    if (s->ring_len == 0 || (p->repeat_penalty == 1.0f && p->frequency_penalty == 0.0f && p->presence_penalty == 0.0f)) return;
+    for (i = 0; i < s->ring_len; i++) {
+        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        if ((size_t)t < c->size) s->counts[t]++;
+    }
+    for (i = 0; i < s->ring_len; i++) {
+        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        if ((size_t)t < c->size && s->counts[t] > 0) {
+            c->data[t].logit = lk__penalize(c->data[t].logit, s->counts[t], p->repeat_penalty,
+                                            p->frequency_penalty, p->presence_penalty);
+            s->counts[t] = 0;   /* once per distinct token; leaves counts zeroed */
+        }
+    }
+    c->sorted = 0;
+}
+
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int *out_token) {
+    const lk_sampler_params *p;
+    lk_candidates c;
+    lk_status st;
+    int i;
+    if (out_token) *out_token = -1;
+    if (!s || !logits || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: NULL argument");
+    if (n_vocab <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: n_vocab %d <= 0", n_vocab);
+    p = &s->p;
+    for (i = 0; i < p->n_logit_bias; i++)
+        if (p->logit_bias[i].token >= n_vocab)
+            return lk_set_error(LK_ERR_RANGE, "lk_sampler_sample: logit_bias token %d >= n_vocab %d", (int)p->logit_bias[i].token, n_vocab);
+    if ((st = lk__sampler_reserve(s, n_vocab)) != LK_OK) return st;
+    if ((st = lk_candidates_init(&c, s->cand, logits, n_vocab)) != LK_OK) return st;
+    if ((st = lk_sample_logit_bias(&c, p->logit_bias, p->n_logit_bias)) != LK_OK) return st;
+
+    if (p->mirostat) {
+        if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+        if (p->mirostat == 2) return lk_sample_mirostat_v2(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, &s->mu, out_token);
+        return lk_sample_mirostat(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, 100, n_vocab, &s->mu, out_token);
+    }
+    lk__sampler_penalties(s, &c);
+    if (p->temperature <= 0.0f && p->typical_p >= 1.0f) {
+        /* top-k, top-p and min-p always keep the argmax: skip them */
+        st = lk_sample_greedy(&c, out_token);
+        if (!st && !(c.data[*out_token].logit > -(float)HUGE_VAL)) {
+            *out_token = -1;
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: all tokens banned");
+        }
+        return st;
+    }
+    if ((st = lk_sample_top_k(&c, p->top_k)) != LK_OK) return st;
+    if ((st = lk_sample_typical(&c, p->typical_p, p->min_keep)) != LK_OK) return st;
+    if ((st = lk_sample_top_p(&c, p->top_p, p->min_keep)) != LK_OK) return st;
+    if ((st = lk_sample_min_p(&c, p->min_p, p->min_keep)) != LK_OK) return st;
+    if (p->temperature <= 0.0f) return lk_sample_greedy(&c, out_token);
+    if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+    return lk_sample_dist(&c, &s->rng, out_token);
+}
+
+LKDEF int lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
+    int t = -1;
+    if (lk_sampler_sample_ex(s, logits, n_vocab, &t) != LK_OK) return -1;
+    return t;
+}
+
+/* --- speculative acceptance ----------------------------------------------- */
+LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             int32_t draft_token, lk_rng *r) {
+    double px, qx, res = 0.0, u, cum = 0.0;
+    int i, last = -1;
+    if (!p_target || !q_draft || !r) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: NULL argument"); return -1; }
+    if (n_vocab <= 0) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: n_vocab %d <= 0", n_vocab); return -1; }
+    if (draft_token < 0 || draft_token >= n_vocab) { lk_set_error(LK_ERR_RANGE, "lk_spec_accept: draft token %d out of range", (int)draft_token); return -1; }
+    for (i = 0; i < n_vocab; i++) {
+        if (!(p_target[i] >= 0.0f) || !(q_draft[i] >= 0.0f) || !lk__isfinite(p_target[i]) || !lk__isfinite(q_draft[i])) {
+            lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: probability %d is negative, NaN or inf", i);
+            return -1;
+        }
+    }
+    px = p_target[draft_token]; qx = q_draft[draft_token];
+    /* accept with probability min(1, p/q); q(x) = 0 accepts iff p(x) > 0 */
+    u = lk_rng_double(r);
+    if (px >= qx ? px > 0.0 : u * qx < px) return draft_token;
+    /* residual r_i = max(0, p_i - q_i) / sum */
+    for (i = 0; i < n_vocab; i++) { double d = (double)p_target[i] - q_draft[i]; if (d > 0) res += d; }
+    if (!(res > 0.0)) {   /* p == q up to rounding: draw from p */
+        for (i = 0; i < n_vocab; i++) res += p_target[i];
+        if (!(res > 0.0)) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: p_target sums to 0"); return -1; }
+        u = lk_rng_double(r) * res;
+        for (i = 0; i < n_vocab; i++) { if (p_target[i] > 0) { last = i; cum += p_target[i]; if (u < cum) return i; } }
+        return last;
+    }
+    u = lk_rng_double(r) * res;
+    for (i = 0; i < n_vocab; i++) {
+        double d = (double)p_target[i] - q_draft[i];
+        if (d > 0) { last = i; cum += d; if (u < cum) return i; }
+    }
+    return last;
+}
 
 /* --------------------------------------------------------------------------
  * 15.12 Tokenizer
@@ -4097,6 +6709,626 @@ LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char
 /* --------------------------------------------------------------------------
  * 15.13 Model
  * -------------------------------------------------------------------------- */
+static const char *const lk__arch_names[LK_ARCH_COUNT] = { "llama", "qwen2", "gemma", "gemma2", "phi3", "gpt2" };
+LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__arch_names[a] : "?"; }
+
+struct lk_model {
+    lk_gguf *g;
+    lk_allocator a;
+    lk_hparams hp;
+    lk_tensor tok_embd, pos_embd, output_norm, output_norm_b, output, rope_freqs;
+    lk_layer *layers;
+    lk_vocab *vocab;
+};
+
+LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; p.alloc = NULL; return p; }
+LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
+LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
+LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
+LKDEF const lk_vocab *lk_model_vocab(const lk_model *m) { return m->vocab; }
+
+/* "<arch>.<suffix>" as an int in [lo, hi]; missing -> def (def < 0: required) */
+static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suffix, int64_t def, int64_t lo, int64_t hi, int *out) {
+    char key[128];
+    int64_t v;
+    uint64_t n, i;
+    lk_status st;
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (lk_gguf_find_key(g, key) < 0) {
+        if (def < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
+        *out = (int)def;
+        return LK_OK;
+    }
+    if (lk_gguf_get_arr(g, key, NULL, &n, NULL) == LK_OK) {
+        /* per-layer array: all entries must agree (uniform layers only) */
+        if (n == 0) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is an empty array", key);
+        if ((st = lk_gguf_get_i64_at(g, key, 0, &v))) return st;
+        for (i = 1; i < n; i++) {
+            int64_t w;
+            if ((st = lk_gguf_get_i64_at(g, key, i, &w))) return st;
+            if (w != v) return lk_set_error(LK_ERR_UNSUPPORTED, "model: key '%s' varies per layer (not supported)", key);
+        }
+    } else if ((st = lk_gguf_get_i64(g, key, &v))) return st;
+    if (v < lo || v > hi)
+        return lk_set_error(LK_ERR_FORMAT, "model: key '%s' = %lld is outside [%lld, %lld]", key, (long long)v, (long long)lo, (long long)hi);
+    *out = (int)v;
+    return LK_OK;
+}
+static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *suffix, float def, float *out) {
+    char key[128];
+    double v;
+    lk_status st;
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    if (lk_gguf_find_key(g, key) < 0) { *out = def; return LK_OK; }
+    if ((st = lk_gguf_get_f64(g, key, &v))) return st;
+    if (!(v == v) || v > 1e30 || v < -1e30) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is not a finite number", key);
+    *out = (float)v;
+    return LK_OK;
+}
+
+/* Bind tensor `name` with exactly shape [ne0] or [ne0, ne1]. kind: 0 = a
+ * 1-D f32 vector, 1 = a matmul weight (needs vec_dot), 2 = an embedding
+ * table (needs to_float). required = 0: absent leaves t->data NULL. */
+static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int required, lk_tensor *t) {
+    int64_t i = lk_gguf_find_tensor(m->g, name);
+    const lk_gguf_tensor *gt;
+    const lk_type_traits *tt;
+    int d;
+    memset(t, 0, sizeof *t);
+    if (i < 0) return required ? lk_set_error(LK_ERR_FORMAT, "model: missing tensor '%s'", name) : LK_OK;
+    gt = &m->g->tensors[i];
+    for (d = 2; d < LK_MAX_DIMS; d++)
+        if (gt->ne[d] != 1) return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has %d dimensions, expected %d", name, gt->n_dims, ne1 ? 2 : 1);
+    if (gt->ne[0] != ne0 || gt->ne[1] != (ne1 ? ne1 : 1))
+        return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
+                            (long long)gt->ne[0], (long long)gt->ne[1], (long long)ne0, (long long)(ne1 ? ne1 : 1));
+    tt = lk_type_get(gt->type);
+    if (kind == 0 && gt->type != LK_TYPE_F32)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' is %s; 1-D tensors must be f32", name, lk_type_name(gt->type));
+    if (kind == 1 && (!tt || !tt->vec_dot))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which has no dot product", name, lk_type_name(gt->type));
+    if (kind == 2 && (!tt || !tt->to_float))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which cannot be dequantized", name, lk_type_name(gt->type));
+    lk_gguf_tensor_view(m->g, i, t);
+    t->name = name;   /* static or caller-owned names are not kept: see below */
+    t->name = NULL;
+    return LK_OK;
+}
+
+static lk_status lk__model_hparams(lk_model *m) {
+    const lk_gguf *g = m->g;
+    lk_hparams *hp = &m->hp;
+    lk_str s;
+    char arch[32];
+    int i, hd, n_rot;
+    lk_status st;
+    float f;
+    memset(hp, 0, sizeof *hp);
+    if ((st = lk_gguf_get_str(g, "general.architecture", &s)))
+        return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
+    for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__arch_names[i])) break;
+    if (i == LK_ARCH_COUNT)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, gemma, gemma2, phi3, gpt2)",
+                            (int)(s.len > 40 ? 40 : s.len), s.ptr);
+    hp->arch = (lk_arch)i;
+    snprintf(arch, sizeof arch, "%s", lk__arch_names[i]);
+    if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
+        (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
+        (st = lk__hp_int(g, arch, "feed_forward_length", -1, 1, 1 << 22, &hp->n_ff)) ||
+        (st = lk__hp_int(g, arch, "attention.head_count", -1, 1, 4096, &hp->n_head)) ||
+        (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
+        return st;
+    if ((st = lk__hp_int(g, arch, "attention.head_count_kv", hp->n_head, 1, hp->n_head, &hp->n_head_kv))) return st;
+    if (hp->n_head % hp->n_head_kv)
+        return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
+    hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
+    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, 512, &hp->head_dim_k)) ||
+        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, 512, &hp->head_dim_v)))
+        return st;
+    if (hp->head_dim_k != hp->head_dim_v)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);
+    hp->norm_is_layernorm = hp->arch == LK_ARCH_GPT2;
+    if ((st = lk__hp_float(g, arch, hp->norm_is_layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
+                           hp->norm_is_layernorm ? 1e-5f : 1e-6f, &hp->norm_eps)))
+        return st;
+    if (!(hp->norm_eps >= 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: negative norm epsilon");
+    /* RoPE */
+    n_rot = 0;
+    if (hp->arch != LK_ARCH_GPT2) {
+        lk_str rs;
+        char key[96];
+        if ((st = lk__hp_int(g, arch, "rope.dimension_count", hp->head_dim_k, 2, hp->head_dim_k, &n_rot))) return st;
+        if (n_rot % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count %d is odd", n_rot);
+        hp->rope.mode = hp->arch == LK_ARCH_LLAMA ? LK_ROPE_NORMAL : LK_ROPE_NEOX;
+        hp->rope.n_rot = n_rot;
+        if ((st = lk__hp_float(g, arch, "rope.freq_base", hp->arch == LK_ARCH_QWEN2 ? 1000000.0f : 10000.0f, &hp->rope.freq_base))) return st;
+        if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
+        hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
+        if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
+        snprintf(key, sizeof key, "%s.rope.scaling.type", arch);
+        f = 1.0f;
+        if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
+        if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
+            if (!(f > 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor must be > 0");
+            if (lk_str_eq(rs, "linear")) hp->rope.freq_scale = 1.0f / f;
+            else if (lk_str_eq(rs, "yarn")) {
+                hp->rope.freq_scale = 1.0f / f; hp->rope.ext_factor = 1.0f;
+                if ((st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &hp->rope.attn_factor))) return st;
+            } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
+                                       (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
+        }
+    }
+    /* architecture specifics (what llama.cpp's graph builders do) */
+    hp->embd_scale = 1.0f; hp->q_scale = 1.0f;
+    hp->attn_scale = 1.0f / sqrtf((float)hp->head_dim_k);
+    if ((st = lk__hp_int(g, arch, "attention.sliding_window", 0, 0, 1 << 24, &hp->sliding_window))) return st;
+    if (hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2) {
+        hp->embd_scale = sqrtf((float)hp->n_embd);
+        hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f;
+    }
+    if (hp->arch == LK_ARCH_PHI3) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
+    if (hp->arch == LK_ARCH_GEMMA2) {
+        hp->swa_every_other = 1;
+        if ((st = lk__hp_float(g, arch, "attn_logit_softcapping", 50.0f, &hp->attn_softcap)) ||
+            (st = lk__hp_float(g, arch, "final_logit_softcapping", 30.0f, &hp->final_softcap)))
+            return st;
+        if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
+    } else if (hp->arch == LK_ARCH_GEMMA) hp->sliding_window = 0;
+    return LK_OK;
+}
+
+static lk_status lk__model_bind(lk_model *m) {
+    lk_hparams *hp = &m->hp;
+    const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
+    const int bias = hp->arch == LK_ARCH_GPT2;
+    int64_t ti;
+    int il;
+    lk_status st;
+    char nm[96];
+    ti = lk_gguf_find_tensor(m->g, "token_embd.weight");
+    if (ti < 0) return lk_set_error(LK_ERR_FORMAT, "model: missing tensor 'token_embd.weight'");
+    hp->n_vocab = (int)(m->g->tensors[ti].ne[1] > (1 << 24) ? 0 : m->g->tensors[ti].ne[1]);
+    if (hp->n_vocab <= 0) return lk_set_error(LK_ERR_FORMAT, "model: token_embd.weight has an unusable vocabulary size");
+    if ((st = lk__bind(m, "token_embd.weight", 2, E, hp->n_vocab, 1, &m->tok_embd))) return st;
+    if (hp->arch == LK_ARCH_GPT2 && (st = lk__bind(m, "position_embd.weight", 2, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
+    if ((st = lk__bind(m, "output_norm.weight", 0, E, 0, 1, &m->output_norm))) return st;
+    if (bias && (st = lk__bind(m, "output_norm.bias", 0, E, 0, 1, &m->output_norm_b))) return st;
+    if ((st = lk__bind(m, "output.weight", 1, E, hp->n_vocab, 0, &m->output))) return st;
+    if (!m->output.data) {   /* tied embeddings */
+        if ((st = lk__bind(m, "token_embd.weight", 1, E, hp->n_vocab, 1, &m->output))) return st;
+    }
+    if (hp->rope.n_rot && (st = lk__bind(m, "rope_freqs.weight", 0, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs))) return st;
+    if (m->rope_freqs.data) {
+        const float *ff = LK__CAST(const float *, m->rope_freqs.data);
+        int i;
+        for (i = 0; i < hp->rope.n_rot / 2; i++)
+            if (!(ff[i] > 0.0f) || ff[i] > 1e30f) return lk_set_error(LK_ERR_FORMAT, "model: rope_freqs.weight[%d] is not a positive number", i);
+        hp->rope.freq_factors = ff;
+    }
+    m->layers = LK__CAST(lk_layer *, m->a.alloc(m->a.user, sizeof(lk_layer) * (size_t)hp->n_layer, 16));
+    if (!m->layers) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    memset(m->layers, 0, sizeof(lk_layer) * (size_t)hp->n_layer);
+    for (il = 0; il < hp->n_layer; il++) {
+        lk_layer *L = &m->layers[il];
+#define LK__B(field, sfx, kind, a, b, req) \
+        do { snprintf(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+        LK__B(attn_norm, "attn_norm.weight", 0, E, 0, 1);
+        if (bias) LK__B(attn_norm_b, "attn_norm.bias", 0, E, 0, 1);
+        if (hp->arch == LK_ARCH_PHI3 || hp->arch == LK_ARCH_GPT2) {
+            LK__B(wqkv, "attn_qkv.weight", 1, E, nq + 2 * nkv, 1);
+            if (bias) LK__B(bqkv, "attn_qkv.bias", 0, nq + 2 * nkv, 0, 1);
+        } else {
+            LK__B(wq, "attn_q.weight", 1, E, nq, 1);
+            LK__B(wk, "attn_k.weight", 1, E, nkv, 1);
+            LK__B(wv, "attn_v.weight", 1, E, nkv, 1);
+            LK__B(bq, "attn_q.bias", 0, nq, 0, hp->arch == LK_ARCH_QWEN2);
+            LK__B(bk, "attn_k.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
+            LK__B(bv, "attn_v.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
+        }
+        LK__B(wo, "attn_output.weight", 1, nq, E, 1);
+        LK__B(bo, "attn_output.bias", 0, E, 0, bias);
+        if (hp->arch == LK_ARCH_GEMMA2) {
+            LK__B(post_attn_norm, "post_attention_norm.weight", 0, E, 0, 1);
+            LK__B(post_ffw_norm, "post_ffw_norm.weight", 0, E, 0, 1);
+        }
+        LK__B(ffn_norm, "ffn_norm.weight", 0, E, 0, 1);
+        if (bias) LK__B(ffn_norm_b, "ffn_norm.bias", 0, E, 0, 1);
+        if (hp->arch == LK_ARCH_PHI3) LK__B(ffn_up, "ffn_up.weight", 1, E, 2 * F, 1);
+        else LK__B(ffn_up, "ffn_up.weight", 1, E, F, 1);
+        if (hp->arch != LK_ARCH_PHI3 && hp->arch != LK_ARCH_GPT2) LK__B(ffn_gate, "ffn_gate.weight", 1, E, F, 1);
+        LK__B(ffn_down, "ffn_down.weight", 1, F, E, 1);
+        if (bias) { LK__B(b_up, "ffn_up.bias", 0, F, 0, 1); LK__B(b_down, "ffn_down.bias", 0, E, 0, 1); }
+#undef LK__B
+    }
+    return LK_OK;
+}
+
+static lk_status lk__model_finish(lk_model *m, lk_model **out) {
+    lk_status st;
+    if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m))) { lk_model_free(m); return st; }
+    if (lk_gguf_find_key(m->g, "tokenizer.ggml.model") >= 0) {
+        if ((st = lk_vocab_load(m->g, &m->a, &m->vocab))) { lk_model_free(m); return st; }
+        if (lk_vocab_n_tokens(m->vocab) != m->hp.n_vocab) {
+            st = lk_set_error(LK_ERR_FORMAT, "model: the tokenizer has %d tokens but token_embd.weight has %d rows",
+                              lk_vocab_n_tokens(m->vocab), m->hp.n_vocab);
+            lk_model_free(m);
+            return st;
+        }
+    }
+    *out = m;
+    return LK_OK;
+}
+static lk_model *lk__model_new(const lk_model_params *p) {
+    lk_allocator a = lk__resolve_alloc(p ? p->alloc : NULL);
+    lk_model *m = LK__CAST(lk_model *, a.alloc(a.user, sizeof(lk_model), 16));
+    if (!m) return NULL;
+    memset(m, 0, sizeof *m);
+    m->a = a;
+    return m;
+}
+LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model_params *p, lk_model **out) {
+    lk_model *m;
+    lk_gguf_params gp = lk_gguf_default_params();
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_load_memory: out is NULL");
+    *out = NULL;
+    if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    gp.alloc = &m->a;
+    if ((st = lk_gguf_read_memory(buf, len, &gp, &m->g))) { lk_model_free(m); return st; }
+    return lk__model_finish(m, out);
+}
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out) {
+    lk_model *m;
+    lk_gguf_params gp = lk_gguf_default_params();
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_load_file: out is NULL");
+    *out = NULL;
+    if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    gp.alloc = &m->a;
+    if ((st = lk_gguf_read_file(path, &gp, &m->g))) { lk_model_free(m); return st; }
+    return lk__model_finish(m, out);
+}
+#endif
+LKDEF void lk_model_free(lk_model *m) {
+    lk_allocator a;
+    if (!m) return;
+    a = m->a;
+    if (m->layers) lk__free(&a, m->layers, sizeof(lk_layer) * (size_t)m->hp.n_layer);
+    lk_vocab_free(m->vocab);
+    lk_gguf_free(m->g);
+    lk__free(&a, m, sizeof *m);
+}
+LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
+    uint64_t n = 0;
+    int il;
+    const lk_tensor *ts;
+    for (il = 0; il < m->hp.n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down };
+        size_t k;
+        for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
+    }
+    ts = &m->output;
+    return n + lk_tensor_nbytes(ts);
+}
+
+/* ---- context ---------------------------------------------------------------- */
+struct lk_context {
+    const lk_model *m;
+    lk_context_params p;
+    lk_threads th;
+    lk_allocator a;
+    void *mem; size_t mem_size;
+    lk_kv_cache kv;
+    int n_ctx, n_batch, n_threads;
+    float *x, *xn, *q, *k, *v, *att, *o, *ff1, *ff2, *logits, *scores;
+    int *posbuf;                    /* [n_batch] positions of the chunk        */
+    void *mm; size_t mm_size;
+    int n_logit_rows;               /* rows of logits held from the last batch */
+    int logit_row0;                 /* batch row of logits row 0               */
+};
+
+LKDEF lk_context_params lk_context_default_params(void) {
+    lk_context_params p;
+    memset(&p, 0, sizeof p);
+    p.n_ctx = 0; p.n_batch = 512; p.kv_type = LK_TYPE_F16; p.logits_all = 0;
+    return p;
+}
+
+/* the sizes of every buffer, shared by memory_size and new */
+typedef struct lk__ctx_sizes { size_t posb, x, q, kvr, att, ff1, ff2, logits, scores, mm, kv, total; int n_ctx, n_batch, n_thr; } lk__ctx_sizes;
+static size_t lk__mm_max(const lk_model *m, int nb) {
+    size_t mx = 0, s;
+    int il;
+#define LK__MM(t) do { if ((t).data && (s = lk_matmul_scratch_size((t).type, (t).ne[0], nb)) > mx) mx = s; } while (0)
+    for (il = 0; il < m->hp.n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
+        LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
+    }
+    LK__MM(m->output);
+#undef LK__MM
+    return mx;
+}
+static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
+    const lk_hparams *hp = &m->hp;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1;
+    memset(z, 0, sizeof *z);
+    z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train;
+    z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
+    if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
+    if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
+    if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16)", lk_type_name(p->kv_type));
+    {
+        lk_threads th;
+        th.parallel_for = p->parallel_for; th.user = p->parallel_user; th.n_threads = p->n_threads;
+        z->n_thr = lk_threads_count(&th);
+    }
+    if (z->n_thr < 1) z->n_thr = 1;
+    f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
+    z->posb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
+    z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
+    z->q = lk__pad64(sizeof(float) * (size_t)z->n_batch * nq);
+    z->kvr = lk__pad64(sizeof(float) * (size_t)z->n_batch * nkv);
+    z->att = z->q;
+    z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
+    z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
+    z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
+    z->scores = lk__pad64(sizeof(float) * (size_t)z->n_thr * z->n_ctx);
+    z->mm = lk__pad64(lk__mm_max(m, z->n_batch));
+    z->kv = lk__pad64(lk_kv_cache_bytes(p->kv_type, hp->n_layer, z->n_ctx, nkv, nkv));
+    /* x, xn, o: 3 * x; q, att: 2 * q; k, v: 2 * kvr */
+    z->total = z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->mm + z->kv + 64;
+    return LK_OK;
+}
+LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
+    lk__ctx_sizes z;
+    lk_context_params d = lk_context_default_params();
+    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total : 0;
+}
+LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, lk_context **out) {
+    lk_context_params p = pp ? *pp : lk_context_default_params();
+    lk__ctx_sizes z;
+    lk_context *c;
+    lk_allocator a = lk__resolve_alloc(p.alloc);
+    unsigned char *q;
+    lk_status st;
+    if (!m || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_new: NULL argument");
+    *out = NULL;
+    if ((st = lk__ctx_sizes_get(m, &p, &z))) return st;
+    c = LK__CAST(lk_context *, a.alloc(a.user, sizeof *c, 16));
+    if (!c) return lk_set_error(LK_ERR_NOMEM, "context: out of memory");
+    memset(c, 0, sizeof *c);
+    c->m = m; c->p = p; c->a = a;
+    c->th.parallel_for = p.parallel_for; c->th.user = p.parallel_user; c->th.n_threads = p.n_threads;
+    c->n_ctx = z.n_ctx; c->n_batch = z.n_batch; c->n_threads = z.n_thr;
+    c->mem = a.alloc(a.user, z.total, 64);
+    if (!c->mem) {
+        lk__free(&a, c, sizeof *c);
+        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)z.total, z.n_ctx, z.n_batch);
+    }
+    c->mem_size = z.total;
+    q = LK__CAST(unsigned char *, c->mem);
+#define LK__TAKE(ptr, T, sz) do { ptr = LK__CAST(T, q); q += (sz); } while (0)
+    LK__TAKE(c->x, float *, z.x); LK__TAKE(c->xn, float *, z.x); LK__TAKE(c->o, float *, z.x);
+    LK__TAKE(c->q, float *, z.q); LK__TAKE(c->att, float *, z.q);
+    LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
+    LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
+    LK__TAKE(c->logits, float *, z.logits); LK__TAKE(c->scores, float *, z.scores);
+    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb);
+#undef LK__TAKE
+    c->mm_size = z.mm;
+    if ((st = lk_kv_cache_init(&c->kv, p.kv_type, m->hp.n_layer, z.n_ctx, m->hp.n_head_kv * m->hp.head_dim_k,
+                               m->hp.n_head_kv * m->hp.head_dim_k, q))) {
+        lk_context_free(c);
+        return st;
+    }
+    *out = c;
+    return LK_OK;
+}
+LKDEF void lk_context_free(lk_context *c) {
+    lk_allocator a;
+    if (!c) return;
+    a = c->a;
+    lk__free(&a, c->mem, c->mem_size);
+    lk__free(&a, c, sizeof *c);
+}
+LKDEF int lk_context_n_past(const lk_context *c) { return c->kv.n; }
+LKDEF int lk_context_n_ctx(const lk_context *c) { return c->n_ctx; }
+LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
+LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
+    if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
+    lk_kv_cache_truncate(&c->kv, n);
+    c->n_logit_rows = 0;
+    return LK_OK;
+}
+LKDEF const float *lk_logits(const lk_context *c, int i) {
+    if (!c || c->n_logit_rows == 0) return NULL;
+    if (i < 0) i += c->logit_row0 + c->n_logit_rows;
+    i -= c->logit_row0;
+    if (i < 0 || i >= c->n_logit_rows) return NULL;
+    return c->logits + (size_t)i * c->m->hp.n_vocab;
+}
+
+/* matmul with an optional bias; W has rows of n_in, T columns */
+static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
+    lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
+    if (!st && b && b->data) {
+        const float *bb = LK__CAST(const float *, b->data);
+        int64_t n = W->ne[1], t, i;
+        for (t = 0; t < T; t++) for (i = 0; i < n; i++) y[t * n + i] += bb[i];
+    }
+    return st;
+}
+
+typedef struct lk__attn_task {
+    lk_context *c;
+    int il, T, slot0;
+    const int *pos;
+    lk_attn_params ap;
+} lk__attn_task;
+static void lk__attn_fn(void *arg, int task, int n_tasks) {
+    /* (token, head) pairs split into n_tasks contiguous ranges; task i owns scores row i */
+    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
+    lk_context *c = a->c;
+    const lk_hparams *hp = &c->m->hp;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv;
+    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
+    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
+    float *s = c->scores + (size_t)task * c->n_ctx;
+    for (w = lo; w < hi; w++) {
+        int t = w / H, h = w % H;
+        float lse;
+        /* the rows visible to token t: everything stored up to its own slot */
+        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, a->slot0 + t + 1);
+        lk_attn(&a->ap, c->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, c->att + ((size_t)t * H + h) * d, &lse, s);
+    }
+}
+
+/* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
+static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int T, int out_from) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const int E = hp->n_embd, F = hp->n_ff, H = hp->n_head, d = hp->head_dim_k;
+    const int nq = H * d, nkv = hp->n_head_kv * d, V = hp->n_vocab, slot0 = c->kv.n;
+    int t, il, i, n_out;
+    lk_status st;
+    float *x = c->x, *xn = c->xn;
+
+    for (t = 0; t < T; t++) {   /* embeddings */
+        const lk_tensor *te = &m->tok_embd;
+        float *xt = x + (size_t)t * E;
+        lk_dequantize_row(te->type, LK__CAST(const unsigned char *, te->data) + (size_t)tok[t] * te->nb[1], xt, E);
+        if (hp->embd_scale != 1.0f) for (i = 0; i < E; i++) xt[i] *= hp->embd_scale;
+        if (m->pos_embd.data) {
+            float *pe = c->o;
+            lk_dequantize_row(m->pos_embd.type, LK__CAST(const unsigned char *, m->pos_embd.data) + (size_t)pos[t] * m->pos_embd.nb[1], pe, E);
+            for (i = 0; i < E; i++) xt[i] += pe[i];
+        }
+    }
+    for (il = 0; il < hp->n_layer; il++) {
+        const lk_layer *L = &m->layers[il];
+        lk__attn_task at;
+        int swa = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0);
+#define LK__NORM(dst, src, w, b) do { for (t = 0; t < T; t++) { \
+            if (hp->norm_is_layernorm) lk_layernorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), LK__CAST(const float *, (b).data), E, hp->norm_eps); \
+            else lk_rmsnorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), E, hp->norm_eps); } } while (0)
+        LK__NORM(xn, x, L->attn_norm, L->attn_norm_b);
+        if (L->wqkv.data) {   /* fused: rows [Q | K | V] */
+            if ((st = lk__mm(c, &L->wqkv, &L->bqkv, xn, T, c->ff1))) return st;
+            for (t = 0; t < T; t++) {
+                const float *r = c->ff1 + (size_t)t * (nq + 2 * nkv);
+                memcpy(c->q + (size_t)t * nq, r, sizeof(float) * nq);
+                memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
+                memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
+            }
+        } else {
+            if ((st = lk__mm(c, &L->wq, &L->bq, xn, T, c->q)) || (st = lk__mm(c, &L->wk, &L->bk, xn, T, c->k)) ||
+                (st = lk__mm(c, &L->wv, &L->bv, xn, T, c->v)))
+                return st;
+        }
+        for (t = 0; t < T; t++) {
+            float *qt = c->q + (size_t)t * nq;
+            if (hp->rope.n_rot) {
+                lk_rope r = hp->rope;
+                lk_rope_apply(&r, qt, H, d, pos[t]);
+                lk_rope_apply(&r, c->k + (size_t)t * nkv, hp->n_head_kv, d, pos[t]);
+            }
+            if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+            lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        }
+        if (il == 0) for (t = 0; t < T; t++) c->kv.pos[slot0 + t] = pos[t];
+        at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos;
+        at.ap = lk_attn_default_params(d);
+        at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
+        at.ap.window = swa ? hp->sliding_window : 0;
+        at.ap.f16_math = c->kv.type == LK_TYPE_F16;
+        lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, &at);
+        if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
+        if (L->post_attn_norm.data)
+            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_attn_norm.data), E, hp->norm_eps);
+        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+        /* feed-forward */
+        LK__NORM(xn, x, L->ffn_norm, L->ffn_norm_b);
+        if (hp->arch == LK_ARCH_GPT2) {
+            if ((st = lk__mm(c, &L->ffn_up, &L->b_up, xn, T, c->ff2))) return st;
+            for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
+        } else if (hp->arch == LK_ARCH_PHI3) {   /* fused up: [gate | up] */
+            if ((st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff1))) return st;
+            for (t = 0; t < T; t++) for (i = 0; i < F; i++) {
+                const float *u = c->ff1 + (size_t)t * 2 * F;
+                c->ff2[(size_t)t * F + i] = lk_silu(u[i]) * u[F + i];
+            }
+        } else {
+            int geglu = hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2;
+            if ((st = lk__mm(c, &L->ffn_gate, NULL, xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff2))) return st;
+            for (i = 0; i < T * F; i++) c->ff2[i] *= geglu ? lk_gelu(c->ff1[i]) : lk_silu(c->ff1[i]);
+        }
+        if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
+        if (L->post_ffw_norm.data)
+            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_ffw_norm.data), E, hp->norm_eps);
+        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+    }
+    /* output rows [out_from, T) */
+    n_out = T - out_from;
+    c->n_logit_rows = 0;
+    if (n_out <= 0) return LK_OK;
+    for (t = out_from; t < T; t++) {
+        float *dst = xn + (size_t)(t - out_from) * E;
+        if (hp->norm_is_layernorm)
+            lk_layernorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), LK__CAST(const float *, m->output_norm_b.data), E, hp->norm_eps);
+        else lk_rmsnorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), E, hp->norm_eps);
+    }
+    if ((st = lk__mm(c, &m->output, NULL, xn, n_out, c->logits))) return st;
+    if (hp->final_softcap > 0.0f)
+        for (i = 0; i < n_out * V; i++) c->logits[i] = hp->final_softcap * tanhf(c->logits[i] * (1.0f / hp->final_softcap));
+    c->n_logit_rows = n_out;
+    return LK_OK;
+#undef LK__NORM
+}
+
+/* Shared by lk_decode and lk_decode_pos: pos == NULL continues from the
+ * last stored position. Everything is validated before any state changes. */
+static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, int n) {
+    int i, done = 0, V;
+    int last, base;
+    lk_status st;
+    if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
+    V = c->m->hp.n_vocab;
+    if (n > c->n_ctx - c->kv.n)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode: context overflow: %d tokens stored + %d new > n_ctx %d", c->kv.n, n, c->n_ctx);
+    if (c->p.logits_all && n > c->n_batch)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode: with logits_all a call takes at most n_batch (%d) tokens, got %d", c->n_batch, n);
+    last = c->kv.n ? c->kv.pos[c->kv.n - 1] : -1;
+    base = last + 1;
+    for (i = 0; i < n; i++) {
+        int p = pos ? pos[i] : base + i;
+        if (tokens[i] < 0 || tokens[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode: token %d at index %d is outside [0, %d)", (int)tokens[i], i, V);
+        if (p < 0 || p < last)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d at index %d is out of order (previous %d)", (int)p, i, (int)last);
+        if (c->m->pos_embd.data && p >= c->m->hp.n_ctx_train)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d exceeds the model's %d learned positions", (int)p, c->m->hp.n_ctx_train);
+        last = p;
+    }
+    c->n_logit_rows = 0;
+    while (done < n) {
+        int T = n - done < c->n_batch ? n - done : c->n_batch;
+        int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
+        for (i = 0; i < T; i++) c->posbuf[i] = pos ? pos[done + i] : base + done + i;
+        if ((st = lk__forward(c, tokens + done, c->posbuf, T, out_from))) return st;   /* chunk not committed */
+        c->kv.n += T;
+        done += T;
+    }
+    c->logit_row0 = c->p.logits_all ? 0 : n - 1;
+    return LK_OK;
+}
+LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n) {
+    if (!pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_pos: pos is NULL");
+    return lk__decode(c, tokens, pos, n);
+}
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n) { return lk__decode(c, tokens, NULL, n); }
 
 /* --------------------------------------------------------------------------
  * 15.14 Threads

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs test programs (and command lines) and prints "N passed, N failed, N skipped".
 # Usage: tests/run.sh BINARY... ; an argument "name=CMD" runs CMD and records
-# one PASS/FAIL line for its exit status. Binaries print PASS/FAIL/SKIP lines.
+# one PASS/FAIL line for its exit status (77 = SKIP). Binaries print PASS/FAIL/SKIP lines.
 pass=0; fail=0; skip=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 for t in "$@"; do
   case "$t" in
     *=*) name=${t%%=*}; cmd=${t#*=}
-         if bash -c "$cmd" > "$log" 2>&1; then echo "PASS $name"; pass=$((pass+1))
+         bash -c "$cmd" > "$log" 2>&1; rc=$?
+         if [ $rc -eq 0 ]; then echo "PASS $name"; pass=$((pass+1))
+         elif [ $rc -eq 77 ]; then echo "SKIP $name: $(tail -1 "$log")"; skip=$((skip+1))
          else echo "FAIL $name"; tail -20 "$log" | sed 's/^/  /'; fail=$((fail+1)); fi
          continue ;;
   esac

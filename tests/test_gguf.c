@@ -6,6 +6,19 @@
 #include "tests/lk_test.h"
 #include <ctype.h>
 
+static lk_arena warena2;
+static lk_allocator warena2_alloc;
+static const lk_allocator *walloc2(void) {
+#ifdef LLMKIT_NO_MALLOC
+    if (!warena2.base) { static unsigned char *mem; mem = (unsigned char *)malloc(16u << 20); lk_arena_init(&warena2, mem, 16u << 20); }
+    warena2_alloc = lk_arena_allocator(&warena2);
+    return &warena2_alloc;
+#else
+    (void)warena2; (void)warena2_alloc;
+    return NULL;
+#endif
+}
+
 /* Under LLMKIT_NO_MALLOC every reader allocation comes from this arena. */
 static lk_arena arena;
 static lk_allocator arena_alloc;
@@ -20,6 +33,20 @@ static lk_gguf_params params(void) {
     (void)arena; (void)arena_alloc;
 #endif
     return p;
+}
+/* allocator for writers: NULL (default) or, under LLMKIT_NO_MALLOC, a second arena */
+static lk_arena warena;
+static lk_allocator warena_alloc;
+static const lk_allocator *walloc(void) {
+#ifdef LLMKIT_NO_MALLOC
+    if (!warena.base) { static unsigned char *mem; mem = (unsigned char *)malloc(64u << 20); lk_arena_init(&warena, mem, 64u << 20); }
+    lk_arena_reset(&warena);
+    warena_alloc = lk_arena_allocator(&warena);
+    return &warena_alloc;
+#else
+    (void)warena; (void)warena_alloc;
+    return NULL;
+#endif
 }
 
 static int parse_shape(const char *s, int64_t *ne) {   /* "[64,512]" */
@@ -224,8 +251,9 @@ static void check_rewrite_identical(const char *rel) {
     if (!p) { lk_t_skip(name, "fixtures absent"); return; }
     lk_t_begin(name);
     orig = lk_t_read_file(p, &len);
-    CHECK_OK(lk_gguf_read_memory(orig, len, NULL, &g));
-    CHECK_OK(lk_gguf_writer_new(NULL, &w));
+    { lk_gguf_params pp = params(); CHECK_OK(lk_gguf_read_memory(orig, len, &pp, &g)); }
+    CHECK_OK(lk_gguf_writer_new(walloc(), &w));
+    if (!g || !w) { lk_t_end(); return; }
     for (i = 0; i < g->n_kv; i++) {
         char key[256];
         snprintf(key, sizeof key, "%.*s", (int)g->kv[i].key.len, g->kv[i].key.ptr);
@@ -269,7 +297,8 @@ static void check_roundtrip_all_types(void) {
     int64_t ne1[2] = {3, 2}, ne2[1] = {3};
     lk_gguf_params pp = params();
     lk_t_begin("gguf-roundtrip-all-types");
-    CHECK_OK(lk_gguf_writer_new(NULL, &w));
+    CHECK_OK(lk_gguf_writer_new(walloc(), &w));
+    if (!w) { lk_t_end(); return; }
     CHECK_OK(lk_gguf_writer_set_alignment(w, 64));
     memset(&v, 0, sizeof v);
     v.type = LK_GGUF_UINT8; v.v.u = 200; CHECK_OK(lk_gguf_writer_add_value(w, "t.u8", &v));
@@ -358,7 +387,8 @@ static void check_roundtrip_all_types(void) {
         lk_gguf_writer *w2; unsigned char *b2;
         pp = params();
         CHECK_OK(lk_gguf_read_memory(buf, (size_t)size, &pp, &g));
-        CHECK_OK(lk_gguf_writer_new(NULL, &w2));
+        CHECK_OK(lk_gguf_writer_new(walloc2(), &w2));
+        if (!g || !w2) { lk_t_end(); return; }
         for (i = 0; i < g->n_kv; i++) {
             char key[64]; snprintf(key, sizeof key, "%.*s", (int)g->kv[i].key.len, g->kv[i].key.ptr);
             if (strcmp(key, "general.alignment") == 0) CHECK_OK(lk_gguf_writer_set_alignment(w2, 64));

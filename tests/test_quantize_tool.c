@@ -1,0 +1,102 @@
+/* test_quantize_tool.c - tools/quantize.c must reproduce llama-quantize's
+ * output files byte for byte (reference: the llama.cpp-made fixtures). */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include "tests/lk_test.h"
+#define LK_QUANTIZE_NO_MAIN
+#include "tools/quantize.c"
+
+/* quantize `src_rel` with argv-style options and compare with `want_rel` */
+static void check_file(const char *case_name, const char *src_rel, const char *want_rel, int pure, const char *type, const char *nthreads) {
+    const char *src_path = lk_t_fixture(src_rel), *want_path = lk_t_fixture(want_rel);
+    char *argv[7];
+    int argc = 0;
+    lkq_params p;
+    const char *in_s, *out_s;
+    lk_gguf *in = NULL;
+    lk_gguf_writer *w = NULL;
+    void **bufs = NULL;
+    int64_t n_bufs = 0;
+    unsigned char *want = NULL, *got = NULL;
+    size_t want_len = 0;
+    uint64_t got_len;
+    if (!src_path || !want_path) { lk_t_skip(case_name, "fixtures absent"); return; }
+    lk_t_begin(case_name);
+    argv[argc++] = (char *)"--quiet";
+    if (pure) argv[argc++] = (char *)"--pure";
+    argv[argc++] = (char *)src_path;
+    argv[argc++] = (char *)"unused-out.gguf";
+    argv[argc++] = (char *)type;
+    if (nthreads) argv[argc++] = (char *)nthreads;
+    CHECK(lkq_parse_args(argc, argv, &p, &in_s, &out_s) == 0, "argument parsing failed");
+    CHECK_OK(lk_gguf_read_file(src_path, NULL, &in));
+    if (in) CHECK_OK(lkq_quantize_model(in, &p, &w, &bufs, &n_bufs));
+    want = lk_t_read_file(want_path, &want_len);
+    CHECK(want != NULL, "cannot read %s", want_path);
+    if (w && want) {
+        got_len = lk_gguf_writer_size(w);
+        got = (unsigned char *)malloc((size_t)got_len + 1);
+        CHECK_OK(lk_gguf_writer_write_memory(w, got, (size_t)got_len));
+        CHECK(got_len == want_len, "%s: %llu bytes, llama-quantize wrote %zu", want_rel, (unsigned long long)got_len, want_len);
+        if (got_len == want_len) {
+            size_t k;
+            for (k = 0; k < want_len && got[k] == want[k]; k++) {}
+            CHECK(k == want_len, "%s: first difference at byte %zu", want_rel, k);
+        }
+    }
+    free(got); free(want);
+    lk_gguf_writer_free(w);
+    lkq_free_bufs(bufs, n_bufs);
+    lk_gguf_free(in);
+    lk_t_end();
+}
+
+int main(void) {
+    static const char *pure_types[] = { "F16", "BF16", "Q8_0", "Q6_K", "Q5_1", "Q5_0", "Q5_K_M", "Q4_1", "Q4_0", "Q4_K_M", "Q2_K", "Q3_K_M" };
+    static const char *stories_types[] = { "F16", "Q8_0", "Q5_1", "Q5_0", "Q4_K_M", "Q4_1", "Q4_0" };
+    static const char *archs[] = { "qwen2", "gemma2", "phi3", "gpt2" };
+    char name[128], rel[256], want[256];
+    size_t i;
+    /* the default Q4_K_M mix (use_more_bits layers, output Q6_K, ...) */
+    check_file("quantize_tool_llama_Q4_K_M_mix", "models/llama/llama-F32.gguf", "models/llama/llama-Q4_K_M-mix.gguf", 0, "Q4_K_M", NULL);
+    /* rows split over threads: same bytes */
+    check_file("quantize_tool_llama_Q4_K_M_mix_3threads", "models/llama/llama-F32.gguf", "models/llama/llama-Q4_K_M-mix.gguf", 0, "Q4_K_M", "3");
+    for (i = 0; i < sizeof pure_types / sizeof pure_types[0]; i++) {
+        snprintf(name, sizeof name, "quantize_tool_llama_pure_%s", pure_types[i]);
+        snprintf(want, sizeof want, "models/llama/llama-%s.gguf", pure_types[i]);
+        check_file(name, "models/llama/llama-F32.gguf", want, 1, pure_types[i], NULL);
+    }
+    /* 64-wide rows and 172-wide ffn_down: K -> legacy / F16 fallbacks */
+    for (i = 0; i < sizeof stories_types / sizeof stories_types[0]; i++) {
+        snprintf(name, sizeof name, "quantize_tool_stories260K_%s", stories_types[i]);
+        snprintf(want, sizeof want, "stories260K/stories260K-%s.gguf", stories_types[i]);
+        check_file(name, "stories260K/stories260K-F32.gguf", want, 0, stories_types[i], NULL);
+    }
+    /* tied embeddings, fused qkv, biases, position embeddings */
+    for (i = 0; i < sizeof archs / sizeof archs[0]; i++) {
+        snprintf(rel, sizeof rel, "models/%s/%s-F32.gguf", archs[i], archs[i]);
+        snprintf(name, sizeof name, "quantize_tool_%s_Q4_K_M_mix", archs[i]);
+        snprintf(want, sizeof want, "models/%s/%s-Q4_K_M-mix.gguf", archs[i], archs[i]);
+        check_file(name, rel, want, 0, "Q4_K_M", NULL);
+        snprintf(want, sizeof want, "models/%s/%s-Q8_0.gguf", archs[i], archs[i]);
+        snprintf(name, sizeof name, "quantize_tool_%s_Q8_0", archs[i]);
+        if (lk_t_fixture(want)) check_file(name, rel, want, 0, "Q8_0", NULL);
+    }
+    /* argument errors */
+    lk_t_begin("quantize_tool_args");
+    {
+        lkq_params p;
+        const char *a, *b;
+        char *bad1[] = { (char *)"in.gguf", (char *)"out.gguf", (char *)"Q9_9" };
+        char *bad2[] = { (char *)"--nope", (char *)"in.gguf", (char *)"out.gguf", (char *)"Q4_0" };
+        char *ok[] = { (char *)"--output-tensor-type", (char *)"q8_0", (char *)"in.gguf", (char *)"out.gguf", (char *)"q4_k", (char *)"4" };
+        fprintf(stderr, "(the next three usage/error lines on stderr are expected)\n");
+        CHECK(lkq_parse_args(3, bad1, &p, &a, &b) != 0, "unknown type accepted");
+        CHECK(lkq_parse_args(4, bad2, &p, &a, &b) != 0, "unknown option accepted");
+        CHECK(lkq_parse_args(2, bad1, &p, &a, &b) != 0, "missing type accepted");
+        CHECK(lkq_parse_args(6, ok, &p, &a, &b) == 0 && p.ftype == LKQ_Q4_K_M && p.output_type == LK_TYPE_Q8_0 &&
+              p.default_type == LK_TYPE_Q4_K && p.n_threads == 4, "Q4_K alias / output type / nthreads not parsed");
+    }
+    lk_t_end();
+    return lk_t_exit();
+}

@@ -1,0 +1,73 @@
+/* logits: write float32 logits for every position of a token sequence.
+ *   build: cc -O2 -I. tools/logits.c -lm -o logits
+ *   usage: logits -m MODEL --tokens 1,11,48,... [--kv f32|f16] [-t N] [-b N_BATCH] -o OUT.bin
+ * OUT.bin holds [n_tokens][n_vocab] floats, row i = prediction after tokens
+ * 0..i (the fixtures' format). Token ids are fed verbatim; no BOS is added. */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(void) {
+    fprintf(stderr, "usage: logits -m MODEL --tokens ID,ID,... [--kv f32|f16] [-t THREADS] [-b N_BATCH] -o OUT.bin\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    const char *model = NULL, *toks = NULL, *out = NULL;
+    lk_context_params cp = lk_context_default_params();
+    lk_model *m;
+    lk_context *c;
+    int *ids;
+    int n = 0, cap, i, done;
+    FILE *f;
+    cp.kv_type = LK_TYPE_F32;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-m") && v) { model = v; i++; }
+        else if (!strcmp(a, "--tokens") && v) { toks = v; i++; }
+        else if (!strcmp(a, "-o") && v) { out = v; i++; }
+        else if (!strcmp(a, "-t") && v) { cp.n_threads = atoi(v); i++; }
+        else if (!strcmp(a, "-b") && v) { cp.n_batch = atoi(v); i++; }
+        else if (!strcmp(a, "--kv") && v) {
+            if (!strcmp(v, "f32")) cp.kv_type = LK_TYPE_F32;
+            else if (!strcmp(v, "f16")) cp.kv_type = LK_TYPE_F16;
+            else { fprintf(stderr, "logits: --kv must be f32 or f16\n"); return 2; }
+            i++;
+        } else return usage();
+    }
+    if (!model || !toks || !out) return usage();
+    cap = (int)strlen(toks) / 2 + 2;
+    ids = (int *)malloc(sizeof(int) * (size_t)cap);
+    for (const char *p = toks; *p; ) {
+        char *e;
+        long v = strtol(p, &e, 10);
+        if (e == p || v < 0 || v > 0x7fffffff || n >= cap) { fprintf(stderr, "logits: bad --tokens list near '%s'\n", p); return 2; }
+        ids[n++] = (int)v;
+        p = *e == ',' ? e + 1 : e;
+        if (*e && *e != ',') { fprintf(stderr, "logits: bad --tokens list near '%s'\n", e); return 2; }
+    }
+    if (n == 0) { fprintf(stderr, "logits: no tokens\n"); return 2; }
+    if (lk_model_load_file(model, NULL, &m)) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 1; }
+    cp.n_ctx = n;
+    if (cp.n_batch <= 0) cp.n_batch = 512;
+    cp.logits_all = 1;
+    if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 1; }
+    f = fopen(out, "wb");
+    if (!f) { fprintf(stderr, "logits: cannot create %s\n", out); return 1; }
+    for (done = 0; done < n; ) {   /* logits_all: at most n_batch tokens per call */
+        int k = n - done < cp.n_batch ? n - done : cp.n_batch, r;
+        if (lk_decode(c, ids + done, k)) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 1; }
+        for (r = 0; r < k; r++)
+            if (fwrite(lk_logits(c, r), sizeof(float), (size_t)lk_model_n_vocab(m), f) != (size_t)lk_model_n_vocab(m)) {
+                fprintf(stderr, "logits: write error\n"); return 1;
+            }
+        done += k;
+    }
+    fclose(f);
+    lk_context_free(c);
+    lk_model_free(m);
+    free(ids);
+    return 0;
+}
