@@ -817,7 +817,8 @@ LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
  * text of control tokens into those tokens (user-defined tokens are always
  * split out first, as llama.cpp does). Returns the number of tokens written
  * to tokens[0..n_max), or -(number needed) if n_max is too small (nothing
- * useful is written then), or LK_TOKENIZE_ERROR. */
+ * useful is written then), or LK_TOKENIZE_ERROR (also for texts over
+ * INT_MAX / 8 bytes). */
 LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
                       int add_special, int parse_special);
 /* The bytes of one token (llama_token_to_piece with lstrip 0): SPM/WPM

@@ -195,6 +195,32 @@ static void test_stories(void) {
             } else CHECK(0, "greedy.txt format");
             free(g); free(gz);
         }
+        /* the same through an arena allocator (vocab and tokenize scratch) */
+        {
+            static unsigned char mem[1 << 20];
+            lk_arena ar;
+            lk_allocator al;
+            lk_gguf *g = NULL;
+            lk_vocab *va = NULL;
+            lk_arena_init(&ar, mem, sizeof mem);
+            al = lk_arena_allocator(&ar);
+            CHECK_OK(lk_gguf_read_file(gp, NULL, &g));
+            if (g) {
+                CHECK_OK(lk_vocab_load(g, &al, &va));
+                lk_gguf_free(g);
+                n = va ? lk_tokenize(va, text, (int)strlen(text), toks, 64, 1, 0) : -1;
+                ok = n == 21;
+                for (i = 0; ok && i < n; i++) ok = toks[i] == s1[i];
+                CHECK(ok, "S1 through an arena: n=%d (arena used %zu)", n, ar.used);
+                lk_vocab_free(va);
+                /* an arena too small: a clean error */
+                lk_arena_init(&ar, mem, 2000);
+                CHECK_OK(lk_gguf_read_file(gp, NULL, &g));
+                va = NULL;
+                CHECK(lk_vocab_load(g, &al, &va) == LK_ERR_NOMEM && va == NULL, "small arena");
+                lk_gguf_free(g);
+            }
+        }
         /* round trips */
         {
             static const char *const texts[] = { "Hello world", " leading space", "two  spaces\tand\ttabs\n\nnewlines ",
