@@ -733,8 +733,8 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
  * the ~5100 codepoints assigned since 14.0 count as unassigned here).
  *
  * Memory: the vocab copies what it needs from the GGUF (which may be freed
- * afterwards) through the allocator given to lk_vocab_load; lk_tokenize and
- * lk_detokenize take scratch memory from the same allocator and free it
+ * afterwards) through the allocator given to lk_vocab_load; lk_tokenize
+ * takes scratch memory from the same allocator and frees it
  * before returning (an arena allocator therefore grows on every call). */
 typedef struct lk_vocab lk_vocab;
 
