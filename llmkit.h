@@ -817,8 +817,8 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
  * the ~5100 codepoints assigned since 14.0 count as unassigned here).
  *
  * Memory: the vocab copies what it needs from the GGUF (which may be freed
- * afterwards) through the allocator given to lk_vocab_load; lk_tokenize and
- * lk_detokenize take scratch memory from the same allocator and free it
+ * afterwards) through the allocator given to lk_vocab_load; lk_tokenize
+ * takes scratch memory from the same allocator and frees it
  * before returning (an arena allocator therefore grows on every call). */
 typedef struct lk_vocab lk_vocab;
 
@@ -858,7 +858,7 @@ enum {
  * LK_ERR_RANGE (a special-token id KV outside [0, n_tokens); -1 and
  * 0xFFFFFFFF mean "none" and keep the default),
  * LK_ERR_FORMAT (array lengths that differ from the token count, duplicate
- * token texts),
+ * token texts, a token text over 1 MiB),
  * LK_ERR_UNSUPPORTED (another tokenizer model or pre-tokenizer),
  * LK_ERR_NOMEM. alloc NULL = default allocator. */
 LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out);
@@ -901,7 +901,8 @@ LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
  * text of control tokens into those tokens (user-defined tokens are always
  * split out first, as llama.cpp does). Returns the number of tokens written
  * to tokens[0..n_max), or -(number needed) if n_max is too small (nothing
- * useful is written then), or LK_TOKENIZE_ERROR. */
+ * useful is written then), or LK_TOKENIZE_ERROR (also for texts over
+ * INT_MAX / 8 bytes). */
 LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
                       int add_special, int parse_special);
 /* The bytes of one token (llama_token_to_piece with lstrip 0): SPM/WPM
@@ -7198,6 +7199,7 @@ static int lk__pre_split(int pre, const uint32_t *cps, const unsigned short *fl,
 typedef struct lk__tok { const char *text; int len; float score; int attr; } lk__tok;
 typedef struct lk__merge { const char *s; int len; int split; } lk__merge;
 #define LK__VOCAB_BLOCKS 12
+#define LK__MAX_TOKEN_BYTES (1 << 20)   /* longest token text accepted */
 #define LK__VOCAB_MAX_EOG 32
 
 struct lk_vocab {
@@ -7502,7 +7504,8 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
     blob_size = 0;
     for (i = 0; i < n; i++) {
         uint64_t l = toks_v->v.strs[i].len;
-        if (l > 0x7fffffffull / 2) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long", i, (unsigned long long)l);
+        if (l > LK__MAX_TOKEN_BYTES)
+            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long (limit %d)", i, (unsigned long long)l, LK__MAX_TOKEN_BYTES);
         blob_size += (l ? (size_t)l : 24) + 1;
         if (blob_size > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token texts exceed 2 GiB");
     }
@@ -7676,7 +7679,8 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
         char *mb;
         int nm = (int)merges_v->n;
         for (i = 0; i < nm; i++) {
-            if (merges_v->v.strs[i].len > 0x7fffffffull / 2) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merge %d is too long", i);
+            if (merges_v->v.strs[i].len > 2 * LK__MAX_TOKEN_BYTES + 1)
+                LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merge %d is %llu bytes long", i, (unsigned long long)merges_v->v.strs[i].len);
             mblob += (size_t)merges_v->v.strs[i].len + 1;
             if (mblob > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merges exceed 2 GiB");
         }
@@ -8115,12 +8119,11 @@ LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *to
 /* ---- pieces ---- */
 typedef struct lk__pw { char *buf; int cap; long long n; int skip; } lk__pw;
 static void lk__pw_put(lk__pw *w, const char *s, int n) {
-    int i;
-    for (i = 0; i < n; i++) {
-        if (w->n == 0 && w->skip > 0 && s[i] == ' ') { w->skip--; continue; }
-        if (w->buf && w->n < w->cap) w->buf[w->n] = s[i];
-        w->n++;
-    }
+    int i = 0;
+    while (w->n == 0 && w->skip > 0 && i < n && s[i] == ' ') { w->skip--; i++; }   /* lstrip */
+    if (!w->buf || w->n + (n - i) > w->cap) { w->n += n - i; return; }              /* count only */
+    memcpy(w->buf + w->n, s + i, (size_t)(n - i));
+    w->n += n - i;
 }
 static void lk__piece(const lk_vocab *v, int token, int special, lk__pw *w) {
     const lk__tok *t = &v->toks[token];
@@ -8182,6 +8185,7 @@ LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, in
     }
     w.buf = NULL; w.cap = 0; w.n = 0; w.skip = 0;
     lk__piece(v, token, special, &w);
+    if (w.n > 0x7fffffffll) { lk_set_error(LK_ERR_RANGE, "lk_token_to_piece: piece too long"); return LK_TOKENIZE_ERROR; }
     if (w.n > len) return -(int)w.n;
     w.buf = buf; w.cap = len; w.n = 0;
     lk__piece(v, token, special, &w);
