@@ -59,7 +59,11 @@ RUN_ARGS = \
   "compile-gcc-c99-minimal=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check_min.c -o /dev/null" \
   "compile-g++-c++11=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
   "gguf-inspect-fixtures=tests/tools.sh gguf-inspect-fixtures" \
-  "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects"
+  "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects" \
+  "convert-llama2c=tests/tools.sh convert-llama2c" \
+  "perplexity-vs-llama.cpp=tests/tools.sh perplexity" \
+  "generate=tests/tools.sh generate" \
+  "tokenize=tests/tools.sh tokenize"
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
