@@ -574,19 +574,60 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
  * and returns the output and the log-sum-exp of the scores, so partial
  * results over disjoint key sets merge exactly:
  *   o = (e^{s1} o1 + e^{s2} o2) / (e^{s1} + e^{s2})     (lk_attn_merge)
- * Keys are rows of the view, chosen by a range or an index list; each row
- * has a position used by the mask. Variants are parameters. */
-typedef enum lk_attn_score { LK_ATTN_SOFTMAX = 0 } lk_attn_score;
+ * Keys are rows of the view, chosen by a range [row0, n_rows) or an index
+ * list; each row has a position (and optionally a segment id) used by the
+ * mask. Variants are parameters.
+ *
+ * Masks (all combine; a key is used only if no rule masks it):
+ *   causal      kpos > qpos is masked
+ *   window      qpos - kpos >= window is masked unless kpos < n_sink
+ *   segments    kv->seg[r] != qseg is masked (packed prompts, Prepacking)
+ *   tree        rows r in [tree_row0, tree_row0 + tree_n) are tree nodes:
+ *               node r is visible to query node qrow only if r is qrow or an
+ *               ancestor (tree_parent[r - tree_row0] = parent row relative to
+ *               tree_row0, -1 = a root hanging off the rows before tree_row0)
+ *
+ * Scoring variants (score):
+ *   LK_ATTN_SOFTMAX  p_j = softmax_j(scale * q.k_j + alibi)        (default)
+ *   LK_ATTN_LSSA     "Softplus Attention with Re-weighting Boosts Length
+ *                    Extrapolation" (Gao & Spratling, arXiv 2501.13428):
+ *                    q^ = q/|q|, k^ = k/|k|, N = number of unmasked keys,
+ *                    s_j = ln(d) ln(N) (q^.k^), a_j = softplus(s_j) (stable),
+ *                    A_j = a_j / (sum_j a_j + 1e-8). scale/softcap/alibi unused.
+ *   LK_ATTN_LSSAR    LSSA, then B_j = ReLU(N A_j - O)^p with O = 1, except
+ *                    O = 0 for query positions 0, 1, 2; A'_j = B_j / (sum B + 1e-8);
+ *                    p = lssar_p (15). The power is taken after dividing by
+ *                    the row maximum, so it never overflows.
+ *   LSSA and LSSAR are meant for models TRAINED with them; on a softmax model
+ *   they only show what the function does. Their normalisation depends on
+ *   every key of the row (N, the re-weighting), so their partial results do
+ *   not merge: lk_attn_tiled / lk_attn_split compute them directly; *lse is
+ *   then log of the normaliser (sum a_j or sum B_j, before the 1e-8).
+ *
+ * KV storage read by lk_attn (kv->type / kv->zip):
+ *   f32, f16         rows addressed by row_stride / head_stride
+ *   q8_0, q4_0       ggml blocks over the whole row of n_head_kv*head_dim
+ *                    elements (row_stride bytes per row); head h is elements
+ *                    [h*head_dim, (h+1)*head_dim); blocks are dequantized
+ *   zip (kv->zip)    the channel-separable token-wise 2/4-bit format of
+ *                    section 10; dots are computed on the codes directly
+ *                    (channel scales folded into q and into the output). */
+typedef enum lk_attn_score { LK_ATTN_SOFTMAX = 0, LK_ATTN_LSSA = 1, LK_ATTN_LSSAR = 2 } lk_attn_score;
 
+struct lk_kv_cache;
 typedef struct lk_kv_view {
-    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    lk_type type;             /* f32, f16, q8_0 or q4_0 (ignored with zip)   */
     const void *k, *v;        /* row r of head h at k + r*row_stride + h*head_stride */
     size_t row_stride;        /* bytes between token rows                    */
-    size_t head_stride;       /* bytes between KV heads in a row             */
-    const int32_t *pos;       /* [n_rows] position of each row               */
+    size_t head_stride;       /* bytes between KV heads in a row (f32/f16)   */
+    const int32_t *pos;       /* [n_rows] position of each row (NULL: row)   */
     int n_rows;               /* rows present                                */
     const int32_t *idx;       /* optional: attend only to these rows          */
     int n_idx;
+    int row0;                 /* without idx: attend to rows [row0, n_rows)  */
+    const int32_t *seg;       /* optional [n_rows] segment id of each row    */
+    const struct lk_kv_cache *zip; /* non-NULL: zip rows of layer zip_layer  */
+    int zip_layer;
 } lk_kv_view;
 
 typedef struct lk_attn_params {
@@ -599,41 +640,154 @@ typedef struct lk_attn_params {
     int window;               /* > 0: also mask qpos - kpos >= window        */
     int n_sink;               /* with window: rows with pos < n_sink stay    */
     int f16_math;             /* round q and probabilities to f16 (ggml with an f16 cache) */
+    int qseg;                 /* segment of the query (used when kv->seg)    */
+    const int32_t *tree_parent; /* optional tree mask, see above             */
+    int tree_row0, tree_n, qrow;
+    float lssar_p;            /* LSSAR power (15)                            */
 } lk_attn_params;
 
 LKDEF lk_attn_params lk_attn_default_params(int head_dim);
 /* out[head_dim] = attention of q (one head) over kv head `kv_head`; *lse is
  * the log-sum-exp of the scaled scores (-inf if every key is masked, and
- * then out = 0). scratch must hold n_rows (or n_idx) floats. */
+ * then out = 0). scratch must hold lk_attn_scratch_floats(p, n) floats for
+ * n = n_rows - row0 (or n_idx) keys. */
 LKDEF void lk_attn(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *scratch);
+LKDEF size_t lk_attn_scratch_floats(const lk_attn_params *p, int n_keys);
 /* Merge two partial results over disjoint key sets into (o1, lse1). */
 LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int head_dim);
+/* Flash-style: keys in tiles of `tile`, online softmax (merge per tile);
+ * never holds more than one tile of scores. scratch: lk_attn_scratch_floats
+ * (p, tile) + head_dim floats. Softmax only (LSSA/LSSAR: direct). */
+LKDEF void lk_attn_tiled(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                         float *out, float *lse, float *scratch, int tile);
+/* Split-KV: the keys cut into n_part parts run as tasks of lk_parallel_for
+ * (section 14) and merged by LSE. scratch: n_part * (head_dim + 1 +
+ * lk_attn_scratch_floats(p, ceil(n/n_part))) floats. */
+struct lk_threads;
+LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                         float *out, float *lse, float *scratch, int n_part, const struct lk_threads *th);
 
 /* ==========================================================================
  * 10. KV cache
  * ==========================================================================
- * Per layer, token rows of n_head_kv * head_dim keys and values (f32 or
- * f16), with the position of each row. Rows are appended in order and can
- * be truncated (speculative rollback). */
+ * Per layer, token rows of n_head_kv * head_dim keys and values, with the
+ * position (and segment id) of each row. Rows are appended in order and can
+ * be truncated (speculative rollback).
+ *
+ * Storage types: f32, f16, q8_0, q4_0 (ggml blocks over the whole row; the
+ * row length must be a multiple of 32), and "zip": the channel-separable
+ * token-wise format of ZipCache / KIVI in 4 or 2 bits:
+ *   - per channel j a scale c_j = sqrt(max_t |x_tj|) over the first chunk
+ *     (the first zip_window rows stored after a reset), kept afterwards
+ *     (0 -> 1);
+ *   - per token and KV head, over y = x/c: mn = min y, step = (max y - mn) /
+ *     (2^bits - 1), code = round((y - mn) / step) (step 0: codes 0);
+ *   - the newest zip_window rows (32) stay in `type` (f16 or f32) in a ring
+ *     and are quantized when they leave it (from their stored f16/f32 value).
+ *   K and V have their own scales. A chunk's attention sees the rows as
+ *   they are after the whole chunk was stored (so with zip, decoding token
+ *   by token and prefilling in one batch differ slightly).
+ *
+ * Policies (lk_kv_policy_params, chosen per context in lk_context_params):
+ *   FULL          every row.
+ *   STREAMING     StreamingLLM: the first n_sink rows + the newest
+ *                 budget - n_sink rows.
+ *   H2O           per layer and KV head, each kept row accumulates the
+ *                 attention probability it receives (summed over the query
+ *                 heads of its KV head and over steps); when more than
+ *                 budget rows are kept, keep the `recent` newest + the top
+ *                 (budget - recent) by accumulated score; the rest are
+ *                 evicted for good.
+ *   KEYFORMER     H2O with the accumulated score taken from
+ *                 softmax((z + G) / tau), G Gumbel noise (lk_rng_gumbel,
+ *                 seeded by `seed`, one stream per layer and KV head), tau
+ *                 rising linearly from tau_init to tau_end as the query
+ *                 position goes from 0 to n_ctx - 1. Outputs use plain softmax.
+ *   QUEST         Quest / LServe pages (no eviction): pages of page_size rows
+ *                 keep per-channel min/max of K (per layer and KV head); page
+ *                 score for query head q: sum_c max(q_c min_c, q_c max_c);
+ *                 each query head attends to the newest page plus the top
+ *                 pages that fit in budget rows.
+ *   TOKENSELECT   per layer and token: s_h = softmax over rows of
+ *                 scale * q_h.k (per query head h), summed over heads; keep
+ *                 n_sink first rows, `recent` newest rows (budget/8 when 0)
+ *                 and the top of the rest up to budget rows. reuse_cos > 0:
+ *                 reuse the previous selection (plus the new rows) while
+ *                 cos(q_now, q_prev) >= reuse_cos (0.9 in the paper).
+ *   TWILIGHT      top-p on the candidates of `twilight_base` (FULL, QUEST or
+ *                 TOKENSELECT with the same budget): per query head, the
+ *                 smallest set whose softmax mass (estimated from the exact
+ *                 f32 scores) reaches top_p; the threshold is found by binary
+ *                 search on the probability, not by sorting.
+ * budget <= 0 or budget >= the rows visible gives exactly full attention
+ * (TWILIGHT also needs top_p >= 1). Eviction policies (STREAMING, H2O,
+ * KEYFORMER) are applied to every query row in order, in prefill as in
+ * decode; evicted rows stay in the (full-size) buffer but are never read
+ * again: lk_context_kv_bytes reports what an evicting cache would hold. */
+typedef enum lk_kv_policy {
+    LK_KV_FULL = 0, LK_KV_STREAMING, LK_KV_H2O, LK_KV_KEYFORMER, LK_KV_QUEST, LK_KV_TOKENSELECT, LK_KV_TWILIGHT,
+    LK_KV_POLICY_COUNT
+} lk_kv_policy;
+
+typedef struct lk_kv_policy_params {
+    lk_kv_policy policy;
+    int budget;               /* rows per layer (per KV head for H2O/Keyformer); <= 0: all */
+    int n_sink;               /* streaming, tokenselect: first rows kept (4) */
+    int recent;               /* h2o/keyformer: newest kept (0 = budget/2); tokenselect local (0 = budget/8) */
+    int page_size;            /* quest: rows per page (16)                   */
+    float top_p;              /* twilight: attention mass kept (0.95)        */
+    lk_kv_policy twilight_base; /* twilight's selector (FULL)               */
+    float tau_init, tau_end;  /* keyformer temperature ramp (1, 2)           */
+    uint64_t seed;            /* keyformer Gumbel noise                      */
+    float reuse_cos;          /* tokenselect selection reuse (0 = off)       */
+} lk_kv_policy_params;
+
+LKDEF lk_kv_policy_params lk_kv_policy_default_params(void);
+LKDEF const char *lk_kv_policy_name(lk_kv_policy p);   /* "h2o"; "?" if unknown */
+LKDEF int lk_kv_policy_from_name(const char *name);    /* -1 if none */
+
 typedef struct lk_kv_cache {
-    lk_type type;             /* LK_TYPE_F32 or LK_TYPE_F16                  */
+    lk_type type;             /* f32, f16, q8_0, q4_0 (zip: the window type) */
     int n_layer, n_ctx;       /* capacity in rows                            */
     int n_embd_k, n_embd_v;   /* n_head_kv * head_dim                        */
     int n;                    /* rows in use (same for all layers)           */
     size_t row_k, row_v;      /* bytes per row                               */
-    unsigned char *k, *v;     /* [n_layer][n_ctx][row]                       */
+    unsigned char *k, *v;     /* [n_layer][n_ctx][row] (zip: [n_layer][window][row]) */
     int32_t *pos;             /* [n_ctx]                                     */
+    int32_t *seg;             /* [n_ctx] segment ids (0 by default)          */
+    /* zip format (zip_bits 0 = off) */
+    int zip_bits, zip_window, head_dim, n_head_kv;
+    size_t zrow;              /* code bytes per row: n_embd * bits / 8       */
+    unsigned char *zk, *zv;   /* [n_layer][n_ctx][zrow] codes                */
+    float *zkp, *zvp;         /* [n_layer][n_ctx][n_head_kv][2]: mn, step    */
+    float *zks, *zvs;         /* [n_layer][n_embd] channel scales            */
+    int32_t *zq;              /* [n_layer] rows [0, zq) are codes            */
 } lk_kv_cache;
+
+typedef struct lk_kv_cache_params {
+    lk_type type;             /* f32, f16, q8_0, q4_0                        */
+    int n_layer, n_ctx, n_embd_k, n_embd_v;
+    int head_dim;             /* needed by zip (0 = n_embd_k)                */
+    int zip_bits;             /* 0, 2 or 4 (then type is f16 or f32)         */
+    int zip_window;           /* rows kept unquantized (32)                  */
+} lk_kv_cache_params;
 
 LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v);
 /* Lay the cache out in `mem` (lk_kv_cache_bytes bytes, 64-byte aligned). */
 LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem);
-/* Store row `slot` of layer il from f32 k[n_embd_k], v[n_embd_v]. */
+/* The same with every option (0 if the parameters are invalid). */
+LKDEF size_t lk_kv_cache_bytes_ex(const lk_kv_cache_params *p);
+LKDEF lk_status lk_kv_cache_init_ex(lk_kv_cache *c, const lk_kv_cache_params *p, void *mem);
+/* Store row `slot` of layer il from f32 k[n_embd_k], v[n_embd_v]. Rows of a
+ * layer must be stored in order (slot = rows stored so far, any chunking). */
 LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v);
 LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n);
 /* A view of layer il's rows [0, n_rows) for lk_attn. */
 LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows);
+/* Dequantize row r of layer il, KV head h into k[head_dim], v[head_dim]
+ * (every storage type; for tests and references). */
+LKDEF void lk_kv_cache_read(const lk_kv_cache *c, int il, int r, int h, float *k, float *v);
 
 
 /* ==========================================================================
@@ -976,7 +1130,14 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
 typedef struct lk_context_params {
     int n_ctx;                    /* 0 = the model's training context          */
     int n_batch;                  /* tokens per forward chunk (512)            */
-    lk_type kv_type;              /* LK_TYPE_F32 or LK_TYPE_F16 (default)      */
+    lk_type kv_type;              /* f32, f16 (default), q8_0, q4_0; with kv_zip_bits: the window type */
+    int kv_zip_bits;              /* 0, or 4 / 2: the zip KV format (section 10) */
+    int kv_zip_window;            /* zip: newest rows kept in kv_type (32)     */
+    lk_attn_score attn_score;     /* softmax (default), LSSA, LSSAR (section 9) */
+    float lssar_p;                /* LSSAR power (15)                          */
+    int attn_split;               /* > 1: decode (1 token) splits each head's keys in this many parts across threads */
+    int attn_tile;                /* > 0: flash-style tiles of this many keys  */
+    lk_kv_policy_params kv_policy;/* which rows each query reads (section 10)  */
     int logits_all;               /* keep logits for every token of a batch    */
     int n_threads;                /* <= 0: all cores with OpenMP, else 1       */
     /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
@@ -1005,6 +1166,29 @@ LKDEF int lk_context_n_ctx(const lk_context *c);
 /* Forget everything after the first n tokens (speculative rollback). */
 LKDEF lk_status lk_context_truncate(lk_context *c, int n);
 LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c);
+/* Packed sequences (Prepacking): seg[i] is token i's segment id; a token
+ * attends only to rows of its own segment (block-diagonal causal mask), and
+ * positions are per segment (they may restart at 0 for a new segment; they
+ * must not decrease within a segment). seg NULL = all segment 0; pos NULL =
+ * continue from the last stored position. */
+LKDEF lk_status lk_decode_ext(lk_context *c, const int *tokens, const int *pos, const int *seg, int n);
+/* Bytes of KV state: the cache buffer plus the policy's metadata; for the
+ * eviction policies (streaming, h2o, keyformer) the rows counted are the
+ * budget per layer (what an evicting cache holds), not the buffer. */
+LKDEF uint64_t lk_context_kv_bytes(const lk_context *c);
+/* Prefix cache: the KV state of the first n_past tokens with a header
+ * (magic "LKKV", version, a 64-bit FNV-1a hash of the model's GGUF header +
+ * tensor table, a hash of the KV settings, n). Policies with per-step state
+ * (h2o, keyformer, tokenselect reuse) are refused (LK_ERR_UNSUPPORTED).
+ * lk_context_state_save: buf NULL -> *size = bytes needed. Load refuses a
+ * different model or settings (LK_ERR_INVALID_ARG), a corrupt or truncated
+ * buffer (LK_ERR_FORMAT), and leaves the context empty on failure. */
+LKDEF lk_status lk_context_state_save(const lk_context *c, void *buf, size_t cap, size_t *size);
+LKDEF lk_status lk_context_state_load(lk_context *c, const void *buf, size_t len);
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_context_state_save_file(const lk_context *c, const char *path);
+LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path);
+#endif
 
 
 /* ==========================================================================
@@ -5180,32 +5364,191 @@ LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
     p.score = LK_ATTN_SOFTMAX; p.head_dim = head_dim;
     p.scale = head_dim > 0 ? 1.0f / sqrtf((float)head_dim) : 1.0f;
     p.causal = 1;
+    p.lssar_p = 15.0f;
     return p;
 }
-static int lk__attn_masked(const lk_attn_params *p, int qpos, int kpos) {
+LKDEF size_t lk_attn_scratch_floats(const lk_attn_params *p, int n_keys) {
+    return (size_t)(n_keys > 0 ? n_keys : 0) + 4 * (size_t)(p && p->head_dim > 0 ? p->head_dim : 0) + 16;
+}
+/* 1 if key row r (position kpos) is masked for the query */
+static int lk__attn_masked(const lk_attn_params *p, const lk_kv_view *kv, int r, int qpos, int kpos) {
     if (p->causal && kpos > qpos) return 1;
     if (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) return 1;
+    if (kv->seg && kv->seg[r] != p->qseg) return 1;
+    if (p->tree_parent && r >= p->tree_row0 && r < p->tree_row0 + p->tree_n) {
+        /* visible iff r is qrow or one of its ancestors; parents precede children */
+        int x = p->qrow - p->tree_row0, want = r - p->tree_row0;
+        if (x < 0 || x >= p->tree_n) return 1;
+        while (x >= 0) {
+            int par;
+            if (x == want) return 0;
+            if (x < want) return 1;
+            par = p->tree_parent[x];
+            if (par >= x) return 1;   /* malformed: parents must precede */
+            x = par;
+        }
+        return 1;
+    }
     return 0;
 }
+/* Row r, head h of K (which = 0) or V (1) as f32: a pointer into the cache
+ * (f32) or into tmp (tmp: head_dim + 64 floats). Not for zip views. */
+static const float *lk__kv_row(const lk_kv_view *kv, int which, int r, int h, int d, float *tmp) {
+    const unsigned char *base = LK__CAST(const unsigned char *, which ? kv->v : kv->k) + (size_t)r * kv->row_stride;
+    int i;
+    if (kv->type == LK_TYPE_F32) return LK__CAST(const float *, base + (size_t)h * kv->head_stride);
+    if (kv->type == LK_TYPE_F16) {
+        const uint16_t *x = LK__CAST(const uint16_t *, base + (size_t)h * kv->head_stride);
+        for (i = 0; i < d; i++) tmp[i] = lk_fp16_to_fp32(x[i]);
+        return tmp;
+    } else {   /* block types over the whole row: dequantize the blocks holding the head */
+        const lk_type_traits *tt = lk_type_get(kv->type);
+        int64_t e0 = (int64_t)h * d, bs = tt->blck_size, b0 = e0 / bs, b1 = (e0 + d - 1) / bs, b;
+        for (b = b0; b <= b1; b++) tt->to_float(base + (size_t)b * tt->type_size, tmp + (b - b0) * bs, bs);
+        return tmp + (e0 - b0 * bs);
+    }
+}
+/* zip rows: codes of layer il, row r, head h */
+static int lk__zip_code(const unsigned char *row, int bits, int i) {
+    return bits == 4 ? (row[i >> 1] >> ((i & 1) * 4)) & 15 : (row[i >> 2] >> ((i & 3) * 2)) & 3;
+}
+static float lk__softplus(float x) { return (x > 0.0f ? x : 0.0f) + log1pf(expf(-fabsf(x))); }
+
+/* Every variant, every storage type. s: scratch (n + 4 d floats). */
+static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                             float *out, float *lse, float *s) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    const lk_kv_cache *z = kv->zip;
+    float *qs = s + (n > 0 ? n : 0), *acc = qs + d, *tmp = acc + d;   /* tmp: 2d floats */
+    float mx = -INFINITY, qn = 0.0f, sumqs = 0.0f, accmn = 0.0f;
+    double sum = 0.0;
+    int j, i, cnt = 0, zq = 0, W = 1;
+    const float *ks = NULL, *vs = NULL;
+    for (i = 0; i < d; i++) { out[i] = 0.0f; acc[i] = 0.0f; qn += q[i] * q[i]; }
+    qn = sqrtf(qn);
+    if (z) {   /* fold the K channel scales into q: q.(c*(mn + step*code)) = mn sum(q c) + step (q c).code */
+        zq = z->zq[kv->zip_layer]; W = z->zip_window;
+        ks = z->zks + (size_t)kv->zip_layer * z->n_embd_k + (size_t)kv_head * d;
+        vs = z->zvs + (size_t)kv->zip_layer * z->n_embd_v + (size_t)kv_head * d;
+        for (i = 0; i < d; i++) { qs[i] = q[i] * ks[i]; sumqs += qs[i]; }
+    }
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j;
+        int kpos = kv->pos ? kv->pos[r] : r;
+        float dot = 0.0f, kn = 0.0f;
+        if (lk__attn_masked(p, kv, r, qpos, kpos)) { s[j] = -INFINITY; continue; }
+        if (z && r < zq) {
+            const unsigned char *code = z->zk + ((size_t)kv->zip_layer * z->n_ctx + r) * z->zrow + (size_t)kv_head * d * z->zip_bits / 8;
+            const float *ps = z->zkp + (((size_t)kv->zip_layer * z->n_ctx + r) * z->n_head_kv + kv_head) * 2;
+            float cd = 0.0f;
+            for (i = 0; i < d; i++) cd += qs[i] * (float)lk__zip_code(code, z->zip_bits, i);
+            dot = ps[0] * sumqs + ps[1] * cd;
+            if (p->score != LK_ATTN_SOFTMAX)   /* |k| needs the dequantized row */
+                for (i = 0; i < d; i++) { float x = ks[i] * (ps[0] + ps[1] * (float)lk__zip_code(code, z->zip_bits, i)); kn += x * x; }
+        } else {
+            lk_kv_view rv = *kv;
+            const float *k;
+            int rr = r;
+            if (z) {   /* window ring row */
+                rv.type = z->type; rv.row_stride = z->row_k; rv.head_stride = (size_t)d * (z->type == LK_TYPE_F16 ? 2 : 4);
+                rv.k = z->k + (size_t)kv->zip_layer * W * z->row_k;
+                rr = r % W;
+            }
+            k = lk__kv_row(&rv, 0, rr, kv_head, d, tmp);
+            for (i = 0; i < d; i++) { dot += q[i] * k[i]; kn += k[i] * k[i]; }
+        }
+        cnt++;
+        if (p->score == LK_ATTN_SOFTMAX) {
+            if (p->softcap > 0.0f) dot = p->softcap * tanhf(dot * (1.0f / p->softcap));
+            dot *= p->scale;
+            if (p->alibi_slope != 0.0f) dot += p->alibi_slope * (float)(kpos - qpos);
+        } else {
+            kn = sqrtf(kn);
+            dot = qn > 0.0f && kn > 0.0f ? dot / (qn * kn) : 0.0f;   /* q^.k^ */
+        }
+        s[j] = dot;
+        if (dot > mx) mx = dot;
+    }
+    if (cnt == 0) { *lse = -INFINITY; return; }
+    if (p->score == LK_ATTN_SOFTMAX) {
+        float inv;
+        for (j = 0; j < n; j++) { float e = s[j] == -INFINITY ? 0.0f : expf(s[j] - mx); s[j] = e; sum += (double)e; }
+        inv = (float)(1.0 / sum);
+        for (j = 0; j < n; j++) s[j] *= inv;
+        *lse = mx + (float)log(sum);
+    } else {
+        /* LSSA: a = softplus(ln d ln N cos), A = a / (sum a + 1e-8) */
+        float f = logf((float)d) * logf((float)cnt);
+        double den;
+        for (j = 0; j < n; j++) { float a = s[j] == -INFINITY ? 0.0f : lk__softplus(f * s[j]); s[j] = a; sum += (double)a; }
+        den = sum + 1e-8;
+        for (j = 0; j < n; j++) s[j] = (float)((double)s[j] / den);
+        *lse = (float)log(sum);
+        if (p->score == LK_ATTN_LSSAR) {
+            /* B = ReLU(N A - O)^p, O = 0 for the first 3 rows; divide by max first */
+            double o = qpos < 3 ? 0.0 : 1.0, m = 0.0, sb = 0.0, pw = p->lssar_p, epsn;
+            for (j = 0; j < n; j++) { double u = (double)cnt * s[j] - o; u = u > 0.0 ? u : 0.0; s[j] = (float)u; if (u > m) m = u; }
+            for (i = 0; i < d; i++) out[i] = 0.0f;
+            if (m <= 0.0) {
+                for (j = 0; j < n; j++) s[j] = 0.0f;
+                *lse = -INFINITY;
+            } else {
+                for (j = 0; j < n; j++) { double b = s[j] > 0.0f ? pow((double)s[j] / m, pw) : 0.0; s[j] = (float)b; sb += b; }
+                epsn = 1e-8 * exp(-pw * log(m));          /* 1e-8 / m^p, may be inf only when B is tiny */
+                for (j = 0; j < n; j++) s[j] = (float)((double)s[j] / (sb + epsn));
+                *lse = (float)(pw * log(m) + log(sb));
+            }
+        }
+    }
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j;
+        float w = s[j];
+        if (w == 0.0f) continue;
+        if (z && r < zq) {
+            const unsigned char *code = z->zv + ((size_t)kv->zip_layer * z->n_ctx + r) * z->zrow + (size_t)kv_head * d * z->zip_bits / 8;
+            const float *ps = z->zvp + (((size_t)kv->zip_layer * z->n_ctx + r) * z->n_head_kv + kv_head) * 2;
+            float ws = w * ps[1];
+            accmn += w * ps[0];
+            for (i = 0; i < d; i++) acc[i] += ws * (float)lk__zip_code(code, z->zip_bits, i);
+        } else {
+            lk_kv_view rv = *kv;
+            const float *v;
+            int rr = r;
+            if (z) {
+                rv.type = z->type; rv.row_stride = z->row_v; rv.head_stride = (size_t)d * (z->type == LK_TYPE_F16 ? 2 : 4);
+                rv.v = z->v + (size_t)kv->zip_layer * W * z->row_v;
+                rr = r % W;
+            }
+            v = lk__kv_row(&rv, 1, rr, kv_head, d, tmp);
+            for (i = 0; i < d; i++) out[i] += w * v[i];
+        }
+    }
+    if (z) for (i = 0; i < d; i++) out[i] += vs[i] * (accmn + acc[i]);   /* fold the V channel scales into the output */
+}
+
 LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *s) {
     /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights */
-    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows;
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
     const size_t hoff = (size_t)kv_head * kv->head_stride;
     float qh[512];
     const float *q = q_in;
     float mx = -INFINITY, inv;
     double sum = 0.0;
     int j, i;
+    if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
+        lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
+        return;
+    }
     if (p->f16_math && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
         for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
         q = qh;
     }
     for (j = 0; j < n; j++) {
-        int r = kv->idx ? kv->idx[j] : j;
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j;
         int kpos = kv->pos ? kv->pos[r] : r;
         float sc = 0.0f;
-        if (lk__attn_masked(p, qpos, kpos)) { s[j] = -INFINITY; continue; }
+        if (lk__attn_masked(p, kv, r, qpos, kpos)) { s[j] = -INFINITY; continue; }
         if (kv->type == LK_TYPE_F16) {
             const uint16_t *k = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
             for (i = 0; i < d; i++) sc += q[i] * lk_fp16_to_fp32(k[i]);
@@ -5227,7 +5570,7 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     }
     inv = (float)(1.0 / sum);   /* ggml scales by the float reciprocal of the double sum */
     for (j = 0; j < n; j++) {
-        int r = kv->idx ? kv->idx[j] : j;
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j;
         float w = s[j] * inv;
         if (w == 0.0f) continue;
         if (kv->type == LK_TYPE_F16) {
@@ -5251,45 +5594,232 @@ LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, in
     for (i = 0; i < d; i++) o1[i] = (a * o1[i] + b * o2[i]) / (a + b);
     *lse1 = m + logf(a + b);
 }
+/* keys [a, b) of the view's key list as a view of its own */
+static lk_kv_view lk__kv_sub(const lk_kv_view *kv, int a, int b) {
+    lk_kv_view s = *kv;
+    if (kv->idx) { s.idx = kv->idx + a; s.n_idx = b - a; }
+    else { s.row0 = kv->row0 + a; s.n_rows = kv->row0 + b; }
+    return s;
+}
+LKDEF void lk_attn_tiled(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                         float *out, float *lse, float *scratch, int tile) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    float *o2 = scratch, *s = scratch + d, l2;
+    int t0, i;
+    if (p->score != LK_ATTN_SOFTMAX || tile <= 0 || tile >= n) { lk_attn(p, q, qpos, kv, kv_head, out, lse, scratch + d); return; }
+    *lse = -INFINITY;
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    for (t0 = 0; t0 < n; t0 += tile) {   /* online softmax: one tile of scores at a time */
+        lk_kv_view sub = lk__kv_sub(kv, t0, t0 + tile < n ? t0 + tile : n);
+        lk_attn(p, q, qpos, &sub, kv_head, o2, &l2, s);
+        lk_attn_merge(out, lse, o2, l2, d);
+    }
+}
+typedef struct lk__split_task {
+    const lk_attn_params *p; const float *q; int qpos; const lk_kv_view *kv; int kv_head, n, per;
+    float *scratch; size_t stride;
+} lk__split_task;
+static void lk__split_fn(void *arg, int task, int n_tasks) {
+    lk__split_task *a = LK__CAST(lk__split_task *, arg);
+    float *o = a->scratch + (size_t)task * a->stride;
+    int lo = task * a->per, hi = lo + a->per < a->n ? lo + a->per : a->n;
+    lk_kv_view sub;
+    (void)n_tasks;
+    if (lo >= hi) { int i; for (i = 0; i < a->p->head_dim; i++) o[i] = 0.0f; o[a->p->head_dim] = -INFINITY; return; }
+    sub = lk__kv_sub(a->kv, lo, hi);
+    lk_attn(a->p, a->q, a->qpos, &sub, a->kv_head, o, o + a->p->head_dim, o + a->p->head_dim + 1);
+}
+LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                         float *out, float *lse, float *scratch, int n_part, const lk_threads *th) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    lk__split_task t;
+    int k, i;
+    if (p->score != LK_ATTN_SOFTMAX || n_part <= 1 || n < 2) { lk_attn(p, q, qpos, kv, kv_head, out, lse, scratch); return; }
+    if (n_part > n) n_part = n;
+    t.p = p; t.q = q; t.qpos = qpos; t.kv = kv; t.kv_head = kv_head; t.n = n; t.per = (n + n_part - 1) / n_part;
+    t.scratch = scratch; t.stride = (size_t)d + 1 + lk_attn_scratch_floats(p, t.per);
+    lk_parallel_for(th, n_part, lk__split_fn, &t);
+    *lse = -INFINITY;
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    for (k = 0; k < n_part; k++) { const float *o = scratch + (size_t)k * t.stride; lk_attn_merge(out, lse, o, o[d], d); }
+}
 
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
 static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
-LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v) {
-    size_t es = type == LK_TYPE_F16 ? 2 : 4;
-    return lk__pad64((size_t)n_layer * n_ctx * n_embd_k * es) + lk__pad64((size_t)n_layer * n_ctx * n_embd_v * es) +
-           lk__pad64((size_t)n_ctx * sizeof(int32_t));
+static const char *const lk__kv_policy_names[LK_KV_POLICY_COUNT] = { "full", "streaming", "h2o", "keyformer", "quest", "tokenselect", "twilight" };
+LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (int)p >= 0 && p < LK_KV_POLICY_COUNT ? lk__kv_policy_names[p] : "?"; }
+LKDEF int lk_kv_policy_from_name(const char *name) {
+    int i;
+    if (!name) return -1;
+    for (i = 0; i < LK_KV_POLICY_COUNT; i++) if (!strcmp(name, lk__kv_policy_names[i])) return i;
+    return -1;
 }
-LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem) {
-    size_t es = type == LK_TYPE_F16 ? 2 : 4;
-    unsigned char *p = LK__CAST(unsigned char *, mem);
-    if (type != LK_TYPE_F32 && type != LK_TYPE_F16)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "kv cache: type %s is not supported (f32, f16)", lk_type_name(type));
-    if (!c || !mem || n_layer <= 0 || n_ctx <= 0 || n_embd_k <= 0 || n_embd_v <= 0)
-        return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad arguments");
+LKDEF lk_kv_policy_params lk_kv_policy_default_params(void) {
+    lk_kv_policy_params p;
+    memset(&p, 0, sizeof p);
+    p.policy = LK_KV_FULL; p.budget = 0; p.n_sink = 4; p.recent = 0; p.page_size = 16; p.top_p = 0.95f;
+    p.twilight_base = LK_KV_FULL; p.tau_init = 1.0f; p.tau_end = 2.0f; p.seed = 0; p.reuse_cos = 0.0f;
+    return p;
+}
+/* byte sizes of every part; 0 total = invalid parameters */
+typedef struct lk__kv_sizes { size_t row_k, row_v, k, v, pos, seg, zrow, zk, zp, zs, zq, total; int W; } lk__kv_sizes;
+static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
+    int hd = p->head_dim > 0 ? p->head_dim : p->n_embd_k, rows;
+    memset(s, 0, sizeof *s);
+    if (p->n_layer <= 0 || p->n_ctx <= 0 || p->n_embd_k <= 0 || p->n_embd_v <= 0 || p->n_embd_k != p->n_embd_v) return 0;
+    if (p->zip_bits) {
+        if ((p->zip_bits != 2 && p->zip_bits != 4) || (p->type != LK_TYPE_F16 && p->type != LK_TYPE_F32)) return 0;
+        if (hd <= 0 || p->n_embd_k % hd || (hd * p->zip_bits) % 8) return 0;
+        s->W = p->zip_window > 0 ? p->zip_window : 32;
+        if (s->W > p->n_ctx) s->W = p->n_ctx;
+    }
+    if (p->type == LK_TYPE_F32 || p->type == LK_TYPE_F16) {
+        s->row_k = (size_t)p->n_embd_k * (p->type == LK_TYPE_F16 ? 2 : 4);
+        s->row_v = (size_t)p->n_embd_v * (p->type == LK_TYPE_F16 ? 2 : 4);
+    } else if (p->type == LK_TYPE_Q8_0 || p->type == LK_TYPE_Q4_0) {
+        s->row_k = lk_row_size(p->type, p->n_embd_k); s->row_v = lk_row_size(p->type, p->n_embd_v);
+        if (!s->row_k || !s->row_v) return 0;
+    } else return 0;
+    rows = p->zip_bits ? s->W : p->n_ctx;
+    s->k = lk__pad64((size_t)p->n_layer * rows * s->row_k);
+    s->v = lk__pad64((size_t)p->n_layer * rows * s->row_v);
+    s->pos = lk__pad64((size_t)p->n_ctx * sizeof(int32_t));
+    s->seg = s->pos;
+    if (p->zip_bits) {
+        s->zrow = (size_t)p->n_embd_k * p->zip_bits / 8;
+        s->zk = lk__pad64((size_t)p->n_layer * p->n_ctx * s->zrow);
+        s->zp = lk__pad64((size_t)p->n_layer * p->n_ctx * (p->n_embd_k / hd) * 2 * sizeof(float));
+        s->zs = lk__pad64((size_t)p->n_layer * p->n_embd_k * sizeof(float));
+        s->zq = lk__pad64((size_t)p->n_layer * sizeof(int32_t));
+    }
+    s->total = s->k + s->v + s->pos + s->seg + 2 * s->zk + 2 * s->zp + 2 * s->zs + s->zq;
+    return 1;
+}
+LKDEF size_t lk_kv_cache_bytes_ex(const lk_kv_cache_params *p) {
+    lk__kv_sizes s;
+    return p && lk__kv_sizes_get(p, &s) ? s.total : 0;
+}
+LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v) {
+    lk_kv_cache_params p;
+    memset(&p, 0, sizeof p);
+    p.type = type; p.n_layer = n_layer; p.n_ctx = n_ctx; p.n_embd_k = n_embd_k; p.n_embd_v = n_embd_v;
+    return lk_kv_cache_bytes_ex(&p);
+}
+LKDEF lk_status lk_kv_cache_init_ex(lk_kv_cache *c, const lk_kv_cache_params *p, void *mem) {
+    lk__kv_sizes s;
+    unsigned char *q = LK__CAST(unsigned char *, mem);
+    if (!c || !mem || !p) return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad arguments");
+    if (p->type != LK_TYPE_F32 && p->type != LK_TYPE_F16 && p->type != LK_TYPE_Q8_0 && p->type != LK_TYPE_Q4_0)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "kv cache: type %s is not supported (f32, f16, q8_0, q4_0)", lk_type_name(p->type));
+    if (!lk__kv_sizes_get(p, &s))
+        return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad sizes (n_layer %d, n_ctx %d, n_embd %d/%d, head_dim %d, zip_bits %d, type %s)",
+                            p->n_layer, p->n_ctx, p->n_embd_k, p->n_embd_v, p->head_dim, p->zip_bits, lk_type_name(p->type));
     memset(c, 0, sizeof *c);
-    c->type = type; c->n_layer = n_layer; c->n_ctx = n_ctx; c->n_embd_k = n_embd_k; c->n_embd_v = n_embd_v;
-    c->row_k = (size_t)n_embd_k * es; c->row_v = (size_t)n_embd_v * es;
-    c->k = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_k);
-    c->v = p; p += lk__pad64((size_t)n_layer * n_ctx * c->row_v);
-    c->pos = LK__CAST(int32_t *, p);
+    c->type = p->type; c->n_layer = p->n_layer; c->n_ctx = p->n_ctx; c->n_embd_k = p->n_embd_k; c->n_embd_v = p->n_embd_v;
+    c->row_k = s.row_k; c->row_v = s.row_v;
+    c->head_dim = p->head_dim > 0 ? p->head_dim : p->n_embd_k;
+    c->n_head_kv = p->n_embd_k / c->head_dim;
+    c->k = q; q += s.k;
+    c->v = q; q += s.v;
+    c->pos = LK__CAST(int32_t *, q); q += s.pos;
+    c->seg = LK__CAST(int32_t *, q); q += s.seg;
+    memset(c->seg, 0, s.seg);
+    if (p->zip_bits) {
+        c->zip_bits = p->zip_bits; c->zip_window = s.W; c->zrow = s.zrow;
+        c->zk = q; q += s.zk;
+        c->zv = q; q += s.zk;
+        c->zkp = LK__CAST(float *, q); q += s.zp;
+        c->zvp = LK__CAST(float *, q); q += s.zp;
+        c->zks = LK__CAST(float *, q); q += s.zs;
+        c->zvs = LK__CAST(float *, q); q += s.zs;
+        c->zq = LK__CAST(int32_t *, q); q += s.zq;
+        memset(c->zq, 0, s.zq);
+    }
     return LK_OK;
 }
-LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v) {
-    unsigned char *kd = c->k + ((size_t)il * c->n_ctx + slot) * c->row_k;
-    unsigned char *vd = c->v + ((size_t)il * c->n_ctx + slot) * c->row_v;
-    int i;
-    if (c->type == LK_TYPE_F16) {
-        uint16_t *kh = LK__CAST(uint16_t *, kd), *vh = LK__CAST(uint16_t *, vd);
-        for (i = 0; i < c->n_embd_k; i++) kh[i] = lk_fp32_to_fp16(k[i]);
-        for (i = 0; i < c->n_embd_v; i++) vh[i] = lk_fp32_to_fp16(v[i]);
-    } else {
-        memcpy(kd, k, c->row_k);
-        memcpy(vd, v, c->row_v);
-    }
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem) {
+    lk_kv_cache_params p;
+    memset(&p, 0, sizeof p);
+    p.type = type; p.n_layer = n_layer; p.n_ctx = n_ctx; p.n_embd_k = n_embd_k; p.n_embd_v = n_embd_v;
+    return lk_kv_cache_init_ex(c, &p, mem);
 }
-LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) { if (n >= 0 && n < c->n) c->n = n; }
+static void lk__kv_put_row(lk_type type, unsigned char *dst, const float *x, int n) {
+    int i;
+    if (type == LK_TYPE_F16) { uint16_t *h = LK__CAST(uint16_t *, dst); for (i = 0; i < n; i++) h[i] = lk_fp32_to_fp16(x[i]); }
+    else if (type == LK_TYPE_F32) memcpy(dst, x, sizeof(float) * (size_t)n);
+    else lk_type_get(type)->from_float(x, dst, n);
+}
+/* zip: quantize row r of layer il (its window copy in ring slot r % W) */
+static void lk__zip_quantize(lk_kv_cache *c, int il, int r) {
+    const int W = c->zip_window, d = c->head_dim, E = c->n_embd_k, levels = (1 << c->zip_bits) - 1;
+    int which, h, i, t;
+    float x[4096];
+    if (c->zq[il] == 0) {   /* first chunk: channel scales over the W rows of the ring */
+        for (which = 0; which < 2; which++) {
+            float *sc = (which ? c->zvs : c->zks) + (size_t)il * E;
+            const unsigned char *ring = (which ? c->v : c->k) + (size_t)il * W * c->row_k;
+            for (i = 0; i < E; i++) sc[i] = 0.0f;
+            for (t = 0; t < W; t++) {
+                int e0;
+                for (e0 = 0; e0 < E; e0 += 4096) {   /* stream the row in pieces */
+                    int m = E - e0 < 4096 ? E - e0 : 4096;
+                    if (c->type == LK_TYPE_F16) { const uint16_t *hh = LK__CAST(const uint16_t *, ring + (size_t)t * c->row_k) + e0; for (i = 0; i < m; i++) x[i] = lk_fp16_to_fp32(hh[i]); }
+                    else memcpy(x, LK__CAST(const float *, ring + (size_t)t * c->row_k) + e0, sizeof(float) * (size_t)m);
+                    for (i = 0; i < m; i++) if (fabsf(x[i]) > sc[e0 + i]) sc[e0 + i] = fabsf(x[i]);
+                }
+            }
+            for (i = 0; i < E; i++) sc[i] = sc[i] > 0.0f ? sqrtf(sc[i]) : 1.0f;
+        }
+    }
+    for (which = 0; which < 2; which++) {
+        const float *sc = (which ? c->zvs : c->zks) + (size_t)il * E;
+        const unsigned char *src = (which ? c->v : c->k) + ((size_t)il * W + (size_t)(r % W)) * c->row_k;
+        unsigned char *code = (which ? c->zv : c->zk) + ((size_t)il * c->n_ctx + r) * c->zrow;
+        float *ps = (which ? c->zvp : c->zkp) + ((size_t)il * c->n_ctx + r) * c->n_head_kv * 2;
+        memset(code, 0, c->zrow);
+        for (h = 0; h < c->n_head_kv; h++) {
+            float mn = INFINITY, mx = -INFINITY, step, y[512];
+            for (i = 0; i < d && i < 512; i++) {
+                float v = c->type == LK_TYPE_F16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, src)[h * d + i]) : LK__CAST(const float *, src)[h * d + i];
+                y[i] = v / sc[h * d + i];
+                if (y[i] < mn) mn = y[i];
+                if (y[i] > mx) mx = y[i];
+            }
+            step = (mx - mn) / (float)levels;
+            ps[2 * h] = mn; ps[2 * h + 1] = step;
+            for (i = 0; i < d && i < 512; i++) {
+                int qv = step > 0.0f ? (int)floorf((y[i] - mn) / step + 0.5f) : 0, e = h * d + i;
+                if (qv < 0) qv = 0;
+                if (qv > levels) qv = levels;
+                if (c->zip_bits == 4) code[e >> 1] |= (unsigned char)(qv << ((e & 1) * 4));
+                else code[e >> 2] |= (unsigned char)(qv << ((e & 3) * 2));
+            }
+        }
+    }
+    c->zq[il] = r + 1;
+}
+LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v) {
+    if (c->zip_bits) {
+        const int W = c->zip_window;
+        unsigned char *kd, *vd;
+        while (slot - c->zq[il] >= W) lk__zip_quantize(c, il, c->zq[il]);   /* rows leaving the window */
+        kd = c->k + ((size_t)il * W + (size_t)(slot % W)) * c->row_k;
+        vd = c->v + ((size_t)il * W + (size_t)(slot % W)) * c->row_v;
+        lk__kv_put_row(c->type, kd, k, c->n_embd_k);
+        lk__kv_put_row(c->type, vd, v, c->n_embd_v);
+        return;
+    }
+    lk__kv_put_row(c->type, c->k + ((size_t)il * c->n_ctx + slot) * c->row_k, k, c->n_embd_k);
+    lk__kv_put_row(c->type, c->v + ((size_t)il * c->n_ctx + slot) * c->row_v, v, c->n_embd_v);
+}
+LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) {
+    int il;
+    if (n >= 0 && n < c->n) c->n = n;
+    if (c->zip_bits && n >= 0)
+        for (il = 0; il < c->n_layer; il++) if (c->zq[il] > n) c->zq[il] = n;   /* n = 0: scales are recomputed */
+}
 LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows) {
     lk_kv_view v;
     size_t es = c->type == LK_TYPE_F16 ? 2 : 4;
@@ -5299,8 +5829,30 @@ LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, in
     v.v = c->v + (size_t)il * c->n_ctx * c->row_v;
     v.row_stride = c->row_k;        /* K and V rows have the same width here */
     v.head_stride = (size_t)head_dim * es;
-    v.pos = c->pos; v.n_rows = n_rows;
+    v.pos = c->pos; v.seg = c->seg; v.n_rows = n_rows;
+    if (c->zip_bits) { v.zip = c; v.zip_layer = il; v.k = v.v = NULL; }
     return v;
+}
+LKDEF void lk_kv_cache_read(const lk_kv_cache *c, int il, int r, int h, float *k, float *v) {
+    const int d = c->head_dim;
+    float row[4096 + 64];
+    int which, i;
+    for (which = 0; which < 2; which++) {
+        float *dst = which ? v : k;
+        if (c->zip_bits && r < c->zq[il]) {
+            const unsigned char *code = (which ? c->zv : c->zk) + ((size_t)il * c->n_ctx + r) * c->zrow;
+            const float *ps = (which ? c->zvp : c->zkp) + ((size_t)il * c->n_ctx + r) * c->n_head_kv * 2 + 2 * h;
+            const float *sc = (which ? c->zvs : c->zks) + (size_t)il * c->n_embd_k + (size_t)h * d;
+            for (i = 0; i < d; i++) dst[i] = sc[i] * (ps[0] + ps[1] * (float)lk__zip_code(code, c->zip_bits, h * d + i));
+        } else {
+            const unsigned char *src = c->zip_bits ? (which ? c->v : c->k) + ((size_t)il * c->zip_window + (size_t)(r % c->zip_window)) * c->row_k
+                                                   : (which ? c->v + ((size_t)il * c->n_ctx + r) * c->row_v : c->k + ((size_t)il * c->n_ctx + r) * c->row_k);
+            lk_kv_view tv;
+            memset(&tv, 0, sizeof tv);
+            tv.type = c->type; tv.k = src; tv.v = src; tv.row_stride = 0; tv.head_stride = (size_t)d * (c->type == LK_TYPE_F16 ? 2 : 4);
+            { const float *x = lk__kv_row(&tv, which, 0, h, d, row); for (i = 0; i < d; i++) dst[i] = x[i]; }
+        }
+    }
 }
 
 
@@ -8570,6 +9122,7 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
 }
 
 /* ---- context ---------------------------------------------------------------- */
+typedef struct lk__sel_pair { float s; int32_t r; } lk__sel_pair;
 struct lk_context {
     const lk_model *m;
     lk_context_params p;
@@ -8583,17 +9136,37 @@ struct lk_context {
     void *mm; size_t mm_size;
     int n_logit_rows;               /* rows of logits held from the last batch */
     int logit_row0;                 /* batch row of logits row 0               */
+    /* attention scratch per task (max(threads, heads) tasks) */
+    size_t scr_f;                   /* floats per task                          */
+    int32_t *scr_i;                 /* [tasks][2 n_ctx]                         */
+    lk__sel_pair *scr_p;            /* [tasks][n_ctx]                           */
+    float *split_scr;               /* split-KV decode                          */
+    /* policy state (one allocation, pol) */
+    void *pol; size_t pol_size;
+    int pg, n_pages;                /* quest page size and pages per layer      */
+    float *quest;                   /* [n_layer][n_head_kv][n_pages][2][head_dim] K min, max */
+    int32_t *h2o_kept; float *h2o_acc; int *h2o_n; lk_rng *h2o_rng; /* [n_layer][n_head_kv]... */
+    int32_t *ts_sel; int *ts_n, *ts_prev_n; float *ts_q, *ts_vote;  /* tokenselect per layer */
+    int *segbuf;                    /* [n_batch] segments of the chunk          */
 };
 
 LKDEF lk_context_params lk_context_default_params(void) {
     lk_context_params p;
     memset(&p, 0, sizeof p);
     p.n_ctx = 0; p.n_batch = 512; p.kv_type = LK_TYPE_F16; p.logits_all = 0;
+    p.kv_zip_window = 32; p.attn_score = LK_ATTN_SOFTMAX; p.lssar_p = 15.0f;
+    p.kv_policy = lk_kv_policy_default_params();
     return p;
 }
 
 /* the sizes of every buffer, shared by memory_size and new */
-typedef struct lk__ctx_sizes { size_t posb, x, q, kvr, att, ff1, ff2, logits, scores, mm, kv, total; int n_ctx, n_batch, n_thr; } lk__ctx_sizes;
+typedef struct lk__ctx_sizes {
+    size_t posb, x, q, kvr, att, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
+    size_t quest, h2o_kept, h2o_acc, h2o_n, h2o_rng, ts_sel, ts_n, ts_q, ts_vote, segb, pol;
+    int n_ctx, n_batch, n_thr, n_tasks, pg, n_pages;
+    size_t scr_f;
+    lk_kv_cache_params kvp;
+} lk__ctx_sizes;
 static size_t lk__mm_max(const lk_model *m, int nb) {
     size_t mx = 0, s;
     int il;
@@ -8609,20 +9182,32 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1;
+    const lk_kv_policy_params *pp = &p->kv_policy;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, d = hp->head_dim_k, L = hp->n_layer, G = hp->n_head_kv;
     memset(z, 0, sizeof *z);
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train;
     z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
     if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
     if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
-    if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16)", lk_type_name(p->kv_type));
+    if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_Q8_0 && p->kv_type != LK_TYPE_Q4_0)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16, q8_0, q4_0)", lk_type_name(p->kv_type));
+    if ((p->kv_type == LK_TYPE_Q8_0 || p->kv_type == LK_TYPE_Q4_0) && nkv % 32)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s needs n_head_kv*head_dim (%d) to be a multiple of 32", lk_type_name(p->kv_type), nkv);
+    if (p->kv_zip_bits && ((p->kv_zip_bits != 2 && p->kv_zip_bits != 4) || (p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_F32) || (d * p->kv_zip_bits) % 8 || d > 512))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_zip_bits %d needs 2 or 4 bits, an f16/f32 window and head_dim*bits %% 8 == 0", p->kv_zip_bits);
+    if ((int)p->attn_score < 0 || p->attn_score > LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
+    if ((int)pp->policy < 0 || pp->policy >= LK_KV_POLICY_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown kv policy %d", (int)pp->policy);
+    if (pp->policy == LK_KV_TWILIGHT && pp->twilight_base != LK_KV_FULL && pp->twilight_base != LK_KV_QUEST)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: twilight_base must be full or quest");
+    if (pp->budget < 0 || pp->n_sink < 0 || pp->recent < 0 || pp->page_size < 0 || p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
+        return lk_set_error(LK_ERR_INVALID_ARG, "context: negative policy or attention parameter");
     {
         lk_threads th;
         th.parallel_for = p->parallel_for; th.user = p->parallel_user; th.n_threads = p->n_threads;
         z->n_thr = lk_threads_count(&th);
     }
     if (z->n_thr < 1) z->n_thr = 1;
+    z->n_tasks = z->n_thr > hp->n_head ? z->n_thr : hp->n_head;
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
     z->posb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
     z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
@@ -8632,17 +9217,64 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
     z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
     z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
-    z->scores = lk__pad64(sizeof(float) * (size_t)z->n_thr * z->n_ctx);
+    z->scr_f = 2 * (size_t)z->n_ctx + 12 * (size_t)d + 64;
+    z->scores = lk__pad64(sizeof(float) * (size_t)z->n_tasks * z->scr_f);
+    z->scr_i = lk__pad64(sizeof(int32_t) * (size_t)z->n_tasks * 2 * z->n_ctx);
+    z->scr_p = lk__pad64(sizeof(lk__sel_pair) * (size_t)z->n_tasks * z->n_ctx);
+    if (p->attn_split > 1) {
+        int per = (z->n_ctx + p->attn_split - 1) / p->attn_split;
+        z->split = lk__pad64(sizeof(float) * ((size_t)p->attn_split * ((size_t)d + 1 + (size_t)per + 4 * (size_t)d + 16) + (size_t)z->n_ctx + 4 * (size_t)d + 16));
+    }
     z->mm = lk__pad64(lk__mm_max(m, z->n_batch));
-    z->kv = lk__pad64(lk_kv_cache_bytes(p->kv_type, hp->n_layer, z->n_ctx, nkv, nkv));
+    memset(&z->kvp, 0, sizeof z->kvp);
+    z->kvp.type = p->kv_type; z->kvp.n_layer = L; z->kvp.n_ctx = z->n_ctx; z->kvp.n_embd_k = nkv; z->kvp.n_embd_v = nkv;
+    z->kvp.head_dim = d; z->kvp.zip_bits = p->kv_zip_bits; z->kvp.zip_window = p->kv_zip_window;
+    z->kv = lk__pad64(lk_kv_cache_bytes_ex(&z->kvp));
+    if (!z->kv) return lk_set_error(LK_ERR_INVALID_ARG, "context: invalid KV cache settings");
+    /* policy state */
+    if (pp->policy == LK_KV_QUEST || (pp->policy == LK_KV_TWILIGHT && pp->twilight_base == LK_KV_QUEST)) {
+        z->pg = pp->page_size > 0 ? pp->page_size : 16;
+        z->n_pages = (z->n_ctx + z->pg - 1) / z->pg;
+        z->quest = lk__pad64(sizeof(float) * (size_t)L * G * z->n_pages * 2 * d);
+    }
+    if (pp->policy == LK_KV_H2O || pp->policy == LK_KV_KEYFORMER) {
+        z->h2o_kept = lk__pad64(sizeof(int32_t) * (size_t)L * G * z->n_ctx);
+        z->h2o_acc = lk__pad64(sizeof(float) * (size_t)L * G * z->n_ctx);
+        z->h2o_n = lk__pad64(sizeof(int) * (size_t)L * G);
+        z->h2o_rng = lk__pad64(sizeof(lk_rng) * (size_t)L * G);
+    }
+    if (pp->policy == LK_KV_TOKENSELECT) {
+        z->ts_sel = lk__pad64(sizeof(int32_t) * (size_t)L * z->n_ctx);
+        z->ts_n = lk__pad64(sizeof(int) * (size_t)L);
+        z->ts_q = lk__pad64(sizeof(float) * (size_t)L * nq);
+        z->ts_vote = lk__pad64(sizeof(float) * (size_t)z->n_ctx);
+    }
+    z->segb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
+    z->pol = z->quest + z->h2o_kept + z->h2o_acc + z->h2o_n + z->h2o_rng + z->ts_sel + 2 * z->ts_n + z->ts_q + z->ts_vote + z->segb + 64;
     /* x, xn, o: 3 * x; q, att: 2 * q; k, v: 2 * kvr */
-    z->total = z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->mm + z->kv + 64;
+    z->total = z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->scr_i + z->scr_p + z->split +
+               z->mm + z->kv + 64;
     return LK_OK;
 }
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
     lk__ctx_sizes z;
     lk_context_params d = lk_context_default_params();
-    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total : 0;
+    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total + z.pol : 0;
+}
+/* forget the policy state of rows >= n (n = 0: everything) */
+static void lk__policy_truncate(lk_context *c, int n) {
+    const lk_hparams *hp = &c->m->hp;
+    int i, j;
+    if (c->h2o_n) {
+        for (i = 0; i < hp->n_layer * hp->n_head_kv; i++) {
+            int32_t *kept = c->h2o_kept + (size_t)i * c->n_ctx;
+            int m = 0;
+            for (j = 0; j < c->h2o_n[i]; j++) if (kept[j] < n) kept[m++] = kept[j];
+            c->h2o_n[i] = m;
+            if (n == 0) lk_rng_seed_stream(&c->h2o_rng[i], c->p.kv_policy.seed, (uint64_t)i);
+        }
+    }
+    if (c->ts_n) for (i = 0; i < hp->n_layer; i++) { c->ts_n[i] = 0; c->ts_prev_n[i] = -1; }
 }
 LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, lk_context **out) {
     lk_context_params p = pp ? *pp : lk_context_default_params();
@@ -8658,14 +9290,19 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     if (!c) return lk_set_error(LK_ERR_NOMEM, "context: out of memory");
     memset(c, 0, sizeof *c);
     c->m = m; c->p = p; c->a = a;
+    if (c->p.lssar_p == 0.0f) c->p.lssar_p = 15.0f;
     c->th.parallel_for = p.parallel_for; c->th.user = p.parallel_user; c->th.n_threads = p.n_threads;
     c->n_ctx = z.n_ctx; c->n_batch = z.n_batch; c->n_threads = z.n_thr;
     c->mem = a.alloc(a.user, z.total, 64);
-    if (!c->mem) {
+    c->pol = a.alloc(a.user, z.pol, 64);
+    if (!c->mem || !c->pol) {
+        if (c->mem) lk__free(&a, c->mem, z.total);
+        if (c->pol) lk__free(&a, c->pol, z.pol);
         lk__free(&a, c, sizeof *c);
-        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)z.total, z.n_ctx, z.n_batch);
+        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)(z.total + z.pol), z.n_ctx, z.n_batch);
     }
-    c->mem_size = z.total;
+    c->mem_size = z.total; c->pol_size = z.pol;
+    memset(c->pol, 0, z.pol);
     q = LK__CAST(unsigned char *, c->mem);
 #define LK__TAKE(ptr, T, sz) do { ptr = LK__CAST(T, q); q += (sz); } while (0)
     LK__TAKE(c->x, float *, z.x); LK__TAKE(c->xn, float *, z.x); LK__TAKE(c->o, float *, z.x);
@@ -8673,14 +9310,31 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
     LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
     LK__TAKE(c->logits, float *, z.logits); LK__TAKE(c->scores, float *, z.scores);
+    LK__TAKE(c->scr_i, int32_t *, z.scr_i); LK__TAKE(c->scr_p, lk__sel_pair *, z.scr_p);
+    if (z.split) LK__TAKE(c->split_scr, float *, z.split);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb);
-#undef LK__TAKE
+    c->scr_f = z.scr_f;
     c->mm_size = z.mm;
-    if ((st = lk_kv_cache_init(&c->kv, p.kv_type, m->hp.n_layer, z.n_ctx, m->hp.n_head_kv * m->hp.head_dim_k,
-                               m->hp.n_head_kv * m->hp.head_dim_k, q))) {
+    if ((st = lk_kv_cache_init_ex(&c->kv, &z.kvp, q))) {
         lk_context_free(c);
         return st;
     }
+    q = LK__CAST(unsigned char *, c->pol);
+    c->pg = z.pg; c->n_pages = z.n_pages;
+    if (z.quest) LK__TAKE(c->quest, float *, z.quest);
+    if (z.h2o_kept) {
+        int i;
+        LK__TAKE(c->h2o_kept, int32_t *, z.h2o_kept); LK__TAKE(c->h2o_acc, float *, z.h2o_acc);
+        LK__TAKE(c->h2o_n, int *, z.h2o_n); LK__TAKE(c->h2o_rng, lk_rng *, z.h2o_rng);
+        for (i = 0; i < m->hp.n_layer * m->hp.n_head_kv; i++) lk_rng_seed_stream(&c->h2o_rng[i], p.kv_policy.seed, (uint64_t)i);
+    }
+    if (z.ts_sel) {
+        LK__TAKE(c->ts_sel, int32_t *, z.ts_sel); LK__TAKE(c->ts_n, int *, z.ts_n); LK__TAKE(c->ts_prev_n, int *, z.ts_n);
+        LK__TAKE(c->ts_q, float *, z.ts_q); LK__TAKE(c->ts_vote, float *, z.ts_vote);
+    }
+    LK__TAKE(c->segbuf, int *, z.segb);
+#undef LK__TAKE
+    lk__policy_truncate(c, 0);
     *out = c;
     return LK_OK;
 }
@@ -8689,6 +9343,7 @@ LKDEF void lk_context_free(lk_context *c) {
     if (!c) return;
     a = c->a;
     lk__free(&a, c->mem, c->mem_size);
+    if (c->pol) lk__free(&a, c->pol, c->pol_size);
     lk__free(&a, c, sizeof *c);
 }
 LKDEF int lk_context_n_past(const lk_context *c) { return c->kv.n; }
@@ -8697,6 +9352,7 @@ LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
 LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
     lk_kv_cache_truncate(&c->kv, n);
+    lk__policy_truncate(c, n);
     c->n_logit_rows = 0;
     return LK_OK;
 }
@@ -8719,32 +9375,292 @@ static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, c
     return st;
 }
 
-typedef struct lk__attn_task {
-    lk_context *c;
-    int il, T, slot0;
-    const int *pos;
-    lk_attn_params ap;
-} lk__attn_task;
-static void lk__attn_fn(void *arg, int task, int n_tasks) {
-    /* (token, head) pairs split into n_tasks contiguous ranges; task i owns scores row i */
-    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
-    lk_context *c = a->c;
-    const lk_hparams *hp = &c->m->hp;
-    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv;
-    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
-    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
-    float *s = c->scores + (size_t)task * c->n_ctx;
-    for (w = lo; w < hi; w++) {
-        int t = w / H, h = w % H;
-        float lse;
-        /* the rows visible to token t: everything stored up to its own slot */
-        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, a->slot0 + t + 1);
-        lk_attn(&a->ap, c->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, c->att + ((size_t)t * H + h) * d, &lse, s);
+static int lk__sel_cmp(const void *a, const void *b) {   /* score desc, then row asc */
+    const lk__sel_pair *x = LK__CAST(const lk__sel_pair *, a), *y = LK__CAST(const lk__sel_pair *, b);
+    if (x->s != y->s) return x->s > y->s ? -1 : 1;
+    return x->r < y->r ? -1 : x->r > y->r;
+}
+static int lk__int_cmp(const void *a, const void *b) {
+    int32_t x = *LK__CAST(const int32_t *, a), y = *LK__CAST(const int32_t *, b);
+    return x < y ? -1 : x > y;
+}
+/* q.k for row r, KV head h of a view, any storage type (tmp: 2 d floats) */
+static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float *q, float *tmp) {
+    float dot = 0.0f;
+    int i;
+    if (kv->zip) {
+        const lk_kv_cache *z = kv->zip;
+        lk_kv_cache_read(z, kv->zip_layer, r, h, tmp, tmp + d);
+    } else {
+        const float *k = lk__kv_row(kv, 0, r, h, d, tmp);
+        if (k != tmp) for (i = 0; i < d; i++) tmp[i] = k[i];
+    }
+    for (i = 0; i < d; i++) dot += q[i] * tmp[i];
+    return dot;
+}
+/* scaled logits z[j] of the view's keys (-inf where masked) */
+static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int h, float *z, float *tmp) {
+    const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    int j;
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j, kpos = kv->pos ? kv->pos[r] : r;
+        float s;
+        if (lk__attn_masked(p, kv, r, qpos, kpos)) { z[j] = -INFINITY; continue; }
+        s = lk__key_dot(kv, r, h, p->head_dim, q, tmp);
+        if (p->softcap > 0.0f) s = p->softcap * tanhf(s * (1.0f / p->softcap));
+        s *= p->scale;
+        if (p->alibi_slope != 0.0f) s += p->alibi_slope * (float)(kpos - qpos);
+        z[j] = s;
     }
 }
 
+typedef struct lk__attn_task {
+    lk_context *c;
+    int il, T, slot0, t;            /* t: the token (sequential policies)   */
+    const int *pos, *seg;
+    lk_attn_params ap;
+} lk__attn_task;
+
+/* per-task scratch: floats, ints, pairs */
+static float *lk__task_f(lk_context *c, int task) { return c->scores + (size_t)task * c->scr_f; }
+static int32_t *lk__task_i(lk_context *c, int task) { return c->scr_i + (size_t)task * 2 * (size_t)c->n_ctx; }
+static lk__sel_pair *lk__task_p(lk_context *c, int task) { return c->scr_p + (size_t)task * c->n_ctx; }
+
+/* Quest: rows for query head h (KV head g) into idx; returns the count */
+static int lk__quest_select(lk_context *c, int il, int g, const float *q, int n, int32_t *idx, lk__sel_pair *pr) {
+    const lk_kv_policy_params *pp = &c->p.kv_policy;
+    const int P = c->pg, d = c->m->hp.head_dim_k, np = (n + P - 1) / P;
+    const float *meta = c->quest + ((size_t)il * c->m->hp.n_head_kv + g) * c->n_pages * 2 * d;
+    int k, i, cnt = 0, room = pp->budget - (n - (np - 1) * P), npk = 0;
+    for (k = 0; k < np - 1; k++) {   /* score = sum_c max(q_c min_c, q_c max_c) */
+        const float *mn = meta + (size_t)k * 2 * d, *mx = mn + d;
+        float s = 0.0f;
+        for (i = 0; i < d; i++) { float a = q[i] * mn[i], b = q[i] * mx[i]; s += a > b ? a : b; }
+        pr[k].s = s; pr[k].r = k;
+    }
+    qsort(pr, (size_t)(np - 1), sizeof *pr, lk__sel_cmp);
+    while (npk < np - 1 && room >= P) { room -= P; npk++; }
+    for (k = 0; k < npk; k++) pr[k].s = INFINITY;   /* mark chosen pages by their index order below */
+    /* emit rows of the chosen pages (ascending) then the newest page */
+    {
+        int32_t *pages = idx + n;   /* idx has room for 2n */
+        for (k = 0; k < npk; k++) pages[k] = pr[k].r;
+        qsort(pages, (size_t)npk, sizeof *pages, lk__int_cmp);
+        for (k = 0; k < npk; k++) { int r; for (r = pages[k] * P; r < pages[k] * P + P; r++) idx[cnt++] = r; }
+    }
+    for (i = (np - 1) * P; i < n; i++) idx[cnt++] = i;
+    return cnt;
+}
+
+/* (token, head) pairs for the stateless policies (full, streaming, quest, twilight) */
+static void lk__attn_fn(void *arg, int task, int n_tasks) {
+    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
+    lk_context *c = a->c;
+    const lk_hparams *hp = &c->m->hp;
+    const lk_kv_policy_params *pp = &c->p.kv_policy;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv;
+    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
+    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
+    float *s = lk__task_f(c, task);
+    int32_t *idx = lk__task_i(c, task);
+    for (w = lo; w < hi; w++) {
+        int t = w / H, h = w % H, g = h / gqa, n = a->slot0 + t + 1, m = n, j;
+        const float *q = c->q + ((size_t)t * H + h) * d;
+        float *out = c->att + ((size_t)t * H + h) * d, lse;
+        lk_attn_params ap = a->ap;
+        /* the rows visible to token t: everything stored up to its own slot */
+        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, n);
+        lk_kv_policy pol = pp->policy == LK_KV_TWILIGHT ? pp->twilight_base : pp->policy;
+        ap.qseg = a->seg ? a->seg[t] : 0;
+        if (pp->budget > 0 && pp->budget < n && pol == LK_KV_STREAMING) {
+            int ns = pp->n_sink < pp->budget ? pp->n_sink : pp->budget - 1, rc = pp->budget - ns;
+            m = 0;
+            for (j = 0; j < ns; j++) idx[m++] = j;
+            for (j = n - rc; j < n; j++) idx[m++] = j;
+            kv.idx = idx; kv.n_idx = m;
+        } else if (pp->budget > 0 && pp->budget < n && pol == LK_KV_QUEST) {
+            m = lk__quest_select(c, a->il, g, q, n, idx, lk__task_p(c, task));
+            kv.idx = idx; kv.n_idx = m;
+        } else if (pol != LK_KV_FULL && pol != LK_KV_TOKENSELECT && pp->budget > 0 && pp->budget < n) {
+            /* (the other policies are handled by the sequential path) */
+        }
+        if (pp->policy == LK_KV_TWILIGHT && pp->top_p < 1.0f) {
+            /* estimated probabilities of the candidates; threshold by binary search */
+            float *z = s, mx = -INFINITY, lo_t = 0.0f, hi_t, *tmp = s + n;
+            double sum = 0.0;
+            int it, cnt = 0;
+            if (!kv.idx) { for (j = 0; j < n; j++) idx[j] = j; kv.idx = idx; kv.n_idx = m = n; }
+            lk__attn_logits(&ap, q, a->pos[t], &kv, g, z, tmp);
+            for (j = 0; j < m; j++) if (z[j] > mx) mx = z[j];
+            if (mx > -INFINITY) {
+                for (j = 0; j < m; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+                for (j = 0; j < m; j++) z[j] = (float)(z[j] / sum);
+                hi_t = 1.0f;
+                for (it = 0; it < 40; it++) {   /* largest threshold whose kept mass still reaches top_p */
+                    float mid = 0.5f * (lo_t + hi_t);
+                    double mass = 0.0;
+                    for (j = 0; j < m; j++) if (z[j] >= mid) mass += z[j];
+                    if (mass >= pp->top_p) lo_t = mid; else hi_t = mid;
+                }
+                for (j = 0; j < m; j++) if (z[j] >= lo_t && z[j] > 0.0f) idx[cnt++] = kv.idx[j];
+                kv.n_idx = m = cnt;
+            }
+        }
+        if (c->p.attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, g, out, &lse, s, c->p.attn_tile);
+        else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
+    }
+}
+
+/* H2O / Keyformer, token a->t: task = KV head g */
+static void lk__h2o_fn(void *arg, int g, int n_tasks) {
+    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
+    lk_context *c = a->c;
+    const lk_hparams *hp = &c->m->hp;
+    const lk_kv_policy_params *pp = &c->p.kv_policy;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv, t = a->t, slot = a->slot0 + t;
+    const size_t st = (size_t)a->il * hp->n_head_kv + g;
+    int32_t *kept = c->h2o_kept + st * c->n_ctx;
+    float *acc = c->h2o_acc + st * c->n_ctx, *s = lk__task_f(c, g), *z = s + c->n_ctx + 8 * d;
+    int *nk = c->h2o_n + st, h, j;
+    lk_attn_params ap = a->ap;
+    (void)n_tasks;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    kept[(*nk)++] = slot; acc[slot] = 0.0f;
+    if (pp->budget > 0 && *nk > pp->budget) {   /* evict before attending: keep `recent` newest + top heavy */
+        int recent = pp->recent > 0 ? pp->recent : pp->budget / 2, heavy, nc, m = 0;
+        lk__sel_pair *pr = lk__task_p(c, g);
+        int32_t *keep = lk__task_i(c, g);
+        if (recent > pp->budget) recent = pp->budget;
+        if (recent < 1) recent = 1;   /* the new row itself */
+        heavy = pp->budget - recent;
+        nc = *nk - recent;
+        for (j = 0; j < nc; j++) { pr[j].s = acc[kept[j]]; pr[j].r = kept[j]; }
+        qsort(pr, (size_t)nc, sizeof *pr, lk__sel_cmp);
+        for (j = 0; j < heavy && j < nc; j++) keep[m++] = pr[j].r;
+        qsort(keep, (size_t)m, sizeof *keep, lk__int_cmp);
+        for (j = nc; j < *nk; j++) keep[m++] = kept[j];
+        memcpy(kept, keep, sizeof(int32_t) * (size_t)m);
+        *nk = m;
+    }
+    for (h = g * gqa; h < (g + 1) * gqa; h++) {
+        const float *q = c->q + ((size_t)t * H + h) * d;
+        float lse, *tmp = z + c->n_ctx;
+        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, slot + 1);
+        kv.idx = kept; kv.n_idx = *nk;
+        lk_attn(&ap, q, a->pos[t], &kv, g, c->att + ((size_t)t * H + h) * d, &lse, s);
+        lk__attn_logits(&ap, q, a->pos[t], &kv, g, z, tmp);
+        if (pp->policy == LK_KV_KEYFORMER) {
+            /* softmax((z + G) / tau), tau from tau_init to tau_end over the context */
+            float frac = c->n_ctx > 1 ? (float)a->pos[t] / (float)(c->n_ctx - 1) : 1.0f, tau, mx = -INFINITY;
+            double sum = 0.0;
+            lk_rng *rng = c->h2o_rng + st;
+            if (frac > 1.0f) frac = 1.0f;
+            tau = pp->tau_init + (pp->tau_end - pp->tau_init) * frac;
+            if (!(tau > 0.0f)) tau = 1.0f;
+            for (j = 0; j < *nk; j++) { float gn = lk_rng_gumbel(rng); if (z[j] != -INFINITY) { z[j] = (z[j] + gn) / tau; if (z[j] > mx) mx = z[j]; } }
+            if (mx > -INFINITY) {
+                for (j = 0; j < *nk; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+                for (j = 0; j < *nk; j++) acc[kept[j]] += (float)(z[j] / sum);
+            }
+        } else if (lse > -INFINITY) {
+            for (j = 0; j < *nk; j++) if (z[j] != -INFINITY) acc[kept[j]] += expf(z[j] - lse);
+        }
+    }
+}
+
+/* TokenSelect, token a->t: task = query head h, rows from c->ts_sel */
+static void lk__ts_fn(void *arg, int h, int n_tasks) {
+    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
+    lk_context *c = a->c;
+    const lk_hparams *hp = &c->m->hp;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv, t = a->t;
+    float lse;
+    lk_attn_params ap = a->ap;
+    lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, a->slot0 + t + 1);
+    (void)n_tasks;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    kv.idx = c->ts_sel + (size_t)a->il * c->n_ctx; kv.n_idx = c->ts_n[a->il];
+    lk_attn(&ap, c->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, c->att + ((size_t)t * H + h) * d, &lse, lk__task_f(c, h));
+}
+/* TokenSelect selection for token t of layer il (serial) */
+static void lk__ts_select(lk_context *c, lk__attn_task *a) {
+    const lk_hparams *hp = &c->m->hp;
+    const lk_kv_policy_params *pp = &c->p.kv_policy;
+    const int H = hp->n_head, d = hp->head_dim_k, gqa = H / hp->n_head_kv, t = a->t, n = a->slot0 + t + 1, il = a->il;
+    int32_t *sel = c->ts_sel + (size_t)il * c->n_ctx;
+    float *qp = c->ts_q + (size_t)il * H * d;
+    const float *qt = c->q + (size_t)t * H * d;
+    int *ns = c->ts_n + il, j, h, m = 0;
+    lk_attn_params ap = a->ap;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    if (pp->budget <= 0 || pp->budget >= n) {
+        for (j = 0; j < n; j++) sel[j] = j;
+        *ns = n; c->ts_prev_n[il] = -1;
+        return;
+    }
+    if (pp->reuse_cos > 0.0f && c->ts_prev_n[il] >= 0) {
+        double dot = 0.0, a2 = 0.0, b2 = 0.0;
+        for (j = 0; j < H * d; j++) { dot += (double)qt[j] * qp[j]; a2 += (double)qt[j] * qt[j]; b2 += (double)qp[j] * qp[j]; }
+        if (a2 > 0.0 && b2 > 0.0 && dot / sqrt(a2 * b2) >= pp->reuse_cos) {
+            for (j = c->ts_prev_n[il]; j < n; j++) sel[(*ns)++] = j;   /* previous selection + the new rows */
+            c->ts_prev_n[il] = n;
+            return;
+        }
+    }
+    {
+        float *vote = c->ts_vote, *z = lk__task_f(c, 0), *tmp = z + c->n_ctx;
+        lk__sel_pair *pr = lk__task_p(c, 0);
+        lk_kv_view kv = lk_kv_cache_view(&c->kv, il, d, n);
+        int sinks = pp->n_sink < pp->budget ? pp->n_sink : 0, local = pp->recent > 0 ? pp->recent : pp->budget / 8, k, np = 0;
+        if (local < 1) local = 1;
+        if (sinks + local > pp->budget) local = pp->budget - sinks;
+        k = pp->budget - sinks - local;
+        for (j = 0; j < n; j++) vote[j] = 0.0f;
+        for (h = 0; h < H; h++) {   /* soft vote: per-head softmax of the scores, summed */
+            float mx = -INFINITY;
+            double sum = 0.0;
+            lk__attn_logits(&ap, qt + (size_t)h * d, a->pos[t], &kv, h / gqa, z, tmp);
+            for (j = 0; j < n; j++) if (z[j] > mx) mx = z[j];
+            if (mx == -INFINITY) continue;
+            for (j = 0; j < n; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+            for (j = 0; j < n; j++) vote[j] += (float)(z[j] / sum);
+        }
+        for (j = sinks; j < n - local; j++) { pr[np].s = vote[j]; pr[np].r = j; np++; }
+        qsort(pr, (size_t)np, sizeof *pr, lk__sel_cmp);
+        for (j = 0; j < sinks; j++) sel[m++] = j;
+        for (j = 0; j < k && j < np; j++) sel[m++] = pr[j].r;
+        qsort(sel + sinks, (size_t)(m - sinks), sizeof *sel, lk__int_cmp);
+        for (j = n - local; j < n; j++) sel[m++] = j;
+        *ns = m;
+        memcpy(qp, qt, sizeof(float) * (size_t)H * d);
+        c->ts_prev_n[il] = n;
+    }
+}
+/* split-KV decode: one token, each head's keys split across threads */
+static void lk__attn_layer(lk_context *c, lk__attn_task *at) {
+    const lk_hparams *hp = &c->m->hp;
+    const lk_kv_policy p = c->p.kv_policy.policy;
+    const int H = hp->n_head, T = at->T, d = hp->head_dim_k;
+    int t;
+    if (p == LK_KV_H2O || p == LK_KV_KEYFORMER) {
+        for (t = 0; t < T; t++) { at->t = t; lk_parallel_for(&c->th, hp->n_head_kv, lk__h2o_fn, at); }
+    } else if (p == LK_KV_TOKENSELECT) {
+        for (t = 0; t < T; t++) { at->t = t; lk__ts_select(c, at); lk_parallel_for(&c->th, H, lk__ts_fn, at); }
+    } else if (T == 1 && c->p.attn_split > 1 && p == LK_KV_FULL) {
+        int h;
+        for (h = 0; h < H; h++) {
+            float lse;
+            lk_attn_params ap = at->ap;
+            lk_kv_view kv = lk_kv_cache_view(&c->kv, at->il, d, at->slot0 + 1);
+            ap.qseg = at->seg ? at->seg[0] : 0;
+            lk_attn_split(&ap, c->q + (size_t)h * d, at->pos[0], &kv, h / (H / hp->n_head_kv), c->att + (size_t)h * d, &lse, c->split_scr,
+                          c->p.attn_split, &c->th);
+        }
+    } else lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, at);
+}
+
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
-static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int T, int out_from) {
+static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, const int *seg, int T, int out_from) {
     const lk_model *m = c->m;
     const lk_hparams *hp = &m->hp;
     const int E = hp->n_embd, F = hp->n_ff, H = hp->n_head, d = hp->head_dim_k;
@@ -8794,14 +9710,26 @@ static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int 
             }
             if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
             lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+            if (c->quest) {   /* Quest pages: per-channel min / max of K */
+                int g, slot = slot0 + t;
+                for (g = 0; g < hp->n_head_kv; g++) {
+                    float *mn = c->quest + (((size_t)il * hp->n_head_kv + g) * c->n_pages + (size_t)(slot / c->pg)) * 2 * d, *mx = mn + d;
+                    const float *kr = c->k + (size_t)t * nkv + (size_t)g * d;
+                    for (i = 0; i < d; i++) {
+                        if (slot % c->pg == 0 || kr[i] < mn[i]) mn[i] = kr[i];
+                        if (slot % c->pg == 0 || kr[i] > mx[i]) mx[i] = kr[i];
+                    }
+                }
+            }
         }
-        if (il == 0) for (t = 0; t < T; t++) c->kv.pos[slot0 + t] = pos[t];
-        at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos;
+        if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
+        at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos; at.seg = seg; at.t = 0;
         at.ap = lk_attn_default_params(d);
         at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
         at.ap.window = swa ? hp->sliding_window : 0;
-        at.ap.f16_math = c->kv.type == LK_TYPE_F16;
-        lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, &at);
+        at.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
+        at.ap.score = c->p.attn_score; at.ap.lssar_p = c->p.lssar_p;
+        lk__attn_layer(c, &at);
         if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
         if (L->post_attn_norm.data)
             for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_attn_norm.data), E, hp->norm_eps);
@@ -8852,9 +9780,10 @@ static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, int 
 #undef LK__NORM
 }
 
-/* Shared by lk_decode and lk_decode_pos: pos == NULL continues from the
- * last stored position. Everything is validated before any state changes. */
-static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, int n) {
+/* Shared by lk_decode, lk_decode_pos and lk_decode_ext: pos == NULL
+ * continues from the last stored position. Everything is validated before
+ * any state changes. */
+static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, const int *seg, int n) {
     int i, done = 0, V;
     int last, base;
     lk_status st;
@@ -8869,7 +9798,15 @@ static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, in
     for (i = 0; i < n; i++) {
         int p = pos ? pos[i] : base + i;
         if (tokens[i] < 0 || tokens[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode: token %d at index %d is outside [0, %d)", (int)tokens[i], i, V);
-        if (p < 0 || p < last)
+        if (seg) {   /* positions are per segment: non-decreasing within one */
+            int j;
+            if (p < 0) return lk_set_error(LK_ERR_RANGE, "lk_decode: negative position %d at index %d", (int)p, i);
+            for (j = i - 1; j >= 0; j--)
+                if (seg[j] == seg[i]) {
+                    if (pos[j] > p) return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d at index %d is out of order in segment %d", (int)p, i, seg[i]);
+                    break;
+                }
+        } else if (p < 0 || p < last)
             return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d at index %d is out of order (previous %d)", (int)p, i, (int)last);
         if (c->m->pos_embd.data && p >= c->m->hp.n_ctx_train)
             return lk_set_error(LK_ERR_RANGE, "lk_decode: position %d exceeds the model's %d learned positions", (int)p, c->m->hp.n_ctx_train);
@@ -8879,8 +9816,8 @@ static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, in
     while (done < n) {
         int T = n - done < c->n_batch ? n - done : c->n_batch;
         int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
-        for (i = 0; i < T; i++) c->posbuf[i] = pos ? pos[done + i] : base + done + i;
-        if ((st = lk__forward(c, tokens + done, c->posbuf, T, out_from))) return st;   /* chunk not committed */
+        for (i = 0; i < T; i++) { c->posbuf[i] = pos ? pos[done + i] : base + done + i; c->segbuf[i] = seg ? seg[done + i] : 0; }
+        if ((st = lk__forward(c, tokens + done, c->posbuf, seg ? c->segbuf : NULL, T, out_from))) return st;   /* chunk not committed */
         c->kv.n += T;
         done += T;
     }
@@ -8889,9 +9826,173 @@ static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, in
 }
 LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n) {
     if (!pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_pos: pos is NULL");
-    return lk__decode(c, tokens, pos, n);
+    return lk__decode(c, tokens, pos, NULL, n);
 }
-LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n) { return lk__decode(c, tokens, NULL, n); }
+LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n) { return lk__decode(c, tokens, NULL, NULL, n); }
+LKDEF lk_status lk_decode_ext(lk_context *c, const int *tokens, const int *pos, const int *seg, int n) {
+    if (seg && !pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_ext: segments need explicit positions");
+    return lk__decode(c, tokens, pos, seg, n);
+}
+LKDEF uint64_t lk_context_kv_bytes(const lk_context *c) {
+    const lk_hparams *hp = &c->m->hp;
+    const lk_kv_policy_params *pp = &c->p.kv_policy;
+    lk_kv_cache_params kp;
+    uint64_t b;
+    memset(&kp, 0, sizeof kp);
+    kp.type = c->kv.type; kp.n_layer = c->kv.n_layer; kp.n_ctx = c->kv.n_ctx; kp.n_embd_k = c->kv.n_embd_k; kp.n_embd_v = c->kv.n_embd_v;
+    kp.head_dim = c->kv.head_dim; kp.zip_bits = c->kv.zip_bits; kp.zip_window = c->kv.zip_window;
+    if ((pp->policy == LK_KV_STREAMING || pp->policy == LK_KV_H2O || pp->policy == LK_KV_KEYFORMER) && pp->budget > 0 && pp->budget < c->n_ctx)
+        kp.n_ctx = pp->budget;   /* an evicting cache holds budget rows per layer */
+    b = lk_kv_cache_bytes_ex(&kp);
+    if (pp->policy == LK_KV_H2O || pp->policy == LK_KV_KEYFORMER)   /* row ids and scores of the kept rows */
+        b += (uint64_t)hp->n_layer * hp->n_head_kv * (uint64_t)kp.n_ctx * 8;
+    if (c->quest) b += (uint64_t)hp->n_layer * hp->n_head_kv * c->n_pages * 2 * hp->head_dim_k * sizeof(float);
+    return b;
+}
+
+/* ---- prefix cache ------------------------------------------------------------- */
+static uint64_t lk__kvfnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *b = LK__CAST(const unsigned char *, p);
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    return h;
+}
+/* the model: GGUF header, KVs and tensor table (everything before the data) */
+static uint64_t lk__model_hash(const lk_model *m) {
+    const lk_gguf *g = m->g;
+    uint64_t n = g->data_offset <= g->len ? g->data_offset : g->len;
+    return lk__kvfnv(14695981039346656037ull, g->buf, (size_t)n);
+}
+static uint64_t lk__settings_hash(const lk_context *c) {
+    int32_t v[12];
+    v[0] = (int32_t)c->kv.type; v[1] = c->kv.zip_bits; v[2] = c->kv.zip_window; v[3] = c->kv.n_layer; v[4] = c->kv.n_embd_k;
+    v[5] = c->kv.head_dim; v[6] = (int32_t)c->p.attn_score; v[7] = (int32_t)c->p.kv_policy.policy; v[8] = c->pg;
+    v[9] = c->p.kv_policy.policy == LK_KV_TWILIGHT ? (int32_t)c->p.kv_policy.twilight_base : -1; v[10] = 0x4c4b; v[11] = 1;
+    return lk__kvfnv(14695981039346656037ull, v, sizeof v);
+}
+#define LK__STATE_MAGIC 0x564b4b4cu   /* "LKKV" */
+#define LK__STATE_HDR 48
+/* payload: walk every piece of state for rows [0, n); dir 0 = write, 1 = read */
+static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned char *in, size_t *off, size_t cap) {
+    const lk_kv_cache *kv = &c->kv;
+    const lk_hparams *hp = &c->m->hp;
+    int il;
+#define LK__IO(ptr, bytes) do { size_t nb_ = (bytes); if (*off + nb_ > cap) return 0; \
+        if (buf) memcpy(buf + *off, (ptr), nb_); else if (in) memcpy((ptr), in + *off, nb_); *off += nb_; } while (0)
+    LK__IO(kv->pos, sizeof(int32_t) * (size_t)n);
+    LK__IO(kv->seg, sizeof(int32_t) * (size_t)n);
+    for (il = 0; il < kv->n_layer; il++) {
+        if (kv->zip_bits) {
+            const int W = kv->zip_window;
+            int32_t zq = kv->zq[il] < n ? kv->zq[il] : n;
+            LK__IO(&kv->zq[il], sizeof(int32_t));
+            if (in && (kv->zq[il] < 0 || kv->zq[il] > n)) return 0;
+            zq = kv->zq[il] < n ? kv->zq[il] : n;
+            LK__IO(kv->zks + (size_t)il * kv->n_embd_k, sizeof(float) * (size_t)kv->n_embd_k);
+            LK__IO(kv->zvs + (size_t)il * kv->n_embd_v, sizeof(float) * (size_t)kv->n_embd_v);
+            LK__IO(kv->zk + (size_t)il * kv->n_ctx * kv->zrow, kv->zrow * (size_t)zq);
+            LK__IO(kv->zv + (size_t)il * kv->n_ctx * kv->zrow, kv->zrow * (size_t)zq);
+            LK__IO(kv->zkp + (size_t)il * kv->n_ctx * kv->n_head_kv * 2, sizeof(float) * 2 * (size_t)kv->n_head_kv * zq);
+            LK__IO(kv->zvp + (size_t)il * kv->n_ctx * kv->n_head_kv * 2, sizeof(float) * 2 * (size_t)kv->n_head_kv * zq);
+            LK__IO(kv->k + (size_t)il * W * kv->row_k, kv->row_k * (size_t)W);
+            LK__IO(kv->v + (size_t)il * W * kv->row_v, kv->row_v * (size_t)W);
+        } else {
+            LK__IO(kv->k + (size_t)il * kv->n_ctx * kv->row_k, kv->row_k * (size_t)n);
+            LK__IO(kv->v + (size_t)il * kv->n_ctx * kv->row_v, kv->row_v * (size_t)n);
+        }
+    }
+    if (c->quest) {
+        int g;
+        size_t pages = (size_t)(n + c->pg - 1) / c->pg;
+        for (il = 0; il < hp->n_layer; il++)
+            for (g = 0; g < hp->n_head_kv; g++)
+                LK__IO(c->quest + (((size_t)il * hp->n_head_kv + g) * c->n_pages) * 2 * hp->head_dim_k, sizeof(float) * pages * 2 * hp->head_dim_k);
+    }
+#undef LK__IO
+    return 1;
+}
+static void lk__put_u64(unsigned char *p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+static uint64_t lk__get_u64(const unsigned char *p) { uint64_t v = 0; int i; for (i = 7; i >= 0; i--) v = (v << 8) | p[i]; return v; }
+LKDEF lk_status lk_context_state_save(const lk_context *c, void *buf, size_t cap, size_t *size) {
+    size_t off = 0;
+    unsigned char *b = LK__CAST(unsigned char *, buf);
+    lk_kv_policy pol;
+    if (!c || !size) return lk_set_error(LK_ERR_INVALID_ARG, "state save: NULL argument");
+    pol = c->p.kv_policy.policy;
+    if (pol == LK_KV_H2O || pol == LK_KV_KEYFORMER || (pol == LK_KV_TOKENSELECT && c->p.kv_policy.reuse_cos > 0.0f))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "state save: policy %s keeps per-step state that is not saved", lk_kv_policy_name(pol));
+    lk__state_io(LK__CAST(lk_context *, c), c->kv.n, NULL, NULL, &off, (size_t)-1);
+    *size = LK__STATE_HDR + off;
+    if (!buf) return LK_OK;
+    if (cap < *size) return lk_set_error(LK_ERR_RANGE, "state save: buffer of %zu bytes, need %zu", cap, *size);
+    off = 0;
+    lk__state_io(LK__CAST(lk_context *, c), c->kv.n, b + LK__STATE_HDR, NULL, &off, cap - LK__STATE_HDR);
+    lk__put_u64(b, (uint64_t)LK__STATE_MAGIC | ((uint64_t)1 << 32));   /* magic, version 1 */
+    lk__put_u64(b + 8, lk__model_hash(c->m));
+    lk__put_u64(b + 16, lk__settings_hash(c));
+    lk__put_u64(b + 24, (uint64_t)c->kv.n);
+    lk__put_u64(b + 32, (uint64_t)off);
+    lk__put_u64(b + 40, lk__kvfnv(14695981039346656037ull, b + LK__STATE_HDR, off));
+    return LK_OK;
+}
+LKDEF lk_status lk_context_state_load(lk_context *c, const void *buf, size_t len) {
+    const unsigned char *b = LK__CAST(const unsigned char *, buf);
+    uint64_t n, plen;
+    size_t off = 0;
+    if (!c || !buf) return lk_set_error(LK_ERR_INVALID_ARG, "state load: NULL argument");
+    lk_context_truncate(c, 0);
+    if (len < LK__STATE_HDR) return lk_set_error(LK_ERR_FORMAT, "state load: %zu bytes is shorter than the header", len);
+    if (lk__get_u64(b) != ((uint64_t)LK__STATE_MAGIC | ((uint64_t)1 << 32))) return lk_set_error(LK_ERR_FORMAT, "state load: bad magic or version");
+    if (lk__get_u64(b + 8) != lk__model_hash(c->m)) return lk_set_error(LK_ERR_INVALID_ARG, "state load: saved for a different model");
+    if (lk__get_u64(b + 16) != lk__settings_hash(c)) return lk_set_error(LK_ERR_INVALID_ARG, "state load: saved with different KV / attention settings");
+    n = lk__get_u64(b + 24); plen = lk__get_u64(b + 32);
+    if (n > (uint64_t)c->n_ctx) return lk_set_error(LK_ERR_RANGE, "state load: %llu tokens do not fit n_ctx %d", (unsigned long long)n, c->n_ctx);
+    if (plen != (uint64_t)(len - LK__STATE_HDR)) return lk_set_error(LK_ERR_FORMAT, "state load: payload is %llu bytes, buffer holds %zu", (unsigned long long)plen, len - LK__STATE_HDR);
+    if (lk__get_u64(b + 40) != lk__kvfnv(14695981039346656037ull, b + LK__STATE_HDR, (size_t)plen)) return lk_set_error(LK_ERR_FORMAT, "state load: checksum mismatch (corrupt)");
+    if (!lk__state_io(c, (int)n, NULL, b + LK__STATE_HDR, &off, (size_t)plen) || off != plen) {
+        lk_context_truncate(c, 0);
+        return lk_set_error(LK_ERR_FORMAT, "state load: payload does not match the settings");
+    }
+    c->kv.n = (int)n;
+    c->n_logit_rows = 0;
+    return LK_OK;
+}
+#ifndef LLMKIT_NO_STDIO
+LKDEF lk_status lk_context_state_save_file(const lk_context *c, const char *path) {
+    size_t sz = 0;
+    void *buf;
+    FILE *f;
+    lk_status st;
+    lk_allocator a;
+    if (!c || !path) return lk_set_error(LK_ERR_INVALID_ARG, "state save: NULL argument");
+    if ((st = lk_context_state_save(c, NULL, 0, &sz))) return st;
+    a = c->a;
+    if (!(buf = a.alloc(a.user, sz, 16))) return lk_set_error(LK_ERR_NOMEM, "state save: out of memory");
+    if ((st = lk_context_state_save(c, buf, sz, &sz))) { lk__free(&a, buf, sz); return st; }
+    if (!(f = fopen(path, "wb"))) { lk__free(&a, buf, sz); return lk_set_error(LK_ERR_IO, "state save: cannot open %s", path); }
+    st = fwrite(buf, 1, sz, f) == sz ? LK_OK : lk_set_error(LK_ERR_IO, "state save: write to %s failed", path);
+    if (fclose(f) && !st) st = lk_set_error(LK_ERR_IO, "state save: close of %s failed", path);
+    lk__free(&a, buf, sz);
+    return st;
+}
+LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path) {
+    FILE *f;
+    long len;
+    void *buf;
+    lk_status st;
+    lk_allocator a;
+    if (!c || !path) return lk_set_error(LK_ERR_INVALID_ARG, "state load: NULL argument");
+    if (!(f = fopen(path, "rb"))) return lk_set_error(LK_ERR_IO, "state load: cannot open %s", path);
+    if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) { fclose(f); return lk_set_error(LK_ERR_IO, "state load: cannot size %s", path); }
+    a = c->a;
+    if (!(buf = a.alloc(a.user, (size_t)len + 1, 16))) { fclose(f); return lk_set_error(LK_ERR_NOMEM, "state load: out of memory"); }
+    if (fread(buf, 1, (size_t)len, f) != (size_t)len) { fclose(f); lk__free(&a, buf, (size_t)len + 1); return lk_set_error(LK_ERR_IO, "state load: read of %s failed", path); }
+    fclose(f);
+    st = lk_context_state_load(c, buf, (size_t)len);
+    lk__free(&a, buf, (size_t)len + 1);
+    return st;
+}
+#endif
 
 /* --------------------------------------------------------------------------
  * 15.14 Threads

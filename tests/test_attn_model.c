@@ -1,0 +1,293 @@
+/* The model half of the attention tests (stories260K): chunked prefill =
+ * one prefill, tiled / split-KV attention = direct, packed segments =
+ * separate prompts, every policy with budget >= context = full attention
+ * (bitwise), policy identities (h2o / keyformer with recent = budget =
+ * streaming without sinks), KV types and LSSA/LSSAR end to end, and the
+ * prefix cache (round trip, refusal of another model / settings, truncated
+ * and corrupted buffers). The random-data references are in test_attn.c. */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include "tests/lk_test.h"
+#include <math.h>
+
+#define V 512
+static lk_model *M;
+static int TOK[4096];
+static int NTOK;
+static lk_context *mk(int n_batch, lk_type kv, int zip, int threads, lk_kv_policy pol, int budget) {
+    lk_context_params cp = lk_context_default_params();
+    lk_context *c = NULL;
+    cp.n_ctx = 256; cp.n_batch = n_batch; cp.kv_type = kv; cp.kv_zip_bits = zip; cp.logits_all = 1; cp.n_threads = threads;
+    cp.kv_policy.policy = pol; cp.kv_policy.budget = budget;
+    if (lk_context_new(M, &cp, &c)) printf("  context: %s\n", lk_last_error());
+    return c;
+}
+/* logits of TOK[0..n) (every position) */
+static int run(lk_context *c, int n, int chunk, float *out) {
+    int done = 0, r;
+    while (done < n) {
+        int k = n - done < chunk ? n - done : chunk;
+        if (lk_decode(c, TOK + done, k)) { printf("  decode: %s\n", lk_last_error()); return 1; }
+        for (r = 0; r < k; r++) memcpy(out + (size_t)(done + r) * V, lk_logits(c, r), sizeof(float) * V);
+        done += k;
+    }
+    return 0;
+}
+static double maxd(const float *a, const float *b, size_t n) {
+    double m = 0;
+    size_t i;
+    for (i = 0; i < n; i++) if (fabs(a[i] - b[i]) > m) m = fabs(a[i] - b[i]);
+    return m;
+}
+static double nll(const float *l, int n) {
+    double s = 0;
+    int p, i;
+    for (p = 0; p + 1 < n; p++) {
+        const float *r = l + (size_t)p * V;
+        double mx = r[0], z = 0;
+        for (i = 1; i < V; i++) if (r[i] > mx) mx = r[i];
+        for (i = 0; i < V; i++) z += exp(r[i] - mx);
+        s += -(r[TOK[p + 1]] - mx - log(z));
+    }
+    return s / (n - 1);
+}
+
+static void test_chunked(float *full, float *tmp) {
+    int chunks[] = { 1, 2, 7, 33, 100 }, k;
+    lk_context *c;
+    lk_t_begin("stories260K: chunked prefill (1, 2, 7, 33, 100) = one prefill; tiled and split-KV attention");
+    c = mk(200, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0); run(c, 200, 200, full); lk_context_free(c);
+    for (k = 0; k < 5; k++) {
+        c = mk(chunks[k], LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
+        run(c, 200, chunks[k], tmp);
+        CHECK(maxd(full, tmp, 200 * V) < 1e-4, "chunk %d: max |d| = %g", chunks[k], maxd(full, tmp, 200 * V));
+        lk_context_free(c);
+    }
+    {
+        lk_context_params cp = lk_context_default_params();
+        cp.n_ctx = 256; cp.n_batch = 200; cp.kv_type = LK_TYPE_F32; cp.logits_all = 1; cp.attn_tile = 16;
+        CHECK_OK(lk_context_new(M, &cp, &c));
+        run(c, 200, 200, tmp);
+        CHECK(maxd(full, tmp, 200 * V) < 1e-4, "tiled: max |d| = %g", maxd(full, tmp, 200 * V));
+        lk_context_free(c);
+        cp.n_batch = 1; cp.attn_tile = 0; cp.attn_split = 4; cp.n_threads = 2;
+        CHECK_OK(lk_context_new(M, &cp, &c));
+        run(c, 200, 1, tmp);
+        CHECK(maxd(full, tmp, 200 * V) < 1e-4, "split-KV decode: max |d| = %g", maxd(full, tmp, 200 * V));
+        lk_context_free(c);
+    }
+    lk_t_end();
+}
+
+static void test_packed(float *tmp) {
+    /* two prompts packed in one batch, positions restarting at 0 = separate runs */
+    static float a[60 * V], b[80 * V];
+    int tok[140], pos[140], seg[140], i;
+    lk_context *c;
+    lk_t_begin("stories260K: packed segments (Prepacking) = separate prompts");
+    c = mk(256, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0); run(c, 60, 60, a); lk_context_free(c);
+    for (i = 0; i < 140; i++) { tok[i] = i < 60 ? TOK[i] : TOK[100 + i - 60]; pos[i] = i < 60 ? i : i - 60; seg[i] = i >= 60; }
+    c = mk(256, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
+    CHECK_OK(lk_decode(c, TOK + 100, 80));
+    for (i = 0; i < 80; i++) memcpy(b + (size_t)i * V, lk_logits(c, i), sizeof(float) * V);
+    lk_context_free(c);
+    c = mk(256, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
+    CHECK_OK(lk_decode_ext(c, tok, pos, seg, 140));
+    for (i = 0; i < 140; i++) memcpy(tmp + (size_t)i * V, lk_logits(c, i), sizeof(float) * V);
+    CHECK(maxd(a, tmp, 60 * V) < 1e-4, "segment 0: %g", maxd(a, tmp, 60 * V));
+    CHECK(maxd(b, tmp + 60 * V, 80 * V) < 1e-4, "segment 1: %g", maxd(b, tmp + 60 * V, 80 * V));
+    /* out of order within a segment is refused */
+    pos[70] = 0; pos[71] = 5; pos[72] = 2;
+    lk_context_truncate(c, 0);
+    CHECK(lk_decode_ext(c, tok, pos, seg, 140) == LK_ERR_RANGE, "out-of-order positions accepted");
+    lk_context_free(c);
+    lk_t_end();
+}
+
+static void test_policies(const float *full, float *tmp) {
+    int p;
+    double nl_full = nll(full, 200);
+    lk_t_begin("stories260K: every policy with budget >= context = full attention (bitwise)");
+    for (p = 0; p < LK_KV_POLICY_COUNT; p++) {
+        lk_context_params cp = lk_context_default_params();
+        lk_context *c = NULL;
+        cp.n_ctx = 256; cp.n_batch = 64; cp.kv_type = LK_TYPE_F32; cp.logits_all = 1; cp.n_threads = 1;
+        cp.kv_policy.policy = (lk_kv_policy)p; cp.kv_policy.budget = 256; cp.kv_policy.top_p = 1.0f;
+        CHECK_OK(lk_context_new(M, &cp, &c));
+        if (!c) continue;
+        run(c, 200, 64, tmp);
+        CHECK(maxd(full, tmp, 200 * V) == 0.0, "%s: max |d| = %g", lk_kv_policy_name((lk_kv_policy)p), maxd(full, tmp, 200 * V));
+        lk_context_free(c);
+    }
+    lk_t_end();
+    lk_t_begin("stories260K: policies at budget 32 (identities and sanity)");
+    {
+        static float s0[200 * V];
+        lk_context_params cp = lk_context_default_params();
+        lk_context *c = NULL;
+        double nl;
+        cp.n_ctx = 256; cp.n_batch = 64; cp.kv_type = LK_TYPE_F32; cp.logits_all = 1;
+        /* streaming with no sinks keeps the newest 32 = H2O / Keyformer with recent = budget */
+        cp.kv_policy.policy = LK_KV_STREAMING; cp.kv_policy.budget = 32; cp.kv_policy.n_sink = 0;
+        CHECK_OK(lk_context_new(M, &cp, &c)); run(c, 200, 64, s0); lk_context_free(c);
+        CHECK(maxd(full, s0, 32 * V) == 0.0, "streaming differs from full before the budget is reached");
+        CHECK(maxd(full, s0, 200 * V) > 1e-3, "streaming at budget 32 changed nothing");
+        cp.kv_policy.policy = LK_KV_H2O; cp.kv_policy.recent = 32;
+        CHECK_OK(lk_context_new(M, &cp, &c)); run(c, 200, 64, tmp); lk_context_free(c);
+        CHECK(maxd(s0, tmp, 200 * V) == 0.0, "h2o(recent = budget) != streaming(no sinks): %g", maxd(s0, tmp, 200 * V));
+        cp.kv_policy.policy = LK_KV_KEYFORMER;
+        CHECK_OK(lk_context_new(M, &cp, &c)); run(c, 200, 64, tmp); lk_context_free(c);
+        CHECK(maxd(s0, tmp, 200 * V) == 0.0, "keyformer(recent = budget) != streaming(no sinks): %g", maxd(s0, tmp, 200 * V));
+        /* each policy at budget 64: finite, and not far from full */
+        for (p = 1; p < LK_KV_POLICY_COUNT; p++) {
+            cp.kv_policy = lk_kv_policy_default_params();
+            cp.kv_policy.policy = (lk_kv_policy)p; cp.kv_policy.budget = 64; cp.kv_policy.reuse_cos = p == LK_KV_TOKENSELECT ? 0.9f : 0.0f;
+            CHECK_OK(lk_context_new(M, &cp, &c));
+            if (!c) continue;
+            run(c, 200, 1 + p * 9, tmp);
+            nl = nll(tmp, 200);
+            CHECK(nl == nl && nl < nl_full + 0.5, "%s: nll %g vs full %g", lk_kv_policy_name((lk_kv_policy)p), nl, nl_full);
+            printf("  %-12s budget 64: nll %.4f (full %.4f)\n", lk_kv_policy_name((lk_kv_policy)p), nl, nl_full);
+            lk_context_free(c);
+        }
+    }
+    lk_t_end();
+}
+
+static void test_kv_types_model(const float *full, float *tmp) {
+    struct { const char *n; lk_type t; int zip; double tol; } ty[] = {
+        { "f16", LK_TYPE_F16, 0, 0.01 }, { "q8_0", LK_TYPE_Q8_0, 0, 0.02 }, { "q4_0", LK_TYPE_Q4_0, 0, 1.5 },
+        { "zip4", LK_TYPE_F16, 4, 0.3 }, { "zip2", LK_TYPE_F16, 2, 1.0 } };
+    int k;
+    double nl_full = nll(full, 200);
+    lk_t_begin("stories260K: KV types and LSSA/LSSAR run end to end (finite, NLL near f32)");
+    for (k = 0; k < 5; k++) {
+        lk_context *c = mk(1, ty[k].t, ty[k].zip, 1, LK_KV_FULL, 0);
+        double nl;
+        if (!c) { CHECK(0, "%s: no context", ty[k].n); continue; }
+        run(c, 200, 1, tmp);
+        nl = nll(tmp, 200);
+        CHECK(nl == nl && fabs(nl - nl_full) < ty[k].tol, "%s: nll %g vs f32 %g", ty[k].n, nl, nl_full);
+        printf("  %-5s nll %.4f (f32 %.4f), KV bytes %llu\n", ty[k].n, nl, nl_full, (unsigned long long)lk_context_kv_bytes(c));
+        lk_context_free(c);
+    }
+    for (k = 1; k <= 2; k++) {
+        lk_context_params cp = lk_context_default_params();
+        lk_context *c = NULL;
+        cp.n_ctx = 256; cp.n_batch = 64; cp.logits_all = 1; cp.attn_score = (lk_attn_score)k;
+        CHECK_OK(lk_context_new(M, &cp, &c));
+        if (!c) continue;
+        run(c, 200, 64, tmp);
+        CHECK(nll(tmp, 200) == nll(tmp, 200), "score %d: NaN", k);
+        lk_context_free(c);
+    }
+    lk_t_end();
+}
+
+static lk_status dec(lk_context *c, const int *t, int n) {   /* chunks of 32 (logits_all) */
+    lk_status st = LK_OK;
+    while (n > 0 && !st) { int k = n < 32 ? n : 32; st = lk_decode(c, t, k); t += k; n -= k; }
+    return st;
+}
+static void test_prefix(void) {
+    static float a[V], b[V];
+    struct { lk_type t; int zip; lk_kv_policy pol; } cfg[] = { { LK_TYPE_F16, 0, LK_KV_FULL }, { LK_TYPE_F32, 0, LK_KV_QUEST }, { LK_TYPE_F16, 4, LK_KV_FULL }, { LK_TYPE_Q8_0, 0, LK_KV_FULL } };
+    int k, P = 90;
+    lk_t_begin("prefix cache: save / restore + continue = recompute; refusal; corrupt buffers");
+    for (k = 0; k < 4; k++) {
+        lk_context *c = mk(32, cfg[k].t, cfg[k].zip, 1, cfg[k].pol, cfg[k].pol == LK_KV_QUEST ? 48 : 0), *d;
+        size_t sz = 0, i;
+        unsigned char *buf;
+        if (!c) continue;
+        CHECK_OK(dec(c, TOK, P));   /* reference: the same chunks without a save in between */
+        CHECK_OK(dec(c, TOK + P, 150 - P));
+        memcpy(a, lk_logits(c, -1), sizeof a);
+        lk_context_truncate(c, 0);
+        CHECK_OK(dec(c, TOK, P));
+        CHECK_OK(lk_context_state_save(c, NULL, 0, &sz));
+        buf = (unsigned char *)malloc(sz);
+        CHECK_OK(lk_context_state_save(c, buf, sz, &sz));
+        d = mk(32, cfg[k].t, cfg[k].zip, 1, cfg[k].pol, cfg[k].pol == LK_KV_QUEST ? 48 : 0);
+        CHECK_OK(lk_context_state_load(d, buf, sz));
+        CHECK(lk_context_n_past(d) == P, "n_past %d", lk_context_n_past(d));
+        CHECK_OK(dec(d, TOK + P, 150 - P));
+        memcpy(b, lk_logits(d, -1), sizeof b);
+        CHECK(maxd(a, b, V) == 0.0, "config %d: restored + continued differs by %g", k, maxd(a, b, V));
+        if (k == 0) {
+            lk_context *e = mk(32, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
+            CHECK(lk_context_state_load(e, buf, sz) == LK_ERR_INVALID_ARG, "different kv type accepted");
+            lk_context_free(e);
+            {   /* a different model (Q8_0 file) */
+                const char *p2 = lk_t_fixture("stories260K/stories260K-Q8_0.gguf");
+                lk_model *m2 = NULL;
+                if (p2 && lk_model_load_file(p2, NULL, &m2) == LK_OK) {
+                    lk_context_params cp = lk_context_default_params();
+                    cp.n_ctx = 256; cp.n_batch = 32;
+                    if (lk_context_new(m2, &cp, &e) == LK_OK) {
+                        CHECK(lk_context_state_load(e, buf, sz) == LK_ERR_INVALID_ARG, "different model accepted");
+                        lk_context_free(e);
+                    }
+                    lk_model_free(m2);
+                }
+            }
+            for (i = 0; i < sz; i += (i < 64 ? 1 : 97)) {   /* truncated */
+                lk_status st = lk_context_state_load(d, buf, i);
+                CHECK(st != LK_OK, "truncated to %zu accepted", i);
+                CHECK(lk_context_n_past(d) == 0, "failed load left state");
+            }
+            for (i = 0; i < sz; i += (i < 64 ? 1 : 131)) {   /* one flipped byte */
+                lk_status st;
+                buf[i] ^= 0x5a;
+                st = lk_context_state_load(d, buf, sz);
+                CHECK(st != LK_OK, "byte %zu flipped accepted", i);
+                buf[i] ^= 0x5a;
+            }
+            CHECK_OK(lk_context_state_load(d, buf, sz));
+            {   /* file round trip */
+                const char *path = "build/test_attn_state.bin";
+                CHECK_OK(lk_context_state_save_file(c, path));
+                CHECK_OK(lk_context_state_load_file(d, path));
+                CHECK(lk_context_n_past(d) == P, "file load n_past %d", lk_context_n_past(d));
+                remove(path);
+            }
+        }
+        free(buf);
+        lk_context_free(c); lk_context_free(d);
+    }
+    {   /* policies with per-step state are refused */
+        lk_context *c = mk(32, LK_TYPE_F16, 0, 1, LK_KV_H2O, 64);
+        size_t sz;
+        CHECK(lk_context_state_save(c, NULL, 0, &sz) == LK_ERR_UNSUPPORTED, "h2o state save not refused");
+        lk_context_free(c);
+    }
+    lk_t_end();
+}
+
+
+int main(void) {
+    static float full[256 * V], tmp[256 * V];
+    const char *mp;
+    mp = lk_t_fixture("stories260K/stories260K-F32.gguf");
+    if (!mp || lk_model_load_file(mp, NULL, &M)) {
+        const char *names[] = { "chunked", "packed", "policies", "kv types (model)", "prefix cache" };
+        int i;
+        for (i = 0; i < 5; i++) lk_t_skip(names[i], "fixtures absent");
+        return lk_t_exit();
+    }
+    {   /* a token stream: the model's own tokenization of the test text, else a fixed pattern */
+        const char *tp = "tests/data/stories.txt";
+        size_t len = 0;
+        unsigned char *txt = lk_t_read_file(tp, &len);
+        NTOK = 0;
+        if (txt && lk_model_vocab(M)) NTOK = lk_tokenize(lk_model_vocab(M), (const char *)txt, (int)(len > 4000 ? 4000 : len), TOK, 4096, 1, 0);
+        if (NTOK < 256) { int i; for (i = 0; i < 400; i++) TOK[i] = 1 + (i * 37) % 500; NTOK = 400; }
+        free(txt);
+    }
+    test_chunked(full, tmp);
+    test_packed(tmp);
+    test_policies(full, tmp);
+    test_kv_types_model(full, tmp);
+    test_prefix();
+    lk_model_free(M);
+    return lk_t_exit();
+}
