@@ -2,7 +2,10 @@
  *   build: cc -O2 -march=native -fopenmp -I. examples/generate.c -lm -o generate
  *   usage: generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]
  *                   [--temp T] [--top-k K] [--top-p P] [--min-p P] [--repeat-penalty R]
- *                   [--repeat-last-n N] [--seed S] [--kv f32|f16] [--ignore-eos]
+ *                   [--repeat-last-n N] [--seed S] [--ignore-eos]
+ *                   [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
+ *                   [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
+ *                   [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
  * Flags are spelled as in llama.cpp's CLI. Prompt and generation speed are
  * printed on stderr at the end. */
 #define LLMKIT_IMPLEMENTATION
@@ -17,11 +20,48 @@ static double now_s(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+/* --attn, --kv-type (--kv), --kv-policy, --kv-budget, --top-p-attn, --kv-window,
+ * --n-sink, --page-size, --twilight-base: 1 = consumed, 0 = not one of these, -1 = bad value */
+static int kv_flag(const char *a, const char *x, lk_context_params *cp) {
+    if (!strcmp(a, "--attn")) {
+        if (!strcmp(x, "softmax")) cp->attn_score = LK_ATTN_SOFTMAX;
+        else if (!strcmp(x, "lssa")) cp->attn_score = LK_ATTN_LSSA;
+        else if (!strcmp(x, "lssar")) cp->attn_score = LK_ATTN_LSSAR;
+        else { fprintf(stderr, "--attn must be softmax, lssa or lssar\n"); return -1; }
+    } else if (!strcmp(a, "--kv-type") || !strcmp(a, "--kv")) {
+        cp->kv_zip_bits = 0;
+        if (!strcmp(x, "f32")) cp->kv_type = LK_TYPE_F32;
+        else if (!strcmp(x, "f16")) cp->kv_type = LK_TYPE_F16;
+        else if (!strcmp(x, "q8_0")) cp->kv_type = LK_TYPE_Q8_0;
+        else if (!strcmp(x, "q4_0")) cp->kv_type = LK_TYPE_Q4_0;
+        else if (!strcmp(x, "zip4")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 4; }
+        else if (!strcmp(x, "zip2")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 2; }
+        else { fprintf(stderr, "--kv-type must be f32, f16, q8_0, q4_0, zip4 or zip2\n"); return -1; }
+    } else if (!strcmp(a, "--kv-policy")) {
+        int p = lk_kv_policy_from_name(x);
+        if (p < 0) { fprintf(stderr, "--kv-policy must be full, streaming, h2o, keyformer, quest, tokenselect or twilight\n"); return -1; }
+        cp->kv_policy.policy = (lk_kv_policy)p;
+    } else if (!strcmp(a, "--kv-budget")) cp->kv_policy.budget = atoi(x);
+    else if (!strcmp(a, "--top-p-attn")) cp->kv_policy.top_p = (float)atof(x);
+    else if (!strcmp(a, "--kv-window")) cp->kv_zip_window = atoi(x);
+    else if (!strcmp(a, "--n-sink")) cp->kv_policy.n_sink = atoi(x);
+    else if (!strcmp(a, "--page-size")) cp->kv_policy.page_size = atoi(x);
+    else if (!strcmp(a, "--twilight-base")) {
+        if (!strcmp(x, "full")) cp->kv_policy.twilight_base = LK_KV_FULL;
+        else if (!strcmp(x, "quest")) cp->kv_policy.twilight_base = LK_KV_QUEST;
+        else { fprintf(stderr, "--twilight-base must be full or quest\n"); return -1; }
+    }
+    else return 0;
+    return 1;
+}
 static int usage(void) {
     fprintf(stderr,
         "usage: generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]\n"
         "                [--temp T] [--top-k K] [--top-p P] [--min-p P] [--repeat-penalty R]\n"
-        "                [--repeat-last-n N] [--seed S] [--kv f32|f16] [--ignore-eos]\n");
+        "                [--repeat-last-n N] [--seed S] [--ignore-eos]\n"
+        "                [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n"
+        "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n"
+        "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n");
     return 2;
 }
 
@@ -54,11 +94,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--repeat-penalty")) sp.repeat_penalty = (float)atof(x);
         else if (!strcmp(a, "--repeat-last-n")) sp.repeat_last_n = atoi(x);
         else if (!strcmp(a, "--seed")) sp.seed = (uint64_t)strtoull(x, NULL, 10);
-        else if (!strcmp(a, "--kv")) {
-            if (!strcmp(x, "f32")) cp.kv_type = LK_TYPE_F32;
-            else if (!strcmp(x, "f16")) cp.kv_type = LK_TYPE_F16;
-            else { fprintf(stderr, "generate: --kv must be f32 or f16\n"); return 2; }
-        } else return usage();
+        else {
+            int r = kv_flag(a, x, &cp);
+            if (r < 0) return 2;
+            if (r == 0) return usage();
+        }
         i++;
     }
     if (!model || n_gen < 0) return usage();
@@ -95,6 +135,8 @@ int main(int argc, char **argv) {
     printf("\n");
     fprintf(stderr, "\nprompt: %d tokens in %.3f s (%.1f t/s); generation: %d tokens in %.3f s (%.1f t/s)\n",
             n_prompt, t1 - t0, n_prompt / (t1 - t0 > 0 ? t1 - t0 : 1e-9), n_done, t2 - t1, n_done / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
+    fprintf(stderr, "KV cache: %llu bytes (policy %s, budget %d)\n", (unsigned long long)lk_context_kv_bytes(c),
+            lk_kv_policy_name(cp.kv_policy.policy), cp.kv_policy.budget);
     lk_sampler_free(s); lk_context_free(c); lk_model_free(m); free(toks);
     return 0;
 }

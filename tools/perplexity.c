@@ -1,23 +1,72 @@
 /* perplexity: perplexity of a model over a text file, computed the way
  * llama.cpp's llama-perplexity does it.
  *   build: cc -O2 -march=native -fopenmp -I. tools/perplexity.c -lm -o perplexity
- *   usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t N] [--kv f32|f16] [--chunks N]
+ *   usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t N] [--chunks N]
+ *            [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
+ *            [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
+ *            [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
  * The text is tokenized with BOS (if the vocabulary adds one) and cut into
  * non-overlapping windows of N_CTX tokens; each window starts fresh with
  * its first token replaced by BOS, and the second half of each window is
  * scored: NLL of token j+1 from the logits at j, for j in [N_CTX/2, N_CTX-1).
  * Prints a running [window]PPL list and llama-perplexity's closing line
  *   Final estimate: PPL = X +/- Y
- * (Y: the standard error of the mean NLL, times PPL). */
+ * (Y: the standard error of the mean NLL, times PPL), then the KV bytes
+ * (lk_context_kv_bytes) and the evaluation speed in tokens/s (with -b 1
+ * every token is a decode step). */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+/* --attn, --kv-type (--kv), --kv-policy, --kv-budget, --top-p-attn, --kv-window,
+ * --n-sink, --page-size, --twilight-base: 1 = consumed, 0 = not one of these, -1 = bad value */
+static int kv_flag(const char *a, const char *x, lk_context_params *cp) {
+    if (!strcmp(a, "--attn")) {
+        if (!strcmp(x, "softmax")) cp->attn_score = LK_ATTN_SOFTMAX;
+        else if (!strcmp(x, "lssa")) cp->attn_score = LK_ATTN_LSSA;
+        else if (!strcmp(x, "lssar")) cp->attn_score = LK_ATTN_LSSAR;
+        else { fprintf(stderr, "--attn must be softmax, lssa or lssar\n"); return -1; }
+    } else if (!strcmp(a, "--kv-type") || !strcmp(a, "--kv")) {
+        cp->kv_zip_bits = 0;
+        if (!strcmp(x, "f32")) cp->kv_type = LK_TYPE_F32;
+        else if (!strcmp(x, "f16")) cp->kv_type = LK_TYPE_F16;
+        else if (!strcmp(x, "q8_0")) cp->kv_type = LK_TYPE_Q8_0;
+        else if (!strcmp(x, "q4_0")) cp->kv_type = LK_TYPE_Q4_0;
+        else if (!strcmp(x, "zip4")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 4; }
+        else if (!strcmp(x, "zip2")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 2; }
+        else { fprintf(stderr, "--kv-type must be f32, f16, q8_0, q4_0, zip4 or zip2\n"); return -1; }
+    } else if (!strcmp(a, "--kv-policy")) {
+        int p = lk_kv_policy_from_name(x);
+        if (p < 0) { fprintf(stderr, "--kv-policy must be full, streaming, h2o, keyformer, quest, tokenselect or twilight\n"); return -1; }
+        cp->kv_policy.policy = (lk_kv_policy)p;
+    } else if (!strcmp(a, "--kv-budget")) cp->kv_policy.budget = atoi(x);
+    else if (!strcmp(a, "--top-p-attn")) cp->kv_policy.top_p = (float)atof(x);
+    else if (!strcmp(a, "--kv-window")) cp->kv_zip_window = atoi(x);
+    else if (!strcmp(a, "--n-sink")) cp->kv_policy.n_sink = atoi(x);
+    else if (!strcmp(a, "--page-size")) cp->kv_policy.page_size = atoi(x);
+    else if (!strcmp(a, "--twilight-base")) {
+        if (!strcmp(x, "full")) cp->kv_policy.twilight_base = LK_KV_FULL;
+        else if (!strcmp(x, "quest")) cp->kv_policy.twilight_base = LK_KV_QUEST;
+        else { fprintf(stderr, "--twilight-base must be full or quest\n"); return -1; }
+    }
+    else return 0;
+    return 1;
+}
 
 static int usage(void) {
-    fprintf(stderr, "usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--kv f32|f16] [--chunks N]\n");
+    fprintf(stderr, "usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--chunks N]\n"
+                    "         [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n"
+                    "         [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n"
+                    "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n");
     return 2;
 }
 
@@ -39,6 +88,7 @@ int main(int argc, char **argv) {
     const lk_vocab *v;
     char *text; long tlen;
     int *toks, n_tok, n_chunk, V, ch, count = 0;
+    double t_start;
     double nll = 0.0, nll2 = 0.0;
     FILE *f;
     for (i = 1; i < argc; i++) {
@@ -50,11 +100,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-b")) n_batch = atoi(x);
         else if (!strcmp(a, "-t")) cp.n_threads = atoi(x);
         else if (!strcmp(a, "--chunks")) max_chunks = atoi(x);
-        else if (!strcmp(a, "--kv")) {
-            if (!strcmp(x, "f32")) cp.kv_type = LK_TYPE_F32;
-            else if (!strcmp(x, "f16")) cp.kv_type = LK_TYPE_F16;
-            else { fprintf(stderr, "perplexity: --kv must be f32 or f16\n"); return 2; }
-        } else return usage();
+        else {
+            int r = kv_flag(a, x, &cp);
+            if (r < 0) return 2;
+            if (r == 0) return usage();
+        }
         i++;
     }
     if (!model || !file || n_ctx < 4 || n_batch < 1) return usage();
@@ -80,6 +130,7 @@ int main(int argc, char **argv) {
     cp.n_ctx = n_ctx; cp.n_batch = n_batch < n_ctx ? n_batch : n_ctx; cp.logits_all = 1;
     if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
     fprintf(stderr, "perplexity: %d tokens, %d windows of %d, scoring the second half of each\n", n_tok, n_chunk, n_ctx);
+    t_start = now_s();
     for (ch = 0; ch < n_chunk; ch++) {
         int start = ch * n_ctx, first = n_ctx / 2, done = 0, save = toks[start];
         lk_context_truncate(c, 0);
@@ -108,8 +159,11 @@ int main(int argc, char **argv) {
     }
     {
         const lk_kv_cache *kv = lk_context_kv(c);
-        printf("KV cache: %llu bytes (%s, %d x %d rows)\n", (unsigned long long)lk_kv_cache_bytes(kv->type, kv->n_layer, kv->n_ctx, kv->n_embd_k, kv->n_embd_v),
-               lk_type_name(kv->type), kv->n_layer, kv->n_ctx);
+        double dt = now_s() - t_start;
+        printf("KV cache: %llu bytes (%s%s, policy %s, budget %d, %d x %d rows)\n", (unsigned long long)lk_context_kv_bytes(c),
+               kv->zip_bits == 4 ? "zip4 window " : kv->zip_bits == 2 ? "zip2 window " : "", lk_type_name(kv->type),
+               lk_kv_policy_name(cp.kv_policy.policy), cp.kv_policy.budget, kv->n_layer, kv->n_ctx);
+        printf("Speed: %d tokens in %.3f s = %.1f tokens/s (batch %d)\n", n_chunk * n_ctx, dt, dt > 0 ? n_chunk * n_ctx / dt : 0.0, cp.n_batch);
     }
     lk_context_free(c); lk_model_free(m); free(toks); free(text);
     return 0;
