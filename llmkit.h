@@ -681,8 +681,9 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
  *   - per channel j a scale c_j = sqrt(max_t |x_tj|) over the first chunk
  *     (the first zip_window rows stored after a reset), kept afterwards
  *     (0 -> 1);
- *   - per token and KV head, over y = x/c: mn = min y, step = (max y - mn) /
- *     (2^bits - 1), code = round((y - mn) / step) (step 0: codes 0);
+ *   - per token and KV head, over y = x/c: mn = f16(min y), step =
+ *     f16((max y - mn) / (2^bits - 1)), code = clamp(round((y - mn) / step))
+ *     (step 0: codes 0); mn and step are stored as f16;
  *   - the newest zip_window rows (32) stay in `type` (f16 or f32) in a ring
  *     and are quantized when they leave it (from their stored f16/f32 value).
  *   K and V have their own scales. A chunk's attention sees the rows as
@@ -760,7 +761,7 @@ typedef struct lk_kv_cache {
     int zip_bits, zip_window, head_dim, n_head_kv;
     size_t zrow;              /* code bytes per row: n_embd * bits / 8       */
     unsigned char *zk, *zv;   /* [n_layer][n_ctx][zrow] codes                */
-    float *zkp, *zvp;         /* [n_layer][n_ctx][n_head_kv][2]: mn, step    */
+    uint16_t *zkp, *zvp;      /* [n_layer][n_ctx][n_head_kv][2]: mn, step (f16) */
     float *zks, *zvs;         /* [n_layer][n_embd] channel scales            */
     int32_t *zq;              /* [n_layer] rows [0, zq) are codes            */
 } lk_kv_cache;
@@ -5439,8 +5440,9 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
         if (lk__attn_masked(p, kv, r, qpos, kpos)) { s[j] = -INFINITY; continue; }
         if (z && r < zq) {
             const unsigned char *code = z->zk + ((size_t)kv->zip_layer * z->n_ctx + r) * z->zrow + (size_t)kv_head * d * z->zip_bits / 8;
-            const float *ps = z->zkp + (((size_t)kv->zip_layer * z->n_ctx + r) * z->n_head_kv + kv_head) * 2;
-            float cd = 0.0f;
+            const uint16_t *ph = z->zkp + (((size_t)kv->zip_layer * z->n_ctx + r) * z->n_head_kv + kv_head) * 2;
+            float cd = 0.0f, ps[2];
+            ps[0] = lk_fp16_to_fp32(ph[0]); ps[1] = lk_fp16_to_fp32(ph[1]);
             for (i = 0; i < d; i++) cd += qs[i] * (float)lk__zip_code(code, z->zip_bits, i);
             dot = ps[0] * sumqs + ps[1] * cd;
             if (p->score != LK_ATTN_SOFTMAX)   /* |k| needs the dequantized row */
@@ -5506,8 +5508,10 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
         if (w == 0.0f) continue;
         if (z && r < zq) {
             const unsigned char *code = z->zv + ((size_t)kv->zip_layer * z->n_ctx + r) * z->zrow + (size_t)kv_head * d * z->zip_bits / 8;
-            const float *ps = z->zvp + (((size_t)kv->zip_layer * z->n_ctx + r) * z->n_head_kv + kv_head) * 2;
-            float ws = w * ps[1];
+            const uint16_t *ph = z->zvp + (((size_t)kv->zip_layer * z->n_ctx + r) * z->n_head_kv + kv_head) * 2;
+            float ps[2], ws;
+            ps[0] = lk_fp16_to_fp32(ph[0]); ps[1] = lk_fp16_to_fp32(ph[1]);
+            ws = w * ps[1];
             accmn += w * ps[0];
             for (i = 0; i < d; i++) acc[i] += ws * (float)lk__zip_code(code, z->zip_bits, i);
         } else {
@@ -5690,7 +5694,7 @@ static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
     if (p->zip_bits) {
         s->zrow = (size_t)p->n_embd_k * p->zip_bits / 8;
         s->zk = lk__pad64((size_t)p->n_layer * p->n_ctx * s->zrow);
-        s->zp = lk__pad64((size_t)p->n_layer * p->n_ctx * (p->n_embd_k / hd) * 2 * sizeof(float));
+        s->zp = lk__pad64((size_t)p->n_layer * p->n_ctx * (p->n_embd_k / hd) * 2 * sizeof(uint16_t));
         s->zs = lk__pad64((size_t)p->n_layer * p->n_embd_k * sizeof(float));
         s->zq = lk__pad64((size_t)p->n_layer * sizeof(int32_t));
     }
@@ -5730,8 +5734,8 @@ LKDEF lk_status lk_kv_cache_init_ex(lk_kv_cache *c, const lk_kv_cache_params *p,
         c->zip_bits = p->zip_bits; c->zip_window = s.W; c->zrow = s.zrow;
         c->zk = q; q += s.zk;
         c->zv = q; q += s.zk;
-        c->zkp = LK__CAST(float *, q); q += s.zp;
-        c->zvp = LK__CAST(float *, q); q += s.zp;
+        c->zkp = LK__CAST(uint16_t *, q); q += s.zp;
+        c->zvp = LK__CAST(uint16_t *, q); q += s.zp;
         c->zks = LK__CAST(float *, q); q += s.zs;
         c->zvs = LK__CAST(float *, q); q += s.zs;
         c->zq = LK__CAST(int32_t *, q); q += s.zq;
@@ -5777,7 +5781,7 @@ static void lk__zip_quantize(lk_kv_cache *c, int il, int r) {
         const float *sc = (which ? c->zvs : c->zks) + (size_t)il * E;
         const unsigned char *src = (which ? c->v : c->k) + ((size_t)il * W + (size_t)(r % W)) * c->row_k;
         unsigned char *code = (which ? c->zv : c->zk) + ((size_t)il * c->n_ctx + r) * c->zrow;
-        float *ps = (which ? c->zvp : c->zkp) + ((size_t)il * c->n_ctx + r) * c->n_head_kv * 2;
+        uint16_t *ps = (which ? c->zvp : c->zkp) + ((size_t)il * c->n_ctx + r) * c->n_head_kv * 2;
         memset(code, 0, c->zrow);
         for (h = 0; h < c->n_head_kv; h++) {
             float mn = INFINITY, mx = -INFINITY, step, y[512];
@@ -5787,8 +5791,10 @@ static void lk__zip_quantize(lk_kv_cache *c, int il, int r) {
                 if (y[i] < mn) mn = y[i];
                 if (y[i] > mx) mx = y[i];
             }
-            step = (mx - mn) / (float)levels;
-            ps[2 * h] = mn; ps[2 * h + 1] = step;
+            /* mn and step are stored (and used) as f16 */
+            mn = lk_fp16_to_fp32(lk_fp32_to_fp16(mn));
+            step = lk_fp16_to_fp32(lk_fp32_to_fp16((mx - mn) / (float)levels));
+            ps[2 * h] = lk_fp32_to_fp16(mn); ps[2 * h + 1] = lk_fp32_to_fp16(step);
             for (i = 0; i < d && i < 512; i++) {
                 int qv = step > 0.0f ? (int)floorf((y[i] - mn) / step + 0.5f) : 0, e = h * d + i;
                 if (qv < 0) qv = 0;
@@ -5841,9 +5847,10 @@ LKDEF void lk_kv_cache_read(const lk_kv_cache *c, int il, int r, int h, float *k
         float *dst = which ? v : k;
         if (c->zip_bits && r < c->zq[il]) {
             const unsigned char *code = (which ? c->zv : c->zk) + ((size_t)il * c->n_ctx + r) * c->zrow;
-            const float *ps = (which ? c->zvp : c->zkp) + ((size_t)il * c->n_ctx + r) * c->n_head_kv * 2 + 2 * h;
+            const uint16_t *ph = (which ? c->zvp : c->zkp) + ((size_t)il * c->n_ctx + r) * c->n_head_kv * 2 + 2 * h;
             const float *sc = (which ? c->zvs : c->zks) + (size_t)il * c->n_embd_k + (size_t)h * d;
-            for (i = 0; i < d; i++) dst[i] = sc[i] * (ps[0] + ps[1] * (float)lk__zip_code(code, c->zip_bits, h * d + i));
+            float mn = lk_fp16_to_fp32(ph[0]), st = lk_fp16_to_fp32(ph[1]);
+            for (i = 0; i < d; i++) dst[i] = sc[i] * (mn + st * (float)lk__zip_code(code, c->zip_bits, h * d + i));
         } else {
             const unsigned char *src = c->zip_bits ? (which ? c->v : c->k) + ((size_t)il * c->zip_window + (size_t)(r % c->zip_window)) * c->row_k
                                                    : (which ? c->v + ((size_t)il * c->n_ctx + r) * c->row_v : c->k + ((size_t)il * c->n_ctx + r) * c->row_k);
@@ -9892,8 +9899,8 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
             LK__IO(kv->zvs + (size_t)il * kv->n_embd_v, sizeof(float) * (size_t)kv->n_embd_v);
             LK__IO(kv->zk + (size_t)il * kv->n_ctx * kv->zrow, kv->zrow * (size_t)zq);
             LK__IO(kv->zv + (size_t)il * kv->n_ctx * kv->zrow, kv->zrow * (size_t)zq);
-            LK__IO(kv->zkp + (size_t)il * kv->n_ctx * kv->n_head_kv * 2, sizeof(float) * 2 * (size_t)kv->n_head_kv * zq);
-            LK__IO(kv->zvp + (size_t)il * kv->n_ctx * kv->n_head_kv * 2, sizeof(float) * 2 * (size_t)kv->n_head_kv * zq);
+            LK__IO(kv->zkp + (size_t)il * kv->n_ctx * kv->n_head_kv * 2, sizeof(uint16_t) * 2 * (size_t)kv->n_head_kv * zq);
+            LK__IO(kv->zvp + (size_t)il * kv->n_ctx * kv->n_head_kv * 2, sizeof(uint16_t) * 2 * (size_t)kv->n_head_kv * zq);
             LK__IO(kv->k + (size_t)il * W * kv->row_k, kv->row_k * (size_t)W);
             LK__IO(kv->v + (size_t)il * W * kv->row_v, kv->row_v * (size_t)W);
         } else {

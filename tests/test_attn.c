@@ -256,7 +256,7 @@ static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
                 for (h = 0; h < G; h++) {
                     float y[D], mn = 1e30f, mx = -1e30f, st;
                     for (i = 0; i < D; i++) { y[i] = f16r(X[t * E + h * D + i]) / sc[wh][h * D + i]; if (y[i] < mn) mn = y[i]; if (y[i] > mx) mx = y[i]; }
-                    st = (mx - mn) / levels;
+                    mn = f16r(mn); st = f16r((mx - mn) / levels);   /* stored as f16 */
                     for (i = 0; i < D; i++) {
                         int qv = st > 0 ? (int)floorf((y[i] - mn) / st + 0.5f) : 0;
                         qv = qv < 0 ? 0 : qv > levels ? levels : qv;
