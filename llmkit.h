@@ -663,7 +663,8 @@ LKDEF void lk_attn_tiled(const lk_attn_params *p, const float *q, int qpos, cons
                          float *out, float *lse, float *scratch, int tile);
 /* Split-KV: the keys cut into n_part parts run as tasks of lk_parallel_for
  * (section 14) and merged by LSE. scratch: n_part * (head_dim + 1 +
- * lk_attn_scratch_floats(p, ceil(n/n_part))) floats. */
+ * lk_attn_scratch_floats(p, ceil(n/n_part))) floats, and at least
+ * lk_attn_scratch_floats(p, n) (LSSA/LSSAR and n_part <= 1 run directly). */
 struct lk_threads;
 LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
                          float *out, float *lse, float *scratch, int n_part, const struct lk_threads *th);
@@ -716,8 +717,8 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
  *                 and the top of the rest up to budget rows. reuse_cos > 0:
  *                 reuse the previous selection (plus the new rows) while
  *                 cos(q_now, q_prev) >= reuse_cos (0.9 in the paper).
- *   TWILIGHT      top-p on the candidates of `twilight_base` (FULL, QUEST or
- *                 TOKENSELECT with the same budget): per query head, the
+ *   TWILIGHT      top-p on the candidates of `twilight_base` (FULL, or QUEST
+ *                 with the same budget): per query head, the
  *                 smallest set whose softmax mass (estimated from the exact
  *                 f32 scores) reaches top_p; the threshold is found by binary
  *                 search on the probability, not by sorting.
@@ -9666,6 +9667,29 @@ static void lk__attn_layer(lk_context *c, lk__attn_task *at) {
     } else lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, at);
 }
 
+/* Store the chunk's K, V rows (c->k, c->v: [T][n_head_kv*head_dim]) of layer
+ * il at slots slot0.., with Quest page bounds and (layer 0) positions and segments. */
+static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *pos, const int *seg) {
+    const lk_hparams *hp = &c->m->hp;
+    const int d = hp->head_dim_k, nkv = hp->n_head_kv * d;
+    int t, i;
+    for (t = 0; t < T; t++) {
+        lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        if (c->quest) {   /* Quest pages: per-channel min / max of K */
+            int g, slot = slot0 + t;
+            for (g = 0; g < hp->n_head_kv; g++) {
+                float *mn = c->quest + (((size_t)il * hp->n_head_kv + g) * c->n_pages + (size_t)(slot / c->pg)) * 2 * d, *mx = mn + d;
+                const float *kr = c->k + (size_t)t * nkv + (size_t)g * d;
+                for (i = 0; i < d; i++) {
+                    if (slot % c->pg == 0 || kr[i] < mn[i]) mn[i] = kr[i];
+                    if (slot % c->pg == 0 || kr[i] > mx[i]) mx[i] = kr[i];
+                }
+            }
+        }
+    }
+    if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
+}
+
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
 static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, const int *seg, int T, int out_from) {
     const lk_model *m = c->m;
@@ -9716,20 +9740,8 @@ static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, cons
                 lk_rope_apply(&r, c->k + (size_t)t * nkv, hp->n_head_kv, d, pos[t]);
             }
             if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
-            lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
-            if (c->quest) {   /* Quest pages: per-channel min / max of K */
-                int g, slot = slot0 + t;
-                for (g = 0; g < hp->n_head_kv; g++) {
-                    float *mn = c->quest + (((size_t)il * hp->n_head_kv + g) * c->n_pages + (size_t)(slot / c->pg)) * 2 * d, *mx = mn + d;
-                    const float *kr = c->k + (size_t)t * nkv + (size_t)g * d;
-                    for (i = 0; i < d; i++) {
-                        if (slot % c->pg == 0 || kr[i] < mn[i]) mn[i] = kr[i];
-                        if (slot % c->pg == 0 || kr[i] > mx[i]) mx[i] = kr[i];
-                    }
-                }
-            }
         }
-        if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
+        lk__store_rows(c, il, T, slot0, pos, seg);
         at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos; at.seg = seg; at.t = 0;
         at.ap = lk_attn_default_params(d);
         at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;

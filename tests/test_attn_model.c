@@ -10,6 +10,9 @@
 #include "tests/lk_test.h"
 #include <math.h>
 
+static lk_rng R;
+static float frand(void) { return 2.0f * lk_rng_float(&R) - 1.0f; }
+
 #define V 512
 static lk_model *M;
 static int TOK[4096];
@@ -264,14 +267,180 @@ static void test_prefix(void) {
 }
 
 
+/* ---- policies on random K, V, q through the context's own code path, vs
+ * a naive reference of each policy's definition (double precision) ------- */
+enum { PT = 100, PB = 24 };
+static int pr_cmp(const void *a, const void *b) {   /* (score desc, row asc) */
+    const double *x = (const double *)a, *y = (const double *)b;
+    if (x[0] != y[0]) return x[0] > y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+static int int_cmp(const void *a, const void *b) { int x = *(const int *)a, y = *(const int *)b; return x < y ? -1 : x > y; }
+/* softmax attention of q over rows sel[0..m) of head g; z (optional) gets the scaled logits */
+static void pref_attn(const float *q, const float *K, const float *Vv, int nkv, int g, int d, float scale, const int *sel, int m, double *out, double *z, double *lse) {
+    double s[PT], mx = -1e300, sum = 0;
+    int j, i;
+    for (j = 0; j < m; j++) {
+        double dot = 0;
+        for (i = 0; i < d; i++) dot += (double)q[i] * K[(size_t)sel[j] * nkv + g * d + i];
+        s[j] = dot * scale;
+        if (z) z[j] = s[j];
+        if (s[j] > mx) mx = s[j];
+    }
+    for (j = 0; j < m; j++) sum += exp(s[j] - mx);
+    for (i = 0; i < d; i++) out[i] = 0;
+    for (j = 0; j < m; j++) for (i = 0; i < d; i++) out[i] += exp(s[j] - mx) / sum * Vv[(size_t)sel[j] * nkv + g * d + i];
+    if (lse) *lse = mx + log(sum);
+}
+static int quest_ref(const float *q, const float *K, int nkv, int g, int d, int n, int P, int B, int *sel) {
+    int np = (n + P - 1) / P, k, i, m = 0, room = B - (n - (np - 1) * P), npk = 0, pages[PT];
+    double pr[PT][2];
+    for (k = 0; k < np - 1; k++) {
+        double s = 0;
+        for (i = 0; i < d; i++) {
+            double mn = 1e300, mx = -1e300, a, b;
+            int r;
+            for (r = k * P; r < k * P + P; r++) { double x = K[(size_t)r * nkv + g * d + i]; if (x < mn) mn = x; if (x > mx) mx = x; }
+            a = q[i] * mn; b = q[i] * mx; s += a > b ? a : b;
+        }
+        pr[k][0] = s; pr[k][1] = k;
+    }
+    qsort(pr, (size_t)(np - 1), sizeof pr[0], pr_cmp);
+    while (npk < np - 1 && room >= P) { room -= P; npk++; }
+    for (k = 0; k < npk; k++) pages[k] = (int)pr[k][1];
+    qsort(pages, (size_t)npk, sizeof(int), int_cmp);
+    for (k = 0; k < npk; k++) for (i = pages[k] * P; i < pages[k] * P + P; i++) sel[m++] = i;
+    for (i = (np - 1) * P; i < n; i++) sel[m++] = i;
+    return m;
+}
+static void test_policy_ref(void) {
+    static float Q[PT * 64], K[PT * 32], Vv[PT * 32];
+    static double ref[PT * 64];
+    int pol;
+    lk_t_begin("policies on random K/V/q (budget 24) vs naive references of their definitions");
+    for (pol = LK_KV_STREAMING; pol < LK_KV_POLICY_COUNT; pol++) {
+        lk_context_params cp = lk_context_default_params();
+        lk_context *c = NULL;
+        const lk_hparams *hp = lk_model_hparams(M);
+        const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nkv = G * d, gqa = H / G;
+        const float scale = hp->attn_scale;
+        int pos[PT], t, h, g, i, j;
+        lk__attn_task at;
+        double worst = 0;
+        cp.n_ctx = 128; cp.n_batch = 128; cp.kv_type = LK_TYPE_F32; cp.n_threads = 1;
+        cp.kv_policy.policy = (lk_kv_policy)pol; cp.kv_policy.budget = PB; cp.kv_policy.n_sink = 2; cp.kv_policy.page_size = 4;
+        cp.kv_policy.recent = pol == LK_KV_TOKENSELECT ? 4 : 8; cp.kv_policy.top_p = 0.9f; cp.kv_policy.seed = 5;
+        cp.kv_policy.twilight_base = LK_KV_QUEST;
+        if (lk_context_new(M, &cp, &c)) { CHECK(0, "context: %s", lk_last_error()); continue; }
+        if (H * d > 64 || nkv > 32) { lk_context_free(c); lk_t_skip("policy refs", "model dims"); return; }
+        for (i = 0; i < PT * H * d; i++) Q[i] = 2.0f * frand();
+        for (i = 0; i < PT * nkv; i++) { K[i] = 2.0f * frand(); Vv[i] = frand(); }
+        for (t = 0; t < PT; t++) pos[t] = t;
+        memcpy(c->q, Q, sizeof(float) * PT * H * d);
+        memcpy(c->k, K, sizeof(float) * PT * nkv);
+        memcpy(c->v, Vv, sizeof(float) * PT * nkv);
+        lk__store_rows(c, 0, PT, 0, pos, NULL);
+        memset(&at, 0, sizeof at);
+        at.c = c; at.il = 0; at.T = PT; at.slot0 = 0; at.pos = pos; at.seg = NULL;
+        at.ap = lk_attn_default_params(d); at.ap.scale = scale;
+        lk__attn_layer(c, &at);
+        /* reference */
+        if (pol == LK_KV_H2O || pol == LK_KV_KEYFORMER) {
+            for (g = 0; g < G; g++) {
+                int kept[PT], nk = 0;
+                double acc[PT];
+                lk_rng rng;
+                lk_rng_seed_stream(&rng, 5, (uint64_t)g);
+                for (t = 0; t < PT; t++) {
+                    kept[nk++] = t; acc[t] = 0;
+                    if (nk > PB) {
+                        int recent = 8, heavy = PB - recent, nc = nk - recent, m = 0, keep[PT];
+                        double pr[PT][2];
+                        for (j = 0; j < nc; j++) { pr[j][0] = (float)acc[kept[j]]; pr[j][1] = kept[j]; }
+                        qsort(pr, (size_t)nc, sizeof pr[0], pr_cmp);
+                        for (j = 0; j < heavy; j++) keep[m++] = (int)pr[j][1];
+                        qsort(keep, (size_t)m, sizeof(int), int_cmp);
+                        for (j = nc; j < nk; j++) keep[m++] = kept[j];
+                        memcpy(kept, keep, sizeof(int) * (size_t)m); nk = m;
+                    }
+                    for (h = g * gqa; h < (g + 1) * gqa; h++) {
+                        double z[PT], lse;
+                        pref_attn(Q + ((size_t)t * H + h) * d, K, Vv, nkv, g, d, scale, kept, nk, ref + ((size_t)t * H + h) * d, z, &lse);
+                        if (pol == LK_KV_H2O) for (j = 0; j < nk; j++) acc[kept[j]] = (float)(acc[kept[j]] + (float)exp(z[j] - lse));
+                        else {
+                            double tau = 1.0 + (double)t / 127.0, mx = -1e300, sum = 0;
+                            for (j = 0; j < nk; j++) { z[j] = (z[j] + lk_rng_gumbel(&rng)) / tau; if (z[j] > mx) mx = z[j]; }
+                            for (j = 0; j < nk; j++) sum += exp(z[j] - mx);
+                            for (j = 0; j < nk; j++) acc[kept[j]] = (float)(acc[kept[j]] + (float)(exp(z[j] - mx) / sum));
+                        }
+                    }
+                }
+            }
+        } else {
+            for (t = 0; t < PT; t++) {
+                int n = t + 1, sel[PT * 2], m = 0;
+                if (pol == LK_KV_TOKENSELECT && n > PB) {
+                    double vote[PT], pr[PT][2];
+                    int local = 4, sinks = 2, k = PB - sinks - local, np = 0;
+                    for (j = 0; j < n; j++) vote[j] = 0;
+                    for (h = 0; h < H; h++) {
+                        double z[PT], o[64], lse;
+                        int all[PT];
+                        for (j = 0; j < n; j++) all[j] = j;
+                        pref_attn(Q + ((size_t)t * H + h) * d, K, Vv, nkv, h / gqa, d, scale, all, n, o, z, &lse);
+                        for (j = 0; j < n; j++) vote[j] += exp(z[j] - lse);
+                    }
+                    for (j = sinks; j < n - local; j++) { pr[np][0] = vote[j]; pr[np][1] = j; np++; }
+                    qsort(pr, (size_t)np, sizeof pr[0], pr_cmp);
+                    for (j = 0; j < sinks; j++) sel[m++] = j;
+                    for (j = 0; j < k; j++) sel[m++] = (int)pr[j][1];
+                    qsort(sel + sinks, (size_t)k, sizeof(int), int_cmp);
+                    for (j = n - local; j < n; j++) sel[m++] = j;
+                }
+                for (h = 0; h < H; h++) {
+                    const float *q = Q + ((size_t)t * H + h) * d;
+                    g = h / gqa;
+                    if (pol == LK_KV_TOKENSELECT) {
+                        if (n <= PB) for (m = 0; m < n; m++) sel[m] = m;
+                    } else if (pol == LK_KV_STREAMING) {
+                        m = 0;
+                        if (n <= PB) for (j = 0; j < n; j++) sel[m++] = j;
+                        else { for (j = 0; j < 2; j++) sel[m++] = j; for (j = n - (PB - 2); j < n; j++) sel[m++] = j; }
+                    } else {   /* quest, twilight on quest candidates */
+                        if (n <= PB) for (m = 0; m < n; m++) sel[m] = m;
+                        else m = quest_ref(q, K, nkv, g, d, n, 4, PB, sel);
+                        if (pol == LK_KV_TWILIGHT) {   /* smallest prefix (by probability) with mass >= 0.9 */
+                            double z[PT], o[64], lse, pr[PT][2], mass = 0;
+                            int cnt = 0, keep[PT];
+                            pref_attn(q, K, Vv, nkv, g, d, scale, sel, m, o, z, &lse);
+                            for (j = 0; j < m; j++) { pr[j][0] = exp(z[j] - lse); pr[j][1] = sel[j]; }
+                            qsort(pr, (size_t)m, sizeof pr[0], pr_cmp);
+                            while (cnt < m && mass < 0.9) { mass += pr[cnt][0]; keep[cnt] = (int)pr[cnt][1]; cnt++; }
+                            qsort(keep, (size_t)cnt, sizeof(int), int_cmp);
+                            memcpy(sel, keep, sizeof(int) * (size_t)cnt); m = cnt;
+                        }
+                    }
+                    pref_attn(q, K, Vv, nkv, g, d, scale, sel, m, ref + ((size_t)t * H + h) * d, NULL, NULL);
+                }
+            }
+        }
+        for (i = 0; i < PT * H * d; i++) if (fabs(c->att[i] - ref[i]) > worst) worst = fabs(c->att[i] - ref[i]);
+        CHECK(worst < 1e-4, "%s: max |out - ref| = %g", lk_kv_policy_name((lk_kv_policy)pol), worst);
+        printf("  %-12s max |out - ref| %.2g\n", lk_kv_policy_name((lk_kv_policy)pol), worst);
+        lk_context_free(c);
+    }
+    lk_t_end();
+}
+
 int main(void) {
     static float full[256 * V], tmp[256 * V];
     const char *mp;
+    lk_rng_seed(&R, 99);
     mp = lk_t_fixture("stories260K/stories260K-F32.gguf");
     if (!mp || lk_model_load_file(mp, NULL, &M)) {
-        const char *names[] = { "chunked", "packed", "policies", "kv types (model)", "prefix cache" };
+        const char *names[] = { "chunked", "packed", "policies", "kv types (model)", "prefix cache", "policy references" };
         int i;
-        for (i = 0; i < 5; i++) lk_t_skip(names[i], "fixtures absent");
+        for (i = 0; i < 6; i++) lk_t_skip(names[i], "fixtures absent");
         return lk_t_exit();
     }
     {   /* a token stream: the model's own tokenization of the test text, else a fixed pattern */
@@ -288,6 +457,7 @@ int main(void) {
     test_policies(full, tmp);
     test_kv_types_model(full, tmp);
     test_prefix();
+    test_policy_ref();
     lk_model_free(M);
     return lk_t_exit();
 }
