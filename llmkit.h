@@ -5370,7 +5370,7 @@ LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
     return p;
 }
 LKDEF size_t lk_attn_scratch_floats(const lk_attn_params *p, int n_keys) {
-    return (size_t)(n_keys > 0 ? n_keys : 0) + 4 * (size_t)(p && p->head_dim > 0 ? p->head_dim : 0) + 16;
+    return (size_t)(n_keys > 0 ? n_keys : 0) + 4 * (size_t)(p && p->head_dim > 0 ? p->head_dim : 0) + 80;
 }
 /* 1 if key row r (position kpos) is masked for the query */
 static int lk__attn_masked(const lk_attn_params *p, const lk_kv_view *kv, int r, int qpos, int kpos) {
@@ -5421,7 +5421,7 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
                              float *out, float *lse, float *s) {
     const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
     const lk_kv_cache *z = kv->zip;
-    float *qs = s + (n > 0 ? n : 0), *acc = qs + d, *tmp = acc + d;   /* tmp: 2d floats */
+    float *qs = s + (n > 0 ? n : 0), *acc = qs + d, *tmp = acc + d;   /* tmp: 2d + 80 floats (>= d + 64 for block rows) */
     float mx = -INFINITY, qn = 0.0f, sumqs = 0.0f, accmn = 0.0f;
     double sum = 0.0;
     int j, i, cnt = 0, zq = 0, W = 1;
@@ -5676,7 +5676,7 @@ static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
     if (p->n_layer <= 0 || p->n_ctx <= 0 || p->n_embd_k <= 0 || p->n_embd_v <= 0 || p->n_embd_k != p->n_embd_v) return 0;
     if (p->zip_bits) {
         if ((p->zip_bits != 2 && p->zip_bits != 4) || (p->type != LK_TYPE_F16 && p->type != LK_TYPE_F32)) return 0;
-        if (hd <= 0 || p->n_embd_k % hd || (hd * p->zip_bits) % 8) return 0;
+        if (hd <= 0 || hd > 512 || p->n_embd_k % hd || (hd * p->zip_bits) % 8) return 0;
         s->W = p->zip_window > 0 ? p->zip_window : 32;
         if (s->W > p->n_ctx) s->W = p->n_ctx;
     }
@@ -5825,7 +5825,7 @@ LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) {
     int il;
     if (n >= 0 && n < c->n) c->n = n;
     if (c->zip_bits && n >= 0)
-        for (il = 0; il < c->n_layer; il++) if (c->zq[il] > n) c->zq[il] = n;   /* n = 0: scales are recomputed */
+        for (il = 0; il < c->n_layer; il++) if (c->zq[il] > n || c->zq[il] < 0) c->zq[il] = c->zq[il] < 0 ? 0 : n;   /* n = 0: scales are recomputed */
 }
 LKDEF lk_kv_view lk_kv_cache_view(const lk_kv_cache *c, int il, int head_dim, int n_rows) {
     lk_kv_view v;
@@ -9225,13 +9225,14 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
     z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
     z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
-    z->scr_f = 2 * (size_t)z->n_ctx + 12 * (size_t)d + 64;
+    z->scr_f = 2 * (size_t)z->n_ctx + 16 * (size_t)d + 256;   /* see lk__h2o_fn: scores | logits | tmp */
     z->scores = lk__pad64(sizeof(float) * (size_t)z->n_tasks * z->scr_f);
     z->scr_i = lk__pad64(sizeof(int32_t) * (size_t)z->n_tasks * 2 * z->n_ctx);
     z->scr_p = lk__pad64(sizeof(lk__sel_pair) * (size_t)z->n_tasks * z->n_ctx);
     if (p->attn_split > 1) {
         int per = (z->n_ctx + p->attn_split - 1) / p->attn_split;
-        z->split = lk__pad64(sizeof(float) * ((size_t)p->attn_split * ((size_t)d + 1 + (size_t)per + 4 * (size_t)d + 16) + (size_t)z->n_ctx + 4 * (size_t)d + 16));
+        lk_attn_params ap = lk_attn_default_params(d);
+        z->split = lk__pad64(sizeof(float) * ((size_t)p->attn_split * ((size_t)d + 1 + lk_attn_scratch_floats(&ap, per)) + lk_attn_scratch_floats(&ap, z->n_ctx)));
     }
     z->mm = lk__pad64(lk__mm_max(m, z->n_batch));
     memset(&z->kvp, 0, sizeof z->kvp);
@@ -9528,7 +9529,7 @@ static void lk__h2o_fn(void *arg, int g, int n_tasks) {
     const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv, t = a->t, slot = a->slot0 + t;
     const size_t st = (size_t)a->il * hp->n_head_kv + g;
     int32_t *kept = c->h2o_kept + st * c->n_ctx;
-    float *acc = c->h2o_acc + st * c->n_ctx, *s = lk__task_f(c, g), *z = s + c->n_ctx + 8 * d;
+    float *acc = c->h2o_acc + st * c->n_ctx, *s = lk__task_f(c, g), *z = s + c->n_ctx + 8 * d + 128;
     int *nk = c->h2o_n + st, h, j;
     lk_attn_params ap = a->ap;
     (void)n_tasks;
@@ -9971,6 +9972,14 @@ LKDEF lk_status lk_context_state_load(lk_context *c, const void *buf, size_t len
     if (!lk__state_io(c, (int)n, NULL, b + LK__STATE_HDR, &off, (size_t)plen) || off != plen) {
         lk_context_truncate(c, 0);
         return lk_set_error(LK_ERR_FORMAT, "state load: payload does not match the settings");
+    }
+    {   /* positions must leave room to continue (no int overflow later) */
+        int i;
+        for (i = 0; i < (int)n; i++)
+            if (c->kv.pos[i] < 0 || c->kv.pos[i] >= (1 << 30) || (i && c->kv.seg[i] == c->kv.seg[i - 1] && c->kv.pos[i] < c->kv.pos[i - 1])) {
+                lk_context_truncate(c, 0);
+                return lk_set_error(LK_ERR_FORMAT, "state load: position %d of row %d is invalid", (int)c->kv.pos[i], i);
+            }
     }
     c->kv.n = (int)n;
     c->n_logit_rows = 0;

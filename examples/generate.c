@@ -8,6 +8,9 @@
  *                   [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
  * Flags are spelled as in llama.cpp's CLI. Prompt and generation speed are
  * printed on stderr at the end. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L  /* clock_gettime */
+#endif
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <stdio.h>

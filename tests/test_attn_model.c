@@ -245,6 +245,16 @@ static void test_prefix(void) {
                 CHECK(st != LK_OK, "byte %zu flipped accepted", i);
                 buf[i] ^= 0x5a;
             }
+            {   /* a well-formed buffer (checksum recomputed) with a huge position is refused */
+                uint64_t h = 14695981039346656037ull;
+                size_t q;
+                int32_t big = 0x7fffffff;
+                memcpy(buf + 48 + 4 * (P - 1), &big, 4);
+                for (q = 48; q < sz; q++) { h ^= buf[q]; h *= 1099511628211ull; }
+                for (q = 0; q < 8; q++) buf[40 + q] = (unsigned char)(h >> (8 * q));
+                CHECK(lk_context_state_load(d, buf, sz) == LK_ERR_FORMAT, "position INT_MAX accepted");
+                CHECK_OK(lk_context_state_save(c, buf, sz, &sz));
+            }
             CHECK_OK(lk_context_state_load(d, buf, sz));
             {   /* file round trip */
                 const char *path = "build/test_attn_state.bin";

@@ -14,6 +14,9 @@
  * (Y: the standard error of the mean NLL, times PPL), then the KV bytes
  * (lk_context_kv_bytes) and the evaluation speed in tokens/s (with -b 1
  * every token is a decode step). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L  /* clock_gettime */
+#endif
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <stdio.h>
