@@ -23,6 +23,7 @@
  * model_size, model_n_params, n_batch, n_threads, type_k, n_prompt, n_gen,
  * test_time, avg_ns, stddev_ns, avg_ts, stddev_ts, samples_ns, samples_ts)
  * plus weight_bytes, weight_gbs, mem_bw_gbs and bw_pct (0 for pp tests). */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <stdio.h>
@@ -378,9 +379,10 @@ int main(int argc, char **argv) {
     }
     if (fmt == 2) printf(first ? "[]\n" : "\n]\n");
     if (fmt == 0) {
+        printf("\n");
         for (k = 0; k < n_thr; k++)
-            if (bw_have[k]) printf("\nmemory read bandwidth (1 GiB sum, %d threads, best of 3): %.2f GB/s\n", thr[k], bw_cache[k]);
-        printf("\nbuild: llmkit %s\n", LLMKIT_VERSION_STRING);
+            if (bw_have[k]) printf("memory read bandwidth (1 GiB sum, %d threads, best of 3): %.2f GB/s\n", thr[k], bw_cache[k]);
+        printf("GB/s = lk_model_weight_bytes x t/s; %% bw = GB/s / memory read bandwidth\nbuild: llmkit %s\n", LLMKIT_VERSION_STRING);
     }
     return 0;
 }
