@@ -17,7 +17,9 @@
  * For tg tests the achieved weight-read bandwidth is reported:
  * GB/s = lk_model_weight_bytes(m) * t/s / 1e9, and that as a percentage of a
  * memory-read bandwidth measured in the same run (sum of a 1 GiB buffer with
- * the same thread count, best of 3; --no-bw skips it).
+ * the same thread count, best of 5, measured after every tg test; the best
+ * of the run is used; --no-bw skips it). Results print when all tests are
+ * done (-v shows progress on stderr).
  *
  * JSON records carry llama-bench's field names (model_filename, model_type,
  * model_size, model_n_params, n_batch, n_threads, type_k, n_prompt, n_gen,
@@ -74,7 +76,7 @@ static void bw_task(void *arg, int task, int n_tasks) {
     size_t i0 = j->n * (size_t)task / (size_t)n_tasks, i1 = j->n * (size_t)(task + 1) / (size_t)n_tasks;
     j->sums[task & 255] += bw_sum(j->buf + i0, i1 - i0);
 }
-/* GB/s reading 1 GiB with n_threads tasks, best of 3 (0 if no memory) */
+/* GB/s reading 1 GiB with n_threads tasks, best of 5 (0 if no memory) */
 static double measure_bw(int n_threads) {
     const size_t bytes = (size_t)1 << 30, n = bytes / 8;
     uint64_t *buf = (uint64_t *)malloc(bytes), chk = 0;
@@ -90,7 +92,7 @@ static double measure_bw(int n_threads) {
     nt = lk_threads_count(&th);
     if (nt > 256) nt = 256;
     job.buf = buf; job.n = n;
-    for (rep = 0; rep < 3; rep++) {
+    for (rep = 0; rep < 5; rep++) {
         double t0, t1;
         memset(job.sums, 0, sizeof job.sums);
         t0 = now_s();
@@ -100,8 +102,8 @@ static double measure_bw(int n_threads) {
         if (t1 > t0 && (double)bytes / (t1 - t0) / 1e9 > best) best = (double)bytes / (t1 - t0) / 1e9;
     }
     free(buf);
-    /* sum of 0..n-1, three times: checks that the reads happened */
-    if (chk != 3 * ((uint64_t)n * (uint64_t)(n - 1) / 2)) fprintf(stderr, "bench: bandwidth checksum mismatch\n");
+    /* sum of 0..n-1, five times: checks that the reads happened */
+    if (chk != 5 * ((uint64_t)n * (uint64_t)(n - 1) / 2)) fprintf(stderr, "bench: bandwidth checksum mismatch\n");
     return best;
 }
 
@@ -112,6 +114,7 @@ typedef struct res {
     char model_type[96];
     uint64_t model_size, n_params, weight_bytes;
     int n_prompt, n_gen, n_threads, n_batch, n_ctx;
+    int ti;                    /* index into the thread list */
     int n_samples;
     double *ns;                /* per repetition, nanoseconds */
     double avg_ns, stddev_ns, avg_ts, stddev_ts, gbs, bw, bw_pct;
@@ -267,6 +270,8 @@ int main(int argc, char **argv) {
     lk_type kv_type = LK_TYPE_F16;
     double bw_cache[MAX_LIST];
     int bw_have[MAX_LIST];
+    res *all;
+    int n_all = 0;
 
     for (k = 1; k < argc; k++) {
         const char *a = argv[k], *x = k + 1 < argc ? argv[k + 1] : NULL;
@@ -295,9 +300,9 @@ int main(int argc, char **argv) {
     if (!n_pp) pp[n_pp++] = 512;
     if (!n_tg) tg[n_tg++] = 128;
     if (!n_thr) { lk_threads th; memset(&th, 0, sizeof th); thr[n_thr++] = lk_threads_count(&th); }
-    for (k = 0; k < n_thr; k++) bw_have[k] = 0;
-    if (fmt == 0) print_md_header();
-    if (fmt == 1) print_csv_header();
+    for (k = 0; k < n_thr; k++) { bw_have[k] = 0; bw_cache[k] = 0; }
+    all = (res *)calloc((size_t)(n_models * n_thr * (n_pp + n_tg)), sizeof *all);
+    if (!all) { fprintf(stderr, "bench: out of memory\n"); return 1; }
 
     for (im = 0; im < n_models; im++) {
         lk_model *m;
@@ -332,7 +337,7 @@ int main(int argc, char **argv) {
                 r.file = models[im];
                 snprintf(r.model_type, sizeof r.model_type, "%s", desc);
                 r.model_size = size; r.n_params = n_params; r.weight_bytes = wbytes;
-                r.n_prompt = n_prompt; r.n_gen = n_gen; r.n_threads = thr[ti]; r.n_batch = n_batch;
+                r.n_prompt = n_prompt; r.n_gen = n_gen; r.n_threads = thr[ti]; r.n_batch = n_batch; r.ti = ti;
                 r.n_ctx = n_ctx_arg ? n_ctx_arg : n_prompt + n_gen;
                 if (r.n_ctx < n_prompt + n_gen) { fprintf(stderr, "bench: -c %d < n_prompt + n_gen = %d\n", r.n_ctx, n_prompt + n_gen); return 1; }
                 now = time(NULL);
@@ -362,26 +367,39 @@ int main(int argc, char **argv) {
                 if (n_gen && !n_prompt) {
                     r.gbs = (double)wbytes * r.avg_ts / 1e9;
                     if (!no_bw) {
-                        if (!bw_have[ti]) { bw_cache[ti] = measure_bw(thr[ti]); bw_have[ti] = 1; }
-                        r.bw = bw_cache[ti];
-                        r.bw_pct = r.bw > 0 ? 100.0 * r.gbs / r.bw : 0;
+                        /* measured right after each tg test (same machine load);
+                         * the best over the run is the reference */
+                        double bw = measure_bw(thr[ti]);
+                        if (bw > bw_cache[ti]) bw_cache[ti] = bw;
+                        bw_have[ti] = 1;
                     }
                 }
-                if (fmt == 0) print_md(&r);
-                else if (fmt == 1) print_csv(&r, kv_type == LK_TYPE_F16 ? "f16" : "f32");
-                else print_json(&r, kv_type == LK_TYPE_F16 ? "f16" : "f32", first, fmt == 3);
-                first = 0;
-                fflush(stdout);
-                free(r.ns);
+                all[n_all++] = r;
+                if (verbose) fprintf(stderr, "bench: %s %s: %.2f t/s\n", models[im], r.n_prompt ? "pp" : "tg", r.avg_ts);
             }
         }
         lk_model_free(m);
     }
+    if (fmt == 0) print_md_header();
+    if (fmt == 1) print_csv_header();
+    for (k = 0; k < n_all; k++) {
+        res *r = &all[k];
+        if (r->n_gen && !r->n_prompt && bw_have[r->ti]) {
+            r->bw = bw_cache[r->ti];
+            r->bw_pct = r->bw > 0 ? 100.0 * r->gbs / r->bw : 0;
+        }
+        if (fmt == 0) print_md(r);
+        else if (fmt == 1) print_csv(r, kv_type == LK_TYPE_F16 ? "f16" : "f32");
+        else print_json(r, kv_type == LK_TYPE_F16 ? "f16" : "f32", first, fmt == 3);
+        first = 0;
+        free(r->ns);
+    }
+    free(all);
     if (fmt == 2) printf(first ? "[]\n" : "\n]\n");
     if (fmt == 0) {
         printf("\n");
         for (k = 0; k < n_thr; k++)
-            if (bw_have[k]) printf("memory read bandwidth (1 GiB sum, %d threads, best of 3): %.2f GB/s\n", thr[k], bw_cache[k]);
+            if (bw_have[k]) printf("memory read bandwidth (1 GiB sum, %d threads, best of 5 after each tg test): %.2f GB/s\n", thr[k], bw_cache[k]);
         printf("GB/s = lk_model_weight_bytes x t/s; %% bw = GB/s / memory read bandwidth\nbuild: llmkit %s\n", LLMKIT_VERSION_STRING);
     }
     return 0;

@@ -86,7 +86,7 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
         samples.setdefault((mi, test, tool), []).extend(rec["samples_ts"])
         if tool == "ours":
             wb, bw = info.get(mi, (0, 0))
-            info[mi] = (rec.get("weight_bytes", wb), rec.get("mem_bw_gbs", 0) or bw)
+            info[mi] = (rec.get("weight_bytes", wb), max(bw, rec.get("mem_bw_gbs", 0)))
 def ms(v):
     return (st.mean(v), st.stdev(v) if len(v) > 1 else 0.0) if v else (float("nan"), 0.0)
 print("| model | test | llmkit t/s | llama.cpp t/s | llmkit / llama.cpp | llmkit GB/s (% bw) | llama.cpp GB/s (% bw) |")
@@ -110,6 +110,6 @@ for mi, m in enumerate(models):
         print("| %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.3f | %s | %s |" % (os.path.basename(m), t, am, asd, bm, bsd, ratio, g1, g2))
 print()
 print("threads: %s; samples per cell: repetitions x rounds; GB/s = lk_model_weight_bytes x t/s;" % threads)
-print("%% bw = of the memory-read bandwidth llmkit's bench measured (1 GiB sum, same threads): %s GB/s" %
+print("%% bw = of the best memory-read bandwidth llmkit's bench measured (1 GiB sum, same threads): %s GB/s" %
       ", ".join("%.2f" % x for x in sorted(bws)) if bws else "(no tg tests)")
 EOF
