@@ -10,7 +10,8 @@
 # flips every round), each with the same file, thread count and REPS
 # repetitions, and collects the per-repetition t/s from both tools' -o json
 # output. It prints a markdown table: mean ± stddev t/s over all samples of
-# each tool, the ratio llmkit / llama.cpp, and for tg tests the weight-read
+# each tool, the ratio llmkit / llama.cpp of the means and of the best
+# samples (robust to other load on the machine), and for tg tests the weight-read
 # rate (lk_model_weight_bytes x t/s, GB/s) of both and that as a percentage of
 # the memory-read bandwidth our bench measured in the same run.
 # --keep DIR keeps the raw json files. Needs bash and python3 (for the JSON).
@@ -89,8 +90,8 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
             info[mi] = (rec.get("weight_bytes", wb), max(bw, rec.get("mem_bw_gbs", 0)))
 def ms(v):
     return (st.mean(v), st.stdev(v) if len(v) > 1 else 0.0) if v else (float("nan"), 0.0)
-print("| model | test | llmkit t/s | llama.cpp t/s | llmkit / llama.cpp | llmkit GB/s (% bw) | llama.cpp GB/s (% bw) |")
-print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+print("| model | test | llmkit t/s | llama.cpp t/s | llmkit / llama.cpp | ratio of best samples | llmkit GB/s (% bw) | llama.cpp GB/s (% bw) |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 tests = sorted({k[1] for k in samples}, key=lambda t: (t[:2] != "pp", int(t[2:])))
 bws = set()
 for mi, m in enumerate(models):
@@ -99,6 +100,7 @@ for mi, m in enumerate(models):
         if not a and not b: continue
         (am, asd), (bm, bsd) = ms(a), ms(b)
         ratio = am / bm if b and a and bm > 0 else float("nan")
+        rbest = max(a) / max(b) if a and b and max(b) > 0 else float("nan")
         g1 = g2 = ""
         if t.startswith("tg") and mi in info:
             wb, bw = info[mi]
@@ -107,9 +109,10 @@ for mi, m in enumerate(models):
                 gbs = wb * x / 1e9
                 return "%.2f (%.1f%%)" % (gbs, 100 * gbs / bw) if bw > 0 else "%.2f" % gbs
             g1, g2 = fmt(am), fmt(bm)
-        print("| %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.3f | %s | %s |" % (os.path.basename(m), t, am, asd, bm, bsd, ratio, g1, g2))
+        print("| %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.3f | %.3f | %s | %s |" % (os.path.basename(m), t, am, asd, bm, bsd, ratio, rbest, g1, g2))
 print()
-print("threads: %s; samples per cell: repetitions x rounds; GB/s = lk_model_weight_bytes x t/s;" % threads)
+print("threads: %s; t/s: mean ± stddev over repetitions x rounds; ratio of best: max llmkit sample / max llama.cpp sample" % threads)
+print("(less sensitive to other load on a shared machine); GB/s = lk_model_weight_bytes x mean t/s;")
 print("%% bw = of the best memory-read bandwidth llmkit's bench measured (1 GiB sum, same threads): %s GB/s" %
       ", ".join("%.2f" % x for x in sorted(bws)) if bws else "(no tg tests)")
 EOF
