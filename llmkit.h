@@ -2649,22 +2649,34 @@ static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
         }
     }
 }
+/* Sum of 8 float lanes in the order of an AVX 8-lane horizontal add:
+ * (l0+l4 + l2+l6) + (l1+l5 + l3+l7). */
+static float lk__hsum8(const float *l) {
+    float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
+    return (t0 + t2) + (t1 + t3);
+}
 static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK4_1;
-    float sum = 0.0f;
-    int j;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, summs = 0.0f;
+    int m, k;
+    /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy).
+     * Arithmetic of ggml's x86 kernel: 8 lanes, lane m = the integer sum of
+     * elements 4m..4m+3 (element j < 16 is the low nibble of qs[j], j >= 16
+     * the high nibble of qs[j-16]), acc[m] = fma(d*dy, sum, acc[m]); the m*s
+     * terms are summed apart and added after the 8-lane horizontal sum. */
     for (i = 0; i < nb; i++) {
-        int s0 = 0, s1 = 0;
-        for (j = 0; j < 16; j++) {
-            s0 += (x[i].qs[j] & 0xF) * y[i].qs[j];
-            s1 += (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        float d = LK__H2F(x[i].d) * LK__H2F(y[i].d);
+        summs = fmaf(LK__H2F(x[i].m), LK__H2F(y[i].s), summs);
+        for (m = 0; m < 8; m++) {
+            int p = 0;
+            for (k = 4 * m; k < 4 * m + 4; k++)
+                p += (k < 16 ? (x[i].qs[k] & 0xF) : (x[i].qs[k - 16] >> 4)) * y[i].qs[k];
+            acc[m] = fmaf(d, (float)p, acc[m]);
         }
-        /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy) */
-        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
     }
-    *s = sum;
+    *s = lk__hsum8(acc) + summs;
 }
 
 static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
@@ -2810,12 +2822,6 @@ static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
         float d = LK__H2F(x[i].d);
         for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
     }
-}
-/* Sum of 8 float lanes in the order of an AVX 8-lane horizontal add:
- * (l0+l4 + l2+l6) + (l1+l5 + l3+l7). */
-static float lk__hsum8(const float *l) {
-    float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
-    return (t0 + t2) + (t1 + t3);
 }
 /* q8_0 . q8_0 with the arithmetic of ggml's x86 kernels (llamafile's
  * tinyBLAS, which llama.cpp uses for q8_0 weights): lane m of 8 holds the
