@@ -177,7 +177,8 @@ static void print_md_header(void) {
 }
 static void print_md(const res *r) {
     char size[32], params[32], test[32], ts[48], gbs[16] = "", pct[16] = "";
-    snprintf(size, sizeof size, "%.2f MiB", (double)r->model_size / 1048576.0);
+    if (r->model_size >= (1ull << 30)) snprintf(size, sizeof size, "%.2f GiB", (double)r->model_size / 1073741824.0);
+    else snprintf(size, sizeof size, "%.2f MiB", (double)r->model_size / 1048576.0);
     if (r->n_params >= 1000000000ull) snprintf(params, sizeof params, "%.2f B", (double)r->n_params / 1e9);
     else snprintf(params, sizeof params, "%.2f M", (double)r->n_params / 1e6);
     if (r->n_prompt && !r->n_gen) snprintf(test, sizeof test, "pp%d", r->n_prompt);
