@@ -109,7 +109,7 @@ int main(void) {
     char path[256], path2[256], cmd[1024];
     lk_model *m = NULL;
     int have = file_exists("build/synth") && file_exists("build/bench");
-    (void)&lk_t_fixture; (void)&lk_t_read_file;   /* no fixtures needed */
+    (void)&lk_t_read_file;
     snprintf(path, sizeof path, "/tmp/lk_test_synth_%d.gguf", (int)getpid());
     snprintf(path2, sizeof path2, "/tmp/lk_test_synth_%d_t1.gguf", (int)getpid());
 
@@ -234,6 +234,41 @@ int main(void) {
         CHECK(system("build/synth --preset no-such -o /tmp/lk_x.gguf > /dev/null 2>&1") == 512, "unknown preset");
     }
     lk_t_end();
+
+    /* the comparison scripts, where llama.cpp / llama2.c are installed */
+    if (!file_exists("/tmp/llama.cpp/build/bin/llama-bench")) {
+        lk_t_skip("compare-llamacpp-script", "/tmp/llama.cpp/build/bin/llama-bench absent");
+    } else {
+        char *out;
+        lk_t_begin("compare-llamacpp-script");
+        snprintf(cmd, sizeof cmd, "tools/compare-llamacpp.sh -t 1 -r 1 -p 8 -n 4 %s 2>/dev/null", path);
+        out = run_capture(cmd);
+        CHECK(out != NULL, "%s failed", cmd);
+        if (out) {
+            /* one row per test with two positive rates and a ratio */
+            const char *q = strstr(out, "| pp8 | "), *q2 = strstr(out, "| tg4 | ");
+            double a = 0, b = 0, r = 0, sa, sb;
+            CHECK(q && q2, "rows missing:\n%s", out);
+            if (q) CHECK(sscanf(q, "| pp8 | %lf ± %lf | %lf ± %lf | %lf |", &a, &sa, &b, &sb, &r) == 5 && a > 0 && b > 0 &&
+                         fabs(r - a / b) < 0.01 * r + 0.002, "pp8 row: %s", q);
+            free(out);
+        }
+        lk_t_end();
+    }
+    if (!file_exists("/tmp/llama2.c/run.c") || !lk_t_fixture("stories260K/stories260K.bin") || !file_exists("build/convert-llama2c")) {
+        lk_t_skip("compare-llama2c-script", "/tmp/llama2.c, the stories260K fixture or build/convert-llama2c absent");
+    } else {
+        char *out;
+        lk_t_begin("compare-llama2c-script");
+        out = run_capture("tools/compare-llama2c.sh -r 1 -n 64 2>/dev/null");
+        CHECK(out != NULL, "compare-llama2c.sh failed");
+        CHECK(out && strstr(out, "| llama2.c run.c") && strstr(out, "| llmkit bench tg64") && strstr(out, "ratio llmkit / llama2.c"),
+              "output:\n%s", out ? out : "");
+        /* stories260K is a trained model: greedy text must agree with llama2.c's */
+        CHECK(out && strstr(out, "bytes match llama2.c"), "greedy text differs");
+        free(out);
+        lk_t_end();
+    }
     remove(path);
     return lk_t_exit();
 }

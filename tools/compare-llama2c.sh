@@ -80,11 +80,14 @@ echo "ratio llmkit / llama2.c (means): $(awk -v a="$(mean "${ours[@]}")" -v b="$
 
 # same text? llama2.c prints the prompt and the continuation
 if [ -x "$GEN" ]; then
-  "$GEN" -m "$tmp/model.gguf" -p "$PROMPT" -n $((STEPS - 5)) --temp 0 -t 1 > "$tmp/ours.txt" 2> /dev/null
-  if cmp -s <(tr -d '\n' < "$tmp/l2c.out" | head -c 300) <(tr -d '\n' < "$tmp/ours.txt" | head -c 300); then
-    echo "greedy text: the first 300 bytes match llama2.c's"
+  # run.c prints STEPS - (prompt tokens incl. BOS - 1) tokens; BOS + 4 tokens for this prompt
+  "$GEN" -m "$tmp/model.gguf" -p "$PROMPT" -n $((STEPS - 4)) --temp 0 -t 1 > "$tmp/ours.txt" 2> /dev/null
+  tr -d '\n' < "$tmp/l2c.out" > "$tmp/a"; tr -d '\n' < "$tmp/ours.txt" > "$tmp/b"
+  n=$(wc -c < "$tmp/a"); nb=$(wc -c < "$tmp/b"); [ "$nb" -lt "$n" ] && n=$nb; [ "$n" -gt 300 ] && n=300
+  if [ "$n" -gt 0 ] && cmp -s <(head -c "$n" "$tmp/a") <(head -c "$n" "$tmp/b"); then
+    echo "greedy text: the first $n bytes match llama2.c's"
   else
-    echo "greedy text: differs from llama2.c's in the first 300 bytes (see the two outputs below)"
+    echo "greedy text: differs from llama2.c's in the first $n bytes (see the two outputs below)"
     head -c 300 "$tmp/l2c.out"; echo; echo ---; head -c 300 "$tmp/ours.txt"; echo
   fi
 fi
