@@ -218,6 +218,27 @@ static void test_context_rules(void) {
     lk_context_free(c);
     lk_t_end();
 
+    lk_t_begin("context-memory (lk_context_memory_size is what it takes)");
+    {   /* an arena of exactly the reported size (+ the context struct) is enough;
+         * 4 KiB less fails cleanly with LK_ERR_NOMEM */
+        lk_context_params cp = lk_context_default_params();
+        size_t need, slack = 4096;
+        unsigned char *mem;
+        lk_arena ar;
+        lk_allocator al;
+        cp.n_ctx = 256; cp.n_batch = 32;
+        need = lk_context_memory_size(m, &cp);
+        CHECK(need > 0, "memory size");
+        mem = (unsigned char *)malloc(need + slack);
+        lk_arena_init(&ar, mem, need + slack); al = lk_arena_allocator(&ar); cp.alloc = &al;
+        CHECK_OK(lk_context_new(m, &cp, &c));
+        if (c) { CHECK_OK(lk_decode(c, S1, NS1)); lk_context_free(c); }
+        lk_arena_init(&ar, mem, need - slack);
+        CHECK(lk_context_new(m, &cp, &c) == LK_ERR_NOMEM, "too small an arena must fail with NOMEM");
+        free(mem);
+    }
+    lk_t_end();
+
     lk_t_begin("context-determinism (threads, batch sizes, truncate)");
     a = (float *)malloc(sizeof(float) * NS1 * V); b = (float *)malloc(sizeof(float) * NS1 * V);
     run_s1(m, LK_TYPE_F16, 512, 1, a);
