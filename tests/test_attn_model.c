@@ -1,3 +1,4 @@
+/* lk-test: sanitize */
 /* The model half of the attention tests (stories260K): chunked prefill =
  * one prefill, tiled / split-KV attention = direct, packed segments =
  * separate prompts, every policy with budget >= context = full attention
@@ -327,23 +328,29 @@ static void test_policy_ref(void) {
     static float Q[PT * 64], K[PT * 32], Vv[PT * 32];
     static double ref[PT * 64];
     int pol;
+    static float qprev[64];
+    static int prev_sel[PT * 2];
     lk_t_begin("policies on random K/V/q (budget 24) vs naive references of their definitions");
-    for (pol = LK_KV_STREAMING; pol < LK_KV_POLICY_COUNT; pol++) {
+    for (pol = LK_KV_STREAMING; pol <= LK_KV_POLICY_COUNT; pol++) {
+        const int reuse = pol == LK_KV_POLICY_COUNT;   /* last round: tokenselect with selection reuse */
+        const int P = reuse ? LK_KV_TOKENSELECT : pol;
         lk_context_params cp = lk_context_default_params();
         lk_context *c = NULL;
         const lk_hparams *hp = lk_model_hparams(M);
         const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nkv = G * d, gqa = H / G;
         const float scale = hp->attn_scale;
-        int pos[PT], t, h, g, i, j;
+        int pos[PT], t, h, g, i, j, prev_n = -1, prev_m = 0, n_reused = 0;
         lk__attn_task at;
         double worst = 0;
         cp.n_ctx = 128; cp.n_batch = 128; cp.kv_type = LK_TYPE_F32; cp.n_threads = 1;
-        cp.kv_policy.policy = (lk_kv_policy)pol; cp.kv_policy.budget = PB; cp.kv_policy.n_sink = 2; cp.kv_policy.page_size = 4;
-        cp.kv_policy.recent = pol == LK_KV_TOKENSELECT ? 4 : 8; cp.kv_policy.top_p = 0.9f; cp.kv_policy.seed = 5;
-        cp.kv_policy.twilight_base = LK_KV_QUEST;
+        cp.kv_policy.policy = (lk_kv_policy)P; cp.kv_policy.budget = PB; cp.kv_policy.n_sink = 2; cp.kv_policy.page_size = 4;
+        cp.kv_policy.recent = P == LK_KV_TOKENSELECT ? 4 : 8; cp.kv_policy.top_p = 0.9f; cp.kv_policy.seed = 5;
+        cp.kv_policy.twilight_base = LK_KV_QUEST; cp.kv_policy.reuse_cos = reuse ? 0.9f : 0.0f;
         if (lk_context_new(M, &cp, &c)) { CHECK(0, "context: %s", lk_last_error()); continue; }
         if (H * d > 64 || nkv > 32) { lk_context_free(c); lk_t_skip("policy refs", "model dims"); return; }
         for (i = 0; i < PT * H * d; i++) Q[i] = 2.0f * frand();
+        if (reuse)   /* slowly drifting queries, so that the cosine test passes and fails */
+            for (t = 1; t < PT; t++) for (i = 0; i < H * d; i++) Q[t * H * d + i] = 0.97f * Q[(t - 1) * H * d + i] + (t % 9 == 0 ? 1.5f : 0.2f) * frand();
         for (i = 0; i < PT * nkv; i++) { K[i] = 2.0f * frand(); Vv[i] = frand(); }
         for (t = 0; t < PT; t++) pos[t] = t;
         memcpy(c->q, Q, sizeof(float) * PT * H * d);
@@ -355,7 +362,7 @@ static void test_policy_ref(void) {
         at.ap = lk_attn_default_params(d); at.ap.scale = scale;
         lk__attn_layer(c, &at);
         /* reference */
-        if (pol == LK_KV_H2O || pol == LK_KV_KEYFORMER) {
+        if (P == LK_KV_H2O || P == LK_KV_KEYFORMER) {
             for (g = 0; g < G; g++) {
                 int kept[PT], nk = 0;
                 double acc[PT];
@@ -376,7 +383,7 @@ static void test_policy_ref(void) {
                     for (h = g * gqa; h < (g + 1) * gqa; h++) {
                         double z[PT], lse;
                         pref_attn(Q + ((size_t)t * H + h) * d, K, Vv, nkv, g, d, scale, kept, nk, ref + ((size_t)t * H + h) * d, z, &lse);
-                        if (pol == LK_KV_H2O) for (j = 0; j < nk; j++) acc[kept[j]] = (float)(acc[kept[j]] + (float)exp(z[j] - lse));
+                        if (P == LK_KV_H2O) for (j = 0; j < nk; j++) acc[kept[j]] = (float)(acc[kept[j]] + (float)exp(z[j] - lse));
                         else {
                             double tau = 1.0 + (double)t / 127.0, mx = -1e300, sum = 0;
                             for (j = 0; j < nk; j++) { z[j] = (z[j] + lk_rng_gumbel(&rng)) / tau; if (z[j] > mx) mx = z[j]; }
@@ -389,7 +396,21 @@ static void test_policy_ref(void) {
         } else {
             for (t = 0; t < PT; t++) {
                 int n = t + 1, sel[PT * 2], m = 0;
-                if (pol == LK_KV_TOKENSELECT && n > PB) {
+                int reused = 0;
+                if (P == LK_KV_TOKENSELECT && n <= PB) prev_n = -1;
+                if (reuse && n > PB && prev_n >= 0) {
+                    double dt = 0, a2 = 0, b2 = 0;
+                    const float *qt = Q + (size_t)t * H * d;
+                    for (j = 0; j < H * d; j++) { dt += (double)qt[j] * qprev[j]; a2 += (double)qt[j] * qt[j]; b2 += (double)qprev[j] * qprev[j]; }
+                    if (dt / sqrt(a2 * b2) >= 0.9) {
+                        m = prev_m;
+                        memcpy(sel, prev_sel, sizeof(int) * (size_t)m);
+                        for (j = prev_n; j < n; j++) sel[m++] = j;
+                        memcpy(prev_sel, sel, sizeof(int) * (size_t)m); prev_m = m; prev_n = n;
+                        reused = 1; n_reused++;
+                    }
+                }
+                if (P == LK_KV_TOKENSELECT && n > PB && !reused) {
                     double vote[PT], pr[PT][2];
                     int local = 4, sinks = 2, k = PB - sinks - local, np = 0;
                     for (j = 0; j < n; j++) vote[j] = 0;
@@ -406,20 +427,23 @@ static void test_policy_ref(void) {
                     for (j = 0; j < k; j++) sel[m++] = (int)pr[j][1];
                     qsort(sel + sinks, (size_t)k, sizeof(int), int_cmp);
                     for (j = n - local; j < n; j++) sel[m++] = j;
+                    memcpy(prev_sel, sel, sizeof(int) * (size_t)m); prev_m = m; prev_n = n;
+                    memcpy(qprev, Q + (size_t)t * H * d, sizeof(float) * (size_t)H * d);
                 }
                 for (h = 0; h < H; h++) {
                     const float *q = Q + ((size_t)t * H + h) * d;
                     g = h / gqa;
-                    if (pol == LK_KV_TOKENSELECT) {
+                    if (P == LK_KV_TOKENSELECT) {
                         if (n <= PB) for (m = 0; m < n; m++) sel[m] = m;
-                    } else if (pol == LK_KV_STREAMING) {
+                        else m = prev_m;
+                    } else if (P == LK_KV_STREAMING) {
                         m = 0;
                         if (n <= PB) for (j = 0; j < n; j++) sel[m++] = j;
                         else { for (j = 0; j < 2; j++) sel[m++] = j; for (j = n - (PB - 2); j < n; j++) sel[m++] = j; }
                     } else {   /* quest, twilight on quest candidates */
                         if (n <= PB) for (m = 0; m < n; m++) sel[m] = m;
                         else m = quest_ref(q, K, nkv, g, d, n, 4, PB, sel);
-                        if (pol == LK_KV_TWILIGHT) {   /* smallest prefix (by probability) with mass >= 0.9 */
+                        if (P == LK_KV_TWILIGHT) {   /* smallest prefix (by probability) with mass >= 0.9 */
                             double z[PT], o[64], lse, pr[PT][2], mass = 0;
                             int cnt = 0, keep[PT];
                             pref_attn(q, K, Vv, nkv, g, d, scale, sel, m, o, z, &lse);
@@ -435,8 +459,10 @@ static void test_policy_ref(void) {
             }
         }
         for (i = 0; i < PT * H * d; i++) if (fabs(c->att[i] - ref[i]) > worst) worst = fabs(c->att[i] - ref[i]);
-        CHECK(worst < 1e-4, "%s: max |out - ref| = %g", lk_kv_policy_name((lk_kv_policy)pol), worst);
-        printf("  %-12s max |out - ref| %.2g\n", lk_kv_policy_name((lk_kv_policy)pol), worst);
+        CHECK(worst < 1e-4, "%s: max |out - ref| = %g", lk_kv_policy_name((lk_kv_policy)P), worst);
+        if (reuse) CHECK(n_reused > 5 && n_reused < PT - PB - 5, "reuse happened %d times (the case does not exercise it)", n_reused);
+        printf("  %-12s%s max |out - ref| %.2g\n", lk_kv_policy_name((lk_kv_policy)P), reuse ? " (reuse)" : "", worst);
+        if (reuse) printf("  tokenselect reused its selection at %d of %d steps\n", n_reused, PT - PB);
         lk_context_free(c);
     }
     lk_t_end();
