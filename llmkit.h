@@ -598,6 +598,10 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
  *                    O = 0 for query positions 0, 1, 2; A'_j = B_j / (sum B + 1e-8);
  *                    p = lssar_p (15). The power is taken after dividing by
  *                    the row maximum, so it never overflows.
+ *   (The formulas are those of llmkit issue 6; the paper's abstract matches
+ *   their structure - softplus, l1 normalisation, an entropy-invariance
+ *   length scale, power re-weighting - but the equations themselves were not
+ *   checked against the paper text.)
  *   LSSA and LSSAR are meant for models TRAINED with them; on a softmax model
  *   they only show what the function does. Their normalisation depends on
  *   every key of the row (N, the re-weighting), so their partial results do
