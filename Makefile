@@ -62,6 +62,7 @@ RUN_ARGS = \
   "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects" \
   "convert-llama2c=tests/tools.sh convert-llama2c" \
   "perplexity-vs-llama.cpp=tests/tools.sh perplexity" \
+  "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
   "generate=tests/tools.sh generate" \
   "tokenize=tests/tools.sh tokenize"
 ifeq ($(HAVE_CLANG),1)

@@ -9654,6 +9654,10 @@ static void lk__attn_layer(lk_context *c, lk__attn_task *at) {
     const lk_hparams *hp = &c->m->hp;
     const lk_kv_policy p = c->p.kv_policy.policy;
     const int H = hp->n_head, T = at->T, d = hp->head_dim_k;
+    /* multiply-adds of this layer's attention: below ~64K a parallel region
+     * costs more than it saves (tiny models decode in microseconds) */
+    const double work = (double)T * H * (at->slot0 + T) * d;
+    const int small = work < 65536.0;
     int t;
     if (p == LK_KV_H2O || p == LK_KV_KEYFORMER) {
         for (t = 0; t < T; t++) { at->t = t; lk_parallel_for(&c->th, hp->n_head_kv, lk__h2o_fn, at); }
@@ -9669,7 +9673,7 @@ static void lk__attn_layer(lk_context *c, lk__attn_task *at) {
             lk_attn_split(&ap, c->q + (size_t)h * d, at->pos[0], &kv, h / (H / hp->n_head_kv), c->att + (size_t)h * d, &lse, c->split_scr,
                           c->p.attn_split, &c->th);
         }
-    } else lk_parallel_for(&c->th, T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, at);
+    } else lk_parallel_for(&c->th, small ? 1 : T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, at);
 }
 
 /* Store the chunk's K, V rows (c->k, c->v: [T][n_head_kv*head_dim]) of layer

@@ -56,6 +56,25 @@ perplexity)
     [ -n "$out" ] || { echo "$1 c$2: no Final estimate line"; exit 1; }
     awk -v a="$out" -v b="$3" -v n="$1 c$2" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; printf "%s: %s vs llama-perplexity %s (%.3f%%)\n", n, a, b, 100 * d; exit !(d <= 0.01) }' || exit 1
   done ;;
+perplexity-kv-flags)
+  # every --kv-type / --kv-policy runs and prints the closing line and the KV bytes;
+  # a budget >= the context gives exactly the full-attention perplexity
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
+  P="$B/perplexity -m $S/stories260K-F32.gguf -f tests/data/stories.txt -c 128 -t 2"
+  full=$($P --kv-type f32 2>/dev/null | grep '^Final') || exit 1
+  for kv in f32 f16 q8_0 q4_0 zip4 zip2; do
+    out=$($P --kv-type $kv 2>/dev/null) || { echo "--kv-type $kv failed"; exit 1; }
+    echo "$out" | grep -q '^Final estimate: PPL = ' || { echo "--kv-type $kv: no Final line"; exit 1; }
+    echo "$out" | grep -qi 'KV' || { echo "--kv-type $kv: no KV bytes"; exit 1; }
+  done
+  for pol in streaming h2o keyformer quest tokenselect twilight; do
+    out=$($P --kv-type f32 --kv-policy $pol --kv-budget 128 --top-p-attn 1 2>/dev/null | grep '^Final') || { echo "$pol failed"; exit 1; }
+    [ "$out" = "$full" ] || { echo "$pol with budget = context: '$out' != '$full'"; exit 1; }
+    $P --kv-type f32 --kv-policy $pol --kv-budget 32 2>/dev/null | grep -q '^Final' || { echo "$pol budget 32 failed"; exit 1; }
+  done
+  for a in lssa lssar; do $P --attn $a 2>/dev/null | grep -q '^Final' || { echo "--attn $a failed"; exit 1; }; done
+  if $P --kv-type q3 2>/dev/null; then echo "bad --kv-type accepted"; exit 1; fi ;;
 generate)
   S=$FIX/stories260K
   [ -f "$S/stories260K-Q8_0.gguf" ] || { echo "fixtures absent"; exit 77; }
