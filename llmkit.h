@@ -2413,6 +2413,34 @@ ioerr:
  * --------------------------------------------------------------------------
  * The reference quantizers must round exactly like ggml's (compiled without
  * FMA): no contraction of a*b+c into fused multiply-adds here. */
+/* ---- SIMD selection (compile time) ---------------------------------------
+ * LLMKIT_NO_SIMD forces the scalar references everywhere. x86 needs AVX2 +
+ * FMA + F16C; AVX512-VNNI/VL, AVX512-BW and AVX512-BF16 add faster paths.
+ * AArch64 uses NEON, plus the SDOT instruction where __ARM_FEATURE_DOTPROD. */
+#if !defined(LLMKIT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define LK__X86 1
+#include <immintrin.h>
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+#define LK__X86_VNNI 1
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
+#define LK__X86_512 1
+#endif
+#if defined(LK__X86_512) && defined(__AVX512BF16__)
+#define LK__X86_BF16 1
+#endif
+#elif !defined(LLMKIT_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define LK__ARM 1
+#include <arm_neon.h>
+#if defined(__ARM_FEATURE_DOTPROD)
+#define LK__ARM_DOT 1
+#endif
+#endif
+
+/* 15.7s forward declarations (used by lk_matmul) */
+static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n);
+static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
+
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -2490,7 +2518,7 @@ static void lk__to_float_f16(const void *vx, float *y, int64_t n) {
     int64_t i;
     for (i = 0; i < n; i++) y[i] = LK__H2F(x[i]);
 }
-static void lk__from_float_f16(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__from_float_f16_ref(const float *x, void *vy, int64_t n) {
     uint16_t *y = LK__CAST(uint16_t *, vy);
     int64_t i;
     for (i = 0; i < n; i++) y[i] = LK__F2H(x[i]);
@@ -2506,14 +2534,14 @@ static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
     for (i = 0; i < n; i++) y[i] = lk_fp32_to_bf16(x[i]);
 }
 /* ggml's scalar float dots: products in float, sum in double */
-static void lk__vec_dot_f32(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_f32_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
     double sum = 0.0;
     int64_t i;
     for (i = 0; i < n; i++) sum += (double)(x[i] * y[i]);
     *s = (float)sum;
 }
-static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     double sum = 0.0;
     int64_t i;
@@ -2527,7 +2555,7 @@ static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy)
  * 16 lanes are summed pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1). Other lengths
  * accumulate in double. */
 static float lk__ftz(float v) { return fabsf(v) < 1.17549435e-38f ? 0.0f * v : v; }
-static void lk__vec_dot_bf16(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_bf16_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     int64_t i;
     if (n % 32 == 0) {
@@ -2595,7 +2623,7 @@ static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q4_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK4_0;
@@ -2649,7 +2677,7 @@ static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK4_1;
@@ -2708,7 +2736,7 @@ static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q5_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK5_0;
@@ -2769,7 +2797,7 @@ static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q5_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK5_1;
@@ -2823,7 +2851,7 @@ static float lk__hsum8(const float *l) {
  * as acc[m] = fma(dx*dy, (float)sum, acc[m]); then an 8-lane horizontal add.
  * Matching the rounding makes our logits follow llama.cpp's bit for bit
  * where the inputs agree. */
-static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -3349,7 +3377,7 @@ static void lk__dequantize_row_q6_K(const void *vx, float *y, int64_t n) {
 }
 
 /* Q8_K: activations for the K-quant dots; d = max/-127 (float, not f16). */
-static void lk__quantize_row_q8_K(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__quantize_row_q8_K_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
     int j, l;
@@ -3395,7 +3423,7 @@ static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, i
         for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
 }
 
-static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3421,7 +3449,7 @@ static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const voi
     *s = sumf;
 }
 
-static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3465,7 +3493,7 @@ static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float d
     dmin = dminx * yb->d;
     *sumf -= dmin * (float)sumi;
 }
-static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3483,7 +3511,7 @@ static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const voi
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
-static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3501,7 +3529,7 @@ static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const voi
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
-static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3587,15 +3615,12 @@ static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
  * half to even. Weight files keep the reference quantizer (from_float),
  * which rounds half away from zero and multiplies by 1/d. */
 static int lk__act_round(float v) {   /* round half to even, clamped to int8 */
-    float r;
     if (v != v) return 0;
     if (v >= 127.0f) return 127;
     if (v <= -128.0f) return -128;
-    r = floorf(v + 0.5f);
-    if (r - v == 0.5f && fmodf(r, 2.0f) != 0.0f) r -= 1.0f;   /* tie: go to even */
-    return (int)r;
+    return lk__nearest_int(v);        /* exact for |v| < 2^22 */
 }
-static void lk__act_quantize_q8_0(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__act_quantize_q8_0_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
     int j;
@@ -3607,7 +3632,7 @@ static void lk__act_quantize_q8_0(const float *x, void *vy, int64_t n) {
         for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__act_round(x[j] * id);
     }
 }
-static void lk__act_quantize_q8_1(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__act_quantize_q8_1_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
     int j;
@@ -4311,7 +4336,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
  * blocks (fp16 d, int8 qs[32]: 34 B). Integer sums per sub-block, scaled
  * in float per super-block, as ggml's scalar code does. */
 #define LK__Q8K_BYTES 292
-static void lk__iq4_nl_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t ib; int j;
     float sumf = 0;
@@ -4327,7 +4352,7 @@ static void lk__iq4_nl_vec_dot(int64_t n, float *s, const void *vx, const void *
     }
     *s = sumf;
 }
-static void lk__iq4_xs_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int ib, j;
     float sumf = 0;
@@ -5046,6 +5071,484 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
     }
 }
 /* end of 15.7b */
+
+/* --------------------------------------------------------------------------
+ * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
+ * *_ref function) and the dispatcher under the table's name picks the SIMD
+ * version at compile time. Integer parts are exact in every version; the
+ * q8_0 dot, the bf16 dot and the activation quantizers are bit-identical
+ * to their references; other dots may round their float sums differently.
+ * -------------------------------------------------------------------------- */
+#if defined(LK__X86)
+#define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+static float lk__h2f_x(uint16_t h) { return _cvtsh_ss(h); }
+/* 8-lane sum in the order of lk__hsum8: (l0+l4 + l2+l6) + (l1+l5 + l3+l7) */
+static float lk__hsum8_x(__m256 v) {
+    __m128 t = _mm_add_ps(_mm256_extractf128_ps(v, 1), _mm256_castps256_ps128(v));
+    t = _mm_add_ps(t, _mm_movehl_ps(t, t));
+    t = _mm_add_ss(t, _mm_movehdup_ps(t));
+    return _mm_cvtss_f32(t);
+}
+static int32_t lk__hsum8i_x(__m256i v) {
+    __m128i t = _mm_add_epi32(_mm256_extracti128_si256(v, 1), _mm256_castsi256_si128(v));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
+    return _mm_cvtsi128_si32(t);
+}
+/* acc[k] += sum over i < 4 of u[4k+i] * s[4k+i]  (u unsigned, s signed bytes;
+ * without VNNI each pair sum must fit int16) */
+static __m256i lk__dp4_x(__m256i acc, __m256i u, __m256i s) {
+#if defined(LK__X86_VNNI)
+    return _mm256_dpbusd_epi32(acc, u, s);
+#else
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
+#endif
+}
+/* signed x . signed y in 4-element groups (y != -128) */
+static __m256i lk__dp4s_x(__m256i x, __m256i y) {
+    return lk__dp4_x(_mm256_setzero_si256(), _mm256_sign_epi8(x, x), _mm256_sign_epi8(y, x));
+}
+/* 16 bytes of nibbles -> 32 bytes: low nibbles (elements 0-15) then high (16-31) */
+static __m256i lk__nib32_x(const uint8_t *qs) {
+    __m128i b = LK__LD128(qs);
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(b, 4), b), _mm256_set1_epi8(15));
+}
+/* 32 bits -> 32 bytes, byte j = 0xFF where bit j is set */
+static __m256i lk__bits32_x(uint32_t b) {
+#if defined(LK__X86_512)
+    return _mm256_movm_epi8((__mmask32)b);
+#else
+    const __m256i shuf = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                          2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+    __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)b), shuf);
+    return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
+#endif
+}
+
+/* q8_0 . q8_0: exactly the reference's lanes (ints of 4 products, fma per block) */
+static void lk__vd_q8_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx), *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        __m256i p = lk__dp4s_x(LK__LD256(x[i].qs), LK__LD256(y[i].qs));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+/* q4_0 / q5_0 / iq4_nl . q8_0: the same 8 lanes as q8_0 (like ggml's x86 code) */
+static void lk__vd_q4_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        __m256i q = _mm256_sub_epi8(lk__nib32_x(x[i].qs), _mm256_set1_epi8(8));
+        __m256i p = lk__dp4s_x(q, LK__LD256(y[i].qs));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+static void lk__vd_q5_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK5_0;
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        __m256i hb = _mm256_and_si256(lk__bits32_x(lk__qh32(x[i].qh)), _mm256_set1_epi8(16));
+        __m256i q = _mm256_sub_epi8(_mm256_or_si256(lk__nib32_x(x[i].qs), hb), _mm256_set1_epi8(16));
+        __m256i p = lk__dp4s_x(q, LK__LD256(y[i].qs));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+/* q4_1 / q5_1 . q8_1: unsigned quants, min term m * s summed apart */
+static void lk__vd_q4_1_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK4_1;
+    __m256 acc = _mm256_setzero_ps();
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        __m256i p = lk__dp4_x(_mm256_setzero_si256(), lk__nib32_x(x[i].qs), LK__LD256(y[i].qs));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
+        summ += lk__h2f_x(x[i].m) * lk__h2f_x(y[i].s);
+    }
+    *s = lk__hsum8_x(acc) + summ;
+}
+static void lk__vd_q5_1_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
+    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK5_1;
+    __m256 acc = _mm256_setzero_ps();
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        __m256i hb = _mm256_and_si256(lk__bits32_x(lk__qh32(x[i].qh)), _mm256_set1_epi8(16));
+        __m256i p = lk__dp4_x(_mm256_setzero_si256(), _mm256_or_si256(lk__nib32_x(x[i].qs), hb), LK__LD256(y[i].qs));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
+        summ += lk__h2f_x(x[i].m) * lk__h2f_x(y[i].s);
+    }
+    *s = lk__hsum8_x(acc) + summ;
+}
+
+/* K-quants: per super-block 8 int32 lanes of (scale * partial dot) sums,
+ * then acc = fma(d, lanes, acc); min / offset terms in scalar integers. */
+static void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
+    uint32_t u[3], a[4];
+    memcpy(u, q, 12);
+    a[0] = u[0] & 0x3f3f3f3fu;                                       /* scales 0-3 */
+    a[1] = (u[2] & 0x0f0f0f0fu) | ((u[0] >> 2) & 0x30303030u);       /* scales 4-7 */
+    a[2] = u[1] & 0x3f3f3f3fu;                                       /* mins 0-3   */
+    a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
+    memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
+}
+static void lk__vd_q4_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m4 = _mm256_set1_epi8(15);
+    __m256 acc = _mm256_setzero_ps();
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        uint8_t sc[8], mn[8];
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        __m256i ai = _mm256_setzero_si256();
+        int j, sm = 0;
+        lk__k4_scales(x[i].scales, sc, mn);
+        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
+        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            __m256i q = LK__LD256(q4);
+            __m256i p0 = _mm256_maddubs_epi16(_mm256_and_si256(q, m4), LK__LD256(q8));
+            __m256i p1 = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(q, 4), m4), LK__LD256(q8 + 32));
+            p0 = _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j]));
+            p1 = _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1]));
+            ai = _mm256_add_epi32(ai, _mm256_add_epi32(p0, p1));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
+        summ -= (lk__h2f_x(x[i].dmin) * y[i].d) * (float)sm;
+    }
+    *s = summ + lk__hsum8_x(acc);
+}
+static void lk__vd_q5_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m4 = _mm256_set1_epi8(15), one = _mm256_set1_epi8(1);
+    __m256 acc = _mm256_setzero_ps();
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        uint8_t sc[8], mn[8];
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        const __m256i hb = LK__LD256(x[i].qh);
+        __m256i ai = _mm256_setzero_si256();
+        int j, sm = 0;
+        lk__k4_scales(x[i].scales, sc, mn);
+        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
+        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            __m256i q = LK__LD256(q4);
+            __m256i h0 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * j), one), 4);
+            __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * j + 1), one), 4);
+            __m256i p0 = _mm256_maddubs_epi16(_mm256_or_si256(_mm256_and_si256(q, m4), h0), LK__LD256(q8));
+            __m256i p1 = _mm256_maddubs_epi16(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 4), m4), h1), LK__LD256(q8 + 32));
+            p0 = _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j]));
+            p1 = _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1]));
+            ai = _mm256_add_epi32(ai, _mm256_add_epi32(p0, p1));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
+        summ -= (lk__h2f_x(x[i].dmin) * y[i].d) * (float)sm;
+    }
+    *s = summ + lk__hsum8_x(acc);
+}
+/* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
+static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
+/* q6_K: 6-bit unsigned u = q + 32; the -32 goes through bsums */
+static void lk__vd_q6_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m4 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const uint8_t *ql = x[i].ql, *qh = x[i].qh;
+        const int8_t *q8 = y[i].qs, *sc = x[i].scales;
+        __m256i ai = _mm256_setzero_si256();
+        int j, h, corr = 0;
+        for (j = 0; j < 16; j++) corr += sc[j] * y[i].bsums[j];
+        for (h = 0; h < 2; h++, ql += 64, qh += 32, q8 += 128, sc += 8) {
+            __m256i l0 = LK__LD256(ql), l1 = LK__LD256(ql + 32), hh = LK__LD256(qh);
+            __m256i ua = _mm256_or_si256(_mm256_and_si256(l0, m4), _mm256_slli_epi16(_mm256_and_si256(hh, m3), 4));
+            __m256i ub = _mm256_or_si256(_mm256_and_si256(l1, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2), m3), 4));
+            __m256i uc = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 4), m3), 4));
+            __m256i ud = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 6), m3), 4));
+            __m256i pa = _mm256_madd_epi16(_mm256_maddubs_epi16(ua, LK__LD256(q8)), lk__sc2_x(sc[0], sc[1]));
+            __m256i pb = _mm256_madd_epi16(_mm256_maddubs_epi16(ub, LK__LD256(q8 + 32)), lk__sc2_x(sc[2], sc[3]));
+            __m256i pc = _mm256_madd_epi16(_mm256_maddubs_epi16(uc, LK__LD256(q8 + 64)), lk__sc2_x(sc[4], sc[5]));
+            __m256i pd = _mm256_madd_epi16(_mm256_maddubs_epi16(ud, LK__LD256(q8 + 96)), lk__sc2_x(sc[6], sc[7]));
+            ai = _mm256_add_epi32(ai, _mm256_add_epi32(_mm256_add_epi32(pa, pb), _mm256_add_epi32(pc, pd)));
+        }
+        ai = _mm256_sub_epi32(ai, _mm256_setr_epi32(32 * corr, 0, 0, 0, 0, 0, 0, 0));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+/* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
+static void lk__vd_q3_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m3 = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const int8_t *q8 = y[i].qs;
+        const __m256i hm = LK__LD256(x[i].hmask);
+        __m256i ai = _mm256_setzero_si256();
+        int sc[16], j, k, corr = 0;
+        for (j = 0; j < 16; j++) { sc[j] = lk__q3k_scale(x[i].scales, j); corr += sc[j] * y[i].bsums[j]; }
+        for (k = 0; k < 8; k++, q8 += 32) {
+            __m256i lo = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(x[i].qs + 32 * (k / 4)), 2 * (k % 4)), m3);
+            __m256i hi = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hm, k), one), 2);
+            __m256i p = _mm256_maddubs_epi16(_mm256_or_si256(lo, hi), LK__LD256(q8));
+            ai = _mm256_add_epi32(ai, _mm256_madd_epi16(p, lk__sc2_x(sc[2 * k], sc[2 * k + 1])));
+        }
+        ai = _mm256_sub_epi32(ai, _mm256_setr_epi32(4 * corr, 0, 0, 0, 0, 0, 0, 0));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+static void lk__vd_q2_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m3 = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps();
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        const uint8_t *sc = x[i].scales;
+        const int8_t *q8 = y[i].qs;
+        __m256i ai = _mm256_setzero_si256();
+        int j, k, sm = 0;
+        for (j = 0; j < 16; j++) sm += y[i].bsums[j] * (sc[j] >> 4);
+        for (k = 0; k < 2; k++) {
+            __m256i q = LK__LD256(x[i].qs + 32 * k);
+            for (j = 0; j < 4; j++, q8 += 32) {
+                __m256i u = _mm256_and_si256(_mm256_srli_epi16(q, 2 * j), m3);
+                __m256i p = _mm256_maddubs_epi16(u, LK__LD256(q8));
+                ai = _mm256_add_epi32(ai, _mm256_madd_epi16(p, lk__sc2_x(sc[8 * k + 2 * j] & 15, sc[8 * k + 2 * j + 1] & 15)));
+            }
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * lk__h2f_x(x[i].d)), _mm256_cvtepi32_ps(ai), acc);
+        summ -= (y[i].d * lk__h2f_x(x[i].dmin)) * (float)sm;
+    }
+    *s = summ + lk__hsum8_x(acc);
+}
+
+/* f32 / f16: products summed in 16 float lanes with fma (lane j takes
+ * elements 16k+j), lanes reduced 8+8, 4+4, 2+2, 1+1; a tail (n % 16) in
+ * double. ggml's x86 float kernels also sum in float lanes. */
+static float lk__red16_x(__m256 lo, __m256 hi) { return lk__hsum8_x(_mm256_add_ps(hi, lo)); }
+static void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), a1);
+    }
+    for (; i < n; i++) tail += (double)(x[i] * y[i]);
+    *s = (float)((double)lk__red16_x(a0, a1) + tail);
+}
+static void lk__vd_f16_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(x + i)), _mm256_cvtph_ps(LK__LD128(y + i)), a0);
+        a1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(x + i + 8)), _mm256_cvtph_ps(LK__LD128(y + i + 8)), a1);
+    }
+    for (; i < n; i++) tail += (double)(lk__h2f_x(x[i]) * lk__h2f_x(y[i]));
+    *s = (float)((double)lk__red16_x(a0, a1) + tail);
+}
+/* f32 -> f16 rows with the F16C instruction (round to nearest even, as the
+ * reference, for every finite value and infinity) */
+static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(y + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
+}
+#if defined(LK__X86_BF16)
+/* bf16: the AVX512-BF16 dot instruction is the reference's arithmetic */
+static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    __m512 acc = _mm512_setzero_ps();
+    int64_t i;
+    for (i = 0; i < n; i += 32)
+        acc = _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512((const void *)(x + i)), (__m512bh)_mm512_loadu_si512((const void *)(y + i)));
+    {
+        float l[16], t8[8];
+        int j;
+        _mm512_storeu_ps(l, acc);
+        for (j = 0; j < 8; j++) t8[j] = l[8 + j] + l[j];
+        *s = lk__hsum8(t8);
+    }
+}
+#endif
+/* iq4_nl: table lookup of the 16 signed levels, then as q4_0 */
+static void lk__vd_iq4_nl_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
+    int64_t i, nb = n / 32;
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++, x += 18, y += 34) {
+        __m256i q = _mm256_shuffle_epi8(tab, lk__nib32_x(x + 2));
+        __m256i p = lk__dp4s_x(q, LK__LD256(y + 2));
+        uint16_t hx, hy;
+        memcpy(&hx, x, 2); memcpy(&hy, y, 2);
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(hy) * lk__h2f_x(hx)), _mm256_cvtepi32_ps(p), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+static void lk__vd_iq4_xs_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
+    int64_t i, nb = n / 256;
+    __m256 acc = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++, x += 136, y += 292) {
+        uint16_t hd, sh;
+        float dy;
+        const uint8_t *qs = x + 8;
+        const int8_t *q8 = (const int8_t *)(const void *)(y + 4);
+        __m256i ai = _mm256_setzero_si256();
+        int ib;
+        memcpy(&hd, x, 2); memcpy(&sh, x + 2, 2); memcpy(&dy, y, 4);
+        for (ib = 0; ib < 8; ib++, qs += 16, q8 += 32) {
+            int ls = (int)(((x[4 + ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh >> 2 * ib) & 3) << 4)) - 32;
+            __m256i q = _mm256_shuffle_epi8(tab, lk__nib32_x(qs));
+            __m256i yy = LK__LD256(q8);
+            __m256i p = _mm256_maddubs_epi16(_mm256_sign_epi8(q, q), _mm256_sign_epi8(yy, q));
+            ai = _mm256_add_epi32(ai, _mm256_madd_epi16(p, _mm256_set1_epi16((short)ls)));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(hd) * dy), _mm256_cvtepi32_ps(ai), acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+
+/* activation quantizers, bit-identical to the references (finite input) */
+static __m256i lk__pack32_x(__m256i i0, __m256i i1, __m256i i2, __m256i i3) {   /* 4 x 8 int32 -> 32 int8 in order */
+    __m256i b = _mm256_packs_epi16(_mm256_packs_epi32(i0, i1), _mm256_packs_epi32(i2, i3));
+    return _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+static float lk__amax32_x(const float *x, __m256 *v) {
+    const __m256 sgn = _mm256_set1_ps(-0.0f);
+    __m256 m;
+    __m128 t;
+    v[0] = _mm256_loadu_ps(x); v[1] = _mm256_loadu_ps(x + 8);
+    v[2] = _mm256_loadu_ps(x + 16); v[3] = _mm256_loadu_ps(x + 24);
+    m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sgn, v[0]), _mm256_andnot_ps(sgn, v[1])),
+                      _mm256_max_ps(_mm256_andnot_ps(sgn, v[2]), _mm256_andnot_ps(sgn, v[3])));
+    t = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+    t = _mm_max_ps(t, _mm_movehl_ps(t, t));
+    t = _mm_max_ss(t, _mm_movehdup_ps(t));
+    return _mm_cvtss_f32(t);
+}
+static __m256i lk__q32_x(const __m256 *v, float id, __m256i *sum) {
+    __m256 m = _mm256_set1_ps(id);
+    __m256i i0 = _mm256_cvtps_epi32(_mm256_mul_ps(v[0], m)), i1 = _mm256_cvtps_epi32(_mm256_mul_ps(v[1], m));
+    __m256i i2 = _mm256_cvtps_epi32(_mm256_mul_ps(v[2], m)), i3 = _mm256_cvtps_epi32(_mm256_mul_ps(v[3], m));
+    if (sum) *sum = _mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3));
+    return lk__pack32_x(i0, i1, i2, i3);
+}
+static void lk__act_q8_0_x86(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        __m256 v[4];
+        float amax = lk__amax32_x(x, v);
+        y[i].d = LK__F2H(amax / 127.0f);
+        _mm256_storeu_si256((__m256i *)(void *)y[i].qs, lk__q32_x(v, amax != 0.0f ? 127.0f / amax : 0.0f, NULL));
+    }
+}
+static void lk__act_q8_1_x86(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        __m256 v[4];
+        __m256i sum;
+        float amax = lk__amax32_x(x, v), d = amax / 127.0f;
+        y[i].d = LK__F2H(d);
+        _mm256_storeu_si256((__m256i *)(void *)y[i].qs, lk__q32_x(v, amax != 0.0f ? 127.0f / amax : 0.0f, &sum));
+        y[i].s = LK__F2H(d * (float)lk__hsum8i_x(sum));
+    }
+}
+static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
+    lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        __m256 v[32];
+        float amax = 0.0f, max = 0.0f, iscale;
+        for (j = 0; j < 8; j++) { float a = lk__amax32_x(x + 32 * j, v + 4 * j); if (a > amax) amax = a; }
+        if (!amax) { memset(&y[i], 0, sizeof y[i]); continue; }
+        for (j = 0; j < LK_QK_K; j++) if (fabsf(x[j]) == amax) { max = x[j]; break; }   /* first, as the reference */
+        iscale = -127.f / max;
+        for (j = 0; j < 8; j++) {
+            __m256i s0, s1, b = lk__q32_x(v + 4 * j, iscale, NULL);
+            _mm256_storeu_si256((__m256i *)(void *)(y[i].qs + 32 * j), b);
+            /* bsums: sums of 16 consecutive int8 */
+            s0 = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), b), _mm256_set1_epi16(1));   /* 8 x sums of 4 */
+            s1 = _mm256_hadd_epi32(s0, s0);                          /* sums of 8: [0..7],[8..15] | [16..23],[24..31] */
+            s1 = _mm256_hadd_epi32(s1, s1);                          /* sums of 16 in element 0 of each lane */
+            y[i].bsums[2 * j] = (int16_t)_mm256_cvtsi256_si32(s1);
+            y[i].bsums[2 * j + 1] = (int16_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(s1, 1));
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+#endif /* LK__X86 */
+
+/* ---- dispatch: the table's names pick SIMD or the scalar reference ---- */
+#if defined(LK__X86)
+#define LK__PICK(x86, arm, ref) x86
+#elif defined(LK__ARM)
+#define LK__PICK(x86, arm, ref) arm
+#else
+#define LK__PICK(x86, arm, ref) ref
+#endif
+#define LK__DOT(name, x86, arm) \
+    static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
+LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
+LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
+LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_x86, lk__vd_q4_0_arm)
+LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_x86, lk__vd_q4_1_arm)
+LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_x86, lk__vd_q5_0_arm)
+LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_x86, lk__vd_q5_1_arm)
+LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_x86, lk__vd_q8_0_arm)
+LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_x86, lk__vd_q4_K_arm)
+LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_x86, lk__vec_dot_q5_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_x86, lk__vd_q6_K_arm)
+LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_x86, lk__iq4_nl_vec_dot_ref)
+LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
+#undef LK__DOT
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
+#if defined(LK__X86_BF16)
+    if (n % 32 == 0) { lk__vd_bf16_x86(n, s, x, y); return; }
+#endif
+    lk__vec_dot_bf16_ref(n, s, x, y);
+}
+static void lk__from_float_f16(const float *x, void *y, int64_t n) { LK__PICK(lk__from_float_f16_x86, lk__from_float_f16_arm, lk__from_float_f16_ref)(x, y, n); }
+static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_K_x86, lk__quantize_row_q8_K_ref, lk__quantize_row_q8_K_ref)(x, y, n); }
+static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_0_x86, lk__act_q8_0_arm, lk__act_quantize_q8_0_ref)(x, y, n); }
+static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_1_x86, lk__act_q8_1_arm, lk__act_quantize_q8_1_ref)(x, y, n); }
+/* end of 15.7s */
 
 /* --------------------------------------------------------------------------
  * 15.8 Ops
