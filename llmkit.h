@@ -5513,6 +5513,136 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
 }
 #endif /* LK__X86 */
 
+#if defined(LK__ARM)
+static float lk__h2f_a(uint16_t h) { return lk_fp16_to_fp32(h); }
+/* 8 lanes held as lo (0-3), hi (4-7), summed in lk__hsum8's order */
+static float lk__hsum8_a(float32x4_t lo, float32x4_t hi) {
+    float32x4_t t = vaddq_f32(hi, lo);                               /* l4+l0 .. l7+l3 */
+    float32x2_t u = vadd_f32(vget_low_f32(t), vget_high_f32(t));     /* t0+t2, t1+t3 */
+    return vget_lane_f32(u, 0) + vget_lane_f32(u, 1);
+}
+/* int32 lane k += sum of the 4 products 4k..4k+3 */
+static int32x4_t lk__dp4_a(int32x4_t acc, int8x16_t a, int8x16_t b) {
+#if defined(LK__ARM_DOT)
+    return vdotq_s32(acc, a, b);
+#else
+    int16x8_t p0 = vmull_s8(vget_low_s8(a), vget_low_s8(b)), p1 = vmull_s8(vget_high_s8(a), vget_high_s8(b));
+    return vaddq_s32(acc, vpaddq_s32(vpaddlq_s16(p0), vpaddlq_s16(p1)));
+#endif
+}
+static void lk__vd_q8_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx), *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    for (i = 0; i < nb; i++) {
+        int32x4_t p0 = lk__dp4_a(vdupq_n_s32(0), vld1q_s8(x[i].qs), vld1q_s8(y[i].qs));
+        int32x4_t p1 = lk__dp4_a(vdupq_n_s32(0), vld1q_s8(x[i].qs + 16), vld1q_s8(y[i].qs + 16));
+        float32x4_t d = vdupq_n_f32(lk__h2f_a(x[i].d) * lk__h2f_a(y[i].d));
+        lo = vfmaq_f32(lo, d, vcvtq_f32_s32(p0));
+        hi = vfmaq_f32(hi, d, vcvtq_f32_s32(p1));
+    }
+    *s = lk__hsum8_a(lo, hi);
+}
+static void lk__vd_q4_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    const int8x16_t s8 = vdupq_n_s8(8);
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    for (i = 0; i < nb; i++) {
+        uint8x16_t q = vld1q_u8(x[i].qs);
+        int8x16_t a0 = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), s8);
+        int8x16_t a1 = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), s8);
+        int32x4_t p0 = lk__dp4_a(vdupq_n_s32(0), a0, vld1q_s8(y[i].qs));
+        int32x4_t p1 = lk__dp4_a(vdupq_n_s32(0), a1, vld1q_s8(y[i].qs + 16));
+        float32x4_t d = vdupq_n_f32(lk__h2f_a(x[i].d) * lk__h2f_a(y[i].d));
+        lo = vfmaq_f32(lo, d, vcvtq_f32_s32(p0));
+        hi = vfmaq_f32(hi, d, vcvtq_f32_s32(p1));
+    }
+    *s = lk__hsum8_a(lo, hi);
+}
+/* float dots: 16 lanes (4 x 4), fma, reduced 8+8 then as lk__hsum8; tail in double */
+static void lk__vd_f32_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = vfmaq_f32(a0, vld1q_f32(x + i), vld1q_f32(y + i));
+        a1 = vfmaq_f32(a1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+        a2 = vfmaq_f32(a2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+        a3 = vfmaq_f32(a3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+    }
+    for (; i < n; i++) tail += (double)(x[i] * y[i]);
+    *s = (float)((double)lk__hsum8_a(vaddq_f32(a2, a0), vaddq_f32(a3, a1)) + tail);
+}
+static float32x4_t lk__f16x4_a(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+static void lk__vd_f16_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = vfmaq_f32(a0, lk__f16x4_a(x + i), lk__f16x4_a(y + i));
+        a1 = vfmaq_f32(a1, lk__f16x4_a(x + i + 4), lk__f16x4_a(y + i + 4));
+        a2 = vfmaq_f32(a2, lk__f16x4_a(x + i + 8), lk__f16x4_a(y + i + 8));
+        a3 = vfmaq_f32(a3, lk__f16x4_a(x + i + 12), lk__f16x4_a(y + i + 12));
+    }
+    for (; i < n; i++) tail += (double)(lk_fp16_to_fp32(x[i]) * lk_fp16_to_fp32(y[i]));
+    *s = (float)((double)lk__hsum8_a(vaddq_f32(a2, a0), vaddq_f32(a3, a1)) + tail);
+}
+static void lk__from_float_f16_arm(const float *x, void *vy, int64_t n) {   /* FCVTN: round to nearest even */
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) vst1_u16(y + i, vreinterpret_u16_f16(vcvt_f16_f32(vld1q_f32(x + i))));
+    for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
+}
+/* activation quantizers: amax, then round half to even (FCVTNS), saturate */
+static void lk__act_q8_a(const float *x, int8_t *q, float *amax_out, float (*idf)(float), int32_t *sum) {
+    float32x4_t v[8], m = vdupq_n_f32(0.0f), id;
+    int32x4_t iv[8];
+    int16x8_t h[4];
+    int k;
+    float amax;
+    for (k = 0; k < 8; k++) { v[k] = vld1q_f32(x + 4 * k); m = vmaxq_f32(m, vabsq_f32(v[k])); }
+    amax = vmaxvq_f32(m);
+    *amax_out = amax;
+    id = vdupq_n_f32(idf(amax));
+    for (k = 0; k < 8; k++) iv[k] = vcvtnq_s32_f32(vmulq_f32(v[k], id));
+    for (k = 0; k < 4; k++) h[k] = vcombine_s16(vqmovn_s32(iv[2 * k]), vqmovn_s32(iv[2 * k + 1]));
+    vst1q_s8(q, vcombine_s8(vqmovn_s16(h[0]), vqmovn_s16(h[1])));
+    vst1q_s8(q + 16, vcombine_s8(vqmovn_s16(h[2]), vqmovn_s16(h[3])));
+    if (sum) {
+        int32x4_t t = vdupq_n_s32(0);
+        for (k = 0; k < 8; k++) t = vaddq_s32(t, iv[k]);
+        *sum = vaddvq_s32(t);
+    }
+}
+static float lk__id127_a(float amax) { return amax != 0.0f ? 127.0f / amax : 0.0f; }
+static void lk__act_q8_0_arm(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        float amax;
+        lk__act_q8_a(x, y[i].qs, &amax, lk__id127_a, NULL);
+        y[i].d = LK__F2H(amax / 127.0f);
+    }
+}
+static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        float amax, d;
+        int32_t sum;
+        lk__act_q8_a(x, y[i].qs, &amax, lk__id127_a, &sum);
+        d = amax / 127.0f;
+        y[i].d = LK__F2H(d);
+        y[i].s = LK__F2H(d * (float)sum);
+    }
+}
+#endif /* LK__ARM */
+
 /* ---- dispatch: the table's names pick SIMD or the scalar reference ---- */
 #if defined(LK__X86)
 #define LK__PICK(x86, arm, ref) x86
@@ -5526,15 +5656,15 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
 LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
 LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
 LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_x86, lk__vd_q4_0_arm)
-LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_x86, lk__vd_q4_1_arm)
-LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_x86, lk__vd_q5_0_arm)
-LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_x86, lk__vd_q5_1_arm)
+LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_x86, lk__vec_dot_q4_1_q8_1_ref)
+LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_x86, lk__vec_dot_q5_0_q8_0_ref)
+LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_x86, lk__vec_dot_q5_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_x86, lk__vd_q8_0_arm)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_x86, lk__vd_q4_K_arm)
+LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_x86, lk__vec_dot_q4_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_x86, lk__vec_dot_q5_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_x86, lk__vd_q6_K_arm)
+LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_x86, lk__vec_dot_q6_K_q8_K_ref)
 LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_x86, lk__iq4_nl_vec_dot_ref)
 LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
 #undef LK__DOT
