@@ -2440,6 +2440,12 @@ ioerr:
 /* 15.7s forward declarations (used by lk_matmul) */
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n);
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
+/* tile kernel: LK__TR weight rows (stride ws) x LK__TC activation columns
+ * (stride as) -> y[c * ys + r]; NULL where a type has none */
+#define LK__TR 4
+#define LK__TC 2
+typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
+static lk__tile_fn lk__tile_kernel(int type);
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -3602,6 +3608,7 @@ typedef struct lk__matmul_job {
     unsigned char *xq_w;        /* the same, writable (scratch)                      */
     size_t xq_row;
     int64_t n_in, n_out, n_cols;
+    lk__tile_fn tile;           /* several rows x columns at once, or NULL */
 } lk__matmul_job;
 
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
@@ -3661,13 +3668,26 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
-    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; every
-     * y element is still exactly one vec_dot, whatever the split */
+    const int64_t ne1 = j->W->ne[1];
+    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; inside,
+     * LK__TR x LK__TC register tiles where the type has them. Every y element
+     * is bit-identical to one vec_dot, whatever the split. */
     for (rb = r0; rb < r1; rb += 32) {
         int64_t re = rb + 32 < r1 ? rb + 32 : r1;
         for (cb = 0; cb < j->n_cols; cb += 16) {
             int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
-            for (r = rb; r < re; r++) {
+            r = rb;
+            if (j->tile && ce - cb >= LK__TC)
+                for (; r + LK__TR <= re && r % ne1 + LK__TR <= ne1; r += LK__TR) {   /* rows in one 2-D slice */
+                    const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                    int64_t rr;
+                    for (c = cb; c + LK__TC <= ce; c += LK__TC)
+                        j->tile(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
+                    for (; c < ce; c++)
+                        for (rr = r; rr < r + LK__TR; rr++)
+                            j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + rr], lk__matmul_wrow(j->W, rr), j->xq + (size_t)c * j->xq_row);
+                }
+            for (; r < re; r++) {
                 const unsigned char *wrow = lk__matmul_wrow(j->W, r);
                 for (c = cb; c < ce; c++)    /* y[c][r] = dot(W[r], x[c]) */
                     j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
@@ -3718,8 +3738,10 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         job.xq = job.xq_w;
         job.xq_row = lk_row_size(wt->vec_dot_type, job.n_in);
         n_tasks = (int)(n_cols < nt ? n_cols : nt);
-        lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
+        if (n_tasks <= 1 || n_cols * job.n_in < 65536) lk__matmul_quant_task(&job, 0, 1);   /* small: no fork */
+        else lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
     }
+    job.tile = lk__tile_kernel(W->type);
     n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
     lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
@@ -5127,30 +5149,7 @@ static __m256i lk__bits32_x(uint32_t b) {
 #endif
 }
 
-/* q8_0 . q8_0: exactly the reference's lanes (ints of 4 products, fma per block) */
-static void lk__vd_q8_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx), *y = LK__CAST(const lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK8_0;
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++) {
-        __m256i p = lk__dp4s_x(LK__LD256(x[i].qs), LK__LD256(y[i].qs));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
-/* q4_0 / q5_0 / iq4_nl . q8_0: the same 8 lanes as q8_0 (like ggml's x86 code) */
-static void lk__vd_q4_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
-    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK4_0;
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++) {
-        __m256i q = _mm256_sub_epi8(lk__nib32_x(x[i].qs), _mm256_set1_epi8(8));
-        __m256i p = lk__dp4s_x(q, LK__LD256(y[i].qs));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
+/* q5_0 / iq4_nl . q8_0: the 8 lanes of q8_0 (like ggml's x86 code) */
 static void lk__vd_q5_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
@@ -5204,34 +5203,6 @@ static void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 
     a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
     memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
 }
-static void lk__vd_q4_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const __m256i m4 = _mm256_set1_epi8(15);
-    __m256 acc = _mm256_setzero_ps();
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        uint8_t sc[8], mn[8];
-        const uint8_t *q4 = x[i].qs;
-        const int8_t *q8 = y[i].qs;
-        __m256i ai = _mm256_setzero_si256();
-        int j, sm = 0;
-        lk__k4_scales(x[i].scales, sc, mn);
-        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
-        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
-            __m256i q = LK__LD256(q4);
-            __m256i p0 = _mm256_maddubs_epi16(_mm256_and_si256(q, m4), LK__LD256(q8));
-            __m256i p1 = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(q, 4), m4), LK__LD256(q8 + 32));
-            p0 = _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j]));
-            p1 = _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1]));
-            ai = _mm256_add_epi32(ai, _mm256_add_epi32(p0, p1));
-        }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
-        summ -= (lk__h2f_x(x[i].dmin) * y[i].d) * (float)sm;
-    }
-    *s = summ + lk__hsum8_x(acc);
-}
 static void lk__vd_q5_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -5265,36 +5236,6 @@ static void lk__vd_q5_K_x86(int64_t n, float *s, const void *vx, const void *vy)
 }
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
-/* q6_K: 6-bit unsigned u = q + 32; the -32 goes through bsums */
-static void lk__vd_q6_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const __m256i m4 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++) {
-        const uint8_t *ql = x[i].ql, *qh = x[i].qh;
-        const int8_t *q8 = y[i].qs, *sc = x[i].scales;
-        __m256i ai = _mm256_setzero_si256();
-        int j, h, corr = 0;
-        for (j = 0; j < 16; j++) corr += sc[j] * y[i].bsums[j];
-        for (h = 0; h < 2; h++, ql += 64, qh += 32, q8 += 128, sc += 8) {
-            __m256i l0 = LK__LD256(ql), l1 = LK__LD256(ql + 32), hh = LK__LD256(qh);
-            __m256i ua = _mm256_or_si256(_mm256_and_si256(l0, m4), _mm256_slli_epi16(_mm256_and_si256(hh, m3), 4));
-            __m256i ub = _mm256_or_si256(_mm256_and_si256(l1, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2), m3), 4));
-            __m256i uc = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 4), m3), 4));
-            __m256i ud = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 6), m3), 4));
-            __m256i pa = _mm256_madd_epi16(_mm256_maddubs_epi16(ua, LK__LD256(q8)), lk__sc2_x(sc[0], sc[1]));
-            __m256i pb = _mm256_madd_epi16(_mm256_maddubs_epi16(ub, LK__LD256(q8 + 32)), lk__sc2_x(sc[2], sc[3]));
-            __m256i pc = _mm256_madd_epi16(_mm256_maddubs_epi16(uc, LK__LD256(q8 + 64)), lk__sc2_x(sc[4], sc[5]));
-            __m256i pd = _mm256_madd_epi16(_mm256_maddubs_epi16(ud, LK__LD256(q8 + 96)), lk__sc2_x(sc[6], sc[7]));
-            ai = _mm256_add_epi32(ai, _mm256_add_epi32(_mm256_add_epi32(pa, pb), _mm256_add_epi32(pc, pd)));
-        }
-        ai = _mm256_sub_epi32(ai, _mm256_setr_epi32(32 * corr, 0, 0, 0, 0, 0, 0, 0));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
 static void lk__vd_q3_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
@@ -5512,6 +5453,167 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
     }
 }
 #endif /* LK__X86 */
+/* ---- register-tiled kernels (x86): R weight rows x C activation columns.
+ * Each (row, column) pair runs exactly the instructions of the R = C = 1
+ * case, which is the vec_dot, so tiled results equal vec_dot bit for bit.
+ * y[c * ys + r] = dot(weight row r, activation column c). */
+#if defined(LK__X86)
+#if defined(__GNUC__) || defined(__clang__)
+#define LK__AINL static inline __attribute__((always_inline))
+#else
+#define LK__AINL static
+#endif
+/* q8_0 / q4_0 . q8_0: int lanes of 4 products as exact integers, then
+ * acc = fma(dx * dy, lanes, acc) per block and lk__hsum8 */
+LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C, int q4) {
+    int64_t i, nb = n / 32;
+    __m256 acc[LK__TR][LK__TC];
+    int r, c;
+    for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        __m256i xu[LK__TR], ya[LK__TC], nc[LK__TC];
+        __m256 dx[LK__TR], dy[LK__TC];
+        for (r = 0; r < R; r++) {
+            const unsigned char *b = w + (size_t)r * ws + (size_t)i * (q4 ? 18 : 34);
+            uint16_t h;
+            memcpy(&h, b, 2);
+            dx[r] = _mm256_set1_ps(lk__h2f_x(h));
+            /* unsigned weights: q4_0 nibble q (value q - 8); q8_0 byte x + 128 */
+            xu[r] = q4 ? lk__nib32_x(b + 2) : _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80));
+        }
+        for (c = 0; c < C; c++) {
+            const unsigned char *b = a + (size_t)c * as + (size_t)i * 34;
+            uint16_t h;
+            memcpy(&h, b, 2);
+            dy[c] = _mm256_set1_ps(lk__h2f_x(h));
+            ya[c] = LK__LD256(b + 2);
+            /* -(offset) * (sum of 4 activations) */
+            nc[c] = _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)(q4 ? 8 : 0x80)), ya[c]));
+        }
+        for (r = 0; r < R; r++)
+            for (c = 0; c < C; c++) {
+#if defined(LK__X86_VNNI)
+                __m256i p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
+#else   /* maddubs could saturate on x + 128: use signed values */
+                __m256i xs = q4 ? _mm256_sub_epi8(xu[r], _mm256_set1_epi8(8)) : _mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80));
+                __m256i p = lk__dp4s_x(xs, ya[c]);
+                (void)nc;
+#endif
+                acc[r][c] = _mm256_fmadd_ps(_mm256_mul_ps(dx[r], dy[c]), _mm256_cvtepi32_ps(p), acc[r][c]);
+            }
+    }
+    for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+/* q4_K . q8_K */
+LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m4 = _mm256_set1_epi8(15);
+    __m256 acc[LK__TR][LK__TC];
+    float summ[LK__TR][LK__TC];
+    int r, c, j;
+    for (r = 0; r < R; r++) for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    for (i = 0; i < nb; i++) {
+        const lk_block_q4_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        uint8_t sc[LK__TR][8], mn[LK__TR][8];
+        __m256i ai[LK__TR][LK__TC];
+        for (r = 0; r < R; r++) {
+            xb[r] = LK__CAST(const lk_block_q4_K *, (const void *)(w + (size_t)r * ws)) + i;
+            lk__k4_scales(xb[r]->scales, sc[r], mn[r]);
+        }
+        for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        for (r = 0; r < R; r++)
+            for (c = 0; c < C; c++) {
+                int sm = 0;
+                for (j = 0; j < 8; j++) sm += mn[r][j] * (yb[c]->bsums[2 * j] + yb[c]->bsums[2 * j + 1]);
+                summ[r][c] -= (lk__h2f_x(xb[r]->dmin) * yb[c]->d) * (float)sm;
+                ai[r][c] = _mm256_setzero_si256();
+            }
+        for (j = 0; j < 4; j++) {
+            __m256i lo[LK__TR], hi[LK__TR], s0[LK__TR], s1[LK__TR], y0[LK__TC], y1[LK__TC];
+            for (r = 0; r < R; r++) {
+                __m256i q = LK__LD256(xb[r]->qs + 32 * j);
+                lo[r] = _mm256_and_si256(q, m4);
+                hi[r] = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
+                s0[r] = _mm256_set1_epi16(sc[r][2 * j]);
+                s1[r] = _mm256_set1_epi16(sc[r][2 * j + 1]);
+            }
+            for (c = 0; c < C; c++) { y0[c] = LK__LD256(yb[c]->qs + 64 * j); y1[c] = LK__LD256(yb[c]->qs + 64 * j + 32); }
+            for (r = 0; r < R; r++)
+                for (c = 0; c < C; c++) {
+                    __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo[r], y0[c]), s0[r]);
+                    __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi[r], y1[c]), s1[r]);
+                    ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_add_epi32(p0, p1));
+                }
+        }
+        for (r = 0; r < R; r++)
+            for (c = 0; c < C; c++)
+                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
+}
+/* q6_K . q8_K */
+LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m4 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
+    __m256 acc[LK__TR][LK__TC];
+    int r, c, j, h;
+    for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const lk_block_q6_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC];
+        for (r = 0; r < R; r++) xb[r] = LK__CAST(const lk_block_q6_K *, (const void *)(w + (size_t)r * ws)) + i;
+        for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        for (r = 0; r < R; r++) for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        for (h = 0; h < 2; h++) {
+            int k;
+            for (k = 0; k < 4; k++) {     /* 32 elements 128h + 32k .. +31 */
+                __m256i u[LK__TR], sv[LK__TR], yv[LK__TC];
+                for (r = 0; r < R; r++) {
+                    const uint8_t *ql = xb[r]->ql + 64 * h + 32 * (k & 1), *qh = xb[r]->qh + 32 * h;
+                    const int8_t *sc = xb[r]->scales + 8 * h + 2 * k;
+                    __m256i l = LK__LD256(ql), hh = LK__LD256(qh);
+                    if (k >= 2) l = _mm256_srli_epi16(l, 4);
+                    u[r] = _mm256_or_si256(_mm256_and_si256(l, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2 * k), m3), 4));
+                    sv[r] = lk__sc2_x(sc[0], sc[1]);
+                }
+                for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
+                for (r = 0; r < R; r++)
+                    for (c = 0; c < C; c++)
+                        ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(u[r], yv[c]), sv[r]));
+            }
+        }
+        for (r = 0; r < R; r++)
+            for (c = 0; c < C; c++) {
+                int corr = 0;
+                for (j = 0; j < 16; j++) corr += xb[r]->scales[j] * yb[c]->bsums[j];
+                ai[r][c] = _mm256_sub_epi32(ai[r][c], _mm256_setr_epi32(32 * corr, 0, 0, 0, 0, 0, 0, 0));
+                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+            }
+    }
+    for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q8_0_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+}
+static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q8_0_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+}
+static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q8_0_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q8_0_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+#endif /* LK__X86 */
 
 #if defined(LK__ARM)
 static float lk__h2f_a(uint16_t h) { return lk_fp16_to_fp32(h); }
@@ -5655,16 +5757,16 @@ static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
     static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
 LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
 LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
-LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_x86, lk__vd_q4_0_arm)
+LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm)
 LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_x86, lk__vec_dot_q4_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_x86, lk__vec_dot_q5_0_q8_0_ref)
 LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_x86, lk__vec_dot_q5_1_q8_1_ref)
-LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_x86, lk__vd_q8_0_arm)
+LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_x86, lk__vec_dot_q4_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vec_dot_q4_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_x86, lk__vec_dot_q5_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_x86, lk__vec_dot_q6_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vec_dot_q6_K_q8_K_ref)
 LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_x86, lk__iq4_nl_vec_dot_ref)
 LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
 #undef LK__DOT
@@ -5678,6 +5780,20 @@ static void lk__from_float_f16(const float *x, void *y, int64_t n) { LK__PICK(lk
 static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_K_x86, lk__quantize_row_q8_K_ref, lk__quantize_row_q8_K_ref)(x, y, n); }
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_0_x86, lk__act_q8_0_arm, lk__act_quantize_q8_0_ref)(x, y, n); }
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_1_x86, lk__act_q8_1_arm, lk__act_quantize_q8_1_ref)(x, y, n); }
+static lk__tile_fn lk__tile_kernel(int type) {
+#if defined(LK__X86)
+    switch (type) {
+    case LK_TYPE_Q8_0: return lk__t44_q8_0;
+    case LK_TYPE_Q4_0: return lk__t44_q4_0;
+    case LK_TYPE_Q4_K: return lk__t44_q4_K;
+    case LK_TYPE_Q6_K: return lk__t44_q6_K;
+    default: return NULL;
+    }
+#else
+    (void)type;
+    return NULL;
+#endif
+}
 /* end of 15.7s */
 
 /* --------------------------------------------------------------------------
