@@ -2443,7 +2443,7 @@ static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
 /* tile kernel: LK__TR weight rows (stride ws) x LK__TC activation columns
  * (stride as) -> y[c * ys + r]; NULL where a type has none */
 #define LK__TR 4
-#define LK__TC 2
+#define LK__TC 4
 typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
 static lk__tile_fn lk__tile_kernel(int type);
 
@@ -5460,8 +5460,10 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
 #if defined(LK__X86)
 #if defined(__GNUC__) || defined(__clang__)
 #define LK__AINL static inline __attribute__((always_inline))
+#define LK__UNROLL _Pragma("GCC unroll 8")
 #else
 #define LK__AINL static
+#define LK__UNROLL
 #endif
 /* q8_0 / q4_0 . q8_0: int lanes of 4 products as exact integers, then
  * acc = fma(dx * dy, lanes, acc) per block and lk__hsum8 */
@@ -5470,11 +5472,11 @@ LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, co
     int64_t i, nb = n / 32;
     __m256 acc[LK__TR][LK__TC];
     int r, c;
-    for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
     for (i = 0; i < nb; i++) {
         __m256i xu[LK__TR], ya[LK__TC], nc[LK__TC];
         __m256 dx[LK__TR], dy[LK__TC];
-        for (r = 0; r < R; r++) {
+        LK__UNROLL for (r = 0; r < R; r++) {
             const unsigned char *b = w + (size_t)r * ws + (size_t)i * (q4 ? 18 : 34);
             uint16_t h;
             memcpy(&h, b, 2);
@@ -5482,7 +5484,7 @@ LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, co
             /* unsigned weights: q4_0 nibble q (value q - 8); q8_0 byte x + 128 */
             xu[r] = q4 ? lk__nib32_x(b + 2) : _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80));
         }
-        for (c = 0; c < C; c++) {
+        LK__UNROLL for (c = 0; c < C; c++) {
             const unsigned char *b = a + (size_t)c * as + (size_t)i * 34;
             uint16_t h;
             memcpy(&h, b, 2);
@@ -5491,8 +5493,8 @@ LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, co
             /* -(offset) * (sum of 4 activations) */
             nc[c] = _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)(q4 ? 8 : 0x80)), ya[c]));
         }
-        for (r = 0; r < R; r++)
-            for (c = 0; c < C; c++) {
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
 #if defined(LK__X86_VNNI)
                 __m256i p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
 #else   /* maddubs could saturate on x + 128: use signed values */
@@ -5503,7 +5505,7 @@ LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, co
                 acc[r][c] = _mm256_fmadd_ps(_mm256_mul_ps(dx[r], dy[c]), _mm256_cvtepi32_ps(p), acc[r][c]);
             }
     }
-    for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
 /* q4_K . q8_K */
 LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
@@ -5513,46 +5515,46 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     __m256 acc[LK__TR][LK__TC];
     float summ[LK__TR][LK__TC];
     int r, c, j;
-    for (r = 0; r < R; r++) for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
     for (i = 0; i < nb; i++) {
         const lk_block_q4_K *xb[LK__TR];
         const lk_block_q8_K *yb[LK__TC];
         uint8_t sc[LK__TR][8], mn[LK__TR][8];
         __m256i ai[LK__TR][LK__TC];
-        for (r = 0; r < R; r++) {
+        LK__UNROLL for (r = 0; r < R; r++) {
             xb[r] = LK__CAST(const lk_block_q4_K *, (const void *)(w + (size_t)r * ws)) + i;
             lk__k4_scales(xb[r]->scales, sc[r], mn[r]);
         }
-        for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
-        for (r = 0; r < R; r++)
-            for (c = 0; c < C; c++) {
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
                 int sm = 0;
                 for (j = 0; j < 8; j++) sm += mn[r][j] * (yb[c]->bsums[2 * j] + yb[c]->bsums[2 * j + 1]);
                 summ[r][c] -= (lk__h2f_x(xb[r]->dmin) * yb[c]->d) * (float)sm;
                 ai[r][c] = _mm256_setzero_si256();
             }
-        for (j = 0; j < 4; j++) {
+        LK__UNROLL for (j = 0; j < 4; j++) {
             __m256i lo[LK__TR], hi[LK__TR], s0[LK__TR], s1[LK__TR], y0[LK__TC], y1[LK__TC];
-            for (r = 0; r < R; r++) {
+            LK__UNROLL for (r = 0; r < R; r++) {
                 __m256i q = LK__LD256(xb[r]->qs + 32 * j);
                 lo[r] = _mm256_and_si256(q, m4);
                 hi[r] = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
                 s0[r] = _mm256_set1_epi16(sc[r][2 * j]);
                 s1[r] = _mm256_set1_epi16(sc[r][2 * j + 1]);
             }
-            for (c = 0; c < C; c++) { y0[c] = LK__LD256(yb[c]->qs + 64 * j); y1[c] = LK__LD256(yb[c]->qs + 64 * j + 32); }
-            for (r = 0; r < R; r++)
-                for (c = 0; c < C; c++) {
+            LK__UNROLL for (c = 0; c < C; c++) { y0[c] = LK__LD256(yb[c]->qs + 64 * j); y1[c] = LK__LD256(yb[c]->qs + 64 * j + 32); }
+            LK__UNROLL for (r = 0; r < R; r++)
+                LK__UNROLL for (c = 0; c < C; c++) {
                     __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo[r], y0[c]), s0[r]);
                     __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi[r], y1[c]), s1[r]);
                     ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_add_epi32(p0, p1));
                 }
         }
-        for (r = 0; r < R; r++)
-            for (c = 0; c < C; c++)
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++)
                 acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
     }
-    for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
 }
 /* q6_K . q8_K */
 LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
@@ -5561,19 +5563,19 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     const __m256i m4 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
     __m256 acc[LK__TR][LK__TC];
     int r, c, j, h;
-    for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
     for (i = 0; i < nb; i++) {
         const lk_block_q6_K *xb[LK__TR];
         const lk_block_q8_K *yb[LK__TC];
         __m256i ai[LK__TR][LK__TC];
-        for (r = 0; r < R; r++) xb[r] = LK__CAST(const lk_block_q6_K *, (const void *)(w + (size_t)r * ws)) + i;
-        for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
-        for (r = 0; r < R; r++) for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        LK__UNROLL for (r = 0; r < R; r++) xb[r] = LK__CAST(const lk_block_q6_K *, (const void *)(w + (size_t)r * ws)) + i;
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
         for (h = 0; h < 2; h++) {
             int k;
-            for (k = 0; k < 4; k++) {     /* 32 elements 128h + 32k .. +31 */
+            LK__UNROLL for (k = 0; k < 4; k++) {     /* 32 elements 128h + 32k .. +31 */
                 __m256i u[LK__TR], sv[LK__TR], yv[LK__TC];
-                for (r = 0; r < R; r++) {
+                LK__UNROLL for (r = 0; r < R; r++) {
                     const uint8_t *ql = xb[r]->ql + 64 * h + 32 * (k & 1), *qh = xb[r]->qh + 32 * h;
                     const int8_t *sc = xb[r]->scales + 8 * h + 2 * k;
                     __m256i l = LK__LD256(ql), hh = LK__LD256(qh);
@@ -5581,21 +5583,21 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
                     u[r] = _mm256_or_si256(_mm256_and_si256(l, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2 * k), m3), 4));
                     sv[r] = lk__sc2_x(sc[0], sc[1]);
                 }
-                for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
-                for (r = 0; r < R; r++)
-                    for (c = 0; c < C; c++)
+                LK__UNROLL for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
+                LK__UNROLL for (r = 0; r < R; r++)
+                    LK__UNROLL for (c = 0; c < C; c++)
                         ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(u[r], yv[c]), sv[r]));
             }
         }
-        for (r = 0; r < R; r++)
-            for (c = 0; c < C; c++) {
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
                 int corr = 0;
                 for (j = 0; j < 16; j++) corr += xb[r]->scales[j] * yb[c]->bsums[j];
                 ai[r][c] = _mm256_sub_epi32(ai[r][c], _mm256_setr_epi32(32 * corr, 0, 0, 0, 0, 0, 0, 0));
                 acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
             }
     }
-    for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
 static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q8_0_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
