@@ -5203,37 +5203,6 @@ static void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 
     a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
     memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
 }
-static void lk__vd_q5_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const __m256i m4 = _mm256_set1_epi8(15), one = _mm256_set1_epi8(1);
-    __m256 acc = _mm256_setzero_ps();
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        uint8_t sc[8], mn[8];
-        const uint8_t *q4 = x[i].qs;
-        const int8_t *q8 = y[i].qs;
-        const __m256i hb = LK__LD256(x[i].qh);
-        __m256i ai = _mm256_setzero_si256();
-        int j, sm = 0;
-        lk__k4_scales(x[i].scales, sc, mn);
-        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
-        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
-            __m256i q = LK__LD256(q4);
-            __m256i h0 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * j), one), 4);
-            __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * j + 1), one), 4);
-            __m256i p0 = _mm256_maddubs_epi16(_mm256_or_si256(_mm256_and_si256(q, m4), h0), LK__LD256(q8));
-            __m256i p1 = _mm256_maddubs_epi16(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 4), m4), h1), LK__LD256(q8 + 32));
-            p0 = _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j]));
-            p1 = _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1]));
-            ai = _mm256_add_epi32(ai, _mm256_add_epi32(p0, p1));
-        }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
-        summ -= (lk__h2f_x(x[i].dmin) * y[i].d) * (float)sm;
-    }
-    *s = summ + lk__hsum8_x(acc);
-}
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
@@ -5509,36 +5478,55 @@ LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, co
 }
 /* q4_K . q8_K */
 LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
-                                float *y, int64_t ys, int R, int C) {
+                                float *y, int64_t ys, int R, int C, int q5) {
     int64_t i, nb = n / LK_QK_K;
-    const __m256i m4 = _mm256_set1_epi8(15);
+    const size_t bsz = q5 ? sizeof(lk_block_q5_K) : sizeof(lk_block_q4_K);
+    const __m256i m4 = _mm256_set1_epi8(15), one = _mm256_set1_epi8(1);
     __m256 acc[LK__TR][LK__TC];
     float summ[LK__TR][LK__TC];
     int r, c, j;
-    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
     for (i = 0; i < nb; i++) {
-        const lk_block_q4_K *xb[LK__TR];
+        /* both block types start with d, dmin, scales[12]; q5_K then has qh[32] */
+        const unsigned char *xb[LK__TR], *qs[LK__TR];
         const lk_block_q8_K *yb[LK__TC];
         uint8_t sc[LK__TR][8], mn[LK__TR][8];
+        __m128i mnv[LK__TR], bsp[LK__TC];
+        __m256i hb[LK__TR];
         __m256i ai[LK__TR][LK__TC];
+        float dx[LK__TR], dmx[LK__TR];
         LK__UNROLL for (r = 0; r < R; r++) {
-            xb[r] = LK__CAST(const lk_block_q4_K *, (const void *)(w + (size_t)r * ws)) + i;
-            lk__k4_scales(xb[r]->scales, sc[r], mn[r]);
+            uint16_t h[2];
+            xb[r] = w + (size_t)r * ws + (size_t)i * bsz;
+            memcpy(h, xb[r], 4);
+            dx[r] = lk__h2f_x(h[0]); dmx[r] = lk__h2f_x(h[1]);
+            lk__k4_scales(xb[r] + 4, sc[r], mn[r]);
+            mnv[r] = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)mn[r]));
+            hb[r] = q5 ? LK__LD256(xb[r] + 16) : _mm256_setzero_si256();
+            qs[r] = xb[r] + (q5 ? 48 : 16);
         }
-        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (c = 0; c < C; c++) {
+            yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+            bsp[c] = _mm_hadd_epi16(LK__LD128(yb[c]->bsums), LK__LD128(yb[c]->bsums + 8));   /* sums of 32 */
+        }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++) {
-                int sm = 0;
-                for (j = 0; j < 8; j++) sm += mn[r][j] * (yb[c]->bsums[2 * j] + yb[c]->bsums[2 * j + 1]);
-                summ[r][c] -= (lk__h2f_x(xb[r]->dmin) * yb[c]->d) * (float)sm;
+                __m128i t = _mm_madd_epi16(mnv[r], bsp[c]);          /* sum_j min_j * bsum32_j */
+                t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
+                t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
+                summ[r][c] -= (dmx[r] * yb[c]->d) * (float)_mm_cvtsi128_si32(t);
                 ai[r][c] = _mm256_setzero_si256();
             }
         LK__UNROLL for (j = 0; j < 4; j++) {
             __m256i lo[LK__TR], hi[LK__TR], s0[LK__TR], s1[LK__TR], y0[LK__TC], y1[LK__TC];
             LK__UNROLL for (r = 0; r < R; r++) {
-                __m256i q = LK__LD256(xb[r]->qs + 32 * j);
+                __m256i q = LK__LD256(qs[r] + 32 * j);
                 lo[r] = _mm256_and_si256(q, m4);
                 hi[r] = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
+                if (q5) {   /* 5th bit: qh bit 2j for the low nibbles, 2j+1 for the high */
+                    lo[r] = _mm256_or_si256(lo[r], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb[r], 2 * j), one), 4));
+                    hi[r] = _mm256_or_si256(hi[r], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb[r], 2 * j + 1), one), 4));
+                }
                 s0[r] = _mm256_set1_epi16(sc[r][2 * j]);
                 s1[r] = _mm256_set1_epi16(sc[r][2 * j + 1]);
             }
@@ -5552,9 +5540,9 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++)
-                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dx[r] * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
     }
-    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
 }
 /* q6_K . q8_K */
 LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
@@ -5562,7 +5550,7 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     int64_t i, nb = n / LK_QK_K;
     const __m256i m4 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
     __m256 acc[LK__TR][LK__TC];
-    int r, c, j, h;
+    int r, c, h;
     LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
     for (i = 0; i < nb; i++) {
         const lk_block_q6_K *xb[LK__TR];
@@ -5591,9 +5579,9 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++) {
-                int corr = 0;
-                for (j = 0; j < 16; j++) corr += xb[r]->scales[j] * yb[c]->bsums[j];
-                ai[r][c] = _mm256_sub_epi32(ai[r][c], _mm256_setr_epi32(32 * corr, 0, 0, 0, 0, 0, 0, 0));
+                /* - 32 * sum_j scale_j * bsum_j, spread over the lanes */
+                __m256i corr = _mm256_madd_epi16(_mm256_cvtepi8_epi16(LK__LD128(xb[r]->scales)), LK__LD256(yb[c]->bsums));
+                ai[r][c] = _mm256_sub_epi32(ai[r][c], _mm256_slli_epi32(corr, 5));
                 acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
             }
     }
@@ -5606,14 +5594,18 @@ static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q8_0_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
 }
 static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+}
+static void lk__vd_q5_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
 }
 static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
 static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q8_0_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
 static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q8_0_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
-static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
 static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
 #endif /* LK__X86 */
 
@@ -5767,7 +5759,7 @@ LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vec_dot_q4_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_x86, lk__vec_dot_q5_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vec_dot_q5_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vec_dot_q6_K_q8_K_ref)
 LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_x86, lk__iq4_nl_vec_dot_ref)
 LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
@@ -5788,6 +5780,7 @@ static lk__tile_fn lk__tile_kernel(int type) {
     case LK_TYPE_Q8_0: return lk__t44_q8_0;
     case LK_TYPE_Q4_0: return lk__t44_q4_0;
     case LK_TYPE_Q4_K: return lk__t44_q4_K;
+    case LK_TYPE_Q5_K: return lk__t44_q5_K;
     case LK_TYPE_Q6_K: return lk__t44_q6_K;
     default: return NULL;
     }
