@@ -5562,7 +5562,7 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         for (h = 0; h < 2; h++) {
             int k;
             LK__UNROLL for (k = 0; k < 4; k++) {     /* 32 elements 128h + 32k .. +31 */
-                __m256i u[LK__TR], sv[LK__TR], yv[LK__TC];
+                __m256i u[LK__TR], sv[LK__TR], yv[LK__TC], y32[LK__TC];
                 LK__UNROLL for (r = 0; r < R; r++) {
                     const uint8_t *ql = xb[r]->ql + 64 * h + 32 * (k & 1), *qh = xb[r]->qh + 32 * h;
                     const int8_t *sc = xb[r]->scales + 8 * h + 2 * k;
@@ -5571,17 +5571,17 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
                     u[r] = _mm256_or_si256(_mm256_and_si256(l, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2 * k), m3), 4));
                     sv[r] = lk__sc2_x(sc[0], sc[1]);
                 }
-                LK__UNROLL for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
-                LK__UNROLL for (r = 0; r < R; r++)
+                LK__UNROLL for (c = 0; c < C; c++) {
+                    yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
+                    y32[c] = _mm256_maddubs_epi16(_mm256_set1_epi8(32), yv[c]);
+                }
+                LK__UNROLL for (r = 0; r < R; r++)   /* pairs of (u - 32) * y in int16, as ggml */
                     LK__UNROLL for (c = 0; c < C; c++)
-                        ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(u[r], yv[c]), sv[r]));
+                        ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(u[r], yv[c]), y32[c]), sv[r]));
             }
         }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++) {
-                /* - 32 * sum_j scale_j * bsum_j, spread over the lanes */
-                __m256i corr = _mm256_madd_epi16(_mm256_cvtepi8_epi16(LK__LD128(xb[r]->scales)), LK__LD256(yb[c]->bsums));
-                ai[r][c] = _mm256_sub_epi32(ai[r][c], _mm256_slli_epi32(corr, 5));
                 acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
             }
     }
