@@ -5101,6 +5101,16 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
  * q8_0 dot, the bf16 dot and the activation quantizers are bit-identical
  * to their references; other dots may round their float sums differently.
  * -------------------------------------------------------------------------- */
+/* q4_K / q5_K: 12 packed bytes -> 8 six-bit scales and 8 mins */
+static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
+    uint32_t u[3], a[4];
+    memcpy(u, q, 12);
+    a[0] = u[0] & 0x3f3f3f3fu;                                       /* scales 0-3 */
+    a[1] = (u[2] & 0x0f0f0f0fu) | ((u[0] >> 2) & 0x30303030u);       /* scales 4-7 */
+    a[2] = u[1] & 0x3f3f3f3fu;                                       /* mins 0-3   */
+    a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
+    memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
+}
 #if defined(LK__X86)
 #define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
@@ -5194,15 +5204,6 @@ static void lk__vd_q5_1_x86(int64_t n, float *s, const void *vx, const void *vy)
 
 /* K-quants: per super-block 8 int32 lanes of (scale * partial dot) sums,
  * then acc = fma(d, lanes, acc); min / offset terms in scalar integers. */
-static void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
-    uint32_t u[3], a[4];
-    memcpy(u, q, 12);
-    a[0] = u[0] & 0x3f3f3f3fu;                                       /* scales 0-3 */
-    a[1] = (u[2] & 0x0f0f0f0fu) | ((u[0] >> 2) & 0x30303030u);       /* scales 4-7 */
-    a[2] = u[1] & 0x3f3f3f3fu;                                       /* mins 0-3   */
-    a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
-    memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
-}
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
@@ -5737,6 +5738,97 @@ static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
         y[i].s = LK__F2H(d * (float)sum);
     }
 }
+/* K-quants: per sub-block integer dots times the integer scale in 4 int32
+ * lanes, one float fma per super-block; min / offset terms in integers */
+static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        uint8_t sc[8], mn[8];
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        int32x4_t ai = vdupq_n_s32(0);
+        int j, h, sm = 0;
+        lk__k4_scales(x[i].scales, sc, mn);
+        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
+        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
+            for (h = 0; h < 2; h++) {
+                uint8x16_t q = vld1q_u8(q4 + 16 * h);
+                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vandq_u8(q, m4)), vld1q_s8(q8 + 16 * h));
+                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), vld1q_s8(q8 + 32 + 16 * h));
+            }
+            ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
+            ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
+        }
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
+        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
+    }
+    *s = summ + vaddvq_f32(acc);
+}
+static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const uint8x16_t m4 = vdupq_n_u8(15), one = vdupq_n_u8(1);
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        uint8_t sc[8], mn[8];
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        uint8x16_t hb[2];
+        int32x4_t ai = vdupq_n_s32(0);
+        int j, h, sm = 0;
+        hb[0] = vld1q_u8(x[i].qh); hb[1] = vld1q_u8(x[i].qh + 16);
+        lk__k4_scales(x[i].scales, sc, mn);
+        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
+        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
+            for (h = 0; h < 2; h++) {
+                uint8x16_t q = vld1q_u8(q4 + 16 * h);
+                uint8x16_t h0 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j))), one), 4);
+                uint8x16_t h1 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j - 1))), one), 4);
+                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vorrq_u8(vandq_u8(q, m4), h0)), vld1q_s8(q8 + 16 * h));
+                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(q, 4), h1)), vld1q_s8(q8 + 32 + 16 * h));
+            }
+            ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
+            ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
+        }
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
+        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
+    }
+    *s = summ + vaddvq_f32(acc);
+}
+static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const uint8x16_t m4 = vdupq_n_u8(15), m3 = vdupq_n_u8(3);
+    const int8x16_t o32 = vdupq_n_s8(32);
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    for (i = 0; i < nb; i++) {
+        int32x4_t ai = vdupq_n_s32(0);
+        int hh, k, l;
+        for (hh = 0; hh < 2; hh++)
+            for (k = 0; k < 4; k++)
+                for (l = 0; l < 2; l++) {   /* 16 elements 128hh + 32k + 16l, scale 8hh + 2k + l */
+                    uint8x16_t ql = vld1q_u8(x[i].ql + 64 * hh + 32 * (k & 1) + 16 * l);
+                    uint8x16_t qh = vld1q_u8(x[i].qh + 32 * hh + 16 * l);
+                    uint8x16_t lo = k >= 2 ? vshrq_n_u8(ql, 4) : vandq_u8(ql, m4);
+                    uint8x16_t hi = vshlq_n_u8(vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)(-2 * k))), m3), 4);
+                    int8x16_t q = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(lo, hi)), o32);
+                    int32x4_t p = lk__dp4_a(vdupq_n_s32(0), q, vld1q_s8(y[i].qs + 128 * hh + 32 * k + 16 * l));
+                    ai = vmlaq_n_s32(ai, p, x[i].scales[8 * hh + 2 * k + l]);
+                }
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
+    }
+    *s = vaddvq_f32(acc);
+}
 #endif /* LK__ARM */
 
 /* ---- dispatch: the table's names pick SIMD or the scalar reference ---- */
@@ -5758,9 +5850,9 @@ LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_x86, lk__vec_dot_q5_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vec_dot_q4_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vec_dot_q5_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vec_dot_q6_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
+LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
+LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
 LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_x86, lk__iq4_nl_vec_dot_ref)
 LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
 #undef LK__DOT
