@@ -5111,6 +5111,8 @@ static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn)
     a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
     memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
 }
+/* iq4_nl levels + 128 as unsigned bytes (lk__iq4nl_values) */
+static LK__UNUSED const uint8_t lk__iq4nl_u8[16] = { 1, 24, 45, 63, 79, 93, 106, 118, 129, 141, 153, 166, 181, 197, 217, 241 };
 #if defined(LK__X86)
 #define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
@@ -5138,7 +5140,7 @@ static __m256i lk__dp4_x(__m256i acc, __m256i u, __m256i s) {
 #endif
 }
 /* signed x . signed y in 4-element groups (y != -128) */
-static __m256i lk__dp4s_x(__m256i x, __m256i y) {
+static LK__UNUSED __m256i lk__dp4s_x(__m256i x, __m256i y) {
     return lk__dp4_x(_mm256_setzero_si256(), _mm256_sign_epi8(x, x), _mm256_sign_epi8(y, x));
 }
 /* 16 bytes of nibbles -> 32 bytes: low nibbles (elements 0-15) then high (16-31) */
@@ -5157,49 +5159,6 @@ static __m256i lk__bits32_x(uint32_t b) {
     __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)b), shuf);
     return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
 #endif
-}
-
-/* q5_0 / iq4_nl . q8_0: the 8 lanes of q8_0 (like ggml's x86 code) */
-static void lk__vd_q5_0_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
-    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK5_0;
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++) {
-        __m256i hb = _mm256_and_si256(lk__bits32_x(lk__qh32(x[i].qh)), _mm256_set1_epi8(16));
-        __m256i q = _mm256_sub_epi8(_mm256_or_si256(lk__nib32_x(x[i].qs), hb), _mm256_set1_epi8(16));
-        __m256i p = lk__dp4s_x(q, LK__LD256(y[i].qs));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
-/* q4_1 / q5_1 . q8_1: unsigned quants, min term m * s summed apart */
-static void lk__vd_q4_1_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
-    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
-    int64_t i, nb = n / LK_QK4_1;
-    __m256 acc = _mm256_setzero_ps();
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        __m256i p = lk__dp4_x(_mm256_setzero_si256(), lk__nib32_x(x[i].qs), LK__LD256(y[i].qs));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
-        summ += lk__h2f_x(x[i].m) * lk__h2f_x(y[i].s);
-    }
-    *s = lk__hsum8_x(acc) + summ;
-}
-static void lk__vd_q5_1_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
-    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
-    int64_t i, nb = n / LK_QK5_1;
-    __m256 acc = _mm256_setzero_ps();
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        __m256i hb = _mm256_and_si256(lk__bits32_x(lk__qh32(x[i].qh)), _mm256_set1_epi8(16));
-        __m256i p = lk__dp4_x(_mm256_setzero_si256(), _mm256_or_si256(lk__nib32_x(x[i].qs), hb), LK__LD256(y[i].qs));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * lk__h2f_x(y[i].d)), _mm256_cvtepi32_ps(p), acc);
-        summ += lk__h2f_x(x[i].m) * lk__h2f_x(y[i].s);
-    }
-    *s = lk__hsum8_x(acc) + summ;
 }
 
 /* K-quants: per super-block 8 int32 lanes of (scale * partial dot) sums,
@@ -5311,21 +5270,6 @@ static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy)
     }
 }
 #endif
-/* iq4_nl: table lookup of the 16 signed levels, then as q4_0 */
-static void lk__vd_iq4_nl_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
-    const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
-    int64_t i, nb = n / 32;
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++, x += 18, y += 34) {
-        __m256i q = _mm256_shuffle_epi8(tab, lk__nib32_x(x + 2));
-        __m256i p = lk__dp4s_x(q, LK__LD256(y + 2));
-        uint16_t hx, hy;
-        memcpy(&hx, x, 2); memcpy(&hy, y, 2);
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(hy) * lk__h2f_x(hx)), _mm256_cvtepi32_ps(p), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
 static void lk__vd_iq4_xs_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
     const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
@@ -5435,47 +5379,65 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
 #define LK__AINL static
 #define LK__UNROLL
 #endif
-/* q8_0 / q4_0 . q8_0: int lanes of 4 products as exact integers, then
- * acc = fma(dx * dy, lanes, acc) per block and lk__hsum8 */
-LK__AINL void lk__tile_q8_0_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
-                                float *y, int64_t ys, int R, int C, int q4) {
+/* 32-element blocks (kind: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1).
+ * Weights as unsigned bytes u = value + off (off 128, 8, 16, 128, 0, 0);
+ * int lanes = dp4(u, y) - off * dp4(1, y): exact integers of 4 products.
+ * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
+ * add m * s per block in a separate float sum. */
+LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                               float *y, int64_t ys, int R, int C, int kind) {
+    static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };
+    const int ab = kind >= 4 ? 36 : 34, aq = kind >= 4 ? 4 : 2;
     int64_t i, nb = n / 32;
     __m256 acc[LK__TR][LK__TC];
+    float summ[LK__TR][LK__TC];
     int r, c;
-    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
     for (i = 0; i < nb; i++) {
         __m256i xu[LK__TR], ya[LK__TC], nc[LK__TC];
         __m256 dx[LK__TR], dy[LK__TC];
+        float mx[LK__TR], sy[LK__TC];
         LK__UNROLL for (r = 0; r < R; r++) {
-            const unsigned char *b = w + (size_t)r * ws + (size_t)i * (q4 ? 18 : 34);
-            uint16_t h;
-            memcpy(&h, b, 2);
-            dx[r] = _mm256_set1_ps(lk__h2f_x(h));
-            /* unsigned weights: q4_0 nibble q (value q - 8); q8_0 byte x + 128 */
-            xu[r] = q4 ? lk__nib32_x(b + 2) : _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80));
+            const unsigned char *b = w + (size_t)r * ws + (size_t)i * bsz[kind];
+            uint16_t h[2];
+            memcpy(h, b, 4);
+            dx[r] = _mm256_set1_ps(lk__h2f_x(h[0]));
+            mx[r] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
+            switch (kind) {
+            case 0: xu[r] = _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80)); break;
+            case 1: xu[r] = lk__nib32_x(b + 2); break;
+            case 2: xu[r] = _mm256_or_si256(lk__nib32_x(b + 6), _mm256_and_si256(lk__bits32_x(lk__qh32(b + 2)), _mm256_set1_epi8(16))); break;
+            case 3: xu[r] = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_u8)), lk__nib32_x(b + 2)); break;
+            case 4: xu[r] = lk__nib32_x(b + 4); break;
+            default: xu[r] = _mm256_or_si256(lk__nib32_x(b + 8), _mm256_and_si256(lk__bits32_x(lk__qh32(b + 4)), _mm256_set1_epi8(16))); break;
+            }
         }
         LK__UNROLL for (c = 0; c < C; c++) {
-            const unsigned char *b = a + (size_t)c * as + (size_t)i * 34;
-            uint16_t h;
-            memcpy(&h, b, 2);
-            dy[c] = _mm256_set1_ps(lk__h2f_x(h));
-            ya[c] = LK__LD256(b + 2);
-            /* -(offset) * (sum of 4 activations) */
-            nc[c] = _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)(q4 ? 8 : 0x80)), ya[c]));
+            const unsigned char *b = a + (size_t)c * as + (size_t)i * ab;
+            uint16_t h[2];
+            memcpy(h, b, 4);
+            dy[c] = _mm256_set1_ps(lk__h2f_x(h[0]));
+            sy[c] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
+            ya[c] = LK__LD256(b + aq);
+            nc[c] = off[kind] ? _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)off[kind]), ya[c]))
+                              : _mm256_setzero_si256();
         }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++) {
+                __m256i p;
 #if defined(LK__X86_VNNI)
-                __m256i p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
-#else   /* maddubs could saturate on x + 128: use signed values */
-                __m256i xs = q4 ? _mm256_sub_epi8(xu[r], _mm256_set1_epi8(8)) : _mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80));
-                __m256i p = lk__dp4s_x(xs, ya[c]);
+                p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
+#else           /* maddubs could saturate on u up to 255: signed values and the sign trick */
                 (void)nc;
+                if (kind >= 4) p = lk__dp4_x(_mm256_setzero_si256(), xu[r], ya[c]);
+                else if (off[kind] == 128) p = lk__dp4s_x(_mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80)), ya[c]);
+                else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
 #endif
                 acc[r][c] = _mm256_fmadd_ps(_mm256_mul_ps(dx[r], dy[c]), _mm256_cvtepi32_ps(p), acc[r][c]);
+                if (kind >= 4) summ[r][c] += mx[r] * sy[c];
             }
     }
-    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + summ[r][c];
 }
 /* q4_K . q8_K */
 LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
@@ -5589,10 +5551,22 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
 static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_q8_0_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
 }
 static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_q8_0_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+}
+static void lk__vd_q5_0_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 2);
+}
+static void lk__vd_iq4_nl_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 3);
+}
+static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 4);
+}
+static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 5);
 }
 static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
@@ -5603,8 +5577,12 @@ static void lk__vd_q5_K_t(int64_t n, float *s, const void *x, const void *y) {
 static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
-static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q8_0_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
-static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q8_0_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t44_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
+static void lk__t44_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 3); }
+static void lk__t44_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 4); }
+static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 5); }
 static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
 static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
 static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
@@ -5844,16 +5822,16 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
 LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
 LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
 LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm)
-LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_x86, lk__vec_dot_q4_1_q8_1_ref)
-LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_x86, lk__vec_dot_q5_0_q8_0_ref)
-LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_x86, lk__vec_dot_q5_1_q8_1_ref)
+LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
+LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_t, lk__vec_dot_q5_0_q8_0_ref)
+LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_t, lk__vec_dot_q5_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
 LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
 LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
-LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_x86, lk__iq4_nl_vec_dot_ref)
+LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_t, lk__iq4_nl_vec_dot_ref)
 LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
 #undef LK__DOT
 static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
@@ -5871,6 +5849,10 @@ static lk__tile_fn lk__tile_kernel(int type) {
     switch (type) {
     case LK_TYPE_Q8_0: return lk__t44_q8_0;
     case LK_TYPE_Q4_0: return lk__t44_q4_0;
+    case LK_TYPE_Q5_0: return lk__t44_q5_0;
+    case LK_TYPE_IQ4_NL: return lk__t44_iq4_nl;
+    case LK_TYPE_Q4_1: return lk__t44_q4_1;
+    case LK_TYPE_Q5_1: return lk__t44_q5_1;
     case LK_TYPE_Q4_K: return lk__t44_q4_K;
     case LK_TYPE_Q5_K: return lk__t44_q5_K;
     case LK_TYPE_Q6_K: return lk__t44_q6_K;
