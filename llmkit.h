@@ -5220,7 +5220,7 @@ static void lk__vd_q2_K_x86(int64_t n, float *s, const void *vx, const void *vy)
  * elements 16k+j), lanes reduced 8+8, 4+4, 2+2, 1+1; a tail (n % 16) in
  * double. ggml's x86 float kernels also sum in float lanes. */
 static float lk__red16_x(__m256 lo, __m256 hi) { return lk__hsum8_x(_mm256_add_ps(hi, lo)); }
-static void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
     double tail = 0.0;
@@ -5232,7 +5232,7 @@ static void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) 
     for (; i < n; i++) tail += (double)(x[i] * y[i]);
     *s = (float)((double)lk__red16_x(a0, a1) + tail);
 }
-static void lk__vd_f16_x86(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vd_f16_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
     double tail = 0.0;
@@ -5586,6 +5586,74 @@ static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const uns
 static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
 static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
 static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+#if defined(LK__X86_512)
+/* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
+ * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
+ * dot instruction's lanes), reduced 8+8 then as lk__hsum8 */
+static float lk__red16_z(__m512 v) {
+    float l[16], t8[8];
+    int j;
+    _mm512_storeu_ps(l, v);
+    for (j = 0; j < 8; j++) t8[j] = l[8 + j] + l[j];
+    return lk__hsum8(t8);
+}
+LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
+    return kind ? _mm512_cvtph_ps(LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
+}
+LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                               float *y, int64_t ys, int R, int C, int kind) {
+    const int es = kind == 0 ? 4 : 2;
+    __m512 acc[LK__TR][LK__TC];
+    int64_t i = 0;
+    int r, c;
+    if (kind == 2 && n % 32) {        /* bf16 rows of other lengths: the reference */
+        for (r = 0; r < R; r++) for (c = 0; c < C; c++) lk__vec_dot_bf16_ref(n, &y[c * ys + r], w + (size_t)r * ws, a + (size_t)c * as);
+        return;
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_setzero_ps();
+    if (kind == 2) {
+#if defined(LK__X86_BF16)
+        for (; i < n; i += 32) {
+            __m512i xv[LK__TR], yv[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) xv[r] = _mm512_loadu_si512((const void *)(w + (size_t)r * ws + 2 * i));
+            LK__UNROLL for (c = 0; c < C; c++) yv[c] = _mm512_loadu_si512((const void *)(a + (size_t)c * as + 2 * i));
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                acc[r][c] = _mm512_dpbf16_ps(acc[r][c], (__m512bh)xv[r], (__m512bh)yv[c]);
+        }
+#endif
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_z(acc[r][c]);
+        return;
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 xv[LK__TR], yv[LK__TC];
+        LK__UNROLL for (r = 0; r < R; r++) xv[r] = lk__ld16_z(w + (size_t)r * ws + (size_t)(es * i), kind);
+        LK__UNROLL for (c = 0; c < C; c++) yv[c] = lk__ld16_z(a + (size_t)c * as + (size_t)(es * i), kind);
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_fmadd_ps(xv[r], yv[c], acc[r][c]);
+    }
+    for (r = 0; r < R; r++)
+        for (c = 0; c < C; c++) {
+            const unsigned char *xr = w + (size_t)r * ws, *yc = a + (size_t)c * as;
+            double tail = 0.0;
+            int64_t k;
+            for (k = i; k < n; k++) {
+                if (kind) { uint16_t hx, hy; memcpy(&hx, xr + 2 * k, 2); memcpy(&hy, yc + 2 * k, 2); tail += (double)(lk__h2f_x(hx) * lk__h2f_x(hy)); }
+                else { float fx, fy; memcpy(&fx, xr + 4 * k, 4); memcpy(&fy, yc + 4 * k, 4); tail += (double)(fx * fy); }
+            }
+            y[c * ys + r] = (float)((double)lk__red16_z(acc[r][c]) + tail);
+        }
+}
+static void lk__vd_f32_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+}
+static void lk__vd_f16_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+}
+static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+#if defined(LK__X86_BF16)
+static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
+#endif
+#endif /* LK__X86_512 */
 #endif /* LK__X86 */
 
 #if defined(LK__ARM)
@@ -5810,6 +5878,10 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
 #endif /* LK__ARM */
 
 /* ---- dispatch: the table's names pick SIMD or the scalar reference ---- */
+#if defined(LK__X86_512)
+#define lk__vd_f32_x86 lk__vd_f32_t
+#define lk__vd_f16_x86 lk__vd_f16_t
+#endif
 #if defined(LK__X86)
 #define LK__PICK(x86, arm, ref) x86
 #elif defined(LK__ARM)
@@ -5854,6 +5926,13 @@ static lk__tile_fn lk__tile_kernel(int type) {
     case LK_TYPE_Q4_1: return lk__t44_q4_1;
     case LK_TYPE_Q5_1: return lk__t44_q5_1;
     case LK_TYPE_Q4_K: return lk__t44_q4_K;
+#if defined(LK__X86_512)
+    case LK_TYPE_F32: return lk__t44_f32;
+    case LK_TYPE_F16: return lk__t44_f16;
+#endif
+#if defined(LK__X86_BF16)
+    case LK_TYPE_BF16: return lk__t44_bf16;
+#endif
     case LK_TYPE_Q5_K: return lk__t44_q5_K;
     case LK_TYPE_Q6_K: return lk__t44_q6_K;
     default: return NULL;

@@ -191,7 +191,7 @@ static void test_act_quant(void) {
 /* lk_matmul (tiled for prefill) against one vec_dot per output element */
 static void test_matmul(void) {
     static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0,
-                                     LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32 };
+                                     LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
     static const int cols[] = { 1, 2, 3, 4, 5, 8, 13, 16, 33 };
     const int64_t n_in = 512, n_out = 45;
     size_t k;
