@@ -5598,7 +5598,7 @@ static float lk__red16_z(__m512 v) {
     return lk__hsum8(t8);
 }
 LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
-    return kind ? _mm512_cvtph_ps(LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
+    return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
 }
 LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
