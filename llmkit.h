@@ -5166,56 +5166,6 @@ static __m256i lk__bits32_x(uint32_t b) {
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
-static void lk__vd_q3_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const __m256i m3 = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++) {
-        const int8_t *q8 = y[i].qs;
-        const __m256i hm = LK__LD256(x[i].hmask);
-        __m256i ai = _mm256_setzero_si256();
-        int sc[16], j, k, corr = 0;
-        for (j = 0; j < 16; j++) { sc[j] = lk__q3k_scale(x[i].scales, j); corr += sc[j] * y[i].bsums[j]; }
-        for (k = 0; k < 8; k++, q8 += 32) {
-            __m256i lo = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(x[i].qs + 32 * (k / 4)), 2 * (k % 4)), m3);
-            __m256i hi = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hm, k), one), 2);
-            __m256i p = _mm256_maddubs_epi16(_mm256_or_si256(lo, hi), LK__LD256(q8));
-            ai = _mm256_add_epi32(ai, _mm256_madd_epi16(p, lk__sc2_x(sc[2 * k], sc[2 * k + 1])));
-        }
-        ai = _mm256_sub_epi32(ai, _mm256_setr_epi32(4 * corr, 0, 0, 0, 0, 0, 0, 0));
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(x[i].d) * y[i].d), _mm256_cvtepi32_ps(ai), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
-static void lk__vd_q2_K_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const __m256i m3 = _mm256_set1_epi8(3);
-    __m256 acc = _mm256_setzero_ps();
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        const uint8_t *sc = x[i].scales;
-        const int8_t *q8 = y[i].qs;
-        __m256i ai = _mm256_setzero_si256();
-        int j, k, sm = 0;
-        for (j = 0; j < 16; j++) sm += y[i].bsums[j] * (sc[j] >> 4);
-        for (k = 0; k < 2; k++) {
-            __m256i q = LK__LD256(x[i].qs + 32 * k);
-            for (j = 0; j < 4; j++, q8 += 32) {
-                __m256i u = _mm256_and_si256(_mm256_srli_epi16(q, 2 * j), m3);
-                __m256i p = _mm256_maddubs_epi16(u, LK__LD256(q8));
-                ai = _mm256_add_epi32(ai, _mm256_madd_epi16(p, lk__sc2_x(sc[8 * k + 2 * j] & 15, sc[8 * k + 2 * j + 1] & 15)));
-            }
-        }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * lk__h2f_x(x[i].d)), _mm256_cvtepi32_ps(ai), acc);
-        summ -= (y[i].d * lk__h2f_x(x[i].dmin)) * (float)sm;
-    }
-    *s = summ + lk__hsum8_x(acc);
-}
-
 /* f32 / f16: products summed in 16 float lanes with fma (lane j takes
  * elements 16k+j), lanes reduced 8+8, 4+4, 2+2, 1+1; a tail (n % 16) in
  * double. ggml's x86 float kernels also sum in float lanes. */
@@ -5586,6 +5536,95 @@ static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const uns
 static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
 static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
 static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+/* q3_K . q8_K: u = low 2 bits + 4 * high bit, value u - 4; int16 pairs of
+ * (u - 4) * y as ggml forms them, times the signed 6-bit scales */
+LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m3 = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
+    __m256 acc[LK__TR][LK__TC];
+    int r, c, k;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const lk_block_q3_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC], hm[LK__TR];
+        int16_t sc[LK__TR][16];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            int j;
+            xb[r] = LK__CAST(const lk_block_q3_K *, (const void *)(w + (size_t)r * ws)) + i;
+            for (j = 0; j < 16; j++) sc[r][j] = (int16_t)lk__q3k_scale(xb[r]->scales, j);
+            hm[r] = LK__LD256(xb[r]->hmask);
+        }
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        LK__UNROLL for (k = 0; k < 8; k++) {       /* elements 32k .. 32k+31 */
+            __m256i u[LK__TR], sv[LK__TR], yv[LK__TC], y4[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                __m256i lo = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(xb[r]->qs + 32 * (k / 4)), 2 * (k % 4)), m3);
+                __m256i hi = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hm[r], k), one), 2);
+                u[r] = _mm256_or_si256(lo, hi);
+                sv[r] = lk__sc2_x(sc[r][2 * k], sc[r][2 * k + 1]);
+            }
+            LK__UNROLL for (c = 0; c < C; c++) {
+                yv[c] = LK__LD256(yb[c]->qs + 32 * k);
+                y4[c] = _mm256_maddubs_epi16(_mm256_set1_epi8(4), yv[c]);
+            }
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(u[r], yv[c]), y4[c]), sv[r]));
+        }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+            acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+/* q2_K . q8_K: unsigned 2-bit quants times 4-bit scales; mins apart */
+LK__AINL void lk__tile_q2_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m3 = _mm256_set1_epi8(3);
+    __m256 acc[LK__TR][LK__TC];
+    float summ[LK__TR][LK__TC];
+    int r, c, k;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    for (i = 0; i < nb; i++) {
+        const lk_block_q2_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC], mins[LK__TR];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            xb[r] = LK__CAST(const lk_block_q2_K *, (const void *)(w + (size_t)r * ws)) + i;
+            mins[r] = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(LK__LD128(xb[r]->scales), 4), _mm_set1_epi8(15)));
+        }
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
+                int32_t sm = lk__hsum8i_x(_mm256_madd_epi16(mins[r], LK__LD256(yb[c]->bsums)));
+                summ[r][c] -= (yb[c]->d * lk__h2f_x(xb[r]->dmin)) * (float)sm;
+                ai[r][c] = _mm256_setzero_si256();
+            }
+        LK__UNROLL for (k = 0; k < 8; k++) {      /* 32 elements: bytes 32(k/4).., bits 2(k%4), scales 2k, 2k+1 */
+            __m256i u[LK__TR], sv[LK__TR], yv[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                u[r] = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(xb[r]->qs + 32 * (k / 4)), 2 * (k % 4)), m3);
+                sv[r] = lk__sc2_x(xb[r]->scales[2 * k] & 15, xb[r]->scales[2 * k + 1] & 15);
+            }
+            LK__UNROLL for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c]->qs + 32 * k);
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(u[r], yv[c]), sv[r]));
+        }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+            acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(yb[c]->d * lk__h2f_x(xb[r]->d)), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
+}
+static void lk__vd_q3_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q3_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__t44_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
 #if defined(LK__X86_512)
 /* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
  * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
@@ -5898,8 +5937,8 @@ LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_t, lk__vec_dot_q5_0_q8_0_ref)
 LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_t, lk__vec_dot_q5_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
-LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_x86, lk__vec_dot_q2_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_x86, lk__vec_dot_q3_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_t, lk__vec_dot_q2_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_t, lk__vec_dot_q3_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
 LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
 LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
@@ -5926,6 +5965,8 @@ static lk__tile_fn lk__tile_kernel(int type) {
     case LK_TYPE_Q4_1: return lk__t44_q4_1;
     case LK_TYPE_Q5_1: return lk__t44_q5_1;
     case LK_TYPE_Q4_K: return lk__t44_q4_K;
+    case LK_TYPE_Q2_K: return lk__t44_q2_K;
+    case LK_TYPE_Q3_K: return lk__t44_q3_K;
 #if defined(LK__X86_512)
     case LK_TYPE_F32: return lk__t44_f32;
     case LK_TYPE_F16: return lk__t44_f16;
