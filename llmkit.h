@@ -2445,7 +2445,7 @@ static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
 #define LK__TR 4
 #define LK__TC 4
 typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
-static lk__tile_fn lk__tile_kernel(int type);
+static lk__tile_fn lk__tile_kernel(int type, int one_col);   /* LK__TR x LK__TC, or LK__TR x 1 */
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -3609,6 +3609,7 @@ typedef struct lk__matmul_job {
     size_t xq_row;
     int64_t n_in, n_out, n_cols;
     lk__tile_fn tile;           /* several rows x columns at once, or NULL */
+    lk__tile_fn tile1;          /* several rows x 1 column, or NULL        */
 } lk__matmul_job;
 
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
@@ -3677,15 +3678,15 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
         for (cb = 0; cb < j->n_cols; cb += 16) {
             int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
             r = rb;
-            if (j->tile && ce - cb >= LK__TC)
+            if (j->tile1)
                 for (; r + LK__TR <= re && r % ne1 + LK__TR <= ne1; r += LK__TR) {   /* rows in one 2-D slice */
                     const unsigned char *wrow = lk__matmul_wrow(j->W, r);
-                    int64_t rr;
-                    for (c = cb; c + LK__TC <= ce; c += LK__TC)
-                        j->tile(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
+                    c = cb;
+                    if (j->tile)
+                        for (; c + LK__TC <= ce; c += LK__TC)
+                            j->tile(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
                     for (; c < ce; c++)
-                        for (rr = r; rr < r + LK__TR; rr++)
-                            j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + rr], lk__matmul_wrow(j->W, rr), j->xq + (size_t)c * j->xq_row);
+                        j->tile1(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
                 }
             for (; r < re; r++) {
                 const unsigned char *wrow = lk__matmul_wrow(j->W, r);
@@ -3741,7 +3742,10 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         if (n_tasks <= 1 || n_cols * job.n_in < 65536) lk__matmul_quant_task(&job, 0, 1);   /* small: no fork */
         else lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
     }
-    job.tile = lk__tile_kernel(W->type);
+    job.tile = lk__tile_kernel(W->type, 0);
+    /* 1 column (decode) keeps one row at a time: a single sequential weight
+     * stream measured faster than several interleaved rows */
+    job.tile1 = n_cols > 1 ? lk__tile_kernel(W->type, 1) : NULL;
     n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
     lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
@@ -5528,14 +5532,23 @@ static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
 static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
 static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
 static void lk__t44_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
+static void lk__t41_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
 static void lk__t44_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 3); }
+static void lk__t41_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 3); }
 static void lk__t44_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 4); }
+static void lk__t41_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 4); }
 static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 5); }
+static void lk__t41_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 5); }
 static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
 static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
 static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 /* q3_K . q8_K: u = low 2 bits + 4 * high bit, value u - 4; int16 pairs of
  * (u - 4) * y as ggml forms them, times the signed 6-bit scales */
 LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
@@ -5624,7 +5637,9 @@ static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
 static void lk__t44_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 static void lk__t44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #if defined(LK__X86_512)
 /* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
  * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
@@ -5688,9 +5703,12 @@ static void lk__vd_f16_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
 }
 static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
 static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
 #if defined(LK__X86_BF16)
 static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
+static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
 #endif
 #endif /* LK__X86_512 */
 #endif /* LK__X86 */
@@ -5955,31 +5973,31 @@ static void lk__from_float_f16(const float *x, void *y, int64_t n) { LK__PICK(lk
 static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_K_x86, lk__quantize_row_q8_K_ref, lk__quantize_row_q8_K_ref)(x, y, n); }
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_0_x86, lk__act_q8_0_arm, lk__act_quantize_q8_0_ref)(x, y, n); }
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_1_x86, lk__act_q8_1_arm, lk__act_quantize_q8_1_ref)(x, y, n); }
-static lk__tile_fn lk__tile_kernel(int type) {
+static lk__tile_fn lk__tile_kernel(int type, int one_col) {
 #if defined(LK__X86)
     switch (type) {
-    case LK_TYPE_Q8_0: return lk__t44_q8_0;
-    case LK_TYPE_Q4_0: return lk__t44_q4_0;
-    case LK_TYPE_Q5_0: return lk__t44_q5_0;
-    case LK_TYPE_IQ4_NL: return lk__t44_iq4_nl;
-    case LK_TYPE_Q4_1: return lk__t44_q4_1;
-    case LK_TYPE_Q5_1: return lk__t44_q5_1;
-    case LK_TYPE_Q4_K: return lk__t44_q4_K;
-    case LK_TYPE_Q2_K: return lk__t44_q2_K;
-    case LK_TYPE_Q3_K: return lk__t44_q3_K;
+    case LK_TYPE_Q8_0: return one_col ? lk__t41_q8_0 : lk__t44_q8_0;
+    case LK_TYPE_Q4_0: return one_col ? lk__t41_q4_0 : lk__t44_q4_0;
+    case LK_TYPE_Q5_0: return one_col ? lk__t41_q5_0 : lk__t44_q5_0;
+    case LK_TYPE_IQ4_NL: return one_col ? lk__t41_iq4_nl : lk__t44_iq4_nl;
+    case LK_TYPE_Q4_1: return one_col ? lk__t41_q4_1 : lk__t44_q4_1;
+    case LK_TYPE_Q5_1: return one_col ? lk__t41_q5_1 : lk__t44_q5_1;
+    case LK_TYPE_Q4_K: return one_col ? lk__t41_q4_K : lk__t44_q4_K;
+    case LK_TYPE_Q2_K: return one_col ? lk__t41_q2_K : lk__t44_q2_K;
+    case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
 #if defined(LK__X86_512)
-    case LK_TYPE_F32: return lk__t44_f32;
-    case LK_TYPE_F16: return lk__t44_f16;
+    case LK_TYPE_F32: return one_col ? lk__t41_f32 : lk__t44_f32;
+    case LK_TYPE_F16: return one_col ? lk__t41_f16 : lk__t44_f16;
 #endif
 #if defined(LK__X86_BF16)
-    case LK_TYPE_BF16: return lk__t44_bf16;
+    case LK_TYPE_BF16: return one_col ? lk__t41_bf16 : lk__t44_bf16;
 #endif
-    case LK_TYPE_Q5_K: return lk__t44_q5_K;
-    case LK_TYPE_Q6_K: return lk__t44_q6_K;
+    case LK_TYPE_Q5_K: return one_col ? lk__t41_q5_K : lk__t44_q5_K;
+    case LK_TYPE_Q6_K: return one_col ? lk__t41_q6_K : lk__t44_q6_K;
     default: return NULL;
     }
 #else
-    (void)type;
+    (void)type; (void)one_col;
     return NULL;
 #endif
 }
