@@ -5224,30 +5224,6 @@ static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy)
     }
 }
 #endif
-static void lk__vd_iq4_xs_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
-    const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
-    int64_t i, nb = n / 256;
-    __m256 acc = _mm256_setzero_ps();
-    for (i = 0; i < nb; i++, x += 136, y += 292) {
-        uint16_t hd, sh;
-        float dy;
-        const uint8_t *qs = x + 8;
-        const int8_t *q8 = (const int8_t *)(const void *)(y + 4);
-        __m256i ai = _mm256_setzero_si256();
-        int ib;
-        memcpy(&hd, x, 2); memcpy(&sh, x + 2, 2); memcpy(&dy, y, 4);
-        for (ib = 0; ib < 8; ib++, qs += 16, q8 += 32) {
-            int ls = (int)(((x[4 + ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh >> 2 * ib) & 3) << 4)) - 32;
-            __m256i q = _mm256_shuffle_epi8(tab, lk__nib32_x(qs));
-            __m256i yy = LK__LD256(q8);
-            __m256i p = _mm256_maddubs_epi16(_mm256_sign_epi8(q, q), _mm256_sign_epi8(yy, q));
-            ai = _mm256_add_epi32(ai, _mm256_madd_epi16(p, _mm256_set1_epi16((short)ls)));
-        }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(hd) * dy), _mm256_cvtepi32_ps(ai), acc);
-    }
-    *s = lk__hsum8_x(acc);
-}
 
 /* activation quantizers, bit-identical to the references (finite input) */
 static __m256i lk__pack32_x(__m256i i0, __m256i i1, __m256i i2, __m256i i3) {   /* 4 x 8 int32 -> 32 int8 in order */
@@ -5640,6 +5616,50 @@ static void lk__t44_q3_K(int64_t n, const unsigned char *w, size_t ws, const uns
 static void lk__t41_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 static void lk__t44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
 static void lk__t41_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+/* iq4_xs . q8_K: levels by table lookup, int16 pairs by the sign trick,
+ * times the 6-bit sub-block scale minus 32 */
+LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                  float *y, int64_t ys, int R, int C) {
+    const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
+    int64_t i, nb = n / 256;
+    __m256 acc[LK__TR][LK__TC];
+    int r, c, ib;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const unsigned char *xb[LK__TR], *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC];
+        float dx[LK__TR], dy[LK__TC];
+        unsigned sh[LK__TR];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            uint16_t h[2];
+            xb[r] = w + (size_t)r * ws + (size_t)i * 136;
+            memcpy(h, xb[r], 4);
+            dx[r] = lk__h2f_x(h[0]); sh[r] = h[1];
+        }
+        LK__UNROLL for (c = 0; c < C; c++) { yb[c] = a + (size_t)c * as + (size_t)i * 292; memcpy(&dy[c], yb[c], 4); }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        for (ib = 0; ib < 8; ib++) {
+            __m256i q[LK__TR], aq[LK__TR], sv[LK__TR], yv[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                int ls = (int)(((xb[r][4 + ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh[r] >> 2 * ib) & 3) << 4)) - 32;
+                q[r] = _mm256_shuffle_epi8(tab, lk__nib32_x(xb[r] + 8 + 16 * ib));
+                aq[r] = _mm256_sign_epi8(q[r], q[r]);
+                sv[r] = _mm256_set1_epi16((short)ls);
+            }
+            LK__UNROLL for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c] + 4 + 32 * ib);
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(aq[r], _mm256_sign_epi8(yv[c], q[r])), sv[r]));
+        }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+            acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dx[r] * dy[c]), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+static void lk__vd_iq4_xs_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_iq4_xs_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__t44_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #if defined(LK__X86_512)
 /* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
  * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
@@ -5961,7 +5981,7 @@ LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
 LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
 LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
 LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_t, lk__iq4_nl_vec_dot_ref)
-LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_x86, lk__iq4_xs_vec_dot_ref)
+LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_t, lk__iq4_xs_vec_dot_ref)
 #undef LK__DOT
 static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
 #if defined(LK__X86_BF16)
@@ -5983,6 +6003,7 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
     case LK_TYPE_Q4_1: return one_col ? lk__t41_q4_1 : lk__t44_q4_1;
     case LK_TYPE_Q5_1: return one_col ? lk__t41_q5_1 : lk__t44_q5_1;
     case LK_TYPE_Q4_K: return one_col ? lk__t41_q4_K : lk__t44_q4_K;
+    case LK_TYPE_IQ4_XS: return one_col ? lk__t41_iq4_xs : lk__t44_iq4_xs;
     case LK_TYPE_Q2_K: return one_col ? lk__t41_q2_K : lk__t44_q2_K;
     case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
 #if defined(LK__X86_512)
