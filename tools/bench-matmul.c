@@ -1,14 +1,15 @@
 /* bench-matmul: throughput of lk_matmul per weight type.
  *
  *   cc -O2 -march=native -fopenmp -I. tools/bench-matmul.c -lm
- *   ./bench-matmul [-t THREADS] [-r ROWS] [-k COLS_IN] [-b COLS] [TYPE...]
+ *   ./bench-matmul [-t THREADS] [-r ROWS] [-k COLS_IN] [-b COLS] [-n REPS] [TYPE...]
  *
  * For each type: a ROWS x COLS_IN weight matrix (default 4096 x 4096) in
  * several copies that together exceed the last-level cache (so 1-column
  * runs stream weights from memory), timed with 1 activation column (GB/s of
  * weights read) and with COLS columns (default 64; GFLOP/s, 2 flops per
  * multiply-add). The memory line is a plain read of a 512 MiB buffer with
- * the same threads. Markdown table on stdout. */
+ * the same threads. Best of REPS runs (default 5) each: the machine may be
+ * shared. Markdown table on stdout. */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <stdio.h>
@@ -36,7 +37,7 @@ static void rd_task(void *arg, int task, int n_tasks) {
     }
     j->out[(task % 64) * 8] = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
 }
-static double mem_bw(const lk_threads *th) {
+static double mem_bw(const lk_threads *th, int reps) {
     size_t n = (size_t)512 << 20, i;
     rd_job *j = (rd_job *)calloc(1, sizeof *j);
     uint64_t *p = (uint64_t *)malloc(n);
@@ -44,7 +45,7 @@ static double mem_bw(const lk_threads *th) {
     int rep, nt = lk_threads_count(th);
     for (i = 0; i < n / 8; i++) p[i] = i;
     j->p = p; j->n = n / 8;
-    for (rep = 0; rep < 5; rep++) {
+    for (rep = 0; rep < 2 * reps; rep++) {
         double t0 = now(), gb;
         lk_parallel_for(th, nt, rd_task, j);
         gb = (double)n / (now() - t0) / 1e9;
@@ -57,7 +58,7 @@ static double mem_bw(const lk_threads *th) {
 int main(int argc, char **argv) {
     static const char *deflt[] = { "q4_0", "q8_0", "q4_K", "q5_K", "q6_K", "f16", "q5_0", "q4_1", "q5_1", "q2_K", "q3_K", "iq4_nl", "iq4_xs", "bf16", "f32" };
     const char *names[64];
-    int n_names = 0, nt = 2, i, k;
+    int n_names = 0, nt = 2, i, k, reps = 5;
     int64_t rows = 4096, cols_in = 4096, nb = 64;
     lk_threads th;
     double bw;
@@ -66,13 +67,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) rows = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-k") && i + 1 < argc) cols_in = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc) nb = atoll(argv[++i]);
-        else if (argv[i][0] == '-') { fprintf(stderr, "usage: %s [-t threads] [-r rows] [-k cols_in] [-b cols] [type...]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (argv[i][0] == '-') { fprintf(stderr, "usage: %s [-t threads] [-r rows] [-k cols_in] [-b cols] [-n reps] [type...]\n", argv[0]); return 2; }
         else if (n_names < 64) names[n_names++] = argv[i];
     }
     if (!n_names) for (i = 0; i < (int)(sizeof deflt / sizeof deflt[0]); i++) names[n_names++] = deflt[i];
     memset(&th, 0, sizeof th);
     th.n_threads = nt;
-    bw = mem_bw(&th);
+    bw = mem_bw(&th, reps);
     printf("threads %d, weights %lld x %lld, %lld columns for prefill\n\n", nt, (long long)rows, (long long)cols_in, (long long)nb);
     printf("| type | weights MiB | 1 col: ms | 1 col: GB/s | %% of memory | %lld cols: ms | %lld cols: GFLOP/s |\n", (long long)nb, (long long)nb);
     printf("|------|------------:|----------:|------------:|------------:|-----------:|-----------------:|\n");
@@ -108,14 +110,14 @@ int main(int argc, char **argv) {
         for (r = 0; r < cols_in * nb; r++) x[r] = frand();
         scr_n = lk_matmul_scratch_size((lk_type)type, cols_in, nb);
         scr = (unsigned char *)malloc(scr_n ? scr_n : 1);
-        for (rep = 0; rep < 3; rep++) {   /* 1 column: one pass over all copies */
+        for (rep = 0; rep < reps; rep++) {   /* 1 column: one pass over all copies */
             double t0 = now();
             for (c = 0; c < n_copies; c++)
                 if (lk_matmul(&W[c], x, 1, y, scr, scr_n, &th)) { fprintf(stderr, "%s\n", lk_last_error()); return 1; }
             t0 = (now() - t0) / n_copies;
             if (t0 < t1) t1 = t0;
         }
-        for (rep = 0; rep < 2; rep++) {
+        for (rep = 0; rep < reps; rep++) {
             double t0 = now();
             if (lk_matmul(&W[rep % n_copies], x, nb, y, scr, scr_n, &th)) { fprintf(stderr, "%s\n", lk_last_error()); return 1; }
             t0 = now() - t0;
