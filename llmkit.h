@@ -444,8 +444,12 @@ LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t n
  *   W: ne = [n_in, n_out(, ne2, ne3)] rows of n_in elements (any type with a
  *      vec_dot); x: x[c*n_in + i]; y: y[c*n_out + r].
  * Each column of x is quantized once to W's vec_dot_type into scratch, then
- * the rows are split over lk_parallel_for tasks. The result does not depend
- * on the number of threads. scratch must hold lk_matmul_scratch_size bytes
+ * the rows are split over lk_parallel_for tasks (one per thread). Several
+ * columns go through register-tiled kernels (4 rows x 4 columns) where the
+ * type has one; every output equals the single-column vec_dot bit for bit,
+ * so the result depends neither on the number of threads nor on n_cols.
+ * The kernels are AVX2 / AVX-512 / NEON where compiled for (15.7s), else
+ * the scalar references. scratch must hold lk_matmul_scratch_size bytes
  * (may be NULL when that size is 0, i.e. for f32 weights). */
 LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
 LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
@@ -5104,6 +5108,17 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
  * version at compile time. Integer parts are exact in every version; the
  * q8_0 dot, the bf16 dot and the activation quantizers are bit-identical
  * to their references; other dots may round their float sums differently.
+ * Float order of the x86 kernels (the vec_dot is the 1 x 1 tile):
+ *   32-element blocks (q8_0 q4_0 q5_0 q4_1 q5_1 iq4_nl): 8 int32 lanes, lane
+ *     m = products 4m..4m+3 of a block; acc = fma(dx*dy, lanes, acc) per
+ *     block; lk__hsum8 at the end (+ the separate m*s sum for q4_1/q5_1).
+ *   K-quants, iq4_xs: 8 int32 lanes of scale * int16 pair sums per
+ *     super-block (q6_K / q3_K pairs of signed (q - 32|4) * y, as ggml);
+ *     acc = fma(d, lanes, acc); min terms in a scalar float sum.
+ *   f32 / f16: 16 float lanes (element 16k+j in lane j) with fma, reduced
+ *     8+8 then lk__hsum8, a tail n % 16 in double. bf16: the AVX512-BF16
+ *     dot instruction, exactly the reference.
+ * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
  * -------------------------------------------------------------------------- */
 /* q4_K / q5_K: 12 packed bytes -> 8 six-bit scales and 8 mins */
 static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
