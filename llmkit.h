@@ -5400,6 +5400,7 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         const lk_block_q8_K *yb[LK__TC];
         uint8_t sc[LK__TR][8], mn[LK__TR][8];
         __m128i mnv[LK__TR], bsp[LK__TC];
+        __m256i scv[LK__TR];          /* the 8 scales as int16, in both 128-bit lanes */
         __m256i hb[LK__TR];
         __m256i ai[LK__TR][LK__TC];
         float dx[LK__TR], dmx[LK__TR];
@@ -5410,6 +5411,7 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
             dx[r] = lk__h2f_x(h[0]); dmx[r] = lk__h2f_x(h[1]);
             lk__k4_scales(xb[r] + 4, sc[r], mn[r]);
             mnv[r] = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)mn[r]));
+            scv[r] = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)sc[r])));
             hb[r] = q5 ? LK__LD256(xb[r] + 16) : _mm256_setzero_si256();
             qs[r] = xb[r] + (q5 ? 48 : 16);
         }
@@ -5435,8 +5437,9 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
                     lo[r] = _mm256_or_si256(lo[r], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb[r], 2 * j), one), 4));
                     hi[r] = _mm256_or_si256(hi[r], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb[r], 2 * j + 1), one), 4));
                 }
-                s0[r] = _mm256_set1_epi16(sc[r][2 * j]);
-                s1[r] = _mm256_set1_epi16(sc[r][2 * j + 1]);
+                /* broadcast int16 scale 2j / 2j+1: bytes 4j,4j+1 / 4j+2,4j+3 */
+                s0[r] = _mm256_shuffle_epi8(scv[r], _mm256_set1_epi16((short)((4 * j) | ((4 * j + 1) << 8))));
+                s1[r] = _mm256_shuffle_epi8(scv[r], _mm256_set1_epi16((short)((4 * j + 2) | ((4 * j + 3) << 8))));
             }
             LK__UNROLL for (c = 0; c < C; c++) { y0[c] = LK__LD256(yb[c]->qs + 64 * j); y1[c] = LK__LD256(yb[c]->qs + 64 * j + 32); }
             LK__UNROLL for (r = 0; r < R; r++)
