@@ -5471,16 +5471,20 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
         LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
         for (h = 0; h < 2; h++) {
+            __m256i scv[LK__TR];      /* scales 8h..8h+7 as int16, in both 128-bit lanes */
             int k;
+            LK__UNROLL for (r = 0; r < R; r++)
+                scv[r] = _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(xb[r]->scales + 8 * h))));
             LK__UNROLL for (k = 0; k < 4; k++) {     /* 32 elements 128h + 32k .. +31 */
                 __m256i u[LK__TR], sv[LK__TR], yv[LK__TC], y32[LK__TC];
                 LK__UNROLL for (r = 0; r < R; r++) {
                     const uint8_t *ql = xb[r]->ql + 64 * h + 32 * (k & 1), *qh = xb[r]->qh + 32 * h;
-                    const int8_t *sc = xb[r]->scales + 8 * h + 2 * k;
                     __m256i l = LK__LD256(ql), hh = LK__LD256(qh);
                     if (k >= 2) l = _mm256_srli_epi16(l, 4);
                     u[r] = _mm256_or_si256(_mm256_and_si256(l, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2 * k), m3), 4));
-                    sv[r] = lk__sc2_x(sc[0], sc[1]);
+                    /* low 128 bits: scale 2k, high: scale 2k+1 (int16 bytes 4k.. / 4k+2..) */
+                    sv[r] = _mm256_shuffle_epi8(scv[r], _mm256_set_m128i(_mm_set1_epi16((short)((4 * k + 2) | ((4 * k + 3) << 8))),
+                                                                          _mm_set1_epi16((short)((4 * k) | ((4 * k + 1) << 8)))));
                 }
                 LK__UNROLL for (c = 0; c < C; c++) {
                     yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
