@@ -15,7 +15,7 @@ EXAMPLES = $(patsubst examples/%.c,$(B)/%,$(wildcard examples/*.c))
 TESTS    = $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 # Tests opt in to extra builds with marker comments in their source:
 #   lk-test: sanitize   also built and run with ASan+UBSan
-#   lk-test: nomalloc   also built with -DLLMKIT_NO_MALLOC
+#   lk-test: nomalloc   also built with -DLLMKIT_NO_MALLOC -DLLMKIT_NO_MMAP (arena + fread)
 #   lk-test: neon       also cross-built for aarch64 and run under qemu
 SAN_TESTS  = $(patsubst tests/%.c,$(B)/tests-san/%,$(shell grep -l 'lk-test: sanitize' tests/test_*.c 2>/dev/null))
 NOM_TESTS  = $(patsubst tests/%.c,$(B)/tests-nomalloc/%,$(shell grep -l 'lk-test: nomalloc' tests/test_*.c 2>/dev/null))
@@ -39,7 +39,7 @@ $(B)/tests-san/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
 $(B)/tests-nomalloc/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DLLMKIT_NO_MALLOC $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+	$(CC) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DLLMKIT_NO_MALLOC -DLLMKIT_NO_MMAP $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
 $(B)/tests-neon/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
 	$(AARCH64_CC) -O2 -march=armv8.2-a+dotprod $(WARN) -std=c99 -static -I. $< -o $@ $(LIBS)
@@ -59,7 +59,11 @@ RUN_ARGS = \
   "compile-gcc-c99-minimal=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check_min.c -o /dev/null" \
   "compile-g++-c++11=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
   "gguf-inspect-fixtures=tests/tools.sh gguf-inspect-fixtures" \
-  "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects"
+  "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects" \
+  "convert-llama2c=tests/tools.sh convert-llama2c" \
+  "perplexity-vs-llama.cpp=tests/tools.sh perplexity" \
+  "generate=tests/tools.sh generate" \
+  "tokenize=tests/tools.sh tokenize"
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \

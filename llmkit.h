@@ -2687,22 +2687,34 @@ static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
         }
     }
 }
+/* Sum of 8 float lanes in the order of an AVX 8-lane horizontal add:
+ * (l0+l4 + l2+l6) + (l1+l5 + l3+l7). */
+static float lk__hsum8(const float *l) {
+    float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
+    return (t0 + t2) + (t1 + t3);
+}
 static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK4_1;
-    float sum = 0.0f;
-    int j;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, summs = 0.0f;
+    int m, k;
+    /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy).
+     * Arithmetic of ggml's x86 kernel: 8 lanes, lane m = the integer sum of
+     * elements 4m..4m+3 (element j < 16 is the low nibble of qs[j], j >= 16
+     * the high nibble of qs[j-16]), acc[m] = fma(d*dy, sum, acc[m]); the m*s
+     * terms are summed apart and added after the 8-lane horizontal sum. */
     for (i = 0; i < nb; i++) {
-        int s0 = 0, s1 = 0;
-        for (j = 0; j < 16; j++) {
-            s0 += (x[i].qs[j] & 0xF) * y[i].qs[j];
-            s1 += (x[i].qs[j] >> 4) * y[i].qs[j + 16];
+        float d = LK__H2F(x[i].d) * LK__H2F(y[i].d);
+        summs = fmaf(LK__H2F(x[i].m), LK__H2F(y[i].s), summs);
+        for (m = 0; m < 8; m++) {
+            int p = 0;
+            for (k = 4 * m; k < 4 * m + 4; k++)
+                p += (k < 16 ? (x[i].qs[k] & 0xF) : (x[i].qs[k - 16] >> 4)) * y[i].qs[k];
+            acc[m] = fmaf(d, (float)p, acc[m]);
         }
-        /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy) */
-        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
     }
-    *s = sum;
+    *s = lk__hsum8(acc) + summs;
 }
 
 static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
@@ -2848,12 +2860,6 @@ static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
         float d = LK__H2F(x[i].d);
         for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
     }
-}
-/* Sum of 8 float lanes in the order of an AVX 8-lane horizontal add:
- * (l0+l4 + l2+l6) + (l1+l5 + l3+l7). */
-static float lk__hsum8(const float *l) {
-    float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
-    return (t0 + t2) + (t1 + t3);
 }
 /* q8_0 . q8_0 with the arithmetic of ggml's x86 kernels (llamafile's
  * tinyBLAS, which llama.cpp uses for q8_0 weights): lane m of 8 holds the
@@ -5106,7 +5112,7 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
  * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
  * *_ref function) and the dispatcher under the table's name picks the SIMD
  * version at compile time. Integer parts are exact in every version; the
- * q8_0 dot, the bf16 dot and the activation quantizers are bit-identical
+ * q8_0, q4_1 (x86) and bf16 dots and the activation quantizers are bit-identical
  * to their references; other dots may round their float sums differently.
  * Float order of the x86 kernels (the vec_dot is the 1 x 1 tile):
  *   32-element blocks (q8_0 q4_0 q5_0 q4_1 q5_1 iq4_nl): 8 int32 lanes, lane
@@ -5379,7 +5385,7 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
                 else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
 #endif
                 acc[r][c] = _mm256_fmadd_ps(_mm256_mul_ps(dx[r], dy[c]), _mm256_cvtepi32_ps(p), acc[r][c]);
-                if (kind >= 4) summ[r][c] += mx[r] * sy[c];
+                if (kind >= 4) summ[r][c] = fmaf(mx[r], sy[c], summ[r][c]);   /* as the q4_1 reference */
             }
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + summ[r][c];

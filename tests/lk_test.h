@@ -11,6 +11,11 @@
 #include <string.h>
 #include <stdarg.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define LK_T_UNUSED __attribute__((unused))
+#else
+#define LK_T_UNUSED
+#endif
 static int lk_t_failed_ = 0;      /* checks failed in the current case */
 static int lk_t_total_fail_ = 0;  /* failed cases in this program      */
 static const char *lk_t_name_ = "";
@@ -30,7 +35,7 @@ static void lk_t_end(void) {
     else printf("PASS %s\n", lk_t_name_);
     fflush(stdout);
 }
-static void lk_t_skip(const char *name, const char *why) { printf("SKIP %s: %s\n", name, why); fflush(stdout); }
+static LK_T_UNUSED void lk_t_skip(const char *name, const char *why) { printf("SKIP %s: %s\n", name, why); fflush(stdout); }
 
 #define CHECK(cond, ...) do { if (!(cond)) lk_t_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
 #define CHECK_OK(expr) do { int st_ = (int)(expr); if (st_) lk_t_fail(__FILE__, __LINE__, "%s returned %d: %s", #expr, st_, lk_last_error()); } while (0)
@@ -41,7 +46,7 @@ static const char *lk_t_fixtures(void) {
     return e && *e ? e : "../shared/fixtures";
 }
 /* Path under the fixtures dir; returns NULL (and the caller skips) if absent. */
-static const char *lk_t_fixture(const char *rel) {
+static LK_T_UNUSED const char *lk_t_fixture(const char *rel) {
     static char buf[8][1024];
     static int k = 0;
     FILE *f;
@@ -53,7 +58,7 @@ static const char *lk_t_fixture(const char *rel) {
     return p;
 }
 /* Read a whole file; returns NULL if it cannot. */
-static unsigned char *lk_t_read_file(const char *path, size_t *len) {
+static LK_T_UNUSED unsigned char *lk_t_read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     unsigned char *b;
     long n;

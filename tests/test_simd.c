@@ -6,7 +6,7 @@
  * References: the scalar kernels, run on the same inputs.
  *   exact mode: random quants with all scales 1 and small activations, so
  *     every float operation is exact: SIMD and reference must be equal.
- *   real mode: quantized random data; q8_0 and bf16 dots and the
+ *   real mode: quantized random data; q8_0, q4_1 and bf16 dots and the
  *     activation quantizers bit-identical, other dots within 1e-5 of
  *     sum |w_i a_i| (float rounding only).
  *   matmul: lk_matmul (tiled kernels) equals one vec_dot per element, for
@@ -31,7 +31,7 @@ typedef struct { lk_type t; dot_fn ref; int exact; } tcase;
 static const tcase kCases[] = {
     { LK_TYPE_F32, lk__vec_dot_f32_ref, 0 },  { LK_TYPE_F16, lk__vec_dot_f16_ref, 0 },
     { LK_TYPE_BF16, lk__vec_dot_bf16_ref, 1 }, { LK_TYPE_Q4_0, lk__vec_dot_q4_0_q8_0_ref, 0 },
-    { LK_TYPE_Q4_1, lk__vec_dot_q4_1_q8_1_ref, 0 }, { LK_TYPE_Q5_0, lk__vec_dot_q5_0_q8_0_ref, 0 },
+    { LK_TYPE_Q4_1, lk__vec_dot_q4_1_q8_1_ref, 1 }, { LK_TYPE_Q5_0, lk__vec_dot_q5_0_q8_0_ref, 0 },
     { LK_TYPE_Q5_1, lk__vec_dot_q5_1_q8_1_ref, 0 }, { LK_TYPE_Q8_0, lk__vec_dot_q8_0_q8_0_ref, 1 },
     { LK_TYPE_Q2_K, lk__vec_dot_q2_K_q8_K_ref, 0 }, { LK_TYPE_Q3_K, lk__vec_dot_q3_K_q8_K_ref, 0 },
     { LK_TYPE_Q4_K, lk__vec_dot_q4_K_q8_K_ref, 0 }, { LK_TYPE_Q5_K, lk__vec_dot_q5_K_q8_K_ref, 0 },

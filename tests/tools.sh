@@ -29,5 +29,45 @@ gguf-inspect-rejects)
     [ $rc -lt 128 ] || { echo "$f: crashed ($rc)"; exit 1; }
     [ "$(wc -l < "$t/err")" = 1 ] || { echo "$f: stderr is not one line:"; cat "$t/err"; exit 1; }
   done ;;
+convert-llama2c)
+  S=$FIX/stories260K
+  [ -f "$S/stories260K.bin" ] || { echo "fixtures absent"; exit 77; }
+  t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+  # with llama.cpp's default context length the file is byte-identical to llama.cpp's conversion
+  $B/convert-llama2c "$S/stories260K.bin" "$S/tok512.bin" "$t/c128.gguf" -c 128 2>/dev/null || exit 1
+  cmp "$t/c128.gguf" "$S/stories260K-F32.gguf" || { echo "not byte-identical to llama.cpp's conversion"; exit 1; }
+  # with the checkpoint's own context length (512) the logits are identical too
+  $B/convert-llama2c "$S/stories260K.bin" "$S/tok512.bin" "$t/c512.gguf" 2>/dev/null || exit 1
+  ids=1,403,407,261,378,432,383,286,261,376,298,315,421,395,317,426,338,401,396,267,337
+  $B/logits -m "$t/c512.gguf" --tokens $ids -o "$t/a.bin" && $B/logits -m "$S/stories260K-F32.gguf" --tokens $ids -o "$t/b.bin" || exit 1
+  cmp "$t/a.bin" "$t/b.bin" || { echo "logits differ"; exit 1; }
+  # a truncated checkpoint is refused with one line on stderr
+  head -c 1000 "$S/stories260K.bin" > "$t/short.bin"
+  if $B/convert-llama2c "$t/short.bin" "$S/tok512.bin" "$t/x.gguf" 2> "$t/err"; then echo "truncated checkpoint accepted"; exit 1; fi
+  [ "$(wc -l < "$t/err")" = 1 ] || { cat "$t/err"; exit 1; } ;;
+perplexity)
+  # llama-perplexity (llama.cpp c392e5094, KV f16 default) on tests/data/stories.txt:
+  #   llama-perplexity -m stories260K-<T>.gguf -f tests/data/stories.txt -c <C> -b <C> -t 2
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
+  for ref in "F32 128 3.3785" "F32 512 3.2702" "Q8_0 128 3.3754" "Q4_0 128 3.6313" "Q4_K_M 128 3.4033" "F16 256 3.2524"; do
+    set -- $ref
+    out=$($B/perplexity -m "$S/stories260K-$1.gguf" -f tests/data/stories.txt -c $2 -t 2 2>/dev/null | sed -n 's/^Final estimate: PPL = \([0-9.]*\) .*/\1/p')
+    [ -n "$out" ] || { echo "$1 c$2: no Final estimate line"; exit 1; }
+    awk -v a="$out" -v b="$3" -v n="$1 c$2" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; printf "%s: %s vs llama-perplexity %s (%.3f%%)\n", n, a, b, 100 * d; exit !(d <= 0.01) }' || exit 1
+  done ;;
+generate)
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-Q8_0.gguf" ] || { echo "fixtures absent"; exit 77; }
+  out=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p "Once upon a time" -n 40 --temp 0 -t 2 2>/dev/null) || exit 1
+  case "$out" in "Once upon a time, there was a little girl named Lily. She loved to play"*) ;; *) echo "unexpected: $out"; exit 1 ;; esac
+  out=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p "Once upon a time" -n 40 --temp 0.8 --top-k 40 --top-p 0.9 --seed 7 -t 1 2>&1) || exit 1
+  case "$out" in *"t/s"*) ;; *) echo "no speed line"; exit 1 ;; esac
+  if $B/generate -m /nonexistent.gguf -p x 2>/dev/null; then echo "missing model accepted"; exit 1; fi ;;
+tokenize)
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
+  out=$($B/tokenize -m "$S/stories260K-F32.gguf" -p "Once upon a time, there was a little girl named Lily. She loved to play")
+  [ "$(echo $out)" = "1 403 407 261 378 432 383 286 261 376 298 315 421 395 317 426 338 401 396 267 337" ] || { echo "got: $out"; exit 1; } ;;
 *) echo "unknown check $1"; exit 2 ;;
 esac

@@ -1,65 +1,65 @@
-/* tokenize: print the tokens of a text with the vocabulary of a GGUF file.
- *   build/tokenize MODEL.gguf "text" [--no-special] [--parse-special] [--ids]
- * Prints one line per token (id and piece), or just the ids with --ids, then
- * the detokenized text. Like llama.cpp's llama-tokenize. */
+/* tokenize: print the token ids of a text, separated by spaces.
+ *   build: cc -O2 -I. tools/tokenize.c -lm -o tokenize
+ *   usage: tokenize -m MODEL [--no-bos] [--special] [--pieces] (-p TEXT | -f FILE)
+ * BOS/EOS are added as the vocabulary says unless --no-bos. --special turns
+ * the text of control tokens (e.g. "<s>") into those tokens (llama_tokenize's
+ * parse_special); by default such text is tokenized as plain text.
+ * --pieces prints one "id -> 'piece'" line per token instead. */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int usage(void) {
+    fprintf(stderr, "usage: tokenize -m MODEL [--no-bos] [--special] [--pieces] (-p TEXT | -f FILE)\n");
+    return 2;
+}
+
 int main(int argc, char **argv) {
-    lk_gguf *g = NULL;
-    lk_vocab *v = NULL;
-    int add_special = 1, parse_special = 0, ids_only = 0, i, n, cap;
+    const char *model = NULL, *text = NULL, *file = NULL;
+    int bos = 1, special = 0, pieces = 0, i, n;
+    long len = 0;
+    char *buf = NULL;
     int *toks;
-    char *buf;
-    const char *text;
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s MODEL.gguf TEXT [--no-special] [--parse-special] [--ids]\n", argv[0]);
-        return 2;
+    lk_gguf *g;
+    lk_vocab *v;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--no-bos")) bos = 0;
+        else if (!strcmp(argv[i], "--special")) special = 1;
+        else if (!strcmp(argv[i], "--pieces")) pieces = 1;
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc) model = argv[++i];
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc) text = argv[++i];
+        else if (!strcmp(argv[i], "-f") && i + 1 < argc) file = argv[++i];
+        else return usage();
     }
-    for (i = 3; i < argc; i++) {
-        if (!strcmp(argv[i], "--no-special")) add_special = 0;
-        else if (!strcmp(argv[i], "--parse-special")) parse_special = 1;
-        else if (!strcmp(argv[i], "--ids")) ids_only = 1;
-        else { fprintf(stderr, "unknown option %s\n", argv[i]); return 2; }
-    }
-    if (lk_gguf_read_file(argv[1], NULL, &g) || lk_vocab_load(g, NULL, &v)) {
-        fprintf(stderr, "%s: %s\n", argv[1], lk_last_error());
-        lk_gguf_free(g);
-        return 1;
-    }
-    text = argv[2];
-    n = lk_tokenize(v, text, (int)strlen(text), NULL, 0, add_special, parse_special);
+    if (!model || (!text == !file)) return usage();
+    if (file) {
+        FILE *f = fopen(file, "rb");
+        if (!f) { fprintf(stderr, "tokenize: cannot open %s\n", file); return 1; }
+        fseek(f, 0, SEEK_END); len = ftell(f); fseek(f, 0, SEEK_SET);
+        buf = (char *)malloc((size_t)len + 1);
+        if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) { fprintf(stderr, "tokenize: cannot read %s\n", file); return 1; }
+        fclose(f);
+        text = buf;
+    } else len = (long)strlen(text);
+    /* only the tokenizer is needed: read the metadata, not the weights */
+    if (lk_gguf_read_file(model, NULL, &g) || lk_vocab_load(g, NULL, &v)) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
+    n = lk_tokenize(v, text, (int)len, NULL, 0, bos, special);
     if (n == LK_TOKENIZE_ERROR) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
-    cap = n < 0 ? -n : n;
-    toks = (int *)malloc(sizeof(int) * (size_t)(cap ? cap : 1));
-    n = lk_tokenize(v, text, (int)strlen(text), toks, cap, add_special, parse_special);
-    if (ids_only) {
-        printf("[");
-        for (i = 0; i < n; i++) printf(i ? ", %d" : "%d", toks[i]);
-        printf("]\n");
-    } else {
-        for (i = 0; i < n; i++) {
+    if (n < 0) n = -n;
+    toks = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+    n = lk_tokenize(v, text, (int)len, toks, n + 1, bos, special);
+    if (n < 0) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
+    for (i = 0; i < n; i++) {
+        if (pieces) {
             char piece[256];
-            int k = lk_token_to_piece(v, toks[i], piece, (int)sizeof piece, 1);
-            printf("%6d -> '%.*s'\n", toks[i], k > 0 ? k : 0, piece);
-        }
-        cap = (int)strlen(text) * 2 + 64;
-        buf = (char *)malloc((size_t)cap);
-        i = lk_detokenize(v, toks, n, buf, cap, 0, 1);
-        if (i < 0 && i != LK_TOKENIZE_ERROR) {
-            cap = -i;
-            free(buf);
-            buf = (char *)malloc((size_t)cap);
-            i = lk_detokenize(v, toks, n, buf, cap, 0, 1);
-        }
-        if (i >= 0) printf("detokenized: '%.*s'\n", i, buf);
-        free(buf);
+            int k = lk_token_to_piece(v, toks[i], piece, (int)sizeof piece - 1, 1);
+            piece[k > 0 ? k : 0] = 0;
+            printf("%6d -> '%s'\n", toks[i], piece);
+        } else printf(i ? " %d" : "%d", toks[i]);
     }
-    free(toks);
-    lk_vocab_free(v);
-    lk_gguf_free(g);
+    if (!pieces) printf("\n");
+    free(toks); free(buf); lk_vocab_free(v); lk_gguf_free(g);
     return 0;
 }

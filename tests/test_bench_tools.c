@@ -1,0 +1,274 @@
+/* test_bench_tools.c - tools/synth writes a model our loader accepts and
+ * runs, with the tensor types of llama-quantize's default mix and the SPM
+ * vocabulary it documents; tools/bench runs on it and prints valid JSON with
+ * llama-bench's fields. Runs build/synth and build/bench (made by `make`,
+ * which `make test` runs first); skips when they are absent. */
+#define _POSIX_C_SOURCE 200809L   /* popen, getpid */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include "tests/lk_test.h"
+#include <math.h>
+#include <unistd.h>
+
+/* ---- a minimal JSON validator (RFC 8259 grammar, no semantics) ----------- */
+typedef struct jp { const char *s; int depth; } jp;
+static void j_ws(jp *p) { while (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r') p->s++; }
+static int j_value(jp *p);
+static int j_string(jp *p) {
+    if (*p->s != '"') return 0;
+    for (p->s++; *p->s != '"'; p->s++) {
+        if ((unsigned char)*p->s < 0x20) return 0;
+        if (*p->s == '\\') {
+            p->s++;
+            if (*p->s == 'u') { int k; for (k = 1; k <= 4; k++) if (!strchr("0123456789abcdefABCDEF", p->s[k]) || !p->s[k]) return 0; p->s += 4; }
+            else if (!*p->s || !strchr("\"\\/bfnrt", *p->s)) return 0;
+        }
+    }
+    p->s++;
+    return 1;
+}
+static int j_number(jp *p) {
+    const char *s = p->s;
+    if (*s == '-') s++;
+    if (*s == '0') s++; else if (*s >= '1' && *s <= '9') while (*s >= '0' && *s <= '9') s++; else return 0;
+    if (*s == '.') { s++; if (!(*s >= '0' && *s <= '9')) return 0; while (*s >= '0' && *s <= '9') s++; }
+    if (*s == 'e' || *s == 'E') { s++; if (*s == '+' || *s == '-') s++; if (!(*s >= '0' && *s <= '9')) return 0; while (*s >= '0' && *s <= '9') s++; }
+    p->s = s;
+    return 1;
+}
+static int j_value(jp *p) {
+    int ok = 1;
+    j_ws(p);
+    if (++p->depth > 64) return 0;
+    if (*p->s == '{' || *p->s == '[') {
+        char close = *p->s == '{' ? '}' : ']';
+        int obj = close == '}';
+        p->s++; j_ws(p);
+        if (*p->s == close) p->s++;
+        else for (;;) {
+            if (obj) { j_ws(p); if (!j_string(p)) return 0; j_ws(p); if (*p->s++ != ':') return 0; }
+            if (!j_value(p)) return 0;
+            j_ws(p);
+            if (*p->s == ',') { p->s++; continue; }
+            if (*p->s++ != close) return 0;
+            break;
+        }
+    } else if (*p->s == '"') ok = j_string(p);
+    else if (!strncmp(p->s, "true", 4)) p->s += 4;
+    else if (!strncmp(p->s, "false", 5)) p->s += 5;
+    else if (!strncmp(p->s, "null", 4)) p->s += 4;
+    else ok = j_number(p);
+    p->depth--;
+    return ok;
+}
+static int json_valid(const char *s) {
+    jp p;
+    p.s = s; p.depth = 0;
+    if (!j_value(&p)) return 0;
+    j_ws(&p);
+    return *p.s == 0;
+}
+/* number after the n-th (0-based) occurrence of "key": (-1 if absent) */
+static double json_num(const char *s, const char *key, int nth) {
+    char pat[64];
+    const char *q = s;
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    for (;;) {
+        q = strstr(q, pat);
+        if (!q) return -1;
+        if (nth-- == 0) return atof(q + strlen(pat));
+        q += strlen(pat);
+    }
+}
+static char *run_capture(const char *cmd) {
+    FILE *f = popen(cmd, "r");
+    size_t n = 0, cap = 4096;
+    char *b;
+    int rc;
+    if (!f) return NULL;
+    b = (char *)malloc(cap);
+    while (b) {
+        size_t r = fread(b + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0) break;
+        if (cap - n < 1024) { char *nb = (char *)realloc(b, cap * 2); if (!nb) { free(b); b = NULL; break; } b = nb; cap *= 2; }
+    }
+    rc = pclose(f);
+    if (b) b[n] = 0;
+    if (rc != 0) { free(b); return NULL; }
+    return b;
+}
+static int file_exists(const char *p) { FILE *f = fopen(p, "rb"); if (f) fclose(f); return f != NULL; }
+
+static int tensor_type(const lk_gguf *g, const char *name) {
+    int64_t i = lk_gguf_find_tensor(g, name);
+    return i < 0 ? -1 : (int)g->tensors[i].type;
+}
+
+int main(void) {
+    char path[256], path2[256], cmd[1024];
+    lk_model *m = NULL;
+    int have = file_exists("build/synth") && file_exists("build/bench");
+    (void)&lk_t_read_file;
+    snprintf(path, sizeof path, "/tmp/lk_test_synth_%d.gguf", (int)getpid());
+    snprintf(path2, sizeof path2, "/tmp/lk_test_synth_%d_t1.gguf", (int)getpid());
+
+    if (!have) {
+        lk_t_skip("synth-tiny-loads-and-runs", "build/synth or build/bench absent (run make)");
+        lk_t_skip("bench-json", "build/synth or build/bench absent (run make)");
+        return lk_t_exit();
+    }
+
+    lk_t_begin("synth-tiny-loads-and-runs");
+    snprintf(cmd, sizeof cmd, "build/synth --preset tiny --type Q4_0 -q -t 2 -o %s", path);
+    CHECK(system(cmd) == 0, "%s failed", cmd);
+    /* the file must not depend on the thread count */
+    snprintf(cmd, sizeof cmd, "build/synth --preset tiny --type Q4_0 -q -t 1 -o %s && cmp -s %s %s", path2, path, path2);
+    CHECK(system(cmd) == 0, "synth -t 1 and -t 2 wrote different files");
+    remove(path2);
+    CHECK_OK(lk_model_load_file(path, NULL, &m));
+    if (m) {
+        const lk_hparams *hp = lk_model_hparams(m);
+        const lk_gguf *g = lk_model_gguf(m);
+        const lk_vocab *v = lk_model_vocab(m);
+        lk_context *c = NULL;
+        lk_context_params cp = lk_context_default_params();
+        int toks[8] = { 1, 259, 261, 300, 400, 511, 3, 100 }, i, t, ids[8], n;
+        char piece[32];
+        /* the preset: 256 / 512 / 2 layers / 4 heads / 2 kv heads / vocab 512 */
+        CHECK(hp->arch == LK_ARCH_LLAMA && hp->n_embd == 256 && hp->n_ff == 512 && hp->n_layer == 2 && hp->n_head == 4 &&
+              hp->n_head_kv == 2 && lk_model_n_vocab(m) == 512, "hparams differ from the tiny preset");
+        /* llama-quantize's Q4_0 mix: output.weight Q6_K, other 2-D weights Q4_0, norms F32 */
+        CHECK(tensor_type(g, "output.weight") == LK_TYPE_Q6_K, "output.weight: %d", tensor_type(g, "output.weight"));
+        CHECK(tensor_type(g, "token_embd.weight") == LK_TYPE_Q4_0, "token_embd");
+        CHECK(tensor_type(g, "blk.1.ffn_down.weight") == LK_TYPE_Q4_0, "ffn_down");
+        CHECK(tensor_type(g, "blk.0.attn_norm.weight") == LK_TYPE_F32, "attn_norm");
+        /* weights N(0, 0.02): sample mean and standard deviation of a dequantized matrix (65536 values) */
+        {
+            lk_tensor w;
+            double s = 0, s2 = 0, mean, sd;
+            float row[256];
+            int64_t r, k, nrow;
+            CHECK_OK(lk_gguf_tensor_view(g, lk_gguf_find_tensor(g, "blk.0.attn_q.weight"), &w));
+            nrow = lk_tensor_nrows(&w);
+            for (r = 0; r < nrow; r++) {
+                lk_dequantize_row(w.type, (const unsigned char *)w.data + r * (int64_t)lk_tensor_row_size(&w), row, 256);
+                for (k = 0; k < 256; k++) { s += row[k]; s2 += (double)row[k] * row[k]; }
+            }
+            mean = s / (double)(nrow * 256); sd = sqrt(s2 / (double)(nrow * 256) - mean * mean);
+            CHECK(fabs(mean) < 0.001 && fabs(sd - 0.02) < 0.002, "attn_q: mean %d e-6, sd %d e-6", (int)(mean * 1e6), (int)(sd * 1e6));
+            CHECK_OK(lk_gguf_tensor_view(g, lk_gguf_find_tensor(g, "output_norm.weight"), &w));
+            for (k = 0; k < 256; k++) if (((const float *)w.data)[k] != 1.0f) break;
+            CHECK(k == 256, "output_norm.weight is not all ones");
+        }
+        /* the documented vocabulary: <unk> <s> </s>, <0x00>.., then "▁a", "a", "▁b", ... */
+        CHECK(v != NULL, "no vocabulary");
+        if (v) {
+            CHECK(!strcmp(lk_vocab_token_text(v, 0), "<unk>") && !strcmp(lk_vocab_token_text(v, 2), "</s>") &&
+                  !strcmp(lk_vocab_token_text(v, 3), "<0x00>") && !strcmp(lk_vocab_token_text(v, 258), "<0xFF>") &&
+                  !strcmp(lk_vocab_token_text(v, 259), "\xe2\x96\x81" "a") && !strcmp(lk_vocab_token_text(v, 260), "a") &&
+                  !strcmp(lk_vocab_token_text(v, 309), "\xe2\x96\x81" "z") && !strcmp(lk_vocab_token_text(v, 311), "\xe2\x96\x81" "aa"),
+                  "token texts differ from the documented scheme");
+            CHECK(lk_vocab_bos(v) == 1 && lk_vocab_eos(v) == 2, "bos/eos");
+            n = lk_tokenize(v, "a b", 3, ids, 8, 1, 0);   /* BOS "▁a" "▁b" */
+            CHECK(n == 3 && ids[0] == 1 && ids[1] == 259 && ids[2] == 261, "tokenize \"a b\": n=%d", n);
+            n = lk_token_to_piece(v, 13, piece, (int)sizeof piece, 0);   /* <0x0A> */
+            CHECK(n == 1 && piece[0] == '\n', "byte token <0x0A>");
+        }
+        /* a few tokens: prefill, then single-token decodes; logits finite */
+        cp.n_ctx = 64; cp.n_threads = 1;
+        CHECK_OK(lk_context_new(m, &cp, &c));
+        if (c) {
+            CHECK_OK(lk_decode(c, toks, 4));
+            for (i = 4; i < 8; i++) CHECK_OK(lk_decode(c, &toks[i], 1));
+            CHECK(lk_context_n_past(c) == 8, "n_past %d", lk_context_n_past(c));
+            {
+                const float *lg = lk_logits(c, -1);
+                int bad = 0;
+                CHECK(lg != NULL, "no logits");
+                for (t = 0; lg && t < 512; t++) if (!(fabsf(lg[t]) < 1e6f)) bad++;
+                CHECK(bad == 0, "%d non-finite logits", bad);
+            }
+            lk_context_free(c);
+        }
+        lk_model_free(m);
+    }
+    lk_t_end();
+
+    lk_t_begin("bench-json");
+    {
+        char *out;
+        snprintf(cmd, sizeof cmd, "build/bench -m %s -p 16 -n 4 -t 1 -r 2 -o json --no-bw", path);
+        out = run_capture(cmd);
+        CHECK(out != NULL, "%s failed", cmd);
+        if (out) {
+            static const char *keys[] = { "model_filename", "n_prompt", "n_gen", "n_threads", "avg_ts", "stddev_ts", "samples_ts", "weight_gbs" };
+            size_t k;
+            CHECK(json_valid(out), "not valid JSON:\n%s", out);
+            for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+                char pat[64];
+                const char *q = out;
+                int cnt = 0;
+                snprintf(pat, sizeof pat, "\"%s\":", keys[k]);
+                while ((q = strstr(q, pat)) != NULL) { cnt++; q++; }
+                CHECK(cnt == 2, "key %s appears %d times (want 2 records)", keys[k], cnt);
+            }
+            CHECK(json_num(out, "n_prompt", 0) == 16 && json_num(out, "n_gen", 0) == 0, "record 0 is not pp16");
+            CHECK(json_num(out, "n_prompt", 1) == 0 && json_num(out, "n_gen", 1) == 4, "record 1 is not tg4");
+            CHECK(json_num(out, "n_threads", 0) == 1, "n_threads");
+            CHECK(json_num(out, "avg_ts", 0) > 0 && json_num(out, "avg_ts", 1) > 0, "avg_ts not positive");
+            CHECK(json_num(out, "weight_gbs", 1) > 0, "tg weight_gbs not positive");
+            free(out);
+        }
+        /* the csv and md forms run too */
+        snprintf(cmd, sizeof cmd, "build/bench -m %s -p 8 -n 2 -t 1 -r 1 -o csv --no-bw", path);
+        out = run_capture(cmd);
+        CHECK(out && !strncmp(out, "model_filename,", 15) && strchr(out, '\n') && strstr(out, "\n\"/tmp/"), "csv output");
+        free(out);
+        snprintf(cmd, sizeof cmd, "build/bench -m %s -p 8 -n 2 -t 1 -r 1 --no-bw", path);
+        out = run_capture(cmd);
+        CHECK(out && strstr(out, "| model") && strstr(out, "pp8") && strstr(out, "tg2"), "md output");
+        free(out);
+        /* bad input: an error exit, not a crash */
+        CHECK(system("build/bench -m /nonexistent.gguf -r 1 > /dev/null 2>&1") == 256, "missing model file");
+        CHECK(system("build/synth --preset no-such -o /tmp/lk_x.gguf > /dev/null 2>&1") == 512, "unknown preset");
+    }
+    lk_t_end();
+
+    /* the comparison scripts, where llama.cpp / llama2.c are installed */
+    if (!file_exists("/tmp/llama.cpp/build/bin/llama-bench")) {
+        lk_t_skip("compare-llamacpp-script", "/tmp/llama.cpp/build/bin/llama-bench absent");
+    } else {
+        char *out;
+        lk_t_begin("compare-llamacpp-script");
+        snprintf(cmd, sizeof cmd, "tools/compare-llamacpp.sh -t 1 -r 1 -p 8 -n 4 %s 2>/dev/null", path);
+        out = run_capture(cmd);
+        CHECK(out != NULL, "%s failed", cmd);
+        if (out) {
+            /* one row per test with two positive rates and a ratio */
+            const char *q = strstr(out, "| pp8 | "), *q2 = strstr(out, "| tg4 | ");
+            double a = 0, b = 0, r = 0, sa, sb;
+            CHECK(q && q2, "rows missing:\n%s", out);
+            if (q) CHECK(sscanf(q, "| pp8 | %lf ± %lf | %lf ± %lf | %lf |", &a, &sa, &b, &sb, &r) == 5 && a > 0 && b > 0 &&
+                         fabs(r - a / b) < 0.01 * r + 0.002, "pp8 row: %s", q);
+            free(out);
+        }
+        lk_t_end();
+    }
+    if (!file_exists("/tmp/llama2.c/run.c") || !lk_t_fixture("stories260K/stories260K.bin") || !file_exists("build/convert-llama2c")) {
+        lk_t_skip("compare-llama2c-script", "/tmp/llama2.c, the stories260K fixture or build/convert-llama2c absent");
+    } else {
+        char *out;
+        lk_t_begin("compare-llama2c-script");
+        out = run_capture("tools/compare-llama2c.sh -r 1 -n 64 2>/dev/null");
+        CHECK(out != NULL, "compare-llama2c.sh failed");
+        CHECK(out && strstr(out, "| llama2.c run.c") && strstr(out, "| llmkit bench tg64") && strstr(out, "ratio llmkit / llama2.c"),
+              "output:\n%s", out ? out : "");
+        /* stories260K is a trained model: greedy text must agree with llama2.c's */
+        CHECK(out && strstr(out, "bytes match llama2.c"), "greedy text differs");
+        free(out);
+        lk_t_end();
+    }
+    remove(path);
+    return lk_t_exit();
+}

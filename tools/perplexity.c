@@ -1,0 +1,116 @@
+/* perplexity: perplexity of a model over a text file, computed the way
+ * llama.cpp's llama-perplexity does it.
+ *   build: cc -O2 -march=native -fopenmp -I. tools/perplexity.c -lm -o perplexity
+ *   usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t N] [--kv f32|f16] [--chunks N]
+ * The text is tokenized with BOS (if the vocabulary adds one) and cut into
+ * non-overlapping windows of N_CTX tokens; each window starts fresh with
+ * its first token replaced by BOS, and the second half of each window is
+ * scored: NLL of token j+1 from the logits at j, for j in [N_CTX/2, N_CTX-1).
+ * Prints a running [window]PPL list and llama-perplexity's closing line
+ *   Final estimate: PPL = X +/- Y
+ * (Y: the standard error of the mean NLL, times PPL). */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+static int usage(void) {
+    fprintf(stderr, "usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--kv f32|f16] [--chunks N]\n");
+    return 2;
+}
+
+/* log p(tok) from a row of logits (max-shifted, double sum as llama.cpp) */
+static double log_prob(const float *l, int n, int tok) {
+    float mx = l[0];
+    double sum = 0.0;
+    int i;
+    for (i = 1; i < n; i++) if (l[i] > mx) mx = l[i];
+    for (i = 0; i < n; i++) sum += expf(l[i] - mx);
+    return (double)(l[tok] - mx) - log(sum);
+}
+
+int main(int argc, char **argv) {
+    const char *model = NULL, *file = NULL;
+    int n_ctx = 512, n_batch = 2048, max_chunks = -1, i;
+    lk_context_params cp = lk_context_default_params();
+    lk_model *m; lk_context *c;
+    const lk_vocab *v;
+    char *text; long tlen;
+    int *toks, n_tok, n_chunk, V, ch, count = 0;
+    double nll = 0.0, nll2 = 0.0;
+    FILE *f;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!x) return usage();
+        if (!strcmp(a, "-m")) model = x;
+        else if (!strcmp(a, "-f")) file = x;
+        else if (!strcmp(a, "-c")) n_ctx = atoi(x);
+        else if (!strcmp(a, "-b")) n_batch = atoi(x);
+        else if (!strcmp(a, "-t")) cp.n_threads = atoi(x);
+        else if (!strcmp(a, "--chunks")) max_chunks = atoi(x);
+        else if (!strcmp(a, "--kv")) {
+            if (!strcmp(x, "f32")) cp.kv_type = LK_TYPE_F32;
+            else if (!strcmp(x, "f16")) cp.kv_type = LK_TYPE_F16;
+            else { fprintf(stderr, "perplexity: --kv must be f32 or f16\n"); return 2; }
+        } else return usage();
+        i++;
+    }
+    if (!model || !file || n_ctx < 4 || n_batch < 1) return usage();
+    if (!(f = fopen(file, "rb"))) { fprintf(stderr, "perplexity: cannot open %s\n", file); return 1; }
+    fseek(f, 0, SEEK_END); tlen = ftell(f); fseek(f, 0, SEEK_SET);
+    text = (char *)malloc((size_t)tlen + 1);
+    if (!text || fread(text, 1, (size_t)tlen, f) != (size_t)tlen) { fprintf(stderr, "perplexity: cannot read %s\n", file); return 1; }
+    text[tlen] = 0; fclose(f);
+    if (lk_model_load_file(model, NULL, &m)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+    if (!(v = lk_model_vocab(m))) { fprintf(stderr, "perplexity: %s has no tokenizer\n", model); return 1; }
+    V = lk_model_n_vocab(m);
+    n_tok = lk_tokenize(v, text, (int)tlen, NULL, 0, 1, 0);
+    if (n_tok == LK_TOKENIZE_ERROR) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+    n_tok = n_tok < 0 ? -n_tok : n_tok;
+    toks = (int *)malloc(sizeof(int) * (size_t)(n_tok + 1));
+    n_tok = lk_tokenize(v, text, (int)tlen, toks, n_tok + 1, 1, 0);
+    if (n_tok < 2 * n_ctx) {
+        fprintf(stderr, "perplexity: need at least %d tokens for a context of %d, the text has %d\n", 2 * n_ctx, n_ctx, n_tok);
+        return 1;
+    }
+    n_chunk = n_tok / n_ctx;
+    if (max_chunks > 0 && max_chunks < n_chunk) n_chunk = max_chunks;
+    cp.n_ctx = n_ctx; cp.n_batch = n_batch < n_ctx ? n_batch : n_ctx; cp.logits_all = 1;
+    if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+    fprintf(stderr, "perplexity: %d tokens, %d windows of %d, scoring the second half of each\n", n_tok, n_chunk, n_ctx);
+    for (ch = 0; ch < n_chunk; ch++) {
+        int start = ch * n_ctx, first = n_ctx / 2, done = 0, save = toks[start];
+        lk_context_truncate(c, 0);
+        if (lk_vocab_add_bos(v) && lk_vocab_bos(v) >= 0) toks[start] = lk_vocab_bos(v);
+        while (done < n_ctx) {
+            int k = n_ctx - done < cp.n_batch ? n_ctx - done : cp.n_batch, j;
+            if (lk_decode(c, toks + start + done, k)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+            for (j = 0; j < k; j++) {
+                int p = done + j;   /* position in the window */
+                if (p >= first && p < n_ctx - 1) {
+                    double lp = log_prob(lk_logits(c, j), V, toks[start + p + 1]);
+                    nll -= lp; nll2 += lp * lp; count++;
+                }
+            }
+            done += k;
+        }
+        toks[start] = save;
+        printf("[%d]%.4f,", ch + 1, exp(nll / count));
+        fflush(stdout);
+    }
+    printf("\n");
+    {
+        double mean = nll / count, var = nll2 / count - mean * mean, ppl = exp(mean);
+        if (var > 0) printf("Final estimate: PPL = %.4f +/- %.5f\n", ppl, sqrt(var / (count - 1)) * ppl);
+        else printf("Final estimate: PPL = %.4f +/- nan\n", ppl);
+    }
+    {
+        const lk_kv_cache *kv = lk_context_kv(c);
+        printf("KV cache: %llu bytes (%s, %d x %d rows)\n", (unsigned long long)lk_kv_cache_bytes(kv->type, kv->n_layer, kv->n_ctx, kv->n_embd_k, kv->n_embd_v),
+               lk_type_name(kv->type), kv->n_layer, kv->n_ctx);
+    }
+    lk_context_free(c); lk_model_free(m); free(toks); free(text);
+    return 0;
+}
