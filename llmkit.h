@@ -5565,12 +5565,21 @@ LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     for (i = 0; i < nb; i++) {
         const lk_block_q3_K *xb[LK__TR];
         const lk_block_q8_K *yb[LK__TC];
-        __m256i ai[LK__TR][LK__TC], hm[LK__TR];
-        int16_t sc[LK__TR][16];
+        __m256i ai[LK__TR][LK__TC], hm[LK__TR], scv[LK__TR][2];
         LK__UNROLL for (r = 0; r < R; r++) {
-            int j;
+            /* the 16 6-bit scales (lk__q3k_scale) with 32-bit operations: byte j of
+             * u[j/4] = low nibble (bytes 0-7, high nibbles for j >= 8) | 2 bits of bytes 8-11 */
+            uint32_t a[3], u[4];
+            __m128i sv16;
             xb[r] = LK__CAST(const lk_block_q3_K *, (const void *)(w + (size_t)r * ws)) + i;
-            for (j = 0; j < 16; j++) sc[r][j] = (int16_t)lk__q3k_scale(xb[r]->scales, j);
+            memcpy(a, xb[r]->scales, 12);
+            u[0] = (a[0] & 0x0f0f0f0fu) | ((a[2] & 0x03030303u) << 4);
+            u[1] = (a[1] & 0x0f0f0f0fu) | (((a[2] >> 2) & 0x03030303u) << 4);
+            u[2] = ((a[0] >> 4) & 0x0f0f0f0fu) | (((a[2] >> 4) & 0x03030303u) << 4);
+            u[3] = ((a[1] >> 4) & 0x0f0f0f0fu) | (((a[2] >> 6) & 0x03030303u) << 4);
+            sv16 = _mm_sub_epi8(LK__LD128(u), _mm_set1_epi8(32));
+            scv[r][0] = _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(sv16));                    /* scales 0-7  */
+            scv[r][1] = _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(_mm_srli_si128(sv16, 8))); /* scales 8-15 */
             hm[r] = LK__LD256(xb[r]->hmask);
         }
         LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
@@ -5581,7 +5590,9 @@ LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, co
                 __m256i lo = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(xb[r]->qs + 32 * (k / 4)), 2 * (k % 4)), m3);
                 __m256i hi = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hm[r], k), one), 2);
                 u[r] = _mm256_or_si256(lo, hi);
-                sv[r] = lk__sc2_x(sc[r][2 * k], sc[r][2 * k + 1]);
+                /* low 128 bits: scale 2k, high: 2k+1 (int16 bytes of scv[k/4]) */
+                sv[r] = _mm256_shuffle_epi8(scv[r][k / 4], _mm256_set_m128i(_mm_set1_epi16((short)((4 * (k % 4) + 2) | ((4 * (k % 4) + 3) << 8))),
+                                                                            _mm_set1_epi16((short)((4 * (k % 4)) | ((4 * (k % 4) + 1) << 8)))));
             }
             LK__UNROLL for (c = 0; c < C; c++) {
                 yv[c] = LK__LD256(yb[c]->qs + 32 * k);
