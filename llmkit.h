@@ -444,8 +444,12 @@ LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t n
  *   W: ne = [n_in, n_out(, ne2, ne3)] rows of n_in elements (any type with a
  *      vec_dot); x: x[c*n_in + i]; y: y[c*n_out + r].
  * Each column of x is quantized once to W's vec_dot_type into scratch, then
- * the rows are split over lk_parallel_for tasks. The result does not depend
- * on the number of threads. scratch must hold lk_matmul_scratch_size bytes
+ * the rows are split over lk_parallel_for tasks (one per thread). Several
+ * columns go through register-tiled kernels (4 rows x 4 columns) where the
+ * type has one; every output equals the single-column vec_dot bit for bit,
+ * so the result depends neither on the number of threads nor on n_cols.
+ * The kernels are AVX2 / AVX-512 / NEON where compiled for (15.7s), else
+ * the scalar references. scratch must hold lk_matmul_scratch_size bytes
  * (may be NULL when that size is 0, i.e. for f32 weights). */
 LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
 LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
@@ -2603,6 +2607,40 @@ ioerr:
  * --------------------------------------------------------------------------
  * The reference quantizers must round exactly like ggml's (compiled without
  * FMA): no contraction of a*b+c into fused multiply-adds here. */
+/* ---- SIMD selection (compile time) ---------------------------------------
+ * LLMKIT_NO_SIMD forces the scalar references everywhere. x86 needs AVX2 +
+ * FMA + F16C; AVX512-VNNI/VL, AVX512-BW and AVX512-BF16 add faster paths.
+ * AArch64 uses NEON, plus the SDOT instruction where __ARM_FEATURE_DOTPROD. */
+#if !defined(LLMKIT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#define LK__X86 1
+#include <immintrin.h>
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+#define LK__X86_VNNI 1
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__)
+#define LK__X86_512 1
+#endif
+#if defined(LK__X86_512) && defined(__AVX512BF16__)
+#define LK__X86_BF16 1
+#endif
+#elif !defined(LLMKIT_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define LK__ARM 1
+#include <arm_neon.h>
+#if defined(__ARM_FEATURE_DOTPROD)
+#define LK__ARM_DOT 1
+#endif
+#endif
+
+/* 15.7s forward declarations (used by lk_matmul) */
+static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n);
+static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
+/* tile kernel: LK__TR weight rows (stride ws) x LK__TC activation columns
+ * (stride as) -> y[c * ys + r]; NULL where a type has none */
+#define LK__TR 4
+#define LK__TC 4
+typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
+static lk__tile_fn lk__tile_kernel(int type, int one_col);   /* LK__TR x LK__TC, or LK__TR x 1 */
+
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -2680,7 +2718,7 @@ static void lk__to_float_f16(const void *vx, float *y, int64_t n) {
     int64_t i;
     for (i = 0; i < n; i++) y[i] = LK__H2F(x[i]);
 }
-static void lk__from_float_f16(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__from_float_f16_ref(const float *x, void *vy, int64_t n) {
     uint16_t *y = LK__CAST(uint16_t *, vy);
     int64_t i;
     for (i = 0; i < n; i++) y[i] = LK__F2H(x[i]);
@@ -2696,14 +2734,14 @@ static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
     for (i = 0; i < n; i++) y[i] = lk_fp32_to_bf16(x[i]);
 }
 /* ggml's scalar float dots: products in float, sum in double */
-static void lk__vec_dot_f32(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_f32_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
     double sum = 0.0;
     int64_t i;
     for (i = 0; i < n; i++) sum += (double)(x[i] * y[i]);
     *s = (float)sum;
 }
-static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     double sum = 0.0;
     int64_t i;
@@ -2717,7 +2755,7 @@ static void lk__vec_dot_f16(int64_t n, float *s, const void *vx, const void *vy)
  * 16 lanes are summed pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1). Other lengths
  * accumulate in double. */
 static float lk__ftz(float v) { return fabsf(v) < 1.17549435e-38f ? 0.0f * v : v; }
-static void lk__vec_dot_bf16(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_bf16_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     int64_t i;
     if (n % 32 == 0) {
@@ -2785,7 +2823,7 @@ static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q4_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK4_0;
@@ -2845,7 +2883,7 @@ static float lk__hsum8(const float *l) {
     float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
     return (t0 + t2) + (t1 + t3);
 }
-static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK4_1;
@@ -2910,7 +2948,7 @@ static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q5_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK5_0;
@@ -2971,7 +3009,7 @@ static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q5_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK5_1;
@@ -3019,7 +3057,7 @@ static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
  * as acc[m] = fma(dx*dy, (float)sum, acc[m]); then an 8-lane horizontal add.
  * Matching the rounding makes our logits follow llama.cpp's bit for bit
  * where the inputs agree. */
-static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -3545,7 +3583,7 @@ static void lk__dequantize_row_q6_K(const void *vx, float *y, int64_t n) {
 }
 
 /* Q8_K: activations for the K-quant dots; d = max/-127 (float, not f16). */
-static void lk__quantize_row_q8_K(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__quantize_row_q8_K_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
     int j, l;
@@ -3591,7 +3629,7 @@ static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, i
         for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
 }
 
-static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3617,7 +3655,7 @@ static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *vx, const voi
     *s = sumf;
 }
 
-static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3661,7 +3699,7 @@ static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float d
     dmin = dminx * yb->d;
     *sumf -= dmin * (float)sumi;
 }
-static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3679,7 +3717,7 @@ static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *vx, const voi
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
-static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3697,7 +3735,7 @@ static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *vx, const voi
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
-static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3770,6 +3808,8 @@ typedef struct lk__matmul_job {
     unsigned char *xq_w;        /* the same, writable (scratch)                      */
     size_t xq_row;
     int64_t n_in, n_out, n_cols;
+    lk__tile_fn tile;           /* several rows x columns at once, or NULL */
+    lk__tile_fn tile1;          /* several rows x 1 column, or NULL        */
 } lk__matmul_job;
 
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
@@ -3783,15 +3823,12 @@ static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
  * half to even. Weight files keep the reference quantizer (from_float),
  * which rounds half away from zero and multiplies by 1/d. */
 static int lk__act_round(float v) {   /* round half to even, clamped to int8 */
-    float r;
     if (v != v) return 0;
     if (v >= 127.0f) return 127;
     if (v <= -128.0f) return -128;
-    r = floorf(v + 0.5f);
-    if (r - v == 0.5f && fmodf(r, 2.0f) != 0.0f) r -= 1.0f;   /* tie: go to even */
-    return (int)r;
+    return lk__nearest_int(v);        /* exact for |v| < 2^22 */
 }
-static void lk__act_quantize_q8_0(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__act_quantize_q8_0_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
     int j;
@@ -3803,7 +3840,7 @@ static void lk__act_quantize_q8_0(const float *x, void *vy, int64_t n) {
         for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__act_round(x[j] * id);
     }
 }
-static void lk__act_quantize_q8_1(const float *x, void *vy, int64_t n) {
+static LK__UNUSED void lk__act_quantize_q8_1_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
     int j;
@@ -3832,13 +3869,26 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
-    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; every
-     * y element is still exactly one vec_dot, whatever the split */
+    const int64_t ne1 = j->W->ne[1];
+    /* tiles of 32 weight rows x 16 columns stay in cache for prefill; inside,
+     * LK__TR x LK__TC register tiles where the type has them. Every y element
+     * is bit-identical to one vec_dot, whatever the split. */
     for (rb = r0; rb < r1; rb += 32) {
         int64_t re = rb + 32 < r1 ? rb + 32 : r1;
         for (cb = 0; cb < j->n_cols; cb += 16) {
             int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
-            for (r = rb; r < re; r++) {
+            r = rb;
+            if (j->tile1)
+                for (; r + LK__TR <= re && r % ne1 + LK__TR <= ne1; r += LK__TR) {   /* rows in one 2-D slice */
+                    const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                    c = cb;
+                    if (j->tile)
+                        for (; c + LK__TC <= ce; c += LK__TC)
+                            j->tile(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
+                    for (; c < ce; c++)
+                        j->tile1(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
+                }
+            for (; r < re; r++) {
                 const unsigned char *wrow = lk__matmul_wrow(j->W, r);
                 for (c = cb; c < ce; c++)    /* y[c][r] = dot(W[r], x[c]) */
                     j->wt->vec_dot(j->n_in, &j->y[c * j->n_out + r], wrow, j->xq + (size_t)c * j->xq_row);
@@ -3889,8 +3939,13 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         job.xq = job.xq_w;
         job.xq_row = lk_row_size(wt->vec_dot_type, job.n_in);
         n_tasks = (int)(n_cols < nt ? n_cols : nt);
-        lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
+        if (n_tasks <= 1 || n_cols * job.n_in < 65536) lk__matmul_quant_task(&job, 0, 1);   /* small: no fork */
+        else lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
     }
+    job.tile = lk__tile_kernel(W->type, 0);
+    /* 1 column (decode) keeps one row at a time: a single sequential weight
+     * stream measured faster than several interleaved rows */
+    job.tile1 = n_cols > 1 ? lk__tile_kernel(W->type, 1) : NULL;
     n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
     lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
@@ -4507,7 +4562,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
  * blocks (fp16 d, int8 qs[32]: 34 B). Integer sums per sub-block, scaled
  * in float per super-block, as ggml's scalar code does. */
 #define LK__Q8K_BYTES 292
-static void lk__iq4_nl_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t ib; int j;
     float sumf = 0;
@@ -4523,7 +4578,7 @@ static void lk__iq4_nl_vec_dot(int64_t n, float *s, const void *vx, const void *
     }
     *s = sumf;
 }
-static void lk__iq4_xs_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int ib, j;
     float sumf = 0;
@@ -5242,6 +5297,961 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
     }
 }
 /* end of 15.7b */
+
+/* --------------------------------------------------------------------------
+ * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
+ * *_ref function) and the dispatcher under the table's name picks the SIMD
+ * version at compile time. Integer parts are exact in every version; the
+ * q8_0, q4_1 (x86) and bf16 dots and the activation quantizers are bit-identical
+ * to their references; other dots may round their float sums differently.
+ * Float order of the x86 kernels (the vec_dot is the 1 x 1 tile):
+ *   32-element blocks (q8_0 q4_0 q5_0 q4_1 q5_1 iq4_nl): 8 int32 lanes, lane
+ *     m = products 4m..4m+3 of a block; acc = fma(dx*dy, lanes, acc) per
+ *     block; lk__hsum8 at the end (+ the separate m*s sum for q4_1/q5_1).
+ *   K-quants, iq4_xs: 8 int32 lanes of scale * int16 pair sums per
+ *     super-block (q6_K / q3_K pairs of signed (q - 32|4) * y, as ggml);
+ *     acc = fma(d, lanes, acc); min terms in a scalar float sum.
+ *   f32 / f16: 16 float lanes (element 16k+j in lane j) with fma, reduced
+ *     8+8 then lk__hsum8, a tail n % 16 in double. bf16: the AVX512-BF16
+ *     dot instruction, exactly the reference.
+ * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
+ * -------------------------------------------------------------------------- */
+/* q4_K / q5_K: 12 packed bytes -> 8 six-bit scales and 8 mins */
+static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
+    uint32_t u[3], a[4];
+    memcpy(u, q, 12);
+    a[0] = u[0] & 0x3f3f3f3fu;                                       /* scales 0-3 */
+    a[1] = (u[2] & 0x0f0f0f0fu) | ((u[0] >> 2) & 0x30303030u);       /* scales 4-7 */
+    a[2] = u[1] & 0x3f3f3f3fu;                                       /* mins 0-3   */
+    a[3] = ((u[2] >> 4) & 0x0f0f0f0fu) | ((u[1] >> 2) & 0x30303030u);/* mins 4-7   */
+    memcpy(sc, a, 8); memcpy(mn, a + 2, 8);
+}
+/* iq4_nl levels + 128 as unsigned bytes (lk__iq4nl_values) */
+static LK__UNUSED const uint8_t lk__iq4nl_u8[16] = { 1, 24, 45, 63, 79, 93, 106, 118, 129, 141, 153, 166, 181, 197, 217, 241 };
+#if defined(LK__X86)
+#define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+static float lk__h2f_x(uint16_t h) { return _cvtsh_ss(h); }
+/* 8-lane sum in the order of lk__hsum8: (l0+l4 + l2+l6) + (l1+l5 + l3+l7) */
+static float lk__hsum8_x(__m256 v) {
+    __m128 t = _mm_add_ps(_mm256_extractf128_ps(v, 1), _mm256_castps256_ps128(v));
+    t = _mm_add_ps(t, _mm_movehl_ps(t, t));
+    t = _mm_add_ss(t, _mm_movehdup_ps(t));
+    return _mm_cvtss_f32(t);
+}
+static int32_t lk__hsum8i_x(__m256i v) {
+    __m128i t = _mm_add_epi32(_mm256_extracti128_si256(v, 1), _mm256_castsi256_si128(v));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
+    return _mm_cvtsi128_si32(t);
+}
+/* acc[k] += sum over i < 4 of u[4k+i] * s[4k+i]  (u unsigned, s signed bytes;
+ * without VNNI each pair sum must fit int16) */
+static __m256i lk__dp4_x(__m256i acc, __m256i u, __m256i s) {
+#if defined(LK__X86_VNNI)
+    return _mm256_dpbusd_epi32(acc, u, s);
+#else
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
+#endif
+}
+/* signed x . signed y in 4-element groups (y != -128) */
+static LK__UNUSED __m256i lk__dp4s_x(__m256i x, __m256i y) {
+    return lk__dp4_x(_mm256_setzero_si256(), _mm256_sign_epi8(x, x), _mm256_sign_epi8(y, x));
+}
+/* 16 bytes of nibbles -> 32 bytes: low nibbles (elements 0-15) then high (16-31) */
+static __m256i lk__nib32_x(const uint8_t *qs) {
+    __m128i b = LK__LD128(qs);
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(b, 4), b), _mm256_set1_epi8(15));
+}
+/* 32 bits -> 32 bytes, byte j = 0xFF where bit j is set */
+static __m256i lk__bits32_x(uint32_t b) {
+#if defined(LK__X86_512)
+    return _mm256_movm_epi8((__mmask32)b);
+#else
+    const __m256i shuf = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                          2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+    __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)b), shuf);
+    return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
+#endif
+}
+
+/* K-quants: per super-block 8 int32 lanes of (scale * partial dot) sums,
+ * then acc = fma(d, lanes, acc); min / offset terms in scalar integers. */
+/* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
+static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
+/* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
+/* f32 / f16: products summed in 16 float lanes with fma (lane j takes
+ * elements 16k+j), lanes reduced 8+8, 4+4, 2+2, 1+1; a tail (n % 16) in
+ * double. ggml's x86 float kernels also sum in float lanes. */
+static float lk__red16_x(__m256 lo, __m256 hi) { return lk__hsum8_x(_mm256_add_ps(hi, lo)); }
+static LK__UNUSED void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), a1);
+    }
+    for (; i < n; i++) tail += (double)(x[i] * y[i]);
+    *s = (float)((double)lk__red16_x(a0, a1) + tail);
+}
+static LK__UNUSED void lk__vd_f16_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(x + i)), _mm256_cvtph_ps(LK__LD128(y + i)), a0);
+        a1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(x + i + 8)), _mm256_cvtph_ps(LK__LD128(y + i + 8)), a1);
+    }
+    for (; i < n; i++) tail += (double)(lk__h2f_x(x[i]) * lk__h2f_x(y[i]));
+    *s = (float)((double)lk__red16_x(a0, a1) + tail);
+}
+/* f32 -> f16 rows with the F16C instruction (round to nearest even, as the
+ * reference, for every finite value and infinity) */
+static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(y + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
+}
+#if defined(LK__X86_BF16)
+/* bf16: the AVX512-BF16 dot instruction is the reference's arithmetic */
+static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    __m512 acc = _mm512_setzero_ps();
+    int64_t i;
+    for (i = 0; i < n; i += 32)
+        acc = _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512((const void *)(x + i)), (__m512bh)_mm512_loadu_si512((const void *)(y + i)));
+    {
+        float l[16], t8[8];
+        int j;
+        _mm512_storeu_ps(l, acc);
+        for (j = 0; j < 8; j++) t8[j] = l[8 + j] + l[j];
+        *s = lk__hsum8(t8);
+    }
+}
+#endif
+
+/* activation quantizers, bit-identical to the references (finite input) */
+static __m256i lk__pack32_x(__m256i i0, __m256i i1, __m256i i2, __m256i i3) {   /* 4 x 8 int32 -> 32 int8 in order */
+    __m256i b = _mm256_packs_epi16(_mm256_packs_epi32(i0, i1), _mm256_packs_epi32(i2, i3));
+    return _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+static float lk__amax32_x(const float *x, __m256 *v) {
+    const __m256 sgn = _mm256_set1_ps(-0.0f);
+    __m256 m;
+    __m128 t;
+    v[0] = _mm256_loadu_ps(x); v[1] = _mm256_loadu_ps(x + 8);
+    v[2] = _mm256_loadu_ps(x + 16); v[3] = _mm256_loadu_ps(x + 24);
+    m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sgn, v[0]), _mm256_andnot_ps(sgn, v[1])),
+                      _mm256_max_ps(_mm256_andnot_ps(sgn, v[2]), _mm256_andnot_ps(sgn, v[3])));
+    t = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+    t = _mm_max_ps(t, _mm_movehl_ps(t, t));
+    t = _mm_max_ss(t, _mm_movehdup_ps(t));
+    return _mm_cvtss_f32(t);
+}
+static __m256i lk__q32_x(const __m256 *v, float id, __m256i *sum) {
+    __m256 m = _mm256_set1_ps(id);
+    __m256i i0 = _mm256_cvtps_epi32(_mm256_mul_ps(v[0], m)), i1 = _mm256_cvtps_epi32(_mm256_mul_ps(v[1], m));
+    __m256i i2 = _mm256_cvtps_epi32(_mm256_mul_ps(v[2], m)), i3 = _mm256_cvtps_epi32(_mm256_mul_ps(v[3], m));
+    if (sum) *sum = _mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3));
+    return lk__pack32_x(i0, i1, i2, i3);
+}
+static void lk__act_q8_0_x86(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        __m256 v[4];
+        float amax = lk__amax32_x(x, v);
+        y[i].d = LK__F2H(amax / 127.0f);
+        _mm256_storeu_si256((__m256i *)(void *)y[i].qs, lk__q32_x(v, amax != 0.0f ? 127.0f / amax : 0.0f, NULL));
+    }
+}
+static void lk__act_q8_1_x86(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        __m256 v[4];
+        __m256i sum;
+        float amax = lk__amax32_x(x, v), d = amax / 127.0f;
+        y[i].d = LK__F2H(d);
+        _mm256_storeu_si256((__m256i *)(void *)y[i].qs, lk__q32_x(v, amax != 0.0f ? 127.0f / amax : 0.0f, &sum));
+        y[i].s = LK__F2H(d * (float)lk__hsum8i_x(sum));
+    }
+}
+static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
+    lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    int j;
+    for (i = 0; i < nb; i++, x += LK_QK_K) {
+        __m256 v[32];
+        float amax = 0.0f, max = 0.0f, iscale;
+        for (j = 0; j < 8; j++) { float a = lk__amax32_x(x + 32 * j, v + 4 * j); if (a > amax) amax = a; }
+        if (!amax) { memset(&y[i], 0, sizeof y[i]); continue; }
+        for (j = 0; j < LK_QK_K; j++) if (fabsf(x[j]) == amax) { max = x[j]; break; }   /* first, as the reference */
+        iscale = -127.f / max;
+        for (j = 0; j < 8; j++) {
+            __m256i s0, s1, b = lk__q32_x(v + 4 * j, iscale, NULL);
+            _mm256_storeu_si256((__m256i *)(void *)(y[i].qs + 32 * j), b);
+            /* bsums: sums of 16 consecutive int8 */
+            s0 = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), b), _mm256_set1_epi16(1));   /* 8 x sums of 4 */
+            s1 = _mm256_hadd_epi32(s0, s0);                          /* sums of 8: [0..7],[8..15] | [16..23],[24..31] */
+            s1 = _mm256_hadd_epi32(s1, s1);                          /* sums of 16 in element 0 of each lane */
+            y[i].bsums[2 * j] = (int16_t)_mm256_cvtsi256_si32(s1);
+            y[i].bsums[2 * j + 1] = (int16_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(s1, 1));
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+#endif /* LK__X86 */
+/* ---- register-tiled kernels (x86): R weight rows x C activation columns.
+ * Each (row, column) pair runs exactly the instructions of the R = C = 1
+ * case, which is the vec_dot, so tiled results equal vec_dot bit for bit.
+ * y[c * ys + r] = dot(weight row r, activation column c). */
+#if defined(LK__X86)
+#if defined(__GNUC__) || defined(__clang__)
+#define LK__AINL static inline __attribute__((always_inline))
+#define LK__UNROLL _Pragma("GCC unroll 8")
+#else
+#define LK__AINL static
+#define LK__UNROLL
+#endif
+/* 32-element blocks (kind: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1).
+ * Weights as unsigned bytes u = value + off (off 128, 8, 16, 128, 0, 0);
+ * int lanes = dp4(u, y) - off * dp4(1, y): exact integers of 4 products.
+ * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
+ * add m * s per block in a separate float sum. */
+LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                               float *y, int64_t ys, int R, int C, int kind) {
+    static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };
+    const int ab = kind >= 4 ? 36 : 34, aq = kind >= 4 ? 4 : 2;
+    int64_t i, nb = n / 32;
+    __m256 acc[LK__TR][LK__TC];
+    float summ[LK__TR][LK__TC];
+    int r, c;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    for (i = 0; i < nb; i++) {
+        __m256i xu[LK__TR], ya[LK__TC], nc[LK__TC];
+        __m256 dx[LK__TR], dy[LK__TC];
+        float mx[LK__TR], sy[LK__TC];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            const unsigned char *b = w + (size_t)r * ws + (size_t)i * bsz[kind];
+            uint16_t h[2];
+            memcpy(h, b, 4);
+            dx[r] = _mm256_set1_ps(lk__h2f_x(h[0]));
+            mx[r] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
+            switch (kind) {
+            case 0: xu[r] = _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80)); break;
+            case 1: xu[r] = lk__nib32_x(b + 2); break;
+            case 2: xu[r] = _mm256_or_si256(lk__nib32_x(b + 6), _mm256_and_si256(lk__bits32_x(lk__qh32(b + 2)), _mm256_set1_epi8(16))); break;
+            case 3: xu[r] = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_u8)), lk__nib32_x(b + 2)); break;
+            case 4: xu[r] = lk__nib32_x(b + 4); break;
+            default: xu[r] = _mm256_or_si256(lk__nib32_x(b + 8), _mm256_and_si256(lk__bits32_x(lk__qh32(b + 4)), _mm256_set1_epi8(16))); break;
+            }
+        }
+        LK__UNROLL for (c = 0; c < C; c++) {
+            const unsigned char *b = a + (size_t)c * as + (size_t)i * ab;
+            uint16_t h[2];
+            memcpy(h, b, 4);
+            dy[c] = _mm256_set1_ps(lk__h2f_x(h[0]));
+            sy[c] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
+            ya[c] = LK__LD256(b + aq);
+            nc[c] = off[kind] ? _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)off[kind]), ya[c]))
+                              : _mm256_setzero_si256();
+        }
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
+                __m256i p;
+#if defined(LK__X86_VNNI)
+                p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
+#else           /* maddubs could saturate on u up to 255: signed values and the sign trick */
+                (void)nc;
+                if (kind >= 4) p = lk__dp4_x(_mm256_setzero_si256(), xu[r], ya[c]);
+                else if (off[kind] == 128) p = lk__dp4s_x(_mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80)), ya[c]);
+                else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
+#endif
+                acc[r][c] = _mm256_fmadd_ps(_mm256_mul_ps(dx[r], dy[c]), _mm256_cvtepi32_ps(p), acc[r][c]);
+                if (kind >= 4) summ[r][c] = fmaf(mx[r], sy[c], summ[r][c]);   /* as the q4_1 reference */
+            }
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + summ[r][c];
+}
+/* q4_K . q8_K */
+LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C, int q5) {
+    int64_t i, nb = n / LK_QK_K;
+    const size_t bsz = q5 ? sizeof(lk_block_q5_K) : sizeof(lk_block_q4_K);
+    const __m256i m4 = _mm256_set1_epi8(15), one = _mm256_set1_epi8(1);
+    __m256 acc[LK__TR][LK__TC];
+    float summ[LK__TR][LK__TC];
+    int r, c, j;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    for (i = 0; i < nb; i++) {
+        /* both block types start with d, dmin, scales[12]; q5_K then has qh[32] */
+        const unsigned char *xb[LK__TR], *qs[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        uint8_t sc[LK__TR][8], mn[LK__TR][8];
+        __m128i mnv[LK__TR], bsp[LK__TC];
+        __m256i scv[LK__TR];          /* the 8 scales as int16, in both 128-bit lanes */
+        __m256i hb[LK__TR];
+        __m256i ai[LK__TR][LK__TC];
+        float dx[LK__TR], dmx[LK__TR];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            uint16_t h[2];
+            xb[r] = w + (size_t)r * ws + (size_t)i * bsz;
+            memcpy(h, xb[r], 4);
+            dx[r] = lk__h2f_x(h[0]); dmx[r] = lk__h2f_x(h[1]);
+            lk__k4_scales(xb[r] + 4, sc[r], mn[r]);
+            mnv[r] = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)mn[r]));
+            scv[r] = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)sc[r])));
+            hb[r] = q5 ? LK__LD256(xb[r] + 16) : _mm256_setzero_si256();
+            qs[r] = xb[r] + (q5 ? 48 : 16);
+        }
+        LK__UNROLL for (c = 0; c < C; c++) {
+            yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+            bsp[c] = _mm_hadd_epi16(LK__LD128(yb[c]->bsums), LK__LD128(yb[c]->bsums + 8));   /* sums of 32 */
+        }
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
+                __m128i t = _mm_madd_epi16(mnv[r], bsp[c]);          /* sum_j min_j * bsum32_j */
+                t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
+                t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
+                summ[r][c] -= (dmx[r] * yb[c]->d) * (float)_mm_cvtsi128_si32(t);
+                ai[r][c] = _mm256_setzero_si256();
+            }
+        LK__UNROLL for (j = 0; j < 4; j++) {
+            __m256i lo[LK__TR], hi[LK__TR], s0[LK__TR], s1[LK__TR], y0[LK__TC], y1[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                __m256i q = LK__LD256(qs[r] + 32 * j);
+                lo[r] = _mm256_and_si256(q, m4);
+                hi[r] = _mm256_and_si256(_mm256_srli_epi16(q, 4), m4);
+                if (q5) {   /* 5th bit: qh bit 2j for the low nibbles, 2j+1 for the high */
+                    lo[r] = _mm256_or_si256(lo[r], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb[r], 2 * j), one), 4));
+                    hi[r] = _mm256_or_si256(hi[r], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb[r], 2 * j + 1), one), 4));
+                }
+                /* broadcast int16 scale 2j / 2j+1: bytes 4j,4j+1 / 4j+2,4j+3 */
+                s0[r] = _mm256_shuffle_epi8(scv[r], _mm256_set1_epi16((short)((4 * j) | ((4 * j + 1) << 8))));
+                s1[r] = _mm256_shuffle_epi8(scv[r], _mm256_set1_epi16((short)((4 * j + 2) | ((4 * j + 3) << 8))));
+            }
+            LK__UNROLL for (c = 0; c < C; c++) { y0[c] = LK__LD256(yb[c]->qs + 64 * j); y1[c] = LK__LD256(yb[c]->qs + 64 * j + 32); }
+            LK__UNROLL for (r = 0; r < R; r++)
+                LK__UNROLL for (c = 0; c < C; c++) {
+                    __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo[r], y0[c]), s0[r]);
+                    __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi[r], y1[c]), s1[r]);
+                    ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_add_epi32(p0, p1));
+                }
+        }
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++)
+                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dx[r] * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
+}
+/* q6_K . q8_K */
+LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m4 = _mm256_set1_epi8(15), m3 = _mm256_set1_epi8(3);
+    __m256 acc[LK__TR][LK__TC];
+    int r, c, h;
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const lk_block_q6_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC];
+        LK__UNROLL for (r = 0; r < R; r++) xb[r] = LK__CAST(const lk_block_q6_K *, (const void *)(w + (size_t)r * ws)) + i;
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        for (h = 0; h < 2; h++) {
+            __m256i scv[LK__TR];      /* scales 8h..8h+7 as int16, in both 128-bit lanes */
+            int k;
+            LK__UNROLL for (r = 0; r < R; r++)
+                scv[r] = _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(xb[r]->scales + 8 * h))));
+            LK__UNROLL for (k = 0; k < 4; k++) {     /* 32 elements 128h + 32k .. +31 */
+                __m256i u[LK__TR], sv[LK__TR], yv[LK__TC], y32[LK__TC];
+                LK__UNROLL for (r = 0; r < R; r++) {
+                    const uint8_t *ql = xb[r]->ql + 64 * h + 32 * (k & 1), *qh = xb[r]->qh + 32 * h;
+                    __m256i l = LK__LD256(ql), hh = LK__LD256(qh);
+                    if (k >= 2) l = _mm256_srli_epi16(l, 4);
+                    u[r] = _mm256_or_si256(_mm256_and_si256(l, m4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hh, 2 * k), m3), 4));
+                    /* low 128 bits: scale 2k, high: scale 2k+1 (int16 bytes 4k.. / 4k+2..) */
+                    sv[r] = _mm256_shuffle_epi8(scv[r], _mm256_set_m128i(_mm_set1_epi16((short)((4 * k + 2) | ((4 * k + 3) << 8))),
+                                                                          _mm_set1_epi16((short)((4 * k) | ((4 * k + 1) << 8)))));
+                }
+                LK__UNROLL for (c = 0; c < C; c++) {
+                    yv[c] = LK__LD256(yb[c]->qs + 128 * h + 32 * k);
+                    y32[c] = _mm256_maddubs_epi16(_mm256_set1_epi8(32), yv[c]);
+                }
+                LK__UNROLL for (r = 0; r < R; r++)   /* pairs of (u - 32) * y in int16, as ggml */
+                    LK__UNROLL for (c = 0; c < C; c++)
+                        ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(u[r], yv[c]), y32[c]), sv[r]));
+            }
+        }
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
+                acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+            }
+    }
+    LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+}
+static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+}
+static void lk__vd_q5_0_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 2);
+}
+static void lk__vd_iq4_nl_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 3);
+}
+static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 4);
+}
+static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 5);
+}
+static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+}
+static void lk__vd_q5_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+}
+static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
+static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
+static void lk__t44_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
+static void lk__t41_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
+static void lk__t44_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 3); }
+static void lk__t41_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 3); }
+static void lk__t44_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 4); }
+static void lk__t41_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 4); }
+static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 5); }
+static void lk__t41_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 5); }
+static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
+static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
+static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+/* q3_K . q8_K: u = low 2 bits + 4 * high bit, value u - 4; int16 pairs of
+ * (u - 4) * y as ggml forms them, times the signed 6-bit scales */
+LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m3 = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
+    __m256 acc[LK__TR][LK__TC];
+    int r, c, k;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const lk_block_q3_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC], hm[LK__TR], scv[LK__TR][2];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            /* the 16 6-bit scales (lk__q3k_scale) with 32-bit operations: byte j of
+             * u[j/4] = low nibble (bytes 0-7, high nibbles for j >= 8) | 2 bits of bytes 8-11 */
+            uint32_t a[3], u[4];
+            __m128i sv16;
+            xb[r] = LK__CAST(const lk_block_q3_K *, (const void *)(w + (size_t)r * ws)) + i;
+            memcpy(a, xb[r]->scales, 12);
+            u[0] = (a[0] & 0x0f0f0f0fu) | ((a[2] & 0x03030303u) << 4);
+            u[1] = (a[1] & 0x0f0f0f0fu) | (((a[2] >> 2) & 0x03030303u) << 4);
+            u[2] = ((a[0] >> 4) & 0x0f0f0f0fu) | (((a[2] >> 4) & 0x03030303u) << 4);
+            u[3] = ((a[1] >> 4) & 0x0f0f0f0fu) | (((a[2] >> 6) & 0x03030303u) << 4);
+            sv16 = _mm_sub_epi8(LK__LD128(u), _mm_set1_epi8(32));
+            scv[r][0] = _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(sv16));                    /* scales 0-7  */
+            scv[r][1] = _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(_mm_srli_si128(sv16, 8))); /* scales 8-15 */
+            hm[r] = LK__LD256(xb[r]->hmask);
+        }
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        LK__UNROLL for (k = 0; k < 8; k++) {       /* elements 32k .. 32k+31 */
+            __m256i u[LK__TR], sv[LK__TR], yv[LK__TC], y4[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                __m256i lo = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(xb[r]->qs + 32 * (k / 4)), 2 * (k % 4)), m3);
+                __m256i hi = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hm[r], k), one), 2);
+                u[r] = _mm256_or_si256(lo, hi);
+                /* low 128 bits: scale 2k, high: 2k+1 (int16 bytes of scv[k/4]) */
+                sv[r] = _mm256_shuffle_epi8(scv[r][k / 4], _mm256_set_m128i(_mm_set1_epi16((short)((4 * (k % 4) + 2) | ((4 * (k % 4) + 3) << 8))),
+                                                                            _mm_set1_epi16((short)((4 * (k % 4)) | ((4 * (k % 4) + 1) << 8)))));
+            }
+            LK__UNROLL for (c = 0; c < C; c++) {
+                yv[c] = LK__LD256(yb[c]->qs + 32 * k);
+                y4[c] = _mm256_maddubs_epi16(_mm256_set1_epi8(4), yv[c]);
+            }
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(u[r], yv[c]), y4[c]), sv[r]));
+        }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+            acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(xb[r]->d) * yb[c]->d), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+/* q2_K . q8_K: unsigned 2-bit quants times 4-bit scales; mins apart */
+LK__AINL void lk__tile_q2_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                float *y, int64_t ys, int R, int C) {
+    int64_t i, nb = n / LK_QK_K;
+    const __m256i m3 = _mm256_set1_epi8(3);
+    __m256 acc[LK__TR][LK__TC];
+    float summ[LK__TR][LK__TC];
+    int r, c, k;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    for (i = 0; i < nb; i++) {
+        const lk_block_q2_K *xb[LK__TR];
+        const lk_block_q8_K *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC], mins[LK__TR];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            xb[r] = LK__CAST(const lk_block_q2_K *, (const void *)(w + (size_t)r * ws)) + i;
+            mins[r] = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(LK__LD128(xb[r]->scales), 4), _mm_set1_epi8(15)));
+        }
+        LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        LK__UNROLL for (r = 0; r < R; r++)
+            LK__UNROLL for (c = 0; c < C; c++) {
+                int32_t sm = lk__hsum8i_x(_mm256_madd_epi16(mins[r], LK__LD256(yb[c]->bsums)));
+                summ[r][c] -= (yb[c]->d * lk__h2f_x(xb[r]->dmin)) * (float)sm;
+                ai[r][c] = _mm256_setzero_si256();
+            }
+        LK__UNROLL for (k = 0; k < 8; k++) {      /* 32 elements: bytes 32(k/4).., bits 2(k%4), scales 2k, 2k+1 */
+            __m256i u[LK__TR], sv[LK__TR], yv[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                u[r] = _mm256_and_si256(_mm256_srli_epi16(LK__LD256(xb[r]->qs + 32 * (k / 4)), 2 * (k % 4)), m3);
+                sv[r] = lk__sc2_x(xb[r]->scales[2 * k] & 15, xb[r]->scales[2 * k + 1] & 15);
+            }
+            LK__UNROLL for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c]->qs + 32 * k);
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(u[r], yv[c]), sv[r]));
+        }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+            acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(yb[c]->d * lk__h2f_x(xb[r]->d)), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
+}
+static void lk__vd_q3_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q3_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__t44_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+static void lk__t44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+/* iq4_xs . q8_K: levels by table lookup, int16 pairs by the sign trick,
+ * times the 6-bit sub-block scale minus 32 */
+LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                  float *y, int64_t ys, int R, int C) {
+    const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
+    int64_t i, nb = n / 256;
+    __m256 acc[LK__TR][LK__TC];
+    int r, c, ib;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const unsigned char *xb[LK__TR], *yb[LK__TC];
+        __m256i ai[LK__TR][LK__TC];
+        float dx[LK__TR], dy[LK__TC];
+        unsigned sh[LK__TR];
+        LK__UNROLL for (r = 0; r < R; r++) {
+            uint16_t h[2];
+            xb[r] = w + (size_t)r * ws + (size_t)i * 136;
+            memcpy(h, xb[r], 4);
+            dx[r] = lk__h2f_x(h[0]); sh[r] = h[1];
+        }
+        LK__UNROLL for (c = 0; c < C; c++) { yb[c] = a + (size_t)c * as + (size_t)i * 292; memcpy(&dy[c], yb[c], 4); }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
+        for (ib = 0; ib < 8; ib++) {
+            __m256i q[LK__TR], aq[LK__TR], sv[LK__TR], yv[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                int ls = (int)(((xb[r][4 + ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh[r] >> 2 * ib) & 3) << 4)) - 32;
+                q[r] = _mm256_shuffle_epi8(tab, lk__nib32_x(xb[r] + 8 + 16 * ib));
+                aq[r] = _mm256_sign_epi8(q[r], q[r]);
+                sv[r] = _mm256_set1_epi16((short)ls);
+            }
+            LK__UNROLL for (c = 0; c < C; c++) yv[c] = LK__LD256(yb[c] + 4 + 32 * ib);
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                ai[r][c] = _mm256_add_epi32(ai[r][c], _mm256_madd_epi16(_mm256_maddubs_epi16(aq[r], _mm256_sign_epi8(yv[c], q[r])), sv[r]));
+        }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+            acc[r][c] = _mm256_fmadd_ps(_mm256_set1_ps(dx[r] * dy[c]), _mm256_cvtepi32_ps(ai[r][c]), acc[r][c]);
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
+}
+static void lk__vd_iq4_xs_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_iq4_xs_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
+}
+static void lk__t44_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+#if defined(LK__X86_512)
+/* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
+ * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
+ * dot instruction's lanes), reduced 8+8 then as lk__hsum8 */
+static float lk__red16_z(__m512 v) {
+    float l[16], t8[8];
+    int j;
+    _mm512_storeu_ps(l, v);
+    for (j = 0; j < 8; j++) t8[j] = l[8 + j] + l[j];
+    return lk__hsum8(t8);
+}
+LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
+    return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
+}
+LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                               float *y, int64_t ys, int R, int C, int kind) {
+    const int es = kind == 0 ? 4 : 2;
+    __m512 acc[LK__TR][LK__TC];
+    int64_t i = 0;
+    int r, c;
+    if (kind == 2 && n % 32) {        /* bf16 rows of other lengths: the reference */
+        for (r = 0; r < R; r++) for (c = 0; c < C; c++) lk__vec_dot_bf16_ref(n, &y[c * ys + r], w + (size_t)r * ws, a + (size_t)c * as);
+        return;
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_setzero_ps();
+    if (kind == 2) {
+#if defined(LK__X86_BF16)
+        for (; i < n; i += 32) {
+            __m512i xv[LK__TR], yv[LK__TC];
+            LK__UNROLL for (r = 0; r < R; r++) xv[r] = _mm512_loadu_si512((const void *)(w + (size_t)r * ws + 2 * i));
+            LK__UNROLL for (c = 0; c < C; c++) yv[c] = _mm512_loadu_si512((const void *)(a + (size_t)c * as + 2 * i));
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++)
+                acc[r][c] = _mm512_dpbf16_ps(acc[r][c], (__m512bh)xv[r], (__m512bh)yv[c]);
+        }
+#endif
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_z(acc[r][c]);
+        return;
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 xv[LK__TR], yv[LK__TC];
+        LK__UNROLL for (r = 0; r < R; r++) xv[r] = lk__ld16_z(w + (size_t)r * ws + (size_t)(es * i), kind);
+        LK__UNROLL for (c = 0; c < C; c++) yv[c] = lk__ld16_z(a + (size_t)c * as + (size_t)(es * i), kind);
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_fmadd_ps(xv[r], yv[c], acc[r][c]);
+    }
+    for (r = 0; r < R; r++)
+        for (c = 0; c < C; c++) {
+            const unsigned char *xr = w + (size_t)r * ws, *yc = a + (size_t)c * as;
+            double tail = 0.0;
+            int64_t k;
+            for (k = i; k < n; k++) {
+                if (kind) { uint16_t hx, hy; memcpy(&hx, xr + 2 * k, 2); memcpy(&hy, yc + 2 * k, 2); tail += (double)(lk__h2f_x(hx) * lk__h2f_x(hy)); }
+                else { float fx, fy; memcpy(&fx, xr + 4 * k, 4); memcpy(&fy, yc + 4 * k, 4); tail += (double)(fx * fy); }
+            }
+            y[c * ys + r] = (float)((double)lk__red16_z(acc[r][c]) + tail);
+        }
+}
+static void lk__vd_f32_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+}
+static void lk__vd_f16_t(int64_t n, float *s, const void *x, const void *y) {
+    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+}
+static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
+static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
+#if defined(LK__X86_BF16)
+static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
+static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
+#endif
+#endif /* LK__X86_512 */
+#endif /* LK__X86 */
+
+#if defined(LK__ARM)
+static float lk__h2f_a(uint16_t h) { return lk_fp16_to_fp32(h); }
+/* 8 lanes held as lo (0-3), hi (4-7), summed in lk__hsum8's order */
+static float lk__hsum8_a(float32x4_t lo, float32x4_t hi) {
+    float32x4_t t = vaddq_f32(hi, lo);                               /* l4+l0 .. l7+l3 */
+    float32x2_t u = vadd_f32(vget_low_f32(t), vget_high_f32(t));     /* t0+t2, t1+t3 */
+    return vget_lane_f32(u, 0) + vget_lane_f32(u, 1);
+}
+/* int32 lane k += sum of the 4 products 4k..4k+3 */
+static int32x4_t lk__dp4_a(int32x4_t acc, int8x16_t a, int8x16_t b) {
+#if defined(LK__ARM_DOT)
+    return vdotq_s32(acc, a, b);
+#else
+    int16x8_t p0 = vmull_s8(vget_low_s8(a), vget_low_s8(b)), p1 = vmull_s8(vget_high_s8(a), vget_high_s8(b));
+    return vaddq_s32(acc, vpaddq_s32(vpaddlq_s16(p0), vpaddlq_s16(p1)));
+#endif
+}
+static void lk__vd_q8_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx), *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    for (i = 0; i < nb; i++) {
+        int32x4_t p0 = lk__dp4_a(vdupq_n_s32(0), vld1q_s8(x[i].qs), vld1q_s8(y[i].qs));
+        int32x4_t p1 = lk__dp4_a(vdupq_n_s32(0), vld1q_s8(x[i].qs + 16), vld1q_s8(y[i].qs + 16));
+        float32x4_t d = vdupq_n_f32(lk__h2f_a(x[i].d) * lk__h2f_a(y[i].d));
+        lo = vfmaq_f32(lo, d, vcvtq_f32_s32(p0));
+        hi = vfmaq_f32(hi, d, vcvtq_f32_s32(p1));
+    }
+    *s = lk__hsum8_a(lo, hi);
+}
+static void lk__vd_q4_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
+    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK4_0;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    const int8x16_t s8 = vdupq_n_s8(8);
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    for (i = 0; i < nb; i++) {
+        uint8x16_t q = vld1q_u8(x[i].qs);
+        int8x16_t a0 = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), s8);
+        int8x16_t a1 = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), s8);
+        int32x4_t p0 = lk__dp4_a(vdupq_n_s32(0), a0, vld1q_s8(y[i].qs));
+        int32x4_t p1 = lk__dp4_a(vdupq_n_s32(0), a1, vld1q_s8(y[i].qs + 16));
+        float32x4_t d = vdupq_n_f32(lk__h2f_a(x[i].d) * lk__h2f_a(y[i].d));
+        lo = vfmaq_f32(lo, d, vcvtq_f32_s32(p0));
+        hi = vfmaq_f32(hi, d, vcvtq_f32_s32(p1));
+    }
+    *s = lk__hsum8_a(lo, hi);
+}
+/* float dots: 16 lanes (4 x 4), fma, reduced 8+8 then as lk__hsum8; tail in double */
+static void lk__vd_f32_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
+    float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = vfmaq_f32(a0, vld1q_f32(x + i), vld1q_f32(y + i));
+        a1 = vfmaq_f32(a1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+        a2 = vfmaq_f32(a2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+        a3 = vfmaq_f32(a3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+    }
+    for (; i < n; i++) tail += (double)(x[i] * y[i]);
+    *s = (float)((double)lk__hsum8_a(vaddq_f32(a2, a0), vaddq_f32(a3, a1)) + tail);
+}
+static float32x4_t lk__f16x4_a(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+static void lk__vd_f16_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
+    float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
+    double tail = 0.0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = vfmaq_f32(a0, lk__f16x4_a(x + i), lk__f16x4_a(y + i));
+        a1 = vfmaq_f32(a1, lk__f16x4_a(x + i + 4), lk__f16x4_a(y + i + 4));
+        a2 = vfmaq_f32(a2, lk__f16x4_a(x + i + 8), lk__f16x4_a(y + i + 8));
+        a3 = vfmaq_f32(a3, lk__f16x4_a(x + i + 12), lk__f16x4_a(y + i + 12));
+    }
+    for (; i < n; i++) tail += (double)(lk_fp16_to_fp32(x[i]) * lk_fp16_to_fp32(y[i]));
+    *s = (float)((double)lk__hsum8_a(vaddq_f32(a2, a0), vaddq_f32(a3, a1)) + tail);
+}
+static void lk__from_float_f16_arm(const float *x, void *vy, int64_t n) {   /* FCVTN: round to nearest even */
+    uint16_t *y = LK__CAST(uint16_t *, vy);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) vst1_u16(y + i, vreinterpret_u16_f16(vcvt_f16_f32(vld1q_f32(x + i))));
+    for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
+}
+/* activation quantizers: amax, then round half to even (FCVTNS), saturate */
+static void lk__act_q8_a(const float *x, int8_t *q, float *amax_out, float (*idf)(float), int32_t *sum) {
+    float32x4_t v[8], m = vdupq_n_f32(0.0f), id;
+    int32x4_t iv[8];
+    int16x8_t h[4];
+    int k;
+    float amax;
+    for (k = 0; k < 8; k++) { v[k] = vld1q_f32(x + 4 * k); m = vmaxq_f32(m, vabsq_f32(v[k])); }
+    amax = vmaxvq_f32(m);
+    *amax_out = amax;
+    id = vdupq_n_f32(idf(amax));
+    for (k = 0; k < 8; k++) iv[k] = vcvtnq_s32_f32(vmulq_f32(v[k], id));
+    for (k = 0; k < 4; k++) h[k] = vcombine_s16(vqmovn_s32(iv[2 * k]), vqmovn_s32(iv[2 * k + 1]));
+    vst1q_s8(q, vcombine_s8(vqmovn_s16(h[0]), vqmovn_s16(h[1])));
+    vst1q_s8(q + 16, vcombine_s8(vqmovn_s16(h[2]), vqmovn_s16(h[3])));
+    if (sum) {
+        int32x4_t t = vdupq_n_s32(0);
+        for (k = 0; k < 8; k++) t = vaddq_s32(t, iv[k]);
+        *sum = vaddvq_s32(t);
+    }
+}
+static float lk__id127_a(float amax) { return amax != 0.0f ? 127.0f / amax : 0.0f; }
+static void lk__act_q8_0_arm(const float *x, void *vy, int64_t n) {
+    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
+    int64_t i, nb = n / LK_QK8_0;
+    for (i = 0; i < nb; i++, x += LK_QK8_0) {
+        float amax;
+        lk__act_q8_a(x, y[i].qs, &amax, lk__id127_a, NULL);
+        y[i].d = LK__F2H(amax / 127.0f);
+    }
+}
+static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
+    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
+    int64_t i, nb = n / LK_QK8_1;
+    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+        float amax, d;
+        int32_t sum;
+        lk__act_q8_a(x, y[i].qs, &amax, lk__id127_a, &sum);
+        d = amax / 127.0f;
+        y[i].d = LK__F2H(d);
+        y[i].s = LK__F2H(d * (float)sum);
+    }
+}
+/* K-quants: per sub-block integer dots times the integer scale in 4 int32
+ * lanes, one float fma per super-block; min / offset terms in integers */
+static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        uint8_t sc[8], mn[8];
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        int32x4_t ai = vdupq_n_s32(0);
+        int j, h, sm = 0;
+        lk__k4_scales(x[i].scales, sc, mn);
+        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
+        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
+            for (h = 0; h < 2; h++) {
+                uint8x16_t q = vld1q_u8(q4 + 16 * h);
+                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vandq_u8(q, m4)), vld1q_s8(q8 + 16 * h));
+                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), vld1q_s8(q8 + 32 + 16 * h));
+            }
+            ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
+            ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
+        }
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
+        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
+    }
+    *s = summ + vaddvq_f32(acc);
+}
+static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const uint8x16_t m4 = vdupq_n_u8(15), one = vdupq_n_u8(1);
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    float summ = 0.0f;
+    for (i = 0; i < nb; i++) {
+        uint8_t sc[8], mn[8];
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        uint8x16_t hb[2];
+        int32x4_t ai = vdupq_n_s32(0);
+        int j, h, sm = 0;
+        hb[0] = vld1q_u8(x[i].qh); hb[1] = vld1q_u8(x[i].qh + 16);
+        lk__k4_scales(x[i].scales, sc, mn);
+        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
+        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
+            for (h = 0; h < 2; h++) {
+                uint8x16_t q = vld1q_u8(q4 + 16 * h);
+                uint8x16_t h0 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j))), one), 4);
+                uint8x16_t h1 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j - 1))), one), 4);
+                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vorrq_u8(vandq_u8(q, m4), h0)), vld1q_s8(q8 + 16 * h));
+                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(q, 4), h1)), vld1q_s8(q8 + 32 + 16 * h));
+            }
+            ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
+            ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
+        }
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
+        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
+    }
+    *s = summ + vaddvq_f32(acc);
+}
+static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
+    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    int64_t i, nb = n / LK_QK_K;
+    const uint8x16_t m4 = vdupq_n_u8(15), m3 = vdupq_n_u8(3);
+    const int8x16_t o32 = vdupq_n_s8(32);
+    float32x4_t acc = vdupq_n_f32(0.0f);
+    for (i = 0; i < nb; i++) {
+        int32x4_t ai = vdupq_n_s32(0);
+        int hh, k, l;
+        for (hh = 0; hh < 2; hh++)
+            for (k = 0; k < 4; k++)
+                for (l = 0; l < 2; l++) {   /* 16 elements 128hh + 32k + 16l, scale 8hh + 2k + l */
+                    uint8x16_t ql = vld1q_u8(x[i].ql + 64 * hh + 32 * (k & 1) + 16 * l);
+                    uint8x16_t qh = vld1q_u8(x[i].qh + 32 * hh + 16 * l);
+                    uint8x16_t lo = k >= 2 ? vshrq_n_u8(ql, 4) : vandq_u8(ql, m4);
+                    uint8x16_t hi = vshlq_n_u8(vandq_u8(vshlq_u8(qh, vdupq_n_s8((int8_t)(-2 * k))), m3), 4);
+                    int8x16_t q = vsubq_s8(vreinterpretq_s8_u8(vorrq_u8(lo, hi)), o32);
+                    int32x4_t p = lk__dp4_a(vdupq_n_s32(0), q, vld1q_s8(y[i].qs + 128 * hh + 32 * k + 16 * l));
+                    ai = vmlaq_n_s32(ai, p, x[i].scales[8 * hh + 2 * k + l]);
+                }
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
+    }
+    *s = vaddvq_f32(acc);
+}
+#endif /* LK__ARM */
+
+/* ---- dispatch: the table's names pick SIMD or the scalar reference ---- */
+#if defined(LK__X86_512)
+#define lk__vd_f32_x86 lk__vd_f32_t
+#define lk__vd_f16_x86 lk__vd_f16_t
+#endif
+#if defined(LK__X86)
+#define LK__PICK(x86, arm, ref) x86
+#elif defined(LK__ARM)
+#define LK__PICK(x86, arm, ref) arm
+#else
+#define LK__PICK(x86, arm, ref) ref
+#endif
+#define LK__DOT(name, x86, arm) \
+    static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
+LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
+LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
+LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm)
+LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
+LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_t, lk__vec_dot_q5_0_q8_0_ref)
+LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_t, lk__vec_dot_q5_1_q8_1_ref)
+LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
+LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_t, lk__vec_dot_q2_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_t, lk__vec_dot_q3_K_q8_K_ref)
+LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
+LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
+LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
+LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_t, lk__iq4_nl_vec_dot_ref)
+LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_t, lk__iq4_xs_vec_dot_ref)
+#undef LK__DOT
+static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
+#if defined(LK__X86_BF16)
+    if (n % 32 == 0) { lk__vd_bf16_x86(n, s, x, y); return; }
+#endif
+    lk__vec_dot_bf16_ref(n, s, x, y);
+}
+static void lk__from_float_f16(const float *x, void *y, int64_t n) { LK__PICK(lk__from_float_f16_x86, lk__from_float_f16_arm, lk__from_float_f16_ref)(x, y, n); }
+static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_K_x86, lk__quantize_row_q8_K_ref, lk__quantize_row_q8_K_ref)(x, y, n); }
+static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_0_x86, lk__act_q8_0_arm, lk__act_quantize_q8_0_ref)(x, y, n); }
+static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_1_x86, lk__act_q8_1_arm, lk__act_quantize_q8_1_ref)(x, y, n); }
+static lk__tile_fn lk__tile_kernel(int type, int one_col) {
+#if defined(LK__X86)
+    switch (type) {
+    case LK_TYPE_Q8_0: return one_col ? lk__t41_q8_0 : lk__t44_q8_0;
+    case LK_TYPE_Q4_0: return one_col ? lk__t41_q4_0 : lk__t44_q4_0;
+    case LK_TYPE_Q5_0: return one_col ? lk__t41_q5_0 : lk__t44_q5_0;
+    case LK_TYPE_IQ4_NL: return one_col ? lk__t41_iq4_nl : lk__t44_iq4_nl;
+    case LK_TYPE_Q4_1: return one_col ? lk__t41_q4_1 : lk__t44_q4_1;
+    case LK_TYPE_Q5_1: return one_col ? lk__t41_q5_1 : lk__t44_q5_1;
+    case LK_TYPE_Q4_K: return one_col ? lk__t41_q4_K : lk__t44_q4_K;
+    case LK_TYPE_IQ4_XS: return one_col ? lk__t41_iq4_xs : lk__t44_iq4_xs;
+    case LK_TYPE_Q2_K: return one_col ? lk__t41_q2_K : lk__t44_q2_K;
+    case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
+#if defined(LK__X86_512)
+    case LK_TYPE_F32: return one_col ? lk__t41_f32 : lk__t44_f32;
+    case LK_TYPE_F16: return one_col ? lk__t41_f16 : lk__t44_f16;
+#endif
+#if defined(LK__X86_BF16)
+    case LK_TYPE_BF16: return one_col ? lk__t41_bf16 : lk__t44_bf16;
+#endif
+    case LK_TYPE_Q5_K: return one_col ? lk__t41_q5_K : lk__t44_q5_K;
+    case LK_TYPE_Q6_K: return one_col ? lk__t41_q6_K : lk__t44_q6_K;
+    default: return NULL;
+    }
+#else
+    (void)type; (void)one_col;
+    return NULL;
+#endif
+}
+/* end of 15.7s */
 
 /* --------------------------------------------------------------------------
  * 15.8 Ops

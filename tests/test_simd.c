@@ -1,0 +1,283 @@
+/* lk-test: sanitize */
+/* lk-test: neon */
+/* test_simd.c - the SIMD kernels of llmkit.h section 15.7s against the scalar
+ * references (the *_ref functions kept beside them).
+ *
+ * References: the scalar kernels, run on the same inputs.
+ *   exact mode: random quants with all scales 1 and small activations, so
+ *     every float operation is exact: SIMD and reference must be equal.
+ *   real mode: quantized random data; q8_0, q4_1 and bf16 dots and the
+ *     activation quantizers bit-identical, other dots within 1e-5 of
+ *     sum |w_i a_i| (float rounding only).
+ *   matmul: lk_matmul (tiled kernels) equals one vec_dot per element, for
+ *     several column counts and 1 or 2 threads. */
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include "tests/lk_test.h"
+#include <math.h>
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng_u64(void) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int rng_int(int lo, int hi) { return lo + (int)(rng_u64() % (uint64_t)(hi - lo + 1)); }
+static float rng_f(void) { return (float)((double)(rng_u64() >> 11) * (2.0 / 9007199254740992.0) - 1.0); }
+
+typedef void (*dot_fn)(int64_t, float *, const void *, const void *);
+typedef struct { lk_type t; dot_fn ref; int exact; } tcase;
+static const tcase kCases[] = {
+    { LK_TYPE_F32, lk__vec_dot_f32_ref, 0 },  { LK_TYPE_F16, lk__vec_dot_f16_ref, 0 },
+    { LK_TYPE_BF16, lk__vec_dot_bf16_ref, 1 }, { LK_TYPE_Q4_0, lk__vec_dot_q4_0_q8_0_ref, 0 },
+    { LK_TYPE_Q4_1, lk__vec_dot_q4_1_q8_1_ref, 1 }, { LK_TYPE_Q5_0, lk__vec_dot_q5_0_q8_0_ref, 0 },
+    { LK_TYPE_Q5_1, lk__vec_dot_q5_1_q8_1_ref, 0 }, { LK_TYPE_Q8_0, lk__vec_dot_q8_0_q8_0_ref, 1 },
+    { LK_TYPE_Q2_K, lk__vec_dot_q2_K_q8_K_ref, 0 }, { LK_TYPE_Q3_K, lk__vec_dot_q3_K_q8_K_ref, 0 },
+    { LK_TYPE_Q4_K, lk__vec_dot_q4_K_q8_K_ref, 0 }, { LK_TYPE_Q5_K, lk__vec_dot_q5_K_q8_K_ref, 0 },
+    { LK_TYPE_Q6_K, lk__vec_dot_q6_K_q8_K_ref, 0 }, { LK_TYPE_IQ4_NL, lk__iq4_nl_vec_dot_ref, 0 },
+    { LK_TYPE_IQ4_XS, lk__iq4_xs_vec_dot_ref, 0 },
+};
+#define N_CASES ((int)(sizeof kCases / sizeof kCases[0]))
+
+static void put16(unsigned char *p, uint16_t v) { memcpy(p, &v, 2); }
+/* reference activation quantizer for a vec_dot type */
+static void act_ref(lk_type vt, const float *x, void *y, int64_t n) {
+    if (vt == LK_TYPE_Q8_0) lk__act_quantize_q8_0_ref(x, y, n);
+    else if (vt == LK_TYPE_Q8_1) lk__act_quantize_q8_1_ref(x, y, n);
+    else if (vt == LK_TYPE_Q8_K) lk__quantize_row_q8_K_ref(x, y, n);
+    else if (vt == LK_TYPE_F16) lk__from_float_f16_ref(x, y, n);
+    else lk_type_get(vt)->from_float(x, y, n);
+}
+
+/* exact mode: weights with unit scales, activations in [-7, 7] with unit scale */
+static void fill_exact(lk_type t, unsigned char *w, unsigned char *a, int64_t n) {
+    const lk_type_traits *tt = lk_type_get(t);
+    lk_type vt = tt->vec_dot_type;
+    size_t ws = lk_row_size(t, n), as = lk_row_size(vt, n), i;
+    int64_t b, nb = n / tt->blck_size, j;
+    for (i = 0; i < ws; i++) w[i] = (unsigned char)rng_u64();
+    if (t == LK_TYPE_F32 || t == LK_TYPE_F16 || t == LK_TYPE_BF16) {
+        for (j = 0; j < n; j++) {
+            float v = (float)rng_int(-8, 8), u = (float)rng_int(-8, 8);
+            if (t == LK_TYPE_F32) { memcpy(w + 4 * j, &v, 4); memcpy(a + 4 * j, &u, 4); }
+            else if (t == LK_TYPE_F16) { put16(w + 2 * j, lk_fp32_to_fp16(v)); put16(a + 2 * j, lk_fp32_to_fp16(u)); }
+            else { put16(w + 2 * j, lk_fp32_to_bf16(v)); put16(a + 2 * j, lk_fp32_to_bf16(u)); }
+        }
+        return;
+    }
+    for (b = 0; b < nb; b++) {
+        unsigned char *p = w + (size_t)b * tt->type_size;
+        switch (t) {
+        case LK_TYPE_Q4_1: case LK_TYPE_Q5_1: put16(p, 0x3C00); put16(p + 2, 0x3C00); break;
+        case LK_TYPE_Q4_K: case LK_TYPE_Q5_K: put16(p, 0x3C00); put16(p + 2, 0x3C00); break;
+        case LK_TYPE_Q2_K: put16(p + 80, 0x3C00); put16(p + 82, 0x3C00); break;
+        case LK_TYPE_Q3_K: put16(p + 108, 0x3C00); break;
+        case LK_TYPE_Q6_K: put16(p + 208, 0x3C00); break;
+        default: put16(p, 0x3C00); break;     /* q4_0 q5_0 q8_0 iq4_nl iq4_xs: d first */
+        }
+    }
+    memset(a, 0, as);
+    if (vt == LK_TYPE_Q8_K) {
+        for (b = 0; b < n / 256; b++) {
+            lk_block_q8_K *y = (lk_block_q8_K *)(void *)(a + (size_t)b * sizeof(lk_block_q8_K));
+            y->d = 1.0f;
+            for (j = 0; j < 256; j++) y->qs[j] = (int8_t)rng_int(-7, 7);
+            for (j = 0; j < 16; j++) { int s = 0, l; for (l = 0; l < 16; l++) s += y->qs[16 * j + l]; y->bsums[j] = (int16_t)s; }
+        }
+    } else {
+        size_t bs = vt == LK_TYPE_Q8_1 ? 36 : 34;
+        for (b = 0; b < n / 32; b++) {
+            unsigned char *p = a + (size_t)b * bs;
+            int s = 0;
+            put16(p, 0x3C00);
+            for (j = 0; j < 32; j++) { int8_t q = (int8_t)rng_int(-7, 7); s += q; p[bs - 32 + j] = (unsigned char)q; }
+            if (vt == LK_TYPE_Q8_1) put16(p + 2, lk_fp32_to_fp16((float)s));
+        }
+    }
+}
+
+static double abs_dot(lk_type t, const void *w, const void *a, int64_t n, float *f1, float *f2) {
+    const lk_type_traits *tt = lk_type_get(t), *vt = lk_type_get(tt->vec_dot_type);
+    double s = 0;
+    int64_t i;
+    tt->to_float(w, f1, n);
+    vt->to_float(a, f2, n);
+    for (i = 0; i < n; i++) s += fabs((double)f1[i] * f2[i]);
+    return s;
+}
+
+static void test_dots(void) {
+    static const int64_t lens[] = { 256, 512, 4096, 768 + 32 };
+    int c, li, rep;
+    for (c = 0; c < N_CASES; c++) {
+        const tcase *tc = &kCases[c];
+        const lk_type_traits *tt = lk_type_get(tc->t);
+        char name[64];
+        snprintf(name, sizeof name, "vec_dot %s", tt->name);
+        lk_t_begin(name);
+        for (li = 0; li < 4; li++) {
+            int64_t n = lens[li];
+            size_t ws, as;
+            unsigned char *w, *a;
+            float *xf, *f1, *f2;
+            int64_t j;
+            if (n % tt->blck_size) continue;
+            ws = lk_row_size(tc->t, n); as = lk_row_size(tt->vec_dot_type, n);
+            w = (unsigned char *)malloc(ws); a = (unsigned char *)malloc(as);
+            xf = (float *)malloc(sizeof(float) * (size_t)n);
+            f1 = (float *)malloc(sizeof(float) * (size_t)n); f2 = (float *)malloc(sizeof(float) * (size_t)n);
+            for (rep = 0; rep < 6; rep++) {
+                float r1 = 0, r2 = 0;
+                /* exact mode */
+                fill_exact(tc->t, w, a, n);
+                tt->vec_dot(n, &r1, w, a);
+                tc->ref(n, &r2, w, a);
+                CHECK(r1 == r2, "%s n=%lld exact mode: simd %.9g ref %.9g", tt->name, (long long)n, r1, r2);
+                /* real mode */
+                for (j = 0; j < n; j++) xf[j] = rng_f() * (rep & 1 ? 3.0f : 0.05f);
+                tt->from_float(xf, w, n);
+                for (j = 0; j < n; j++) xf[j] = rng_f() * (rep & 2 ? 10.0f : 1.0f) * (j % 7 == 0 ? 4.0f : 1.0f);
+                act_ref(tt->vec_dot_type, xf, a, n);
+                tt->vec_dot(n, &r1, w, a);
+                tc->ref(n, &r2, w, a);
+                if (tc->exact) CHECK(memcmp(&r1, &r2, 4) == 0, "%s n=%lld: simd %.9g ref %.9g (must be bit-identical)", tt->name, (long long)n, r1, r2);
+                else {
+                    double S = abs_dot(tc->t, w, a, n, f1, f2);
+                    CHECK(fabs((double)r1 - r2) <= 1e-5 * S + 1e-30, "%s n=%lld: simd %.9g ref %.9g (S %.3g)", tt->name, (long long)n, r1, r2, S);
+                }
+            }
+            free(w); free(a); free(xf); free(f1); free(f2);
+        }
+        lk_t_end();
+    }
+}
+
+static void test_act_quant(void) {
+    static const lk_type vts[] = { LK_TYPE_Q8_0, LK_TYPE_Q8_1, LK_TYPE_Q8_K, LK_TYPE_F16 };
+    int k, rep;
+    int64_t n = 1024, j;
+    float *x = (float *)malloc(sizeof(float) * (size_t)n);
+    unsigned char *a = (unsigned char *)malloc(4096), *b = (unsigned char *)malloc(4096);
+    for (k = 0; k < 4; k++) {
+        char name[64];
+        size_t as = lk_row_size(vts[k], n);
+        snprintf(name, sizeof name, "activation quantizer %s", lk_type_name(vts[k]));
+        lk_t_begin(name);
+        for (rep = 0; rep < 40; rep++) {
+            for (j = 0; j < n; j++) {
+                float v = rng_f();
+                switch (rep % 5) {
+                case 0: x[j] = v * 10; break;
+                case 1: x[j] = (float)rng_int(-300, 300) * 0.25f; break;        /* many ties */
+                case 2: x[j] = (j / 32) % 3 == 0 ? 0.0f : v * 1e-3f; break;      /* zero blocks */
+                case 3: x[j] = v * 70000.0f; break;                               /* f16 overflow */
+                default: x[j] = v * 1e-6f; break;                                 /* f16 subnormals */
+                }
+            }
+            if (rep % 5 == 1) { x[5] = 127.0f * 0.25f; x[37] = -127.0f * 0.25f; }
+            memset(a, 0, as); memset(b, 0, as);
+            act_ref(vts[k], x, a, n);
+            if (vts[k] == LK_TYPE_Q8_0) lk__act_quantize_q8_0(x, b, n);
+            else if (vts[k] == LK_TYPE_Q8_1) lk__act_quantize_q8_1(x, b, n);
+            else lk_type_get(vts[k])->from_float(x, b, n);
+            CHECK(memcmp(a, b, as) == 0, "rep %d: SIMD output differs from the reference", rep);
+        }
+        lk_t_end();
+    }
+    free(x); free(a); free(b);
+}
+
+/* lk_matmul (tiled for prefill) against one vec_dot per output element */
+static void test_matmul(void) {
+    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0,
+                                     LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
+    static const int cols[] = { 1, 2, 3, 4, 5, 8, 13, 16, 33 };
+    const int64_t n_in = 512, n_out = 45;
+    size_t k;
+    for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+        lk_type t = types[k];
+        const lk_type_traits *tt = lk_type_get(t);
+        lk_type vt = tt->vec_dot_type;
+        size_t ws = lk_row_size(t, n_in), as = lk_row_size(vt, n_in), scr_n;
+        int64_t ne[2], j, r, c;
+        unsigned char *w, *aq, *scr;
+        float *xf, *x, *y1, *y2;
+        lk_tensor W;
+        char name[64];
+        int ci;
+        snprintf(name, sizeof name, "matmul tiles %s", tt->name);
+        lk_t_begin(name);
+        w = (unsigned char *)malloc(ws * (size_t)n_out);
+        xf = (float *)malloc(sizeof(float) * (size_t)n_in);
+        x = (float *)malloc(sizeof(float) * (size_t)n_in * 33);
+        y1 = (float *)malloc(sizeof(float) * (size_t)n_out * 33);
+        y2 = (float *)malloc(sizeof(float) * (size_t)n_out * 33);
+        aq = (unsigned char *)malloc(as * 33);
+        scr_n = lk_matmul_scratch_size(t, n_in, 33);
+        scr = (unsigned char *)malloc(scr_n ? scr_n : 1);
+        for (r = 0; r < n_out; r++) {
+            for (j = 0; j < n_in; j++) xf[j] = rng_f() * (float)(1 + r % 3);
+            tt->from_float(xf, w + (size_t)r * ws, n_in);
+        }
+        for (j = 0; j < n_in * 33; j++) x[j] = rng_f() * (j % 11 == 0 ? 5.0f : 1.0f);
+        ne[0] = n_in; ne[1] = n_out;
+        CHECK_OK(lk_tensor_init(&W, t, 2, ne, w));
+        for (ci = 0; ci < (int)(sizeof cols / sizeof cols[0]); ci++) {
+            int nc = cols[ci], th;
+            for (c = 0; c < nc; c++) {
+                if (vt == LK_TYPE_F32) memcpy(aq + (size_t)c * as, x + c * n_in, as);
+                else if (vt == LK_TYPE_Q8_0) lk__act_quantize_q8_0(x + c * n_in, aq + (size_t)c * as, n_in);
+                else if (vt == LK_TYPE_Q8_1) lk__act_quantize_q8_1(x + c * n_in, aq + (size_t)c * as, n_in);
+                else lk_type_get(vt)->from_float(x + c * n_in, aq + (size_t)c * as, n_in);
+                for (r = 0; r < n_out; r++) tt->vec_dot(n_in, &y1[c * n_out + r], w + (size_t)r * ws, aq + (size_t)c * as);
+            }
+            for (th = 1; th <= 2; th++) {
+                lk_threads T;
+                memset(&T, 0, sizeof T); T.n_threads = th;
+                memset(y2, 0, sizeof(float) * (size_t)n_out * nc);
+                CHECK_OK(lk_matmul(&W, x, nc, y2, scr, scr_n, &T));
+                CHECK(memcmp(y1, y2, sizeof(float) * (size_t)n_out * nc) == 0, "%d columns, %d threads: differs from vec_dot", nc, th);
+            }
+        }
+        free(w); free(xf); free(x); free(y1); free(y2); free(aq); free(scr);
+        lk_t_end();
+    }
+}
+
+int main(void) {
+    (void)lk_t_fixture; (void)lk_t_read_file; (void)lk_t_skip;
+#if defined(LK__X86)
+    printf("SIMD: x86 AVX2%s%s%s\n",
+#if defined(LK__X86_512)
+           " AVX512",
+#else
+           "",
+#endif
+#if defined(LK__X86_VNNI)
+           " VNNI",
+#else
+           "",
+#endif
+#if defined(LK__X86_BF16)
+           " BF16"
+#else
+           ""
+#endif
+    );
+#elif defined(LK__ARM)
+    printf("SIMD: NEON%s\n",
+#if defined(LK__ARM_DOT)
+           " dotprod"
+#else
+           ""
+#endif
+    );
+#else
+    printf("SIMD: none (scalar references only)\n");
+#endif
+    test_act_quant();
+    test_dots();
+    test_matmul();
+    return lk_t_exit();
+}
