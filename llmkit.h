@@ -1615,6 +1615,13 @@ LKDEF lk_status lk_tensor_init(lk_tensor *t, lk_type type, int n_dims, const int
     for (i = 0; i < LK_MAX_DIMS; i++) t->ne[i] = i < n_dims ? ne[i] : 1;
     for (i = 0; i < LK_MAX_DIMS; i++)
         if (t->ne[i] < 0) return lk_set_error(LK_ERR_RANGE, "lk_tensor_init: ne[%d] = %lld is negative", i, (long long)t->ne[i]);
+    {   /* rows and elements must fit int64 (lk_tensor_nrows / _nelements) */
+        uint64_t rows = 1, nel = (uint64_t)t->ne[0];
+        for (i = 1; i < LK_MAX_DIMS; i++)
+            if (!lk__mul_ok(rows, (uint64_t)t->ne[i], &rows) || !lk__mul_ok(nel, (uint64_t)t->ne[i], &nel) ||
+                rows > (uint64_t)INT64_MAX || nel > (uint64_t)INT64_MAX)
+                return lk_set_error(LK_ERR_RANGE, "lk_tensor_init: element count overflows");
+    }
     if (t->ne[0] % tt->blck_size)
         return lk_set_error(LK_ERR_RANGE, "lk_tensor_init: row length %lld is not a multiple of %s block size %lld",
                             (long long)t->ne[0], tt->name, (long long)tt->blck_size);
@@ -1952,7 +1959,8 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
         {
             uint64_t nel = (uint64_t)t->ne[0];
             for (d = 1; d < LK_MAX_DIMS; d++) {
-                if (!lk__mul_ok(nrows, (uint64_t)t->ne[d], &nrows) || !lk__mul_ok(nel, (uint64_t)t->ne[d], &nel) || nel > (uint64_t)INT64_MAX)
+                if (!lk__mul_ok(nrows, (uint64_t)t->ne[d], &nrows) || !lk__mul_ok(nel, (uint64_t)t->ne[d], &nel) ||
+                    nel > (uint64_t)INT64_MAX || nrows > (uint64_t)INT64_MAX)   /* rows too: ne[0] may be 0 */
                     return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' at byte offset %llu: element count overflows", name, (unsigned long long)at);
             }
         }

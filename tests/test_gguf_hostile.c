@@ -155,6 +155,7 @@ int main(void) {
     s = base(); s.ne1 = (uint64_t)-1; expect_reject("ne negative", &s);
     s = base(); s.ne0 = 1ull << 40; s.ne1 = 1ull << 40; expect_reject("element overflow", &s);
     s = base(); s.ne0 = 1ull << 31; s.ne1 = 1ull << 31; expect_reject("bytes beyond file", &s);
+    s = base(); s.ne0 = 0; s.ne1 = 1ull << 63; expect_reject("zero-width row, 2^63 rows", &s);
     s = base(); s.ttype = 4; expect_reject("removed type 4", &s);
     s = base(); s.ttype = 31; expect_reject("removed type 31", &s);
     s = base(); s.ttype = 39; expect_reject("type 39", &s);
@@ -170,6 +171,29 @@ int main(void) {
     s = base(); s.name1 = "a"; expect_reject("duplicate tensor name", &s);
     s = base(); s.name0 = ""; expect_reject("empty tensor name", &s);
     lk_t_end();
+
+    /* inputs the fuzzer once found: each must be handled cleanly, and every
+     * accessor used on what is accepted (tests/data/fuzz-gguf-*.gguf) */
+    {
+        static const char *found[] = { "tests/data/fuzz-gguf-rows-overflow.gguf" };
+        size_t k2, len2;
+        lk_t_begin("hostile-fuzzer-regressions");
+        for (k2 = 0; k2 < sizeof found / sizeof found[0]; k2++) {
+            unsigned char *d = lk_t_read_file(found[k2], &len2);
+            lk_gguf *g2 = NULL;
+            CHECK(d != NULL, "%s missing", found[k2]);
+            if (d && lk_gguf_read_memory(d, len2, NULL, &g2) == LK_OK) {
+                uint64_t t;
+                for (t = 0; t < g2->n_tensors; t++) {
+                    lk_tensor tv;
+                    if (lk_gguf_tensor_view(g2, (int64_t)t, &tv) == LK_OK) CHECK(lk_tensor_nrows(&tv) >= 0 && lk_tensor_nelements(&tv) >= 0, "counts");
+                }
+                lk_gguf_free(g2);
+            }
+            free(d);
+        }
+        lk_t_end();
+    }
 
     /* deterministic random corruption of real fixture headers: whatever
      * happens must be an orderly accept or reject (ASan/UBSan watch) */
