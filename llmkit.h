@@ -2675,6 +2675,9 @@ static uint32_t lk__f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); re
 static float lk__f32_from_bits(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
 
 LKDEF float lk_fp16_to_fp32(uint16_t h) {
+#if defined(LK__X86)
+    return _cvtsh_ss(h);        /* F16C: the same exact conversion, one instruction */
+#else
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
     if (e == 0x1f) return lk__f32_from_bits(sign | 0x7f800000u | (m << 13));    /* inf, nan */
     if (e == 0) {                                   /* zero / subnormal: m * 2^-24 (exact) */
@@ -2682,6 +2685,7 @@ LKDEF float lk_fp16_to_fp32(uint16_t h) {
         return sign ? -v : v;
     }
     return lk__f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));          /* rebias 15 -> 127 */
+#endif
 }
 
 /* Round to nearest even, as ggml's portable conversion (the one its
@@ -3954,8 +3958,13 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     /* 1 column (decode) keeps one row at a time: a single sequential weight
      * stream measured faster than several interleaved rows */
     job.tile1 = n_cols > 1 ? lk__tile_kernel(W->type, 1) : NULL;
-    n_tasks = (int)(job.n_out < nt ? job.n_out : nt);
-    lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
+    /* rows in 4 chunks per thread, handed out dynamically: a thread that the
+     * OS pushes off a busy core no longer holds up the whole matmul. Tiny
+     * matmuls run in the caller (a parallel region costs microseconds). */
+    if ((double)job.n_out * (double)job.n_in * (double)n_cols < 131072.0 || nt == 1) n_tasks = 1;
+    else n_tasks = (int)(job.n_out < 4 * nt ? job.n_out : 4 * nt);
+    if (n_tasks == 1) lk__matmul_rows_task(&job, 0, 1);
+    else lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
 }
 #if defined(__clang__)
@@ -11066,7 +11075,7 @@ LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void
 #ifdef LK__OPENMP
     if (n_tasks > 1 && lk_threads_count(t) > 1) {
         int nt = lk_threads_count(t);
-#pragma omp parallel for schedule(static) num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
         for (i = 0; i < n_tasks; i++) fn(arg, i, n_tasks);
         return;
     }
