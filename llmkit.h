@@ -6562,6 +6562,58 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
     if (z) for (i = 0; i < d; i++) out[i] += vs[i] * (accmn + acc[i]);   /* fold the V channel scales into the output */
 }
 
+/* q . k for head sizes that are multiples of 64, in the order of ggml's
+ * AVX-512 f32/f16 dot (which llama.cpp uses for K.Q): element i goes to
+ * accumulator (i / 16) % 4, lane i % 16, acc = fma(q, k, acc); then
+ * acc0 + acc2, acc1 + acc3, their sum, and a 16-lane tree (8+8, 4+4, 2+2,
+ * 1+1). Smaller heads keep the sequential loop (ggml's scalar tail). */
+static float lk__hsum16(const float *a) {
+    float t8[8], t4[4];
+    int l;
+    for (l = 0; l < 8; l++) t8[l] = a[8 + l] + a[l];
+    for (l = 0; l < 4; l++) t4[l] = t8[4 + l] + t8[l];
+    return (t4[0] + t4[2]) + (t4[1] + t4[3]);
+}
+static float lk__dot64(const float *q, const void *kp, int f16, int d) {
+    float a[4][16];
+    int i, j, l;
+#if defined(LK__X86_512)
+    __m512 v[4];
+    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
+    for (i = 0; i < d; i += 64)
+        for (j = 0; j < 4; j++) {
+            __m512 k = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, kp) + i + 16 * j)))
+                           : _mm512_loadu_ps(LK__CAST(const float *, kp) + i + 16 * j);
+            v[j] = _mm512_fmadd_ps(_mm512_loadu_ps(q + i + 16 * j), k, v[j]);
+        }
+    for (j = 0; j < 4; j++) _mm512_storeu_ps(a[j], v[j]);
+#else
+    for (j = 0; j < 4; j++) for (l = 0; l < 16; l++) a[j][l] = 0.0f;
+    for (i = 0; i < d; i += 64)
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 16; l++) {
+                int e = i + 16 * j + l;
+                float k = f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, kp)[e]) : LK__CAST(const float *, kp)[e];
+                a[j][l] = fmaf(q[e], k, a[j][l]);
+            }
+#endif
+    for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
+    return lk__hsum16(a[0]);
+}
+/* out[d] += w * v[d] (one rounding per element, like a fused multiply-add) */
+static void lk__axpy(float *out, float w, const void *vp, int f16, int d) {
+    int i = 0;
+#if defined(LK__X86_512)
+    __m512 wv = _mm512_set1_ps(w);
+    for (; i + 16 <= d; i += 16) {
+        __m512 v = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, vp) + i)))
+                       : _mm512_loadu_ps(LK__CAST(const float *, vp) + i);
+        _mm512_storeu_ps(out + i, _mm512_fmadd_ps(wv, v, _mm512_loadu_ps(out + i)));
+    }
+#endif
+    for (; i < d; i++) out[i] = fmaf(w, f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, vp)[i]) : LK__CAST(const float *, vp)[i], out[i]);
+}
+
 LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *s) {
     /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights */
@@ -6585,7 +6637,9 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         int kpos = kv->pos ? kv->pos[r] : r;
         float sc = 0.0f;
         if (lk__attn_masked(p, kv, r, qpos, kpos)) { s[j] = -INFINITY; continue; }
-        if (kv->type == LK_TYPE_F16) {
+        if (d % 64 == 0) {
+            sc = lk__dot64(q, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff, kv->type == LK_TYPE_F16, d);
+        } else if (kv->type == LK_TYPE_F16) {
             const uint16_t *k = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
             for (i = 0; i < d; i++) sc += q[i] * lk_fp16_to_fp32(k[i]);
         } else {
@@ -6609,14 +6663,8 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         int r = kv->idx ? kv->idx[j] : kv->row0 + j;
         float w = s[j] * inv;
         if (w == 0.0f) continue;
-        if (kv->type == LK_TYPE_F16) {
-            const uint16_t *v = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
-            if (p->f16_math) w = lk_fp16_to_fp32(lk_fp32_to_fp16(w));
-            for (i = 0; i < d; i++) out[i] += w * lk_fp16_to_fp32(v[i]);
-        } else {
-            const float *v = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff);
-            for (i = 0; i < d; i++) out[i] += w * v[i];
-        }
+        if (kv->type == LK_TYPE_F16 && p->f16_math) w = lk_fp16_to_fp32(lk_fp32_to_fp16(w));
+        lk__axpy(out, w, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff, kv->type == LK_TYPE_F16, d);
     }
     *lse = mx + (float)log(sum);
 }
