@@ -2651,7 +2651,7 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col);   /* LK__TR x LK__TC,
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(__CUDACC__)
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
 #endif
@@ -3969,7 +3969,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 }
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT DEFAULT
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(__CUDACC__)
 #pragma GCC pop_options
 #endif
 /* end of 15.7a */
