@@ -3,6 +3,7 @@
 #
 #   tools/compare-llamacpp.sh [-B LLAMA_BUILD_DIR] [-t THREADS] [-r REPS] [-p LIST] [-n LIST]
 #                             [--rounds K] [--bench PATH] [--keep DIR] MODEL.gguf...
+#   tools/compare-llamacpp.sh --report DIR MODEL.gguf...   (table from a --keep DIR, e.g. of a cut-short run)
 #
 # Defaults: -B /tmp/llama.cpp/build, -t 2, -r 3, -p 64,512, -n 128, --rounds 1,
 # --bench build/bench. For every round, model and test (ppN for each -p value,
@@ -14,11 +15,11 @@
 # samples (robust to other load on the machine), and for tg tests the weight-read
 # rate (lk_model_weight_bytes x t/s, GB/s) of both and that as a percentage of
 # the memory-read bandwidth our bench measured in the same run.
-# --keep DIR keeps the raw json files. Needs bash and python3 (for the JSON).
+# --keep DIR keeps the raw json files (written as they finish). Needs bash and python3.
 set -u
 LB=/tmp/llama.cpp/build; T=2; R=3; P=64,512; N=128; ROUNDS=1
-BENCH=build/bench; KEEP=
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+BENCH=build/bench; KEEP=; REPORT=
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 models=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
     --rounds) ROUNDS=$2; shift 2 ;;
     --bench) BENCH=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
+    --report) REPORT=$2; shift 2 ;;
     -h|--help) usage ;;
     -*) echo "compare-llamacpp: unknown option $1" >&2; usage ;;
     *) models+=("$1"); shift ;;
@@ -37,11 +39,13 @@ while [ $# -gt 0 ]; do
 done
 [ ${#models[@]} -gt 0 ] || usage
 LBENCH=$LB/bin/llama-bench
+if [ -n "$REPORT" ]; then out=$REPORT; ROUNDS=0; LBENCH=/bin/true; BENCH=/bin/true; fi
 [ -x "$LBENCH" ] || { echo "compare-llamacpp: $LBENCH not found (pass -B LLAMA_BUILD_DIR)" >&2; exit 1; }
 [ -x "$BENCH" ] || { echo "compare-llamacpp: $BENCH not found (run make, or pass --bench)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "compare-llamacpp: python3 is needed to read the JSON" >&2; exit 1; }
 for m in "${models[@]}"; do [ -r "$m" ] || { echo "compare-llamacpp: cannot read $m" >&2; exit 1; }; done
-if [ -n "$KEEP" ]; then mkdir -p "$KEEP"; out=$KEEP; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+if [ -n "$REPORT" ]; then :
+elif [ -n "$KEEP" ]; then mkdir -p "$KEEP"; out=$KEEP; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
 
 tests=()
 IFS=, read -ra ps <<< "$P"; for p in "${ps[@]}"; do [ "$p" -gt 0 ] 2>/dev/null && tests+=("pp$p"); done
@@ -82,7 +86,11 @@ info = {}      # model index -> (weight_bytes, mem_bw)
 for f in sorted(glob.glob(os.path.join(out, "*.json"))):
     _, tool, mi, test, _ = os.path.basename(f).split(".", 4)
     mi = int(mi[1:])
-    for rec in json.load(open(f)):
+    try:
+        recs = json.load(open(f))
+    except ValueError:
+        continue          # a run that was cut short
+    for rec in recs:
         if rec.get("n_prompt", 0) + rec.get("n_gen", 0) == 0: continue
         samples.setdefault((mi, test, tool), []).extend(rec["samples_ts"])
         if tool == "ours":
