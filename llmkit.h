@@ -922,6 +922,14 @@ typedef struct lk_sampler_params {
 typedef struct lk_sampler lk_sampler;
 
 LKDEF lk_sampler_params lk_sampler_default_params(void);
+/* Set one field by its command-line name, llama.cpp's spelling: temp,
+ * top-k, top-p, min-p, typical, min-keep, repeat-penalty, repeat-last-n,
+ * frequency-penalty, presence-penalty, mirostat, mirostat-ent (tau),
+ * mirostat-lr (eta), seed. Leading dashes are ignored. LK_ERR_NOT_FOUND:
+ * not one of these names (so a tool can try the next table);
+ * LK_ERR_INVALID_ARG: the value does not parse or is out of range (the
+ * message names the option and what it accepts). */
+LKDEF lk_status lk_sampler_params_set(lk_sampler_params *p, const char *name, const char *value);
 /* Build the chain in llama.cpp's default order:
  *   mirostat 0: logit bias, penalties, top-k, typical, top-p, min-p,
  *               temperature, dist          (temperature <= 0: greedy)
@@ -1159,6 +1167,13 @@ typedef struct lk_context_params {
 typedef struct lk_context lk_context;
 
 LKDEF lk_context_params lk_context_default_params(void);
+/* Set one field by its command-line name (as lk_sampler_params_set):
+ * ctx-size (c), batch-size (b), threads (t), attn softmax|lssa|lssar,
+ * lssar-p, attn-split, attn-tile, kv-type (kv) f32|f16|q8_0|q4_0|zip4|zip2,
+ * kv-window, kv-policy full|streaming|h2o|keyformer|quest|tokenselect|
+ * twilight, kv-budget, n-sink, kv-recent, page-size, top-p-attn,
+ * twilight-base full|quest, kv-seed, reuse-cos. */
+LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *value);
 /* Bytes lk_context_new will allocate for these parameters. */
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
 LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *p, lk_context **out);
@@ -1371,6 +1386,50 @@ LKDEF lk_status lk_set_error(lk_status st, const char *fmt, ...) {
     lk__vformat(lk__errbuf, sizeof lk__errbuf, fmt, ap);
     va_end(ap);
     return st;
+}
+
+/* Option values from text (command lines, config files): strict parsing,
+ * the whole string must be the number; the message names the option. */
+static lk_status lk__opt_int(const char *name, const char *v, long long lo, long long hi, long long *out) {
+    const char *s = v;
+    int neg = 0;
+    unsigned long long u = 0;
+    if (*s == '-' || *s == '+') neg = *s++ == '-';
+    if (*s < '0' || *s > '9') goto bad;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (u > (ULLONG_MAX - 9) / 10) goto bad;
+        u = u * 10 + (unsigned)(*s - '0');
+    }
+    if (*s || u > (unsigned long long)LLONG_MAX) goto bad; /* |value| <= LLONG_MAX is plenty */
+    *out = neg ? -(long long)u : (long long)u;
+    if (*out < lo || *out > hi) goto bad;
+    return LK_OK;
+bad:
+    return lk_set_error(LK_ERR_INVALID_ARG, "%s: expected an integer in [%lld, %lld], got '%s'", name, lo, hi, v);
+}
+/* range: the allowed interval as text for the message ("[0, 1]") */
+static lk_status lk__opt_float(const char *name, const char *v, double lo, double hi, const char *range, float *out) {
+    char *end = NULL;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d >= lo && d <= hi)) /* !(..) also rejects NaN */
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: expected a number in %s, got '%s'", name, range, v);
+    *out = (float)d;
+    return LK_OK;
+}
+/* index of v in the NULL-terminated names, or -1 with an error listing them */
+static int lk__opt_pick(const char *name, const char *v, const char *const *names) {
+    char msg[256];
+    size_t o = 0;
+    int i;
+    for (i = 0; names[i]; i++) if (!strcmp(v, names[i])) return i;
+    for (i = 0; names[i] && o + 1 < sizeof msg; i++) {
+        const char *s = names[i];
+        if (i && o + 2 < sizeof msg) { msg[o++] = ','; msg[o++] = ' '; }
+        while (*s && o + 1 < sizeof msg) msg[o++] = *s++;
+    }
+    msg[o] = 0;
+    lk_set_error(LK_ERR_INVALID_ARG, "%s must be one of %s (got '%s')", name, msg, v);
+    return -1;
 }
 
 /* --------------------------------------------------------------------------
@@ -7428,6 +7487,45 @@ LKDEF lk_sampler_params lk_sampler_default_params(void) {
     return p;
 }
 
+static const char *lk__opt_name(const char *name) { while (*name == '-') name++; return name; }
+LKDEF lk_status lk_sampler_params_set(lk_sampler_params *p, const char *name, const char *v) {
+    long long i = 0;
+    lk_status st;
+    const char *n;
+    float *f = NULL;
+    double lo = 0, hi = 1e30;
+    const char *range = "[0, inf)";
+    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_params_set: NULL argument");
+    n = lk__opt_name(name);
+    if (!strcmp(n, "temp")) { f = &p->temperature; lo = -1e30; range = "(-inf, inf) (<= 0: greedy)"; }
+    else if (!strcmp(n, "top-p")) { f = &p->top_p; hi = 1; range = "[0, 1]"; }
+    else if (!strcmp(n, "min-p")) { f = &p->min_p; hi = 1; range = "[0, 1]"; }
+    else if (!strcmp(n, "typical")) { f = &p->typical_p; hi = 1; range = "[0, 1]"; }
+    else if (!strcmp(n, "repeat-penalty")) f = &p->repeat_penalty;
+    else if (!strcmp(n, "frequency-penalty")) { f = &p->frequency_penalty; lo = -1e30; range = "(-inf, inf)"; }
+    else if (!strcmp(n, "presence-penalty")) { f = &p->presence_penalty; lo = -1e30; range = "(-inf, inf)"; }
+    else if (!strcmp(n, "mirostat-ent")) f = &p->mirostat_tau;
+    else if (!strcmp(n, "mirostat-lr")) f = &p->mirostat_eta;
+    if (f) return lk__opt_float(name, v, lo, hi, range, f);
+    if (!strcmp(n, "seed")) {
+        if ((st = lk__opt_int(name, v, 0, LLONG_MAX, &i))) return st;
+        p->seed = (uint64_t)i;
+    } else if (!strcmp(n, "top-k")) {
+        if ((st = lk__opt_int(name, v, INT_MIN, INT_MAX, &i))) return st;
+        p->top_k = (int)i;
+    } else if (!strcmp(n, "min-keep")) {
+        if ((st = lk__opt_int(name, v, 0, INT_MAX, &i))) return st;
+        p->min_keep = (int)i;
+    } else if (!strcmp(n, "repeat-last-n")) {
+        if ((st = lk__opt_int(name, v, 0, INT_MAX, &i))) return st;
+        p->repeat_last_n = (int)i;
+    } else if (!strcmp(n, "mirostat")) {
+        if ((st = lk__opt_int(name, v, 0, 2, &i))) return st;
+        p->mirostat = (int)i;
+    } else return lk_set_error(LK_ERR_NOT_FOUND, "unknown sampler option %s", name);
+    return LK_OK;
+}
+
 static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
     const char *fn = "lk_sampler_new";
     int i;
@@ -10244,6 +10342,57 @@ LKDEF lk_context_params lk_context_default_params(void) {
     p.kv_zip_window = 32; p.attn_score = LK_ATTN_SOFTMAX; p.lssar_p = 15.0f;
     p.kv_policy = lk_kv_policy_default_params();
     return p;
+}
+
+LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *v) {
+    static const char *const attn[] = { "softmax", "lssa", "lssar", NULL };
+    static const char *const kvt[] = { "f32", "f16", "q8_0", "q4_0", "zip4", "zip2", NULL };
+    static const char *const pol[] = { "full", "streaming", "h2o", "keyformer", "quest", "tokenselect", "twilight", NULL };
+    static const char *const base[] = { "full", "quest", NULL };
+    long long i = 0;
+    lk_status st = LK_OK;
+    int k, *ip = NULL;
+    long long lo = 0, hi = INT_MAX;
+    const char *n;
+    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_params_set: NULL argument");
+    n = lk__opt_name(name);
+    if (!strcmp(n, "ctx-size") || !strcmp(n, "c")) ip = &p->n_ctx;
+    else if (!strcmp(n, "batch-size") || !strcmp(n, "b")) { ip = &p->n_batch; lo = 1; }
+    else if (!strcmp(n, "threads") || !strcmp(n, "t")) { ip = &p->n_threads; lo = -1; hi = 4096; }
+    else if (!strcmp(n, "attn-split")) { ip = &p->attn_split; hi = 1024; }
+    else if (!strcmp(n, "attn-tile")) ip = &p->attn_tile;
+    else if (!strcmp(n, "kv-window")) { ip = &p->kv_zip_window; lo = 1; }
+    else if (!strcmp(n, "kv-budget")) ip = &p->kv_policy.budget;
+    else if (!strcmp(n, "n-sink")) ip = &p->kv_policy.n_sink;
+    else if (!strcmp(n, "kv-recent")) ip = &p->kv_policy.recent;
+    else if (!strcmp(n, "page-size")) { ip = &p->kv_policy.page_size; lo = 1; hi = 65536; }
+    if (ip) {
+        if ((st = lk__opt_int(name, v, lo, hi, &i))) return st;
+        *ip = (int)i;
+        return LK_OK;
+    }
+    if (!strcmp(n, "lssar-p")) return lk__opt_float(name, v, 0, 1e30, "[0, inf)", &p->lssar_p);
+    if (!strcmp(n, "top-p-attn")) return lk__opt_float(name, v, 0, 1, "[0, 1]", &p->kv_policy.top_p);
+    if (!strcmp(n, "reuse-cos")) return lk__opt_float(name, v, 0, 1, "[0, 1]", &p->kv_policy.reuse_cos);
+    if (!strcmp(n, "kv-seed")) {
+        if ((st = lk__opt_int(name, v, 0, LLONG_MAX, &i))) return st;
+        p->kv_policy.seed = (uint64_t)i;
+    } else if (!strcmp(n, "attn")) {
+        if ((k = lk__opt_pick(name, v, attn)) < 0) return LK_ERR_INVALID_ARG;
+        p->attn_score = k == 0 ? LK_ATTN_SOFTMAX : k == 1 ? LK_ATTN_LSSA : LK_ATTN_LSSAR;
+    } else if (!strcmp(n, "kv-type") || !strcmp(n, "kv")) {
+        static const lk_type t[] = { LK_TYPE_F32, LK_TYPE_F16, LK_TYPE_Q8_0, LK_TYPE_Q4_0, LK_TYPE_F16, LK_TYPE_F16 };
+        if ((k = lk__opt_pick(name, v, kvt)) < 0) return LK_ERR_INVALID_ARG;
+        p->kv_type = t[k];
+        p->kv_zip_bits = k == 4 ? 4 : k == 5 ? 2 : 0;
+    } else if (!strcmp(n, "kv-policy")) {
+        if (lk__opt_pick(name, v, pol) < 0) return LK_ERR_INVALID_ARG;
+        p->kv_policy.policy = (lk_kv_policy)lk_kv_policy_from_name(v);
+    } else if (!strcmp(n, "twilight-base")) {
+        if ((k = lk__opt_pick(name, v, base)) < 0) return LK_ERR_INVALID_ARG;
+        p->kv_policy.twilight_base = k ? LK_KV_QUEST : LK_KV_FULL;
+    } else return lk_set_error(LK_ERR_NOT_FOUND, "unknown context option %s", name);
+    return LK_OK;
 }
 
 /* the sizes of every buffer, shared by memory_size and new */

@@ -6,8 +6,13 @@
  *                   [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
  *                   [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
  *                   [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
- * Flags are spelled as in llama.cpp's CLI. Prompt and generation speed are
- * printed on stderr at the end. */
+ * Flags are spelled as in llama.cpp's CLI; every sampler and context option
+ * is parsed by lk_sampler_params_set / lk_context_params_set (llmkit.h),
+ * which also accept --typical, --min-keep, --frequency-penalty,
+ * --presence-penalty, --mirostat N, --mirostat-ent, --mirostat-lr,
+ * --attn-split, --attn-tile, --lssar-p, --kv-recent, --kv-seed, --reuse-cos.
+ * A bad value stops with a message naming the flag. Prompt and generation
+ * speed are printed on stderr at the end. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L  /* clock_gettime */
 #endif
@@ -23,40 +28,6 @@ static double now_s(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
-/* --attn, --kv-type (--kv), --kv-policy, --kv-budget, --top-p-attn, --kv-window,
- * --n-sink, --page-size, --twilight-base: 1 = consumed, 0 = not one of these, -1 = bad value */
-static int kv_flag(const char *a, const char *x, lk_context_params *cp) {
-    if (!strcmp(a, "--attn")) {
-        if (!strcmp(x, "softmax")) cp->attn_score = LK_ATTN_SOFTMAX;
-        else if (!strcmp(x, "lssa")) cp->attn_score = LK_ATTN_LSSA;
-        else if (!strcmp(x, "lssar")) cp->attn_score = LK_ATTN_LSSAR;
-        else { fprintf(stderr, "--attn must be softmax, lssa or lssar\n"); return -1; }
-    } else if (!strcmp(a, "--kv-type") || !strcmp(a, "--kv")) {
-        cp->kv_zip_bits = 0;
-        if (!strcmp(x, "f32")) cp->kv_type = LK_TYPE_F32;
-        else if (!strcmp(x, "f16")) cp->kv_type = LK_TYPE_F16;
-        else if (!strcmp(x, "q8_0")) cp->kv_type = LK_TYPE_Q8_0;
-        else if (!strcmp(x, "q4_0")) cp->kv_type = LK_TYPE_Q4_0;
-        else if (!strcmp(x, "zip4")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 4; }
-        else if (!strcmp(x, "zip2")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 2; }
-        else { fprintf(stderr, "--kv-type must be f32, f16, q8_0, q4_0, zip4 or zip2\n"); return -1; }
-    } else if (!strcmp(a, "--kv-policy")) {
-        int p = lk_kv_policy_from_name(x);
-        if (p < 0) { fprintf(stderr, "--kv-policy must be full, streaming, h2o, keyformer, quest, tokenselect or twilight\n"); return -1; }
-        cp->kv_policy.policy = (lk_kv_policy)p;
-    } else if (!strcmp(a, "--kv-budget")) cp->kv_policy.budget = atoi(x);
-    else if (!strcmp(a, "--top-p-attn")) cp->kv_policy.top_p = (float)atof(x);
-    else if (!strcmp(a, "--kv-window")) cp->kv_zip_window = atoi(x);
-    else if (!strcmp(a, "--n-sink")) cp->kv_policy.n_sink = atoi(x);
-    else if (!strcmp(a, "--page-size")) cp->kv_policy.page_size = atoi(x);
-    else if (!strcmp(a, "--twilight-base")) {
-        if (!strcmp(x, "full")) cp->kv_policy.twilight_base = LK_KV_FULL;
-        else if (!strcmp(x, "quest")) cp->kv_policy.twilight_base = LK_KV_QUEST;
-        else { fprintf(stderr, "--twilight-base must be full or quest\n"); return -1; }
-    }
-    else return 0;
-    return 1;
-}
 static int usage(void) {
     fprintf(stderr,
         "usage: generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]\n"
@@ -64,7 +35,9 @@ static int usage(void) {
         "                [--repeat-last-n N] [--seed S] [--ignore-eos]\n"
         "                [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n"
         "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n"
-        "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n");
+        "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n"
+        "                (also --typical --min-keep --frequency-penalty --presence-penalty --mirostat --mirostat-ent\n"
+        "                 --mirostat-lr --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)\n");
     return 2;
 }
 
@@ -82,26 +55,19 @@ int main(int argc, char **argv) {
     sp.seed = (uint64_t)time(NULL);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
+        lk_status st;
         if (!strcmp(a, "--ignore-eos")) { ignore_eos = 1; continue; }
         if (!x) return usage();
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-p")) prompt = x;
-        else if (!strcmp(a, "-n")) n_gen = atoi(x);
-        else if (!strcmp(a, "-t")) cp.n_threads = atoi(x);
-        else if (!strcmp(a, "-c")) cp.n_ctx = atoi(x);
-        else if (!strcmp(a, "-b")) cp.n_batch = atoi(x);
-        else if (!strcmp(a, "--temp")) sp.temperature = (float)atof(x);
-        else if (!strcmp(a, "--top-k")) sp.top_k = atoi(x);
-        else if (!strcmp(a, "--top-p")) sp.top_p = (float)atof(x);
-        else if (!strcmp(a, "--min-p")) sp.min_p = (float)atof(x);
-        else if (!strcmp(a, "--repeat-penalty")) sp.repeat_penalty = (float)atof(x);
-        else if (!strcmp(a, "--repeat-last-n")) sp.repeat_last_n = atoi(x);
-        else if (!strcmp(a, "--seed")) sp.seed = (uint64_t)strtoull(x, NULL, 10);
-        else {
-            int r = kv_flag(a, x, &cp);
-            if (r < 0) return 2;
-            if (r == 0) return usage();
-        }
+        else if (!strcmp(a, "-n")) {
+            char *end;
+            long v = strtol(x, &end, 10);
+            if (end == x || *end || v < 0 || v > 1000000000L) { fprintf(stderr, "generate: -n expects a count >= 0, got '%s'\n", x); return 2; }
+            n_gen = (int)v;
+        } else if ((st = lk_sampler_params_set(&sp, a, x)) == LK_ERR_NOT_FOUND && (st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND)
+            return usage();
+        else if (st) { fprintf(stderr, "generate: %s\n", lk_last_error()); return 2; }
         i++;
     }
     if (!model || n_gen < 0) return usage();

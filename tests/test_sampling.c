@@ -915,6 +915,96 @@ static void test_fixtures(void) {
     lk_t_end();
 }
 
+/* lk_sampler_params_set / lk_context_params_set: every name lands in its
+ * field with the value written here, aliases and dash forms agree, and
+ * every malformed value is refused with the option named and the field
+ * left as it was. */
+static void test_params_from_text(void) {
+    lk_sampler_params sp = lk_sampler_default_params(), sp0;
+    lk_context_params cp = lk_context_default_params(), cp0;
+    static const char *const bad_int[] = { "", "-", "+", "1x", "x1", " 1", "1 ", "1.5", "0x10", "99999999999999999999", "-99999999999999999999" };
+    static const char *const bad_float[] = { "", "nan", "NaN", "1e", "0.5x", "--1", "inf" };
+    size_t i;
+    lk_t_begin("params_from_text");
+    CHECK_OK(lk_sampler_params_set(&sp, "--temp", "0.25"));       CHECK(sp.temperature == 0.25f, "temp %g", sp.temperature);
+    CHECK_OK(lk_sampler_params_set(&sp, "temp", "-1"));           CHECK(sp.temperature == -1.0f, "temp %g", sp.temperature);
+    CHECK_OK(lk_sampler_params_set(&sp, "--top-k", "7"));         CHECK(sp.top_k == 7, "top_k %d", sp.top_k);
+    CHECK_OK(lk_sampler_params_set(&sp, "--top-k", "-1"));        CHECK(sp.top_k == -1, "top_k %d", sp.top_k);
+    CHECK_OK(lk_sampler_params_set(&sp, "--top-p", "0.5"));       CHECK(sp.top_p == 0.5f, "top_p %g", sp.top_p);
+    CHECK_OK(lk_sampler_params_set(&sp, "--min-p", "1e-2"));      CHECK(sp.min_p == 0.01f, "min_p %g", sp.min_p);
+    CHECK_OK(lk_sampler_params_set(&sp, "--typical", "0.75"));    CHECK(sp.typical_p == 0.75f, "typical %g", sp.typical_p);
+    CHECK_OK(lk_sampler_params_set(&sp, "--min-keep", "3"));      CHECK(sp.min_keep == 3, "min_keep %d", sp.min_keep);
+    CHECK_OK(lk_sampler_params_set(&sp, "--repeat-penalty", "1.125")); CHECK(sp.repeat_penalty == 1.125f, "rp %g", sp.repeat_penalty);
+    CHECK_OK(lk_sampler_params_set(&sp, "--repeat-last-n", "32")); CHECK(sp.repeat_last_n == 32, "rln %d", sp.repeat_last_n);
+    CHECK_OK(lk_sampler_params_set(&sp, "--frequency-penalty", "-0.5")); CHECK(sp.frequency_penalty == -0.5f, "fp %g", sp.frequency_penalty);
+    CHECK_OK(lk_sampler_params_set(&sp, "--presence-penalty", "0.5")); CHECK(sp.presence_penalty == 0.5f, "pp %g", sp.presence_penalty);
+    CHECK_OK(lk_sampler_params_set(&sp, "--mirostat", "2"));      CHECK(sp.mirostat == 2, "mirostat %d", sp.mirostat);
+    CHECK_OK(lk_sampler_params_set(&sp, "--mirostat-ent", "3"));  CHECK(sp.mirostat_tau == 3.0f, "tau %g", sp.mirostat_tau);
+    CHECK_OK(lk_sampler_params_set(&sp, "--mirostat-lr", "0.2")); CHECK(sp.mirostat_eta == 0.2f, "eta %g", sp.mirostat_eta);
+    CHECK_OK(lk_sampler_params_set(&sp, "--seed", "18446744073")); CHECK(sp.seed == UINT64_C(18446744073), "seed");
+    { lk_sampler *s = NULL; CHECK_OK(lk_sampler_new(&sp, &s)); lk_sampler_free(s); }
+
+    CHECK_OK(lk_context_params_set(&cp, "-c", "256"));             CHECK(cp.n_ctx == 256, "n_ctx %d", cp.n_ctx);
+    CHECK_OK(lk_context_params_set(&cp, "--ctx-size", "128"));     CHECK(cp.n_ctx == 128, "n_ctx %d", cp.n_ctx);
+    CHECK_OK(lk_context_params_set(&cp, "-b", "16"));              CHECK(cp.n_batch == 16, "n_batch %d", cp.n_batch);
+    CHECK_OK(lk_context_params_set(&cp, "--batch-size", "8"));     CHECK(cp.n_batch == 8, "n_batch %d", cp.n_batch);
+    CHECK_OK(lk_context_params_set(&cp, "-t", "2"));               CHECK(cp.n_threads == 2, "threads %d", cp.n_threads);
+    CHECK_OK(lk_context_params_set(&cp, "--attn", "lssar"));       CHECK(cp.attn_score == LK_ATTN_LSSAR, "attn");
+    CHECK_OK(lk_context_params_set(&cp, "--lssar-p", "7.5"));      CHECK(cp.lssar_p == 7.5f, "lssar_p %g", cp.lssar_p);
+    CHECK_OK(lk_context_params_set(&cp, "--attn-split", "4"));     CHECK(cp.attn_split == 4, "split %d", cp.attn_split);
+    CHECK_OK(lk_context_params_set(&cp, "--attn-tile", "64"));     CHECK(cp.attn_tile == 64, "tile %d", cp.attn_tile);
+    CHECK_OK(lk_context_params_set(&cp, "--kv-type", "zip2"));     CHECK(cp.kv_type == LK_TYPE_F16 && cp.kv_zip_bits == 2, "zip2");
+    CHECK_OK(lk_context_params_set(&cp, "--kv", "q4_0"));          CHECK(cp.kv_type == LK_TYPE_Q4_0 && cp.kv_zip_bits == 0, "q4_0 clears zip");
+    CHECK_OK(lk_context_params_set(&cp, "--kv-type", "zip4"));     CHECK(cp.kv_type == LK_TYPE_F16 && cp.kv_zip_bits == 4, "zip4");
+    CHECK_OK(lk_context_params_set(&cp, "--kv-type", "f32"));      CHECK(cp.kv_type == LK_TYPE_F32 && cp.kv_zip_bits == 0, "f32");
+    CHECK_OK(lk_context_params_set(&cp, "--kv-window", "48"));     CHECK(cp.kv_zip_window == 48, "window %d", cp.kv_zip_window);
+    CHECK_OK(lk_context_params_set(&cp, "--kv-policy", "keyformer")); CHECK(cp.kv_policy.policy == LK_KV_KEYFORMER, "policy");
+    CHECK_OK(lk_context_params_set(&cp, "--kv-policy", "twilight")); CHECK(cp.kv_policy.policy == LK_KV_TWILIGHT, "policy");
+    CHECK_OK(lk_context_params_set(&cp, "--kv-budget", "96"));     CHECK(cp.kv_policy.budget == 96, "budget %d", cp.kv_policy.budget);
+    CHECK_OK(lk_context_params_set(&cp, "--n-sink", "2"));         CHECK(cp.kv_policy.n_sink == 2, "sink %d", cp.kv_policy.n_sink);
+    CHECK_OK(lk_context_params_set(&cp, "--kv-recent", "10"));     CHECK(cp.kv_policy.recent == 10, "recent %d", cp.kv_policy.recent);
+    CHECK_OK(lk_context_params_set(&cp, "--page-size", "32"));     CHECK(cp.kv_policy.page_size == 32, "page %d", cp.kv_policy.page_size);
+    CHECK_OK(lk_context_params_set(&cp, "--top-p-attn", "0.9"));   CHECK(cp.kv_policy.top_p == 0.9f, "top_p %g", cp.kv_policy.top_p);
+    CHECK_OK(lk_context_params_set(&cp, "--twilight-base", "quest")); CHECK(cp.kv_policy.twilight_base == LK_KV_QUEST, "base");
+    CHECK_OK(lk_context_params_set(&cp, "--kv-seed", "5"));        CHECK(cp.kv_policy.seed == 5, "kv seed");
+    CHECK_OK(lk_context_params_set(&cp, "--reuse-cos", "0.95"));   CHECK(cp.kv_policy.reuse_cos == 0.95f, "reuse %g", cp.kv_policy.reuse_cos);
+
+    /* unknown names: NOT_FOUND, so a tool can try the other table */
+    CHECK(lk_sampler_params_set(&sp, "--kv-type", "f16") == LK_ERR_NOT_FOUND, "sampler took --kv-type");
+    CHECK(lk_context_params_set(&cp, "--temp", "1") == LK_ERR_NOT_FOUND, "context took --temp");
+    CHECK(lk_context_params_set(&cp, "--", "1") == LK_ERR_NOT_FOUND, "context took --");
+    CHECK(lk_context_params_set(NULL, "-c", "1") == LK_ERR_INVALID_ARG, "NULL params");
+    CHECK(lk_sampler_params_set(&sp, "--temp", NULL) == LK_ERR_INVALID_ARG, "NULL value");
+
+    /* malformed values: refused, named, field unchanged */
+    memcpy(&sp0, &sp, sizeof sp); memcpy(&cp0, &cp, sizeof cp);   /* bytewise, so memcmp below is exact */
+    for (i = 0; i < sizeof bad_int / sizeof *bad_int; i++) {
+        CHECK(lk_sampler_params_set(&sp, "--top-k", bad_int[i]) == LK_ERR_INVALID_ARG, "top-k '%s' accepted", bad_int[i]);
+        CHECK(strstr(lk_last_error(), "--top-k") != NULL, "message: %s", lk_last_error());
+        CHECK(lk_context_params_set(&cp, "--kv-budget", bad_int[i]) == LK_ERR_INVALID_ARG, "kv-budget '%s' accepted", bad_int[i]);
+    }
+    for (i = 0; i < sizeof bad_float / sizeof *bad_float; i++) {
+        CHECK(lk_sampler_params_set(&sp, "--top-p", bad_float[i]) == LK_ERR_INVALID_ARG, "top-p '%s' accepted", bad_float[i]);
+        CHECK(lk_context_params_set(&cp, "--top-p-attn", bad_float[i]) == LK_ERR_INVALID_ARG, "top-p-attn '%s' accepted", bad_float[i]);
+    }
+    CHECK(lk_sampler_params_set(&sp, "--top-p", "1.01") == LK_ERR_INVALID_ARG, "top-p > 1 accepted");
+    CHECK(lk_sampler_params_set(&sp, "--min-p", "-0.1") == LK_ERR_INVALID_ARG, "min-p < 0 accepted");
+    CHECK(lk_sampler_params_set(&sp, "--mirostat", "3") == LK_ERR_INVALID_ARG, "mirostat 3 accepted");
+    CHECK(lk_sampler_params_set(&sp, "--repeat-last-n", "-1") == LK_ERR_INVALID_ARG, "repeat-last-n -1 accepted");
+    CHECK(lk_sampler_params_set(&sp, "--seed", "-1") == LK_ERR_INVALID_ARG, "seed -1 accepted");
+    CHECK(lk_context_params_set(&cp, "-c", "-1") == LK_ERR_INVALID_ARG, "n_ctx -1 accepted");
+    CHECK(lk_context_params_set(&cp, "-c", "2147483648") == LK_ERR_INVALID_ARG, "n_ctx 2^31 accepted");
+    CHECK(lk_context_params_set(&cp, "-b", "0") == LK_ERR_INVALID_ARG, "n_batch 0 accepted");
+    CHECK(lk_context_params_set(&cp, "--kv-type", "q5_0") == LK_ERR_INVALID_ARG, "kv q5_0 accepted");
+    CHECK(strstr(lk_last_error(), "zip2") != NULL, "message lists the choices: %s", lk_last_error());
+    CHECK(lk_context_params_set(&cp, "--kv-policy", "H2O") == LK_ERR_INVALID_ARG, "policy is case sensitive");
+    CHECK(lk_context_params_set(&cp, "--attn", "") == LK_ERR_INVALID_ARG, "empty attn accepted");
+    CHECK(lk_context_params_set(&cp, "--page-size", "0") == LK_ERR_INVALID_ARG, "page 0 accepted");
+    CHECK(memcmp(&sp, &sp0, sizeof sp) == 0, "a refused value changed the sampler params");
+    CHECK(memcmp(&cp, &cp0, sizeof cp) == 0, "a refused value changed the context params");
+    lk_t_end();
+}
+
 int main(void) {
     ref_seed(&g_data, 20261122, 7);
     test_rng();
@@ -925,6 +1015,7 @@ int main(void) {
     test_mirostat();
     test_chain_misc();
     test_bad_inputs();
+    test_params_from_text();
     test_fixtures();
     return lk_t_exit();
 }

@@ -82,7 +82,14 @@ generate)
   case "$out" in "Once upon a time, there was a little girl named Lily. She loved to play"*) ;; *) echo "unexpected: $out"; exit 1 ;; esac
   out=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p "Once upon a time" -n 40 --temp 0.8 --top-k 40 --top-p 0.9 --seed 7 -t 1 2>&1) || exit 1
   case "$out" in *"t/s"*) ;; *) echo "no speed line"; exit 1 ;; esac
-  if $B/generate -m /nonexistent.gguf -p x 2>/dev/null; then echo "missing model accepted"; exit 1; fi ;;
+  if $B/generate -m /nonexistent.gguf -p x 2>/dev/null; then echo "missing model accepted"; exit 1; fi
+  # a malformed flag value: exit 2 and one stderr line that names the flag
+  for bad in "--top-k 4x" "--temp nan" "--top-p 2" "-c -5" "--kv-type q3" "--kv-policy lru" "-n -1" "--mirostat 3"; do
+    set -- $bad
+    err=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p x "$@" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] || { echo "'$bad': exit $rc, wanted 2"; exit 1; }
+    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && case "$err" in *"$1"*) true ;; *) false ;; esac || { echo "'$bad': message '$err'"; exit 1; }
+  done ;;
 tokenize)
   S=$FIX/stories260K
   [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }

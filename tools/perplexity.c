@@ -30,46 +30,12 @@ static double now_s(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
-/* --attn, --kv-type (--kv), --kv-policy, --kv-budget, --top-p-attn, --kv-window,
- * --n-sink, --page-size, --twilight-base: 1 = consumed, 0 = not one of these, -1 = bad value */
-static int kv_flag(const char *a, const char *x, lk_context_params *cp) {
-    if (!strcmp(a, "--attn")) {
-        if (!strcmp(x, "softmax")) cp->attn_score = LK_ATTN_SOFTMAX;
-        else if (!strcmp(x, "lssa")) cp->attn_score = LK_ATTN_LSSA;
-        else if (!strcmp(x, "lssar")) cp->attn_score = LK_ATTN_LSSAR;
-        else { fprintf(stderr, "--attn must be softmax, lssa or lssar\n"); return -1; }
-    } else if (!strcmp(a, "--kv-type") || !strcmp(a, "--kv")) {
-        cp->kv_zip_bits = 0;
-        if (!strcmp(x, "f32")) cp->kv_type = LK_TYPE_F32;
-        else if (!strcmp(x, "f16")) cp->kv_type = LK_TYPE_F16;
-        else if (!strcmp(x, "q8_0")) cp->kv_type = LK_TYPE_Q8_0;
-        else if (!strcmp(x, "q4_0")) cp->kv_type = LK_TYPE_Q4_0;
-        else if (!strcmp(x, "zip4")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 4; }
-        else if (!strcmp(x, "zip2")) { cp->kv_type = LK_TYPE_F16; cp->kv_zip_bits = 2; }
-        else { fprintf(stderr, "--kv-type must be f32, f16, q8_0, q4_0, zip4 or zip2\n"); return -1; }
-    } else if (!strcmp(a, "--kv-policy")) {
-        int p = lk_kv_policy_from_name(x);
-        if (p < 0) { fprintf(stderr, "--kv-policy must be full, streaming, h2o, keyformer, quest, tokenselect or twilight\n"); return -1; }
-        cp->kv_policy.policy = (lk_kv_policy)p;
-    } else if (!strcmp(a, "--kv-budget")) cp->kv_policy.budget = atoi(x);
-    else if (!strcmp(a, "--top-p-attn")) cp->kv_policy.top_p = (float)atof(x);
-    else if (!strcmp(a, "--kv-window")) cp->kv_zip_window = atoi(x);
-    else if (!strcmp(a, "--n-sink")) cp->kv_policy.n_sink = atoi(x);
-    else if (!strcmp(a, "--page-size")) cp->kv_policy.page_size = atoi(x);
-    else if (!strcmp(a, "--twilight-base")) {
-        if (!strcmp(x, "full")) cp->kv_policy.twilight_base = LK_KV_FULL;
-        else if (!strcmp(x, "quest")) cp->kv_policy.twilight_base = LK_KV_QUEST;
-        else { fprintf(stderr, "--twilight-base must be full or quest\n"); return -1; }
-    }
-    else return 0;
-    return 1;
-}
-
 static int usage(void) {
     fprintf(stderr, "usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--chunks N]\n"
                     "         [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n"
                     "         [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n"
-                    "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n");
+                    "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n"
+                    "         (any lk_context_params_set name: --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)\n");
     return 2;
 }
 
@@ -94,22 +60,23 @@ int main(int argc, char **argv) {
     double t_start;
     double nll = 0.0, nll2 = 0.0;
     FILE *f;
+    cp.n_ctx = n_ctx; cp.n_batch = n_batch;   /* llama-perplexity's defaults */
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
+        lk_status st;
         if (!x) return usage();
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-f")) file = x;
-        else if (!strcmp(a, "-c")) n_ctx = atoi(x);
-        else if (!strcmp(a, "-b")) n_batch = atoi(x);
-        else if (!strcmp(a, "-t")) cp.n_threads = atoi(x);
-        else if (!strcmp(a, "--chunks")) max_chunks = atoi(x);
-        else {
-            int r = kv_flag(a, x, &cp);
-            if (r < 0) return 2;
-            if (r == 0) return usage();
-        }
+        else if (!strcmp(a, "--chunks")) {
+            char *end;
+            long v = strtol(x, &end, 10);
+            if (end == x || *end || v > 1000000000L) { fprintf(stderr, "perplexity: --chunks expects a count, got '%s'\n", x); return 2; }
+            max_chunks = (int)v;
+        } else if ((st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND) return usage();
+        else if (st) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 2; }
         i++;
     }
+    n_ctx = cp.n_ctx; n_batch = cp.n_batch;
     if (!model || !file || n_ctx < 4 || n_batch < 1) return usage();
     if (!(f = fopen(file, "rb"))) { fprintf(stderr, "perplexity: cannot open %s\n", file); return 1; }
     fseek(f, 0, SEEK_END); tlen = ftell(f); fseek(f, 0, SEEK_SET);
