@@ -58,6 +58,8 @@ RUN_ARGS = \
   "compile-gcc-c99=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
   "compile-gcc-c99-minimal=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check_min.c -o /dev/null" \
   "compile-g++-c++11=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
+  "compile-g++-c++11-native-O2=g++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
+  "compile-gcc-c99-native-O2=gcc -std=c99 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
   "gguf-inspect-fixtures=tests/tools.sh gguf-inspect-fixtures" \
   "gguf-inspect-rejects=tests/tools.sh gguf-inspect-rejects" \
   "convert-llama2c=tests/tools.sh convert-llama2c" \
@@ -69,6 +71,7 @@ ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
   "compile-clang++-c++11=clang++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
+  "compile-clang++-c++11-native-O2=clang++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
   "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(B)/fuzz-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
 FUZZ_BIN = $(B)/fuzz_gguf
 endif

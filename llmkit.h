@@ -2681,6 +2681,15 @@ ioerr:
 #if !defined(LLMKIT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LK__X86 1
 #include <immintrin.h>
+/* g++ before 13 reports its own AVX-512 intrinsics' placeholder operands
+ * (_mm512_undefined_ps) as uninitialized once they are inlined into C++
+ * (GCC bug 105593); the implementation turns that warning off. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__cplusplus) && __GNUC__ < 13
+#define LK__GCC_AVX512_WORKAROUND 1
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__)
 #define LK__X86_VNNI 1
 #endif
@@ -4014,9 +4023,11 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         else lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
     }
     job.tile = lk__tile_kernel(W->type, 0);
-    /* 1 column (decode) keeps one row at a time: a single sequential weight
-     * stream measured faster than several interleaved rows */
-    job.tile1 = n_cols > 1 ? lk__tile_kernel(W->type, 1) : NULL;
+    /* 1 column (decode) of long rows keeps one row at a time: a single
+     * sequential weight stream measured faster than several interleaved
+     * rows. Short rows (small models) take the 4-row tiles: there the
+     * per-row call and reduction cost more than the stream. */
+    job.tile1 = n_cols > 1 || job.n_in < 1024 ? lk__tile_kernel(W->type, 1) : NULL;
     /* rows in 4 chunks per thread, handed out dynamically: a thread that the
      * OS pushes off a busy core no longer holds up the whole matmul. Tiny
      * matmuls run in the caller (a parallel region costs microseconds). */
@@ -5502,13 +5513,7 @@ static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy)
     int64_t i;
     for (i = 0; i < n; i += 32)
         acc = _mm512_dpbf16_ps(acc, (__m512bh)_mm512_loadu_si512((const void *)(x + i)), (__m512bh)_mm512_loadu_si512((const void *)(y + i)));
-    {
-        float l[16], t8[8];
-        int j;
-        _mm512_storeu_ps(l, acc);
-        for (j = 0; j < 8; j++) t8[j] = l[8 + j] + l[j];
-        *s = lk__hsum8(t8);
-    }
+    *s = lk__hsum8_x(_mm256_add_ps(_mm512_extractf32x8_ps(acc, 1), _mm512_castps512_ps256(acc)));   /* lanes j + (8 + j), then lk__hsum8 */
 }
 #endif
 
@@ -5969,12 +5974,8 @@ static void lk__t41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const u
 /* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
  * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
  * dot instruction's lanes), reduced 8+8 then as lk__hsum8 */
-static float lk__red16_z(__m512 v) {
-    float l[16], t8[8];
-    int j;
-    _mm512_storeu_ps(l, v);
-    for (j = 0; j < 8; j++) t8[j] = l[8 + j] + l[j];
-    return lk__hsum8(t8);
+static float lk__red16_z(__m512 v) {   /* lanes j + (8 + j), then lk__hsum8's order, in registers */
+    return lk__hsum8_x(_mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_castps512_ps256(v)));
 }
 LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
     return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
@@ -6673,15 +6674,180 @@ static void lk__axpy(float *out, float w, const void *vp, int f16, int d) {
     for (; i < d; i++) out[i] = fmaf(w, f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, vp)[i]) : LK__CAST(const float *, vp)[i], out[i]);
 }
 
+/* ---- the softmax fast path, in stages: raw dots, mask + transform, exp,
+ * weighted sum of V. Each stage has a scalar reference (_ref) and, where
+ * it pays, a SIMD version that gives the same bits. */
+
+/* s[j] = q . k_j for the n keys of the view (head at byte offset hoff).
+ * Head sizes that are multiples of 64 use lk__dot64 (ggml's vec_dot order);
+ * any other size a sequential fused multiply-add, as ggml's vec_dot does for
+ * rows shorter than its 64-element step (K.Q of heads below 64). */
+static const unsigned char *lk__key_ptr(const lk_kv_view *kv, const void *base, int j, size_t hoff) {
+    int r = kv->idx ? kv->idx[j] : kv->row0 + j;
+    return LK__CAST(const unsigned char *, base) + (size_t)r * kv->row_stride + hoff;
+}
+static float lk__kv_elem(const unsigned char *p, int f16, int i) {
+    return f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, p)[i]) : LK__CAST(const float *, p)[i];
+}
+static void lk__attn_dots_ref(const float *q, const lk_kv_view *kv, size_t hoff, int d, int j0, int n, float *s) {
+    const int f16 = kv->type == LK_TYPE_F16;
+    int j, i;
+    for (j = j0; j < n; j++) {
+        const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
+        float sc = 0.0f;
+        if (d % 64 == 0) sc = lk__dot64(q, kp, f16, d);
+        else for (i = 0; i < d; i++) sc = fmaf(q[i], lk__kv_elem(kp, f16, i), sc);
+        s[j] = sc;
+    }
+}
+static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int d, int n, float *s) {
+    int j = 0;
+#if defined(LK__X86)
+    if (d % 8 == 0 && d % 64 != 0) {
+        /* 16 keys at a time as two groups of 8: each group's rows are
+         * transposed in registers (lane l = key l), so that every lane runs
+         * its key's sequential fma chain; two groups hide the fma latency. */
+        const int f16 = kv->type == LK_TYPE_F16;
+#define LK__KV8(kp, c) (f16 ? _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, (kp) + 2 * (c)))) : _mm256_loadu_ps(LK__CAST(const float *, (kp)) + (c)))
+#define LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7) do { \
+            __m256 t0_ = _mm256_unpacklo_ps(r0, r1), t1_ = _mm256_unpackhi_ps(r0, r1), t2_ = _mm256_unpacklo_ps(r2, r3), t3_ = _mm256_unpackhi_ps(r2, r3); \
+            __m256 t4_ = _mm256_unpacklo_ps(r4, r5), t5_ = _mm256_unpackhi_ps(r4, r5), t6_ = _mm256_unpacklo_ps(r6, r7), t7_ = _mm256_unpackhi_ps(r6, r7); \
+            __m256 u0_ = _mm256_shuffle_ps(t0_, t2_, 0x44), u1_ = _mm256_shuffle_ps(t0_, t2_, 0xEE), u2_ = _mm256_shuffle_ps(t1_, t3_, 0x44), u3_ = _mm256_shuffle_ps(t1_, t3_, 0xEE); \
+            __m256 u4_ = _mm256_shuffle_ps(t4_, t6_, 0x44), u5_ = _mm256_shuffle_ps(t4_, t6_, 0xEE), u6_ = _mm256_shuffle_ps(t5_, t7_, 0x44), u7_ = _mm256_shuffle_ps(t5_, t7_, 0xEE); \
+            r0 = _mm256_permute2f128_ps(u0_, u4_, 0x20); r1 = _mm256_permute2f128_ps(u1_, u5_, 0x20); \
+            r2 = _mm256_permute2f128_ps(u2_, u6_, 0x20); r3 = _mm256_permute2f128_ps(u3_, u7_, 0x20); \
+            r4 = _mm256_permute2f128_ps(u0_, u4_, 0x31); r5 = _mm256_permute2f128_ps(u1_, u5_, 0x31); \
+            r6 = _mm256_permute2f128_ps(u2_, u6_, 0x31); r7 = _mm256_permute2f128_ps(u3_, u7_, 0x31); } while (0)
+#define LK__LD8(R, P, c) do { R##0 = LK__KV8(P[0], c); R##1 = LK__KV8(P[1], c); R##2 = LK__KV8(P[2], c); R##3 = LK__KV8(P[3], c); \
+                              R##4 = LK__KV8(P[4], c); R##5 = LK__KV8(P[5], c); R##6 = LK__KV8(P[6], c); R##7 = LK__KV8(P[7], c); } while (0)
+        for (; j + 16 <= n; j += 16) {
+            const unsigned char *pa[8], *pb[8];
+            __m256 a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7, sa = _mm256_setzero_ps(), sb = sa;
+            int l, c;
+            for (l = 0; l < 8; l++) { pa[l] = lk__key_ptr(kv, kv->k, j + l, hoff); pb[l] = lk__key_ptr(kv, kv->k, j + 8 + l, hoff); }
+            for (c = 0; c < d; c += 8) {
+                LK__LD8(a, pa, c); LK__LD8(b, pb, c);
+                LK__TR8(a0, a1, a2, a3, a4, a5, a6, a7); LK__TR8(b0, b1, b2, b3, b4, b5, b6, b7);
+#define LK__F2(x, i) do { __m256 qi_ = _mm256_set1_ps(q[c + (i)]); sa = _mm256_fmadd_ps(qi_, a##x, sa); sb = _mm256_fmadd_ps(qi_, b##x, sb); } while (0)
+                LK__F2(0, 0); LK__F2(1, 1); LK__F2(2, 2); LK__F2(3, 3); LK__F2(4, 4); LK__F2(5, 5); LK__F2(6, 6); LK__F2(7, 7);
+#undef LK__F2
+            }
+            _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
+        }
+#undef LK__LD8
+#undef LK__TR8
+    }
+#endif
+    lk__attn_dots_ref(q, kv, hoff, d, j, n, s);
+}
+
+/* s[j] = exp(s[j] - mx) with ggml's vector expf (lk__expf_ggml), and their
+ * sum as ggml's softmax forms it: each group of 16 reduced as
+ * _mm512_reduce_add_ps does (lk__hsum16), added to a double; the tail one
+ * by one. -inf gives 0. */
+static double lk__attn_exp_ref(float *s, int j0, int n, float mx) {
+    double sum = 0.0;
+    int j = j0;
+    for (; j + 16 <= n; j += 16) {
+        int l;
+        for (l = 0; l < 16; l++) s[j + l] = lk__expf_ggml(s[j + l] - mx);
+        sum += (double)lk__hsum16(s + j);
+    }
+    for (; j < n; j++) { s[j] = lk__expf_ggml(s[j] - mx); sum += (double)s[j]; }
+    return sum;
+}
+static double lk__attn_exp(float *s, int n, float mx) {
+    double sum = 0.0;
+    int j = 0;
+#if defined(LK__X86_512)
+    const __m512 r = _mm512_set1_ps(1.258291200e+07f), m = _mm512_set1_ps(mx);
+    for (; j + 16 <= n; j += 16) {
+        __m512 x = _mm512_sub_ps(_mm512_loadu_ps(s + j), m);
+        __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(1.442695022e+00f), r), nn = _mm512_sub_ps(z, r);
+        __m512 b = _mm512_fnmadd_ps(nn, _mm512_set1_ps(1.428606765e-06f), _mm512_fnmadd_ps(nn, _mm512_set1_ps(6.931457520e-01f), x));
+        __m512 u = _mm512_mul_ps(b, b);
+        __m512 jj = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(8.247390389e-03f), b, _mm512_set1_ps(4.189976677e-02f)), u,
+                                                    _mm512_fmadd_ps(_mm512_set1_ps(1.666839570e-01f), b, _mm512_set1_ps(4.999912679e-01f))), u,
+                                    _mm512_fmadd_ps(_mm512_set1_ps(9.999994040e-01f), b, _mm512_set1_ps(1.0f)));
+        __m512 e = _mm512_scalef_ps(jj, nn);   /* jj * 2^nn, one rounding: = ldexpf */
+        __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(nn), _mm512_set1_ps(192.0f), _CMP_GT_OQ);
+        if (big) {   /* -inf inputs (masked keys) and huge magnitudes: 0 below, inf above */
+            __mmask16 neg = _mm512_cmp_ps_mask(nn, _mm512_setzero_ps(), _CMP_LE_OQ);
+            e = _mm512_mask_blend_ps(big, e, _mm512_mask_blend_ps(neg, _mm512_set1_ps(INFINITY), _mm512_setzero_ps()));
+        }
+        _mm512_storeu_ps(s + j, e);
+        sum += (double)_mm512_reduce_add_ps(e);
+    }
+#endif
+    return sum + lk__attn_exp_ref(s, j, n, mx);
+}
+
+/* s[j] *= inv: the softmax weights (rounded to f16 when f16w, as ggml
+ * does for the V.P product with an f16 cache). */
+static void lk__attn_weights(float *s, int n, float inv, int f16w) {
+    int j = 0;
+#if defined(LK__X86)
+    const __m256 vi = _mm256_set1_ps(inv);
+    for (; j + 8 <= n; j += 8) {
+        __m256 w = _mm256_mul_ps(_mm256_loadu_ps(s + j), vi);
+        if (f16w) w = _mm256_cvtph_ps(_mm256_cvtps_ph(w, _MM_FROUND_TO_NEAREST_INT));
+        _mm256_storeu_ps(s + j, w);
+    }
+#endif
+    for (; j < n; j++) { s[j] *= inv; if (f16w) s[j] = lk_fp16_to_fp32(lk_fp32_to_fp16(s[j])); }
+}
+/* out[d] = sum_j w_j v_j. Multiples of 64: lk__axpy key by key. Other
+ * sizes: four partial sums, key j into sum j % 4, combined (0 + 1) +
+ * (2 + 3); tmp: 4 d floats. Zero weights (masked keys) are skipped. */
+static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int j0, int n, const float *w, float *out, float *tmp) {
+    const int f16 = kv->type == LK_TYPE_F16;
+    int j, i;
+    if (d % 64 == 0) {
+        if (j0 == 0) for (i = 0; i < d; i++) out[i] = 0.0f;
+        for (j = j0; j < n; j++) if (w[j] != 0.0f) lk__axpy(out, w[j], lk__key_ptr(kv, kv->v, j, hoff), f16, d);
+        return;
+    }
+    if (j0 == 0) for (i = 0; i < 4 * d; i++) tmp[i] = 0.0f;
+    for (j = j0; j < n; j++) {
+        const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff);
+        float *a = tmp + (j & 3) * d;
+        if (w[j] == 0.0f) continue;
+        for (i = 0; i < d; i++) a[i] = fmaf(w[j], lk__kv_elem(vp, f16, i), a[i]);
+    }
+    for (i = 0; i < d; i++) out[i] = (tmp[i] + tmp[d + i]) + (tmp[2 * d + i] + tmp[3 * d + i]);
+}
+static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const float *w, float *out, float *tmp) {
+#if defined(LK__X86)
+    if (d % 8 == 0 && d % 64 != 0) {   /* one chunk of 8 at a time, four accumulators in registers */
+        const int f16 = kv->type == LK_TYPE_F16, n4 = n & ~3;
+        int c, j;
+        for (c = 0; c < d; c += 8) {
+            __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+#define LK__VACC(A, k) do { if (w[j + (k)] != 0.0f) { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); \
+                             A = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (k)]), LK__KV8(vp_, c), A); } } while (0)
+            for (j = 0; j < n4; j += 4) { LK__VACC(a0, 0); LK__VACC(a1, 1); LK__VACC(a2, 2); LK__VACC(a3, 3); }
+#undef LK__VACC
+            _mm256_storeu_ps(tmp + c, a0); _mm256_storeu_ps(tmp + d + c, a1);
+            _mm256_storeu_ps(tmp + 2 * d + c, a2); _mm256_storeu_ps(tmp + 3 * d + c, a3);
+        }
+        lk__attn_vsum_ref(kv, hoff, d, n4, n, w, out, tmp);   /* the last n % 4 keys, then the combination */
+        return;
+    }
+#undef LK__KV8
+#endif
+    lk__attn_vsum_ref(kv, hoff, d, 0, n, w, out, tmp);
+}
+
 LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *s) {
-    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights */
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
     const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
     const size_t hoff = (size_t)kv_head * kv->head_stride;
+    const int other = kv->seg || p->tree_parent;   /* masks that need lk__attn_masked */
     float qh[512];
     const float *q = q_in;
-    float mx = -INFINITY, inv;
-    double sum = 0.0;
+    float mx = -INFINITY;
+    double sum;
     int j, i;
     if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
         lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
@@ -6691,40 +6857,49 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
         q = qh;
     }
-    for (j = 0; j < n; j++) {
+    lk__attn_dots(q, kv, hoff, d, n, s);
+    j = 0;
+#if defined(LK__X86_512)
+    /* contiguous rows, no tree, no cap, no ALiBi: 16 keys at a time */
+    if (!kv->idx && !p->tree_parent && p->softcap <= 0.0f && p->alibi_slope == 0.0f) {
+        const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m512i vq = _mm512_set1_epi32(qpos), vw = _mm512_set1_epi32(p->window), vsink = _mm512_set1_epi32(p->n_sink);
+        const __m512 vs = _mm512_set1_ps(p->scale), ninf = _mm512_set1_ps(-INFINITY);
+        __m512 vmx = ninf;
+        for (; j + 16 <= n; j += 16) {
+            const int r0 = kv->row0 + j;
+            __m512i kp = kv->pos ? _mm512_loadu_si512(LK__CAST(const void *, kv->pos + r0)) : _mm512_add_epi32(_mm512_set1_epi32(r0), iota);
+            __mmask16 ok = 0xFFFF;
+            __m512 sc;
+            if (p->causal) ok &= _mm512_cmp_epi32_mask(kp, vq, _MM_CMPINT_LE);
+            if (p->window > 0)   /* masked: qpos - kpos >= window and kpos >= n_sink */
+                ok &= (__mmask16)~(_mm512_cmp_epi32_mask(_mm512_sub_epi32(vq, kp), vw, _MM_CMPINT_NLT) &
+                                   _mm512_cmp_epi32_mask(kp, vsink, _MM_CMPINT_NLT));
+            if (kv->seg) ok &= _mm512_cmp_epi32_mask(_mm512_loadu_si512(LK__CAST(const void *, kv->seg + r0)), _mm512_set1_epi32(p->qseg), _MM_CMPINT_EQ);
+            sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_loadu_ps(s + j), vs));
+            _mm512_storeu_ps(s + j, sc);
+            vmx = _mm512_max_ps(vmx, sc);
+        }
+        mx = _mm512_reduce_max_ps(vmx);
+    }
+#endif
+    for (; j < n; j++) {   /* mask, cap, scale, bias; the row maximum (scalar reference) */
         int r = kv->idx ? kv->idx[j] : kv->row0 + j;
         int kpos = kv->pos ? kv->pos[r] : r;
-        float sc = 0.0f;
-        if (lk__attn_masked(p, kv, r, qpos, kpos)) { s[j] = -INFINITY; continue; }
-        if (d % 64 == 0) {
-            sc = lk__dot64(q, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff, kv->type == LK_TYPE_F16, d);
-        } else if (kv->type == LK_TYPE_F16) {
-            const uint16_t *k = LK__CAST(const uint16_t *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
-            for (i = 0; i < d; i++) sc += q[i] * lk_fp16_to_fp32(k[i]);
-        } else {
-            const float *k = LK__CAST(const float *, LK__CAST(const unsigned char *, kv->k) + (size_t)r * kv->row_stride + hoff);
-            for (i = 0; i < d; i++) sc += q[i] * k[i];
-        }
+        float sc = s[j];
+        if ((p->causal && kpos > qpos) || (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) ||
+            (other && lk__attn_masked(p, kv, r, qpos, kpos))) { s[j] = -INFINITY; continue; }
         if (p->softcap > 0.0f) sc = p->softcap * tanhf(sc * (1.0f / p->softcap));   /* ggml: cap, then scale */
         sc *= p->scale;
         if (p->alibi_slope != 0.0f) sc += p->alibi_slope * (float)(kpos - qpos);
         s[j] = sc;
         if (sc > mx) mx = sc;
     }
-    for (i = 0; i < d; i++) out[i] = 0.0f;
-    if (mx == -INFINITY) { *lse = -INFINITY; return; }
-    for (j = 0; j < n; j++) {
-        float e = s[j] == -INFINITY ? 0.0f : expf(s[j] - mx);
-        s[j] = e; sum += (double)e;
-    }
-    inv = (float)(1.0 / sum);   /* ggml scales by the float reciprocal of the double sum */
-    for (j = 0; j < n; j++) {
-        int r = kv->idx ? kv->idx[j] : kv->row0 + j;
-        float w = s[j] * inv;
-        if (w == 0.0f) continue;
-        if (kv->type == LK_TYPE_F16 && p->f16_math) w = lk_fp16_to_fp32(lk_fp32_to_fp16(w));
-        lk__axpy(out, w, LK__CAST(const unsigned char *, kv->v) + (size_t)r * kv->row_stride + hoff, kv->type == LK_TYPE_F16, d);
-    }
+    if (mx == -INFINITY) { for (i = 0; i < d; i++) out[i] = 0.0f; *lse = -INFINITY; return; }
+    sum = lk__attn_exp(s, n, mx);
+    /* ggml scales by the float reciprocal of the double sum */
+    lk__attn_weights(s, n, (float)(1.0 / sum), kv->type == LK_TYPE_F16 && p->f16_math);
+    lk__attn_vsum(kv, hoff, d, n, s, out, s + n);
     *lse = mx + (float)log(sum);
 }
 LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
@@ -11280,6 +11455,9 @@ LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void
     for (i = 0; i < n_tasks; i++) fn(arg, i, n_tasks);
 }
 
+#if defined(LK__GCC_AVX512_WORKAROUND)
+#pragma GCC diagnostic pop
+#endif
 #endif /* LLMKIT_IMPLEMENTATION_DONE */
 #endif /* LLMKIT_IMPLEMENTATION */
 

@@ -245,6 +245,70 @@ static void test_matmul(void) {
     }
 }
 
+/* The attention stages of lk_attn (section 15.9): each SIMD stage against
+ * its scalar reference on the same inputs, bit for bit (the SIMD code keeps
+ * the reference's order of operations). Head sizes cover the small-head path
+ * (multiples of 8), the ggml-order path (multiples of 64) and the plain
+ * sequential one; K/V in f32 and f16, contiguous and through an index list,
+ * with a key count that leaves tails. */
+static void test_attn_stages(void) {
+    static const int dims[] = { 8, 16, 24, 32, 48, 80, 96, 64, 128, 12 };
+    enum { N = 83, HK = 2, DMAX = 128 };
+    static float Kf[N * HK * DMAX], Vf[N * HK * DMAX], q[DMAX], s1[N + 4 * DMAX + 80], s2[N + 4 * DMAX + 80], o1[DMAX], o2[DMAX];
+    static uint16_t Kh[N * HK * DMAX], Vh[N * HK * DMAX];
+    static int32_t idx[N];
+    size_t di;
+    int f16, use_idx, i, j, bad = 0;
+    lk_t_begin("attn stages: dots, exp, weights, vsum = scalar reference");
+    for (i = 0; i < N; i++) idx[i] = (i * 37 + 5) % N;
+    for (di = 0; di < sizeof dims / sizeof *dims; di++) {
+        const int d = dims[di];
+        for (i = 0; i < N * HK * d; i++) {
+            Kf[i] = rng_f(); Vf[i] = rng_f();
+            Kh[i] = lk_fp32_to_fp16(Kf[i]); Vh[i] = lk_fp32_to_fp16(Vf[i]);
+        }
+        for (i = 0; i < d; i++) q[i] = 2.0f * rng_f();
+        for (f16 = 0; f16 < 2; f16++)
+            for (use_idx = 0; use_idx < 2; use_idx++) {
+                lk_kv_view kv;
+                const size_t es = f16 ? 2 : 4, hoff = (size_t)d * es;   /* KV head 1 */
+                float mx = -INFINITY;
+                double sum1, sum2;
+                int n = N - 3;
+                memset(&kv, 0, sizeof kv);
+                kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
+                kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
+                kv.row_stride = HK * (size_t)d * es; kv.head_stride = (size_t)d * es;
+                kv.n_rows = N; kv.row0 = 3;
+                if (use_idx) { kv.idx = idx; kv.n_idx = n = N; }
+                lk__attn_dots(q, &kv, hoff, d, n, s1);
+                lk__attn_dots_ref(q, &kv, hoff, d, 0, n, s2);
+                for (j = 0; j < n; j++) if (memcmp(&s1[j], &s2[j], 4)) { if (bad++ < 5) CHECK(0, "dots d=%d f16=%d idx=%d key %d: %.9g vs %.9g", d, f16, use_idx, j, s1[j], s2[j]); }
+                for (j = 0; j < n; j++) { if (j % 7 == 3) s1[j] = s2[j] = -INFINITY; if (s1[j] > mx) mx = s1[j]; }   /* some masked keys */
+                sum1 = lk__attn_exp(s1, n, mx);
+                sum2 = lk__attn_exp_ref(s2, 0, n, mx);
+                CHECK(sum1 == sum2, "exp sum d=%d: %.17g vs %.17g", d, sum1, sum2);
+                for (j = 0; j < n; j++) if (memcmp(&s1[j], &s2[j], 4)) { if (bad++ < 5) CHECK(0, "exp d=%d key %d: %.9g vs %.9g", d, j, s1[j], s2[j]); }
+                lk__attn_weights(s1, n, (float)(1.0 / sum1), f16);
+                for (j = 0; j < n; j++) { s2[j] *= (float)(1.0 / sum2); if (f16) s2[j] = lk_fp16_to_fp32(lk_fp32_to_fp16(s2[j])); }
+                for (j = 0; j < n; j++) if (memcmp(&s1[j], &s2[j], 4)) { if (bad++ < 5) CHECK(0, "weights d=%d key %d", d, j); }
+                lk__attn_vsum(&kv, hoff, d, n, s1, o1, s1 + N);
+                lk__attn_vsum_ref(&kv, hoff, d, 0, n, s2, o2, s2 + N);
+                for (i = 0; i < d; i++) if (memcmp(&o1[i], &o2[i], 4)) { if (bad++ < 5) CHECK(0, "vsum d=%d f16=%d idx=%d dim %d: %.9g vs %.9g", d, f16, use_idx, i, o1[i], o2[i]); }
+            }
+    }
+    /* the exp stage is ggml's expf: close to libm's exp over the softmax range */
+    {
+        float x[64], y[64];
+        double worst = 0.0;
+        for (i = 0; i < 64; i++) x[i] = y[i] = -20.0f * (float)i / 63.0f;
+        lk__attn_exp(x, 64, 0.0f);
+        for (i = 0; i < 64; i++) { double r = fabs(x[i] - exp((double)y[i])) / exp((double)y[i]); if (r > worst) worst = r; }
+        CHECK(worst < 4e-7, "expf relative error %.3g", worst);
+    }
+    lk_t_end();
+}
+
 int main(void) {
     (void)lk_t_fixture; (void)lk_t_read_file; (void)lk_t_skip;
 #if defined(LK__X86)
@@ -279,5 +343,6 @@ int main(void) {
     test_act_quant();
     test_dots();
     test_matmul();
+    test_attn_stages();
     return lk_t_exit();
 }
