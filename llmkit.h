@@ -4023,11 +4023,10 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         else lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
     }
     job.tile = lk__tile_kernel(W->type, 0);
-    /* 1 column (decode) of long rows keeps one row at a time: a single
-     * sequential weight stream measured faster than several interleaved
-     * rows. Short rows (small models) take the 4-row tiles: there the
-     * per-row call and reduction cost more than the stream. */
-    job.tile1 = n_cols > 1 || job.n_in < 1024 ? lk__tile_kernel(W->type, 1) : NULL;
+    /* 1 column (decode) keeps one row at a time: a single sequential weight
+     * stream measured faster than several interleaved rows (4096-wide rows
+     * by 2x; for the 64-wide rows of stories260K the two were equal) */
+    job.tile1 = n_cols > 1 ? lk__tile_kernel(W->type, 1) : NULL;
     /* rows in 4 chunks per thread, handed out dynamically: a thread that the
      * OS pushes off a busy core no longer holds up the whole matmul. Tiny
      * matmuls run in the caller (a parallel region costs microseconds). */
