@@ -27,7 +27,8 @@
  *    4. Types                                     lk_type, lk_type_traits
  *    5. Tensors                                   lk_tensor
  *    6. GGUF                                      lk_gguf (reader), lk_gguf_writer
- *    7. Quantization                              block formats, dot products, matmul
+ *    7. Quantization                              block formats, dot products, matmul,
+ *                                                 model quantization (lk_quantize_gguf)
  *    8. Ops                                       norms, RoPE, activations, softmax
  *    9. Attention                                 one core over a KV view
  *   10. KV cache                                  storage types, policies
@@ -535,6 +536,132 @@ typedef struct lk_block_tq2_0 {    /* 66 B / 256 w: 2.0625 bpw           */
  * before quantizing IQ3 from several threads. */
 LKDEF void lk_quant_iq_init(void);
 /* end of 7b */
+
+/* --------------------------------------------------------------------------
+ * 7c. Model quantization: llama-quantize's file types and per-tensor mixes
+ * --------------------------------------------------------------------------
+ * A "file type" (llama.cpp's llama_ftype, stored in general.file_type) names
+ * a base tensor type plus a mix rule: Q4_K_M is Q4_K for most weights but
+ * Q6_K for output.weight and for half of attn_v / ffn_down. The rules are
+ * llama.cpp's llama_tensor_get_type (src/llama-quant.cpp at the fixtures'
+ * commit) for quantizing without an importance matrix, so lk_quantize_gguf
+ * writes the same bytes as llama-quantize. */
+typedef enum lk_ftype {
+    LK_FTYPE_F32 = 0, LK_FTYPE_F16 = 1, LK_FTYPE_Q4_0 = 2, LK_FTYPE_Q4_1 = 3,
+    LK_FTYPE_Q8_0 = 7, LK_FTYPE_Q5_0 = 8, LK_FTYPE_Q5_1 = 9, LK_FTYPE_Q2_K = 10,
+    LK_FTYPE_Q3_K_S = 11, LK_FTYPE_Q3_K_M = 12, LK_FTYPE_Q3_K_L = 13,
+    LK_FTYPE_Q4_K_S = 14, LK_FTYPE_Q4_K_M = 15, LK_FTYPE_Q5_K_S = 16,
+    LK_FTYPE_Q5_K_M = 17, LK_FTYPE_Q6_K = 18, LK_FTYPE_IQ2_XXS = 19,
+    LK_FTYPE_IQ2_XS = 20, LK_FTYPE_Q2_K_S = 21, LK_FTYPE_IQ3_XS = 22,
+    LK_FTYPE_IQ3_XXS = 23, LK_FTYPE_IQ1_S = 24, LK_FTYPE_IQ4_NL = 25,
+    LK_FTYPE_IQ3_S = 26, LK_FTYPE_IQ3_M = 27, LK_FTYPE_IQ2_S = 28,
+    LK_FTYPE_IQ2_M = 29, LK_FTYPE_IQ4_XS = 30, LK_FTYPE_IQ1_M = 31,
+    LK_FTYPE_BF16 = 32, LK_FTYPE_TQ1_0 = 36, LK_FTYPE_TQ2_0 = 37
+} lk_ftype;
+
+typedef struct lk_ftype_info {
+    const char *name;    /* as llama-quantize spells it: "Q4_K_M"              */
+    int ftype;           /* lk_ftype value (general.file_type)                 */
+    lk_type type;        /* base tensor type of the mix (Q4_K for Q4_K_M)      */
+} lk_ftype_info;
+
+/* Look a file type up by name, case-insensitively ("q4_k_m"); llama-quantize's
+ * aliases Q3_K, Q4_K, Q5_K mean the _M mixes. NULL if unknown. */
+LKDEF const lk_ftype_info *lk_ftype_find(const char *name);
+/* The entry of a file type id (the canonical name, never an alias); NULL if
+ * unknown. */
+LKDEF const lk_ftype_info *lk_ftype_get(int ftype);
+/* Entry i of the table (for listing the names), NULL for i out of range. */
+LKDEF const lk_ftype_info *lk_ftype_at(int i);
+
+/* The model facts and running counters the mix rules use. Initialise with
+ * lk_quant_mix_init (from a GGUF) or lk_quant_mix_init_shape, then call
+ * lk_quant_mix_type once per quantized tensor in llama-quantize's order
+ * (by layer number "blk.N.", tensors without a layer first, then by name):
+ * the attn_v / ffn_* counters advance with each call, and "use more bits"
+ * decisions depend on them. */
+typedef struct lk_quant_mix {
+    char arch[64];           /* general.architecture ("llama", "falcon", ...)  */
+    int n_layer, n_head, n_head_kv, n_expert;
+    int is_70b;              /* llama, 80 layers, GQA                          */
+    int has_output;          /* a separate output.weight exists (else the      */
+                             /* tied token_embd.weight is treated as output)   */
+    int n_attention_wv;      /* attn_v / attn_qkv / attn_kv_b tensors          */
+    int n_ffn_down, n_ffn_gate, n_ffn_up;  /* = n_layer                        */
+    int i_attention_wv, i_ffn_down, i_ffn_gate, i_ffn_up;  /* counters, 0      */
+    int n_mixed;             /* tensors whose type fit their rows              */
+    int n_fallback;          /* tensors that needed lk_quant_fallback_type     */
+} lk_quant_mix;
+
+/* From metadata (<arch>.block_count, .attention.head_count[_kv],
+ * .expert_count) and the tensor names of g. LK_ERR_INVALID_ARG for NULL. */
+LKDEF lk_status lk_quant_mix_init(lk_quant_mix *m, const lk_gguf *g);
+/* From a shape, for models not (yet) in a GGUF: n_attention_wv and the
+ * ffn counts are set to n_layer, has_output to 1 (set it to 0 for tied
+ * embeddings). arch may be NULL (""); it is truncated to 63 bytes. */
+LKDEF void lk_quant_mix_init_shape(lk_quant_mix *m, const char *arch, int n_layer, int n_head, int n_head_kv, int n_expert);
+/* The type of one weight (name, row length ne0) in file type `ftype` whose
+ * base type is default_type (normally lk_ftype_get(ftype)->type). Returns
+ * default_type unchanged, counting nothing, when it is not a quantized type
+ * (F32, F16, BF16). A result whose block does not divide ne0 is replaced by
+ * lk_quant_fallback_type (counted in m->n_fallback). Call it only for
+ * tensors lk_quant_wants_quantize accepts (and not with --pure). */
+LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int ftype);
+/* llama-quantize's replacement for type t when rows of ne0 elements do not
+ * fit its block: IQ/TQ/Q2_K/Q3_K -> IQ4_NL (TQ -> Q4_0), Q4_K -> Q5_0,
+ * Q5_K -> Q5_1, Q6_K -> Q8_0, anything else -> F16; F16 again if the
+ * replacement does not fit either (where llama.cpp would abort). */
+LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0);
+/* 1 if llama-quantize quantizes this tensor at all: names ending in
+ * "weight" with n_dims >= 2 (ne beyond the first dimension > 1), except
+ * norms, MoE routers (ffn_gate_inp), position / token-type embeddings,
+ * some SSM/RWKV tensors, and output.weight when leave_output != 0. */
+LKDEF int lk_quant_wants_quantize(const char *name, int n_dims, int leave_output);
+
+/* Whole-model quantization (llama-quantize without an importance matrix). */
+typedef struct lk_quantize_gguf_progress {
+    int64_t index, count;        /* tensor index in output order, of count   */
+    const char *name;            /* NUL-terminated                            */
+    const int64_t *ne;           /* [LK_MAX_DIMS]                             */
+    lk_type src_type, dst_type;
+    uint64_t src_bytes, dst_bytes;
+    int converted;               /* 0: copied as it was                       */
+} lk_quantize_gguf_progress;
+
+typedef struct lk_quantize_gguf_params {
+    int ftype;                   /* lk_ftype: base type, mix, general.file_type */
+    int pure;                    /* every quantized weight gets the base type   */
+    int leave_output;            /* do not touch output.weight                  */
+    int allow_requantize;        /* accept quantized input tensors              */
+    int output_type;             /* lk_type for output.weight, or -1            */
+    int token_embd_type;         /* lk_type for token_embd.weight, or -1        */
+    const struct lk_threads *threads;  /* rows split over tasks; NULL = default */
+    const lk_allocator *alloc;   /* writer and scratch memory; NULL = default   */
+    /* called after each tensor (may be NULL); for progress output */
+    void (*progress)(void *user, const lk_quantize_gguf_progress *ev);
+    void *progress_user;
+} lk_quantize_gguf_params;
+
+typedef struct lk_quantize_gguf_stats {
+    uint64_t src_bytes, dst_bytes;   /* tensor data, before and after          */
+    int64_t n_converted;             /* tensors whose type changed             */
+    int n_fallback, n_mixed;         /* as in lk_quant_mix                     */
+} lk_quantize_gguf_stats;
+
+/* ftype Q8_0, everything else off / -1 / NULL. */
+LKDEF lk_quantize_gguf_params lk_quantize_gguf_default_params(void);
+/* Quantize the model `in` into a new writer *out (free it with
+ * lk_gguf_writer_free): metadata copied in order (minus file_type,
+ * quantization_version and split.*), general.quantization_version = 2 and
+ * general.file_type = p->ftype appended; tensors in llama-quantize's order
+ * (by layer, then name) with the types of lk_quant_mix_type (or the base
+ * type with pure), explicit output / token_embd types, and
+ * lk_quant_fallback_type for rows that do not fit. The writer owns the
+ * quantized data; tensors left as they were point into in's buffer, so `in`
+ * must outlive *out. Rows are quantized independently, so the bytes do not
+ * depend on the thread count. stats may be NULL. On error *out is NULL. */
+LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_params *p, lk_gguf_writer **out, lk_quantize_gguf_stats *stats);
+/* end of 7c */
 
 /* ==========================================================================
  * 8. Ops
@@ -6328,6 +6455,478 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
 #endif
 }
 /* end of 15.7s */
+
+/* --------------------------------------------------------------------------
+ * 15.7q Model quantization: file types, mix rules, lk_quantize_gguf
+ * -------------------------------------------------------------------------- */
+/* Canonical names first (lk_ftype_get returns the first entry of an id),
+ * then llama-quantize's aliases. */
+static const lk_ftype_info lk__ftypes[] = {
+    { "F32", LK_FTYPE_F32, LK_TYPE_F32 }, { "F16", LK_FTYPE_F16, LK_TYPE_F16 }, { "BF16", LK_FTYPE_BF16, LK_TYPE_BF16 },
+    { "Q4_0", LK_FTYPE_Q4_0, LK_TYPE_Q4_0 }, { "Q4_1", LK_FTYPE_Q4_1, LK_TYPE_Q4_1 },
+    { "Q5_0", LK_FTYPE_Q5_0, LK_TYPE_Q5_0 }, { "Q5_1", LK_FTYPE_Q5_1, LK_TYPE_Q5_1 },
+    { "Q8_0", LK_FTYPE_Q8_0, LK_TYPE_Q8_0 },
+    { "Q2_K", LK_FTYPE_Q2_K, LK_TYPE_Q2_K }, { "Q2_K_S", LK_FTYPE_Q2_K_S, LK_TYPE_Q2_K },
+    { "Q3_K_S", LK_FTYPE_Q3_K_S, LK_TYPE_Q3_K }, { "Q3_K_M", LK_FTYPE_Q3_K_M, LK_TYPE_Q3_K },
+    { "Q3_K_L", LK_FTYPE_Q3_K_L, LK_TYPE_Q3_K },
+    { "Q4_K_S", LK_FTYPE_Q4_K_S, LK_TYPE_Q4_K }, { "Q4_K_M", LK_FTYPE_Q4_K_M, LK_TYPE_Q4_K },
+    { "Q5_K_S", LK_FTYPE_Q5_K_S, LK_TYPE_Q5_K }, { "Q5_K_M", LK_FTYPE_Q5_K_M, LK_TYPE_Q5_K },
+    { "Q6_K", LK_FTYPE_Q6_K, LK_TYPE_Q6_K },
+    { "IQ2_XXS", LK_FTYPE_IQ2_XXS, LK_TYPE_IQ2_XXS }, { "IQ2_XS", LK_FTYPE_IQ2_XS, LK_TYPE_IQ2_XS },
+    { "IQ2_S", LK_FTYPE_IQ2_S, LK_TYPE_IQ2_XS }, { "IQ2_M", LK_FTYPE_IQ2_M, LK_TYPE_IQ2_S },
+    { "IQ1_S", LK_FTYPE_IQ1_S, LK_TYPE_IQ1_S }, { "IQ1_M", LK_FTYPE_IQ1_M, LK_TYPE_IQ1_M },
+    { "IQ3_XXS", LK_FTYPE_IQ3_XXS, LK_TYPE_IQ3_XXS }, { "IQ3_XS", LK_FTYPE_IQ3_XS, LK_TYPE_IQ3_S },
+    { "IQ3_S", LK_FTYPE_IQ3_S, LK_TYPE_IQ3_S }, { "IQ3_M", LK_FTYPE_IQ3_M, LK_TYPE_IQ3_S },
+    { "IQ4_NL", LK_FTYPE_IQ4_NL, LK_TYPE_IQ4_NL }, { "IQ4_XS", LK_FTYPE_IQ4_XS, LK_TYPE_IQ4_XS },
+    { "TQ1_0", LK_FTYPE_TQ1_0, LK_TYPE_TQ1_0 }, { "TQ2_0", LK_FTYPE_TQ2_0, LK_TYPE_TQ2_0 },
+    { "Q3_K", LK_FTYPE_Q3_K_M, LK_TYPE_Q3_K }, { "Q4_K", LK_FTYPE_Q4_K_M, LK_TYPE_Q4_K },
+    { "Q5_K", LK_FTYPE_Q5_K_M, LK_TYPE_Q5_K },
+};
+#define LK__N_FTYPES ((int)(sizeof lk__ftypes / sizeof lk__ftypes[0]))
+
+LKDEF const lk_ftype_info *lk_ftype_find(const char *name) {
+    int i;
+    if (!name) return NULL;
+    for (i = 0; i < LK__N_FTYPES; i++)
+        if (lk__strieq(lk__ftypes[i].name, name)) return &lk__ftypes[i];
+    return NULL;
+}
+LKDEF const lk_ftype_info *lk_ftype_get(int ftype) {
+    int i;
+    for (i = 0; i < LK__N_FTYPES; i++)
+        if (lk__ftypes[i].ftype == ftype) return &lk__ftypes[i];
+    return NULL;
+}
+LKDEF const lk_ftype_info *lk_ftype_at(int i) {
+    return i >= 0 && i < LK__N_FTYPES ? &lk__ftypes[i] : NULL;
+}
+
+static int lk__qm_has(const char *s, const char *sub) { return strstr(s, sub) != NULL; }
+static int lk__qm_str_has(lk_str s, const char *sub) {
+    uint64_t n = strlen(sub), i;
+    if (n > s.len) return 0;
+    for (i = 0; i + n <= s.len; i++)
+        if (memcmp(s.ptr + i, sub, (size_t)n) == 0) return 1;
+    return 0;
+}
+/* The layer N of a "blk.N..." name (what sscanf("blk.%d.") reads), else dflt. */
+static int lk__qm_layer(const char *name, int dflt) {
+    const char *p = name + 4;
+    int neg = 0;
+    long v = 0;
+    if (strncmp(name, "blk.", 4) != 0) return dflt;
+    if (*p == '+' || *p == '-') { neg = *p == '-'; p++; }
+    if (*p < '0' || *p > '9') return dflt;
+    for (; *p >= '0' && *p <= '9'; p++) if (v < 100000000L) v = v * 10 + (*p - '0');
+    return (int)(neg ? -v : v);
+}
+/* llama.cpp's "use more bits" layer pattern: the first and last eighth of
+ * the layers and every third layer in between */
+static int lk__qm_more_bits(int i_layer, int n_layers) {
+    return i_layer < n_layers / 8 || i_layer >= 7 * n_layers / 8 || (i_layer - n_layers / 8) % 3 == 2;
+}
+static int lk__qm_n_gqa(const lk_quant_mix *m) { return m->n_head_kv > 0 ? m->n_head / m->n_head_kv : 0; }
+/* <arch>.<suffix> as an int in [0, 2^31 - 1), else dflt */
+static int lk__qm_meta_int(const lk_gguf *g, const char *arch, const char *suffix, int dflt) {
+    char key[128];
+    size_t a = strlen(arch), s = strlen(suffix);
+    uint64_t v;
+    if (a + 1 + s + 1 > sizeof key) return dflt;
+    memcpy(key, arch, a); key[a] = '.'; memcpy(key + a + 1, suffix, s + 1);
+    if (lk_gguf_find_key(g, key) >= 0 && lk_gguf_get_u64_at(g, key, 0, &v) == LK_OK && v < 0x7fffffff) return (int)v;
+    return dflt;
+}
+
+LKDEF void lk_quant_mix_init_shape(lk_quant_mix *m, const char *arch, int n_layer, int n_head, int n_head_kv, int n_expert) {
+    size_t n = 0;
+    if (!m) return;
+    memset(m, 0, sizeof *m);
+    if (arch) { while (arch[n] && n < sizeof m->arch - 1) n++; memcpy(m->arch, arch, n); }
+    m->arch[n] = 0;
+    m->n_layer = n_layer; m->n_head = n_head; m->n_head_kv = n_head_kv; m->n_expert = n_expert;
+    m->is_70b = strcmp(m->arch, "llama") == 0 && n_layer == 80 && n_head != n_head_kv;
+    m->has_output = 1;
+    m->n_attention_wv = m->n_ffn_down = m->n_ffn_gate = m->n_ffn_up = n_layer;
+}
+LKDEF lk_status lk_quant_mix_init(lk_quant_mix *m, const lk_gguf *g) {
+    char arch[64];
+    lk_str s;
+    uint64_t i;
+    int n_head;
+    if (!m || !g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quant_mix_init: NULL argument");
+    arch[0] = 0;
+    if (lk_gguf_find_key(g, "general.architecture") >= 0 && lk_gguf_get_str(g, "general.architecture", &s) == LK_OK) {
+        size_t n = s.len < sizeof arch - 1 ? (size_t)s.len : sizeof arch - 1;
+        memcpy(arch, s.ptr, n);
+        arch[n] = 0;
+    }
+    n_head = lk__qm_meta_int(g, arch, "attention.head_count", 0);
+    lk_quant_mix_init_shape(m, arch, lk__qm_meta_int(g, arch, "block_count", 0), n_head,
+                            lk__qm_meta_int(g, arch, "attention.head_count_kv", n_head), lk__qm_meta_int(g, arch, "expert_count", 0));
+    m->n_attention_wv = 0;
+    m->has_output = 0;
+    for (i = 0; i < g->n_tensors; i++) {
+        lk_str nm = g->tensors[i].name;
+        if (lk__qm_str_has(nm, "attn_v.weight") || lk__qm_str_has(nm, "attn_qkv.weight") || lk__qm_str_has(nm, "attn_kv_b.weight"))
+            m->n_attention_wv++;
+        else if (lk_str_eq(nm, "output.weight"))
+            m->has_output = 1;
+    }
+    return LK_OK;
+}
+
+LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
+    switch (t) {
+    case LK_TYPE_TQ1_0: case LK_TYPE_TQ2_0: t = LK_TYPE_Q4_0; break;
+    case LK_TYPE_IQ2_XXS: case LK_TYPE_IQ2_XS: case LK_TYPE_IQ2_S: case LK_TYPE_IQ3_XXS: case LK_TYPE_IQ3_S:
+    case LK_TYPE_IQ1_S: case LK_TYPE_IQ1_M: case LK_TYPE_Q2_K: case LK_TYPE_Q3_K: case LK_TYPE_IQ4_XS:
+        t = LK_TYPE_IQ4_NL; break;
+    case LK_TYPE_Q4_K: t = LK_TYPE_Q5_0; break;
+    case LK_TYPE_Q5_K: t = LK_TYPE_Q5_1; break;
+    case LK_TYPE_Q6_K: t = LK_TYPE_Q8_0; break;
+    default: t = LK_TYPE_F16; break;
+    }
+    if (ne0 % lk_type_get(t)->blck_size) t = LK_TYPE_F16;   /* blocks of 32 (or 1 for F16) */
+    return t;
+}
+
+/* The rules below test the file type against sets of ids: LK__F(Q4_K_M) is
+ * "ftype is LK_FTYPE_Q4_K_M". */
+#define LK__F(x) (ftype == LK_FTYPE_##x)
+LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int ftype) {
+    const lk_type_traits *tt = lk_type_get(default_type);
+    lk_type t = default_type;
+    int falcon;
+    if (!m || !name || !tt || !tt->is_quantized) return default_type;
+    falcon = strcmp(m->arch, "falcon") == 0;
+    if (strcmp(name, "output.weight") == 0 || (!m->has_output && strcmp(name, "token_embd.weight") == 0)) {
+        if (falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
+        else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ3_XXS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M))
+            t = LK_TYPE_Q5_K;
+        else if (t != LK_TYPE_Q8_0) t = LK_TYPE_Q6_K;
+    } else if (strcmp(name, "token_embd.weight") == 0) {
+        if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ1_M)) t = LK_TYPE_Q2_K;
+        else if (LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ3_XXS)) t = LK_TYPE_IQ3_S;
+        else if (LK__F(TQ1_0) || LK__F(TQ2_0)) t = LK_TYPE_Q4_K;
+    } else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M)) {
+        /* the 1- and 2-bit mixes */
+        if (lk__qm_has(name, "attn_v.weight")) {
+            if (lk__qm_n_gqa(m) >= 4 || m->n_expert >= 4) t = LK_TYPE_Q4_K;
+            else t = LK__F(IQ2_S) || LK__F(IQ2_M) ? LK_TYPE_IQ3_S : LK_TYPE_Q2_K;
+            ++m->i_attention_wv;
+        } else if (m->n_expert == 8 && lk__qm_has(name, "attn_k.weight")) {
+            t = LK_TYPE_Q4_K;
+        } else if (lk__qm_has(name, "ffn_down")) {
+            if (m->i_ffn_down < m->n_ffn_down / 8) t = LK__F(IQ2_S) || LK__F(IQ2_M) ? LK_TYPE_IQ3_S : LK_TYPE_Q2_K;
+            ++m->i_ffn_down;
+        } else if (lk__qm_has(name, "attn_output.weight")) {
+            if (m->n_expert == 8) t = LK_TYPE_Q5_K;
+            else if (LK__F(IQ1_S) || LK__F(IQ1_M)) t = LK_TYPE_IQ2_XXS;
+            else if (LK__F(IQ2_S) || LK__F(IQ2_M)) t = LK_TYPE_IQ3_S;
+        }
+    } else if (lk__qm_has(name, "attn_v.weight")) {
+        if (LK__F(Q2_K)) t = lk__qm_n_gqa(m) >= 4 ? LK_TYPE_Q4_K : LK_TYPE_Q3_K;
+        else if (LK__F(Q2_K_S) && lk__qm_n_gqa(m) >= 4) t = LK_TYPE_Q4_K;
+        else if (LK__F(IQ3_XXS)) t = lk__qm_n_gqa(m) >= 4 ? LK_TYPE_Q4_K : LK_TYPE_IQ3_S;   /* (no imatrix) */
+        else if ((LK__F(IQ3_XS) || LK__F(IQ3_S)) && lk__qm_n_gqa(m) >= 4) t = LK_TYPE_Q4_K;
+        else if (LK__F(IQ3_M)) t = LK_TYPE_Q4_K;
+        else if (LK__F(Q3_K_M)) t = m->i_attention_wv < 2 ? LK_TYPE_Q5_K : LK_TYPE_Q4_K;
+        else if (LK__F(Q3_K_L)) t = LK_TYPE_Q5_K;
+        else if ((LK__F(IQ4_NL) || LK__F(IQ4_XS)) && lk__qm_n_gqa(m) >= 4) t = LK_TYPE_Q5_K;
+        else if ((LK__F(Q4_K_M) || LK__F(Q5_K_M)) && lk__qm_more_bits(m->i_attention_wv, m->n_attention_wv)) t = LK_TYPE_Q6_K;
+        else if (LK__F(Q4_K_S) && m->i_attention_wv < 4) t = LK_TYPE_Q5_K;
+        if (m->is_70b && (t == LK_TYPE_Q3_K || t == LK_TYPE_Q4_K)) t = LK_TYPE_Q5_K;
+        if (m->n_expert == 8) t = LK_TYPE_Q8_0;
+        ++m->i_attention_wv;
+    } else if (lk__qm_has(name, "attn_k.weight")) {
+        if (m->n_expert == 8) t = LK_TYPE_Q8_0;
+        else if (LK__F(IQ3_XS)) t = LK_TYPE_IQ3_XXS;
+        else if (LK__F(IQ3_XXS)) t = LK_TYPE_IQ2_S;
+    } else if (lk__qm_has(name, "attn_q.weight")) {
+        if (LK__F(IQ3_XS)) t = LK_TYPE_IQ3_XXS;
+        else if (LK__F(IQ3_XXS)) t = LK_TYPE_IQ2_S;
+    } else if (lk__qm_has(name, "ffn_down")) {
+        /* expert tensors hold all experts of a layer: their layer is in the name */
+        int il = m->n_expert > 1 ? lk__qm_layer(name, m->i_ffn_down) : m->i_ffn_down, nl = m->n_ffn_down;
+        if (LK__F(Q2_K)) t = LK_TYPE_Q3_K;
+        else if (LK__F(Q2_K_S)) { if (il < nl / 8) t = LK_TYPE_Q4_K; }
+        else if (LK__F(IQ3_XXS)) t = il < nl / 8 ? LK_TYPE_Q4_K : LK_TYPE_Q3_K;            /* (no imatrix) */
+        else if (LK__F(Q3_K_M))
+            t = il < nl / 16 ? LK_TYPE_Q5_K : !falcon || lk__qm_more_bits(il, nl) ? LK_TYPE_Q4_K : LK_TYPE_Q3_K;
+        else if (LK__F(IQ3_M) && (il < nl / 8 || (m->n_expert == 8 && lk__qm_more_bits(il, nl)))) t = LK_TYPE_Q4_K;
+        else if (LK__F(Q3_K_L)) t = falcon ? LK_TYPE_Q4_K : LK_TYPE_Q5_K;
+        else if (LK__F(Q4_K_M)) {
+            if (falcon) t = il < nl / 16 ? LK_TYPE_Q6_K : lk__qm_more_bits(il, nl) ? LK_TYPE_Q5_K : LK_TYPE_Q4_K;
+            else if (lk__qm_more_bits(il, nl)) t = LK_TYPE_Q6_K;
+        }
+        else if (il < nl / 8 && (LK__F(IQ4_NL) || LK__F(IQ4_XS))) t = LK_TYPE_Q5_K;        /* (no imatrix) */
+        else if (LK__F(Q5_K_M) && lk__qm_more_bits(il, nl)) t = LK_TYPE_Q6_K;
+        else if (LK__F(Q4_K_S) && !falcon && il < nl / 8) t = LK_TYPE_Q5_K;
+        /* (llama.cpp's Q4_0/Q5_0 first-layers rule needs an imatrix) */
+        ++m->i_ffn_down;
+    } else if (lk__qm_has(name, "attn_output.weight")) {
+        if (!falcon) {
+            if (m->n_expert == 8) {
+                if (LK__F(Q2_K) || LK__F(IQ3_XS) || LK__F(IQ3_XXS) || LK__F(Q3_K_S) || LK__F(Q3_K_M) || LK__F(IQ4_NL) ||
+                    LK__F(Q4_K_S) || LK__F(Q4_K_M) || LK__F(IQ3_S) || LK__F(IQ3_M) || LK__F(IQ4_XS)) t = LK_TYPE_Q5_K;
+            } else {
+                if (LK__F(Q2_K)) t = LK_TYPE_Q3_K;
+                else if (LK__F(IQ3_XXS)) t = LK_TYPE_IQ3_S;
+                else if (LK__F(Q3_K_M)) t = LK_TYPE_Q4_K;
+                else if (LK__F(Q3_K_L)) t = LK_TYPE_Q5_K;
+                else if (LK__F(IQ3_M)) t = LK_TYPE_Q4_K;
+            }
+        } else if (LK__F(Q3_K_L)) t = LK_TYPE_Q4_K;
+    } else if (lk__qm_has(name, "attn_qkv.weight")) {
+        if (LK__F(Q3_K_M) || LK__F(Q3_K_L) || LK__F(IQ3_M)) t = LK_TYPE_Q4_K;
+        else if (LK__F(Q4_K_M)) t = LK_TYPE_Q5_K;
+        else if (LK__F(Q5_K_M)) t = LK_TYPE_Q6_K;
+    } else if (lk__qm_has(name, "ffn_gate")) {
+        int il = m->n_expert > 1 ? lk__qm_layer(name, m->i_ffn_gate) : m->i_ffn_gate, nl = m->n_ffn_gate;
+        if (LK__F(IQ3_XS) && il >= nl / 8 && il < 7 * nl / 8) t = LK_TYPE_IQ3_XXS;
+        ++m->i_ffn_gate;
+    } else if (lk__qm_has(name, "ffn_up")) {
+        int il = m->n_expert > 1 ? lk__qm_layer(name, m->i_ffn_up) : m->i_ffn_up, nl = m->n_ffn_up;
+        if (LK__F(IQ3_XS) && il >= nl / 8 && il < 7 * nl / 8) t = LK_TYPE_IQ3_XXS;
+        ++m->i_ffn_up;
+    }
+    if (ne0 % lk_type_get(t)->blck_size) {
+        t = lk_quant_fallback_type(t, ne0);
+        ++m->n_fallback;
+    } else {
+        ++m->n_mixed;
+    }
+    return t;
+}
+#undef LK__F
+
+LKDEF int lk_quant_wants_quantize(const char *name, int n_dims, int leave_output) {
+    static const char *const never[] = { "_norm.weight", "ffn_gate_inp.weight", "ssm_conv1d.weight", "time_mix_first.weight",
+                                         "time_mix_w1.weight", "time_mix_w2.weight", "time_mix_decay_w1.weight",
+                                         "time_mix_decay_w2.weight", "time_mix_lerp_fused.weight", "attn_rel_b.weight" };
+    size_t len, i;
+    if (!name) return 0;
+    len = strlen(name);
+    if (len < 6 || strcmp(name + len - 6, "weight") != 0 || n_dims < 2) return 0;
+    for (i = 0; i < sizeof never / sizeof never[0]; i++)
+        if (strstr(name, never[i])) return 0;
+    if (leave_output && strcmp(name, "output.weight") == 0) return 0;
+    if (strcmp(name, "position_embd.weight") == 0 || strcmp(name, "token_types.weight") == 0) return 0;
+    return 1;
+}
+
+LKDEF lk_quantize_gguf_params lk_quantize_gguf_default_params(void) {
+    lk_quantize_gguf_params p;
+    memset(&p, 0, sizeof p);
+    p.ftype = LK_FTYPE_Q8_0;
+    p.output_type = p.token_embd_type = -1;
+    p.threads = NULL; p.alloc = NULL; p.progress = NULL; p.progress_user = NULL;
+    return p;
+}
+
+/* one tensor in llama.cpp's loader order: by layer ("blk.N."; others -1), then name */
+typedef struct lk__qg_item { int64_t idx; int layer; const char *name; } lk__qg_item;
+static int lk__qg_cmp(const void *a, const void *b) {
+    const lk__qg_item *x = LK__CAST(const lk__qg_item *, a), *y = LK__CAST(const lk__qg_item *, b);
+    if (x->layer != y->layer) return x->layer < y->layer ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+/* rows are quantized independently, so splitting them over tasks gives the same bytes */
+typedef struct lk__qg_job {
+    lk_type type;
+    const float *src;        /* [nrows][n_per_row]        */
+    unsigned char *dst;      /* [nrows][row_size] bytes   */
+    int64_t nrows, n_per_row;
+    size_t row_size;
+    int failed;
+} lk__qg_job;
+static void lk__qg_task(void *arg, int task, int n_tasks) {
+    lk__qg_job *j = LK__CAST(lk__qg_job *, arg);
+    int64_t r0 = j->nrows * task / n_tasks, r1 = j->nrows * (task + 1) / n_tasks;
+    if (r1 > r0 && lk_quantize(j->type, j->src + r0 * j->n_per_row, j->dst + (size_t)r0 * j->row_size, r1 - r0, j->n_per_row, NULL))
+        j->failed = 1;   /* (the message is thread-local: the caller sets its own) */
+}
+/* grow-only scratch buffer */
+static void *lk__qg_reserve(const lk_allocator *a, void **buf, size_t *cap, size_t need) {
+    if (need <= *cap) return *buf;
+    lk__free(a, *buf, *cap);
+    *cap = 0;
+    *buf = lk__alloc(a, need);
+    if (*buf) *cap = need;
+    return *buf;
+}
+
+LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_params *p, lk_gguf_writer **out, lk_quantize_gguf_stats *stats) {
+    lk_allocator a;
+    const lk_ftype_info *fi;
+    lk_quant_mix mix;
+    lk_quantize_gguf_stats sum;
+    lk__qg_item *items = NULL;
+    char *names = NULL, *key;
+    void *key_buf = NULL, *f32_buf = NULL, *q_buf = NULL;
+    size_t items_size = 0, names_size = 0, key_cap = 0, f32_cap = 0, q_cap = 0, off;
+    int64_t i, n;
+    uint64_t k, total;
+    lk_gguf_writer *w = NULL;
+    lk_status st = LK_OK;
+    int nt;
+
+    if (out) *out = NULL;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!in || !p || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: NULL argument");
+    if (!(fi = lk_ftype_get(p->ftype))) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: unknown file type %d", p->ftype);
+    if ((p->output_type >= 0 && !lk_type_get(p->output_type)) || (p->token_embd_type >= 0 && !lk_type_get(p->token_embd_type)))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: unknown output (%d) or token embedding (%d) type", p->output_type, p->token_embd_type);
+    if (in->n_tensors > (uint64_t)INT64_MAX / 2 || in->n_tensors > SIZE_MAX / sizeof(lk__qg_item))
+        return lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: too many tensors");
+    a = lk__resolve_alloc(p->alloc);
+    n = (int64_t)in->n_tensors;
+    memset(&sum, 0, sizeof sum);
+    if ((st = lk_quant_mix_init(&mix, in))) return st;
+    nt = lk_threads_count(p->threads);
+
+    if ((st = lk_gguf_writer_new(&a, &w))) return st;
+    /* metadata: copied in order, then quantization_version and file_type appended */
+    for (k = 0; k < in->n_kv; k++) {
+        const lk_gguf_kv *kv = &in->kv[k];
+        if (lk_str_eq(kv->key, "general.quantization_version") || lk_str_eq(kv->key, "general.file_type") ||
+            lk_str_eq(kv->key, "split.no") || lk_str_eq(kv->key, "split.count") || lk_str_eq(kv->key, "split.tensors.count"))
+            continue;
+        if (kv->key.len >= SIZE_MAX - 1 || !lk__qg_reserve(&a, &key_buf, &key_cap, (size_t)kv->key.len + 1)) {
+            st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: out of memory");
+            goto done;
+        }
+        key = LK__CAST(char *, key_buf);
+        memcpy(key, kv->key.ptr, (size_t)kv->key.len);
+        key[kv->key.len] = 0;
+        if (strcmp(key, "general.alignment") == 0 && kv->value.type == LK_GGUF_UINT32)
+            st = lk_gguf_writer_set_alignment(w, (uint32_t)kv->value.v.u);
+        else
+            st = lk_gguf_writer_add_value(w, key, &kv->value);
+        if (st) goto done;
+    }
+    if ((st = lk_gguf_writer_add_u32(w, "general.quantization_version", 2))) goto done;
+    if ((st = lk_gguf_writer_add_u32(w, "general.file_type", (uint32_t)p->ftype))) goto done;
+
+    /* NUL-terminated names, sorted into llama-quantize's order */
+    for (i = 0, total = 0; i < n; i++) total += in->tensors[i].name.len + 1;   /* <= file size */
+    items_size = (size_t)(n ? n : 1) * sizeof *items;
+    names_size = (size_t)total;
+    if (total > SIZE_MAX / 2) { st = lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: tensor names too long"); goto done; }
+    items = LK__CAST(lk__qg_item *, lk__alloc(&a, items_size));
+    names = LK__CAST(char *, lk__alloc(&a, names_size));
+    if (!items || !names) { st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: out of memory"); goto done; }
+    for (i = 0, off = 0; i < n; i++) {
+        lk_str nm = in->tensors[i].name;
+        memcpy(names + off, nm.ptr, (size_t)nm.len);
+        names[off + nm.len] = 0;
+        items[i].idx = i;
+        items[i].name = names + off;
+        items[i].layer = lk__qm_layer(items[i].name, -1);
+        off += (size_t)nm.len + 1;
+    }
+    if (n > 1) qsort(items, (size_t)n, sizeof *items, lk__qg_cmp);
+
+    for (i = 0; i < n; i++) {
+        const lk_gguf_tensor *t = &in->tensors[items[i].idx];
+        const char *name = items[i].name;
+        int n_dims = 1, d, convert;
+        int64_t ne[LK_MAX_DIMS], nrows;
+        uint64_t nel;
+        lk_type new_type = t->type;
+        uint64_t new_size = t->nbytes;
+        const void *new_data = t->data;
+        for (d = 0; d < LK_MAX_DIMS; d++) { ne[d] = d < t->n_dims ? t->ne[d] : 1; if (ne[d] > 1) n_dims = d + 1; }
+        nrows = ne[1] * ne[2] * ne[3];                   /* the reader checked the sizes */
+        nel = (uint64_t)ne[0] * (uint64_t)nrows;
+        convert = lk_quant_wants_quantize(name, n_dims, p->leave_output);
+        if (convert) {
+            new_type = fi->type;
+            if (!p->pure) new_type = lk_quant_mix_type(&mix, new_type, name, ne[0], p->ftype);
+            if (p->token_embd_type >= 0 && strcmp(name, "token_embd.weight") == 0) new_type = (lk_type)p->token_embd_type;
+            if (p->output_type >= 0 && strcmp(name, "output.weight") == 0) new_type = (lk_type)p->output_type;
+            if (ne[0] % lk_type_get(new_type)->blck_size) {      /* pure or explicit types */
+                new_type = lk_quant_fallback_type(new_type, ne[0]);
+                mix.n_fallback++;
+            }
+            convert = t->type != new_type;
+        }
+        if (convert) {
+            const lk_type_traits *src_tt = lk_type_get(t->type), *dst_tt = lk_type_get(new_type);
+            const float *src;
+            lk__qg_job job;
+            size_t row_size = lk_row_size(new_type, ne[0]);
+            uint64_t f32_bytes, q_bytes;
+            if (!dst_tt->from_float) {
+                st = lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize_gguf: %s: no quantizer for type %s", name, lk_type_name(new_type));
+                goto done;
+            }
+            if (!lk__mul_ok(nel, sizeof(float), &f32_bytes) || !lk__mul_ok((uint64_t)nrows, row_size, &q_bytes) ||
+                f32_bytes > SIZE_MAX || q_bytes > SIZE_MAX) {
+                st = lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: %s: tensor too large", name);
+                goto done;
+            }
+            if (t->type == LK_TYPE_F32) {
+                src = LK__CAST(const float *, t->data);
+            } else if (src_tt && src_tt->to_float && (!src_tt->is_quantized || p->allow_requantize)) {
+                size_t src_row = lk_row_size(t->type, ne[0]);
+                float *f;
+                int64_t r;
+                if (!(f = LK__CAST(float *, lk__qg_reserve(&a, &f32_buf, &f32_cap, (size_t)f32_bytes)))) {
+                    st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: %s: out of memory", name);
+                    goto done;
+                }
+                for (r = 0; r < nrows; r++)
+                    src_tt->to_float(LK__CAST(const unsigned char *, t->data) + (size_t)r * src_row, f + r * ne[0], ne[0]);
+                src = f;
+            } else {
+                st = lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize_gguf: %s: requantizing from type %s is disabled (or impossible)",
+                                  name, lk_type_name(t->type));
+                goto done;
+            }
+            if (!lk__qg_reserve(&a, &q_buf, &q_cap, (size_t)q_bytes)) {
+                st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: %s: out of memory", name);
+                goto done;
+            }
+            job.type = new_type; job.src = src; job.dst = LK__CAST(unsigned char *, q_buf);
+            job.nrows = nrows; job.n_per_row = ne[0]; job.row_size = row_size; job.failed = 0;
+            lk_parallel_for(p->threads, (int)(nrows < nt ? nrows : nt), lk__qg_task, &job);
+            if (job.failed) {
+                st = lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: %s: quantization to %s failed", name, lk_type_name(new_type));
+                goto done;
+            }
+            new_data = q_buf;
+            new_size = q_bytes;
+            sum.n_converted++;
+        } else {
+            new_type = t->type;
+        }
+        /* quantized data is copied into the writer (q_buf is reused); the rest points into `in` */
+        if ((st = lk_gguf_writer_add_tensor(w, name, new_type, n_dims, ne, new_data, convert))) goto done;
+        sum.src_bytes += t->nbytes;
+        sum.dst_bytes += new_size;
+        if (p->progress) {
+            lk_quantize_gguf_progress ev;
+            ev.index = i; ev.count = n; ev.name = name; ev.ne = ne;
+            ev.src_type = t->type; ev.dst_type = new_type; ev.src_bytes = t->nbytes; ev.dst_bytes = new_size;
+            ev.converted = convert;
+            p->progress(p->progress_user, &ev);
+        }
+    }
+    sum.n_fallback = mix.n_fallback;
+    sum.n_mixed = mix.n_mixed;
+done:
+    lk__free(&a, items, items_size);
+    lk__free(&a, names, names_size);
+    lk__free(&a, key_buf, key_cap);
+    lk__free(&a, f32_buf, f32_cap);
+    lk__free(&a, q_buf, q_cap);
+    if (st) { lk_gguf_writer_free(w); return st; }
+    if (stats) *stats = sum;
+    *out = w;
+    return LK_OK;
+}
+/* end of 15.7q */
 
 /* --------------------------------------------------------------------------
  * 15.8 Ops
