@@ -1,5 +1,6 @@
-/* test_quantize_tool.c - tools/quantize.c must reproduce llama-quantize's
- * output files byte for byte (reference: the llama.cpp-made fixtures). */
+/* test_quantize_tool.c - tools/quantize.c (its argument parser and
+ * lk_quantize_gguf) must reproduce llama-quantize's output files byte for
+ * byte (reference: the llama.cpp-made fixtures). */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include "tests/lk_test.h"
@@ -11,12 +12,11 @@ static void check_file(const char *case_name, const char *src_rel, const char *w
     const char *src_path = lk_t_fixture(src_rel), *want_path = lk_t_fixture(want_rel);
     char *argv[7];
     int argc = 0;
-    lkq_params p;
+    lkq_opts o;
+    lk_threads th;
     const char *in_s, *out_s;
     lk_gguf *in = NULL;
     lk_gguf_writer *w = NULL;
-    void **bufs = NULL;
-    int64_t n_bufs = 0;
     unsigned char *want = NULL, *got = NULL;
     size_t want_len = 0;
     uint64_t got_len;
@@ -28,9 +28,12 @@ static void check_file(const char *case_name, const char *src_rel, const char *w
     argv[argc++] = (char *)"unused-out.gguf";
     argv[argc++] = (char *)type;
     if (nthreads) argv[argc++] = (char *)nthreads;
-    CHECK(lkq_parse_args(argc, argv, &p, &in_s, &out_s) == 0, "argument parsing failed");
+    CHECK(lkq_parse_args(argc, argv, &o, &in_s, &out_s) == 0, "argument parsing failed");
+    memset(&th, 0, sizeof th);
+    th.n_threads = o.n_threads;
+    o.qp.threads = &th;
     CHECK_OK(lk_gguf_read_file(src_path, NULL, &in));
-    if (in) CHECK_OK(lkq_quantize_model(in, &p, &w, &bufs, &n_bufs));
+    if (in) CHECK_OK(lk_quantize_gguf(in, &o.qp, &w, NULL));
     want = lk_t_read_file(want_path, &want_len);
     CHECK(want != NULL, "cannot read %s", want_path);
     if (w && want) {
@@ -46,7 +49,6 @@ static void check_file(const char *case_name, const char *src_rel, const char *w
     }
     free(got); free(want);
     lk_gguf_writer_free(w);
-    lkq_free_bufs(bufs, n_bufs);
     lk_gguf_free(in);
     lk_t_end();
 }
@@ -85,17 +87,18 @@ int main(void) {
     /* argument errors */
     lk_t_begin("quantize_tool_args");
     {
-        lkq_params p;
+        lkq_opts o;
         const char *a, *b;
         char *bad1[] = { (char *)"in.gguf", (char *)"out.gguf", (char *)"Q9_9" };
         char *bad2[] = { (char *)"--nope", (char *)"in.gguf", (char *)"out.gguf", (char *)"Q4_0" };
         char *ok[] = { (char *)"--output-tensor-type", (char *)"q8_0", (char *)"in.gguf", (char *)"out.gguf", (char *)"q4_k", (char *)"4" };
         fprintf(stderr, "(the next three usage/error lines on stderr are expected)\n");
-        CHECK(lkq_parse_args(3, bad1, &p, &a, &b) != 0, "unknown type accepted");
-        CHECK(lkq_parse_args(4, bad2, &p, &a, &b) != 0, "unknown option accepted");
-        CHECK(lkq_parse_args(2, bad1, &p, &a, &b) != 0, "missing type accepted");
-        CHECK(lkq_parse_args(6, ok, &p, &a, &b) == 0 && p.ftype == LKQ_Q4_K_M && p.output_type == LK_TYPE_Q8_0 &&
-              p.default_type == LK_TYPE_Q4_K && p.n_threads == 4, "Q4_K alias / output type / nthreads not parsed");
+        CHECK(lkq_parse_args(3, bad1, &o, &a, &b) != 0, "unknown type accepted");
+        CHECK(lkq_parse_args(4, bad2, &o, &a, &b) != 0, "unknown option accepted");
+        CHECK(lkq_parse_args(2, bad1, &o, &a, &b) != 0, "missing type accepted");
+        CHECK(lkq_parse_args(6, ok, &o, &a, &b) == 0 && o.qp.ftype == 15 /* llama.cpp's LLAMA_FTYPE_MOSTLY_Q4_K_M */ &&
+              o.qp.output_type == LK_TYPE_Q8_0 && o.ft && o.ft->type == LK_TYPE_Q4_K && o.qp.token_embd_type == -1 && o.n_threads == 4,
+              "Q4_K alias / output type / nthreads not parsed");
     }
     lk_t_end();
     return lk_t_exit();

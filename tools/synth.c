@@ -17,8 +17,8 @@
  *
  * Types: T is a llama-quantize file type name (Q4_0, Q8_0, Q4_K_M, F16, ...;
  * default F16). Without --pure the per-tensor types follow llama-quantize's
- * default mix rules (the same code as tools/quantize.c, which this file
- * includes): e.g. Q4_0 puts output.weight in Q6_K, Q4_K_M uses Q6_K for half
+ * default mix rules (lk_quant_mix_type, as tools/quantize.c uses them
+ * through lk_quantize_gguf): e.g. Q4_0 puts output.weight in Q6_K, Q4_K_M uses Q6_K for half
  * of attn_v/ffn_down. --pure: every 2-D weight gets T (rows that do not fit
  * the block size fall back like llama-quantize). 1-D tensors are always F32.
  *
@@ -30,8 +30,11 @@
  * The file is written incrementally: header and tensor infos first, then
  * each tensor generated and quantized in chunks of rows (at most ~64 MiB of
  * floats at a time), so a 7B-shape model needs well under 1 GB of RAM. */
-#define LK_QUANTIZE_NO_MAIN
-#include "tools/quantize.c"
+#define LLMKIT_IMPLEMENTATION
+#include "llmkit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include <errno.h>
 
@@ -169,13 +172,12 @@ static int syn_parse_int(const char *s, int lo, int hi, int *out) {
 int main(int argc, char **argv) {
     const char *arch = NULL, *preset_name = NULL, *type_name = "F16", *out_path = NULL;
     const syn_preset *pr = NULL;
-    const lkq_ftype_name *ft;
+    const lk_ftype_info *ft;
     int pure = 0, n_layer = -1, n_vocab = -1, n_ctx = -1, n_threads = 0, quiet = 0, il, qwen, n_kv, k, nt;
     uint64_t seed = 1, data_start, total_params = 0;
     syn_tensor *ts;
     int n_t = 0;
-    lkq_params qp;
-    lkq_state qs;
+    lk_quant_mix mix;
     lk_threads th;
     syn_out o;
     size_t i;
@@ -183,7 +185,6 @@ int main(int argc, char **argv) {
     float *f32 = NULL;
     unsigned char *dst = NULL;
     size_t f32_cap = 0, dst_cap = 0;
-    (void)&lkq_parse_args; (void)&lkq_free_bufs; (void)&lkq_quantize_model;   /* unused parts of quantize.c */
 
     for (k = 1; k < argc; k++) {
         const char *a = argv[k], *x = k + 1 < argc ? argv[k + 1] : NULL;
@@ -208,7 +209,7 @@ int main(int argc, char **argv) {
     if (!pr) { fprintf(stderr, "synth: unknown preset '%s'\n", preset_name); return usage(); }
     if (!arch) arch = pr->arch;
     if (strcmp(arch, "llama") && strcmp(arch, "qwen2")) { fprintf(stderr, "synth: --arch must be llama or qwen2\n"); return 2; }
-    ft = lkq_find_ftype(type_name);
+    ft = lk_ftype_find(type_name);
     if (!ft) { fprintf(stderr, "synth: unknown type '%s'\n", type_name); return 2; }
     if (n_layer < 0) n_layer = pr->n_layer;
     if (n_vocab < 0) n_vocab = pr->n_vocab;
@@ -250,23 +251,18 @@ int main(int argc, char **argv) {
      * tensors in the same order as when quantizing a converted model */
     qsort(ts, (size_t)n_t, sizeof *ts, syn_cmp);
 
-    /* ---- per-tensor types (tools/quantize.c's rules) ---------------------- */
-    memset(&qp, 0, sizeof qp);
-    qp.ftype = ft->ftype; qp.default_type = ft->type; qp.pure = pure;
-    qp.output_type = qp.token_embd_type = -1;
-    memset(&qs, 0, sizeof qs);
-    qs.arch = arch; qs.n_layer = n_layer; qs.n_head = pr->n_head; qs.n_head_kv = pr->n_head_kv;
-    qs.has_output = !pr->tied;
-    qs.n_attention_wv = qs.n_ffn_down = qs.n_ffn_gate = qs.n_ffn_up = n_layer;
+    /* ---- per-tensor types (llama-quantize's rules, llmkit.h 7c) ---------- */
+    lk_quant_mix_init_shape(&mix, arch, n_layer, pr->n_head, pr->n_head_kv, 0);
+    mix.has_output = !pr->tied;
     {
         uint64_t off = 0;
         for (k = 0; k < n_t; k++) {
             syn_tensor *t = &ts[k];
             t->type = LK_TYPE_F32;
-            if (t->n_dims == 2 && ft->type != LK_TYPE_F32 && lkq_wants_quantize(t->name, 2, &qp)) {
+            if (t->n_dims == 2 && ft->type != LK_TYPE_F32 && lk_quant_wants_quantize(t->name, 2, 0)) {
                 lk_type nt_ = ft->type;
-                if (!pure && lkq_is_quantized_type(nt_)) nt_ = lkq_tensor_type(&qs, nt_, t->name, t->ne[0], ft->ftype);
-                if (t->ne[0] % lk_type_get(nt_)->blck_size) nt_ = lkq_fallback(nt_, t->ne[0]);
+                if (!pure) nt_ = lk_quant_mix_type(&mix, nt_, t->name, t->ne[0], ft->ftype);
+                if (t->ne[0] % lk_type_get(nt_)->blck_size) nt_ = lk_quant_fallback_type(nt_, t->ne[0]);
                 t->type = nt_;
             }
             if (!lk_type_get(t->type) || (t->type != LK_TYPE_F32 && !lk_type_get(t->type)->from_float)) {
