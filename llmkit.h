@@ -3893,8 +3893,10 @@ typedef struct lk__matmul_job {
 } lk__matmul_job;
 
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
-    int64_t i1 = r % W->ne[1], r2 = r / W->ne[1];
-    int64_t i2 = r2 % W->ne[2], i3 = r2 / W->ne[2];
+    int64_t i1, r2, i2, i3;
+    if (W->ne[2] == 1 && W->ne[3] == 1) return LK__CAST(const unsigned char *, W->data) + (size_t)r * W->nb[1];   /* 2-D: no divisions */
+    i1 = r % W->ne[1]; r2 = r / W->ne[1];
+    i2 = r2 % W->ne[2]; i3 = r2 / W->ne[2];
     return LK__CAST(const unsigned char *, W->data) + (size_t)i1 * W->nb[1] + (size_t)i2 * W->nb[2] + (size_t)i3 * W->nb[3];
 }
 /* Activation quantizers for Q8_0 / Q8_1 as ggml's x86 CPU backend runs
@@ -6386,9 +6388,63 @@ static float lk__expf_ggml(float x) {
     if (fabsf(n) > 192.0f) return n <= 0.0f ? 0.0f : INFINITY;
     return ldexpf(j, (int)n);
 }
+/* lk__expf_ggml on a vector, bit for bit: the same fused steps, and
+ * j * 2^n by scalef (AVX-512: one rounding, = ldexpf) or, on AVX2, by an
+ * exact power of two built in the exponent bits (|n| <= 126; vectors with a
+ * larger |n| lane take the scalar function). */
+#if defined(LK__X86_512)
+static __m512 lk__expf16_ggml(__m512 x) {
+    const __m512 r = _mm512_set1_ps(1.258291200e+07f);
+    __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(1.442695022e+00f), r), n = _mm512_sub_ps(z, r);
+    __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765e-06f), _mm512_fnmadd_ps(n, _mm512_set1_ps(6.931457520e-01f), x));
+    __m512 u = _mm512_mul_ps(b, b);
+    __m512 j = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(8.247390389e-03f), b, _mm512_set1_ps(4.189976677e-02f)), u,
+                                               _mm512_fmadd_ps(_mm512_set1_ps(1.666839570e-01f), b, _mm512_set1_ps(4.999912679e-01f))), u,
+                               _mm512_fmadd_ps(_mm512_set1_ps(9.999994040e-01f), b, _mm512_set1_ps(1.0f)));
+    __m512 e = _mm512_scalef_ps(j, n);
+    __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(n), _mm512_set1_ps(192.0f), _CMP_GT_OQ);
+    if (big) {   /* 0 below, inf above (also -inf inputs) */
+        __mmask16 neg = _mm512_cmp_ps_mask(n, _mm512_setzero_ps(), _CMP_LE_OQ);
+        e = _mm512_mask_blend_ps(big, e, _mm512_mask_blend_ps(neg, _mm512_set1_ps(INFINITY), _mm512_setzero_ps()));
+    }
+    return e;
+}
+#endif
+#if defined(LK__X86)
+static LK__UNUSED __m256 lk__expf8_ggml(__m256 x) {
+    const __m256 r = _mm256_set1_ps(1.258291200e+07f);
+    __m256 z = _mm256_fmadd_ps(x, _mm256_set1_ps(1.442695022e+00f), r), n = _mm256_sub_ps(z, r);
+    __m256 b = _mm256_fnmadd_ps(n, _mm256_set1_ps(1.428606765e-06f), _mm256_fnmadd_ps(n, _mm256_set1_ps(6.931457520e-01f), x));
+    __m256 u = _mm256_mul_ps(b, b);
+    __m256 j = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_set1_ps(8.247390389e-03f), b, _mm256_set1_ps(4.189976677e-02f)), u,
+                                               _mm256_fmadd_ps(_mm256_set1_ps(1.666839570e-01f), b, _mm256_set1_ps(4.999912679e-01f))), u,
+                               _mm256_fmadd_ps(_mm256_set1_ps(9.999994040e-01f), b, _mm256_set1_ps(1.0f)));
+    __m256 an = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), n);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(an, _mm256_set1_ps(126.0f), _CMP_GT_OQ)) || _mm256_movemask_ps(_mm256_cmp_ps(n, n, _CMP_UNORD_Q))) {
+        float t[8];
+        int l;
+        _mm256_storeu_ps(t, x);
+        for (l = 0; l < 8; l++) t[l] = lk__expf_ggml(t[l]);
+        return _mm256_loadu_ps(t);
+    }
+    return _mm256_mul_ps(j, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23)));
+}
+#endif
 LKDEF void lk_silu_row(float *y, const float *x, int n) {
-    int i, nv = n - n % 16;
-    for (i = 0; i < nv; i++) y[i] = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
+    /* ggml's vector silu on multiples of 16, libm's expf on the rest */
+    int i = 0, nv = n - n % 16;
+#if defined(LK__X86_512)
+    for (; i < nv; i += 16) {
+        __m512 v = _mm512_loadu_ps(x + i);
+        _mm512_storeu_ps(y + i, _mm512_div_ps(v, _mm512_add_ps(_mm512_set1_ps(1.0f), lk__expf16_ggml(_mm512_sub_ps(_mm512_setzero_ps(), v)))));
+    }
+#elif defined(LK__X86)
+    for (; i < nv; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        _mm256_storeu_ps(y + i, _mm256_div_ps(v, _mm256_add_ps(_mm256_set1_ps(1.0f), lk__expf8_ggml(_mm256_sub_ps(_mm256_setzero_ps(), v)))));
+    }
+#endif
+    for (; i < nv; i++) y[i] = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
     for (; i < n; i++) y[i] = lk_silu(x[i]);
 }
 LKDEF float lk_gelu(float x) {
@@ -6759,21 +6815,8 @@ static double lk__attn_exp(float *s, int n, float mx) {
     double sum = 0.0;
     int j = 0;
 #if defined(LK__X86_512)
-    const __m512 r = _mm512_set1_ps(1.258291200e+07f), m = _mm512_set1_ps(mx);
     for (; j + 16 <= n; j += 16) {
-        __m512 x = _mm512_sub_ps(_mm512_loadu_ps(s + j), m);
-        __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(1.442695022e+00f), r), nn = _mm512_sub_ps(z, r);
-        __m512 b = _mm512_fnmadd_ps(nn, _mm512_set1_ps(1.428606765e-06f), _mm512_fnmadd_ps(nn, _mm512_set1_ps(6.931457520e-01f), x));
-        __m512 u = _mm512_mul_ps(b, b);
-        __m512 jj = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(8.247390389e-03f), b, _mm512_set1_ps(4.189976677e-02f)), u,
-                                                    _mm512_fmadd_ps(_mm512_set1_ps(1.666839570e-01f), b, _mm512_set1_ps(4.999912679e-01f))), u,
-                                    _mm512_fmadd_ps(_mm512_set1_ps(9.999994040e-01f), b, _mm512_set1_ps(1.0f)));
-        __m512 e = _mm512_scalef_ps(jj, nn);   /* jj * 2^nn, one rounding: = ldexpf */
-        __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(nn), _mm512_set1_ps(192.0f), _CMP_GT_OQ);
-        if (big) {   /* -inf inputs (masked keys) and huge magnitudes: 0 below, inf above */
-            __mmask16 neg = _mm512_cmp_ps_mask(nn, _mm512_setzero_ps(), _CMP_LE_OQ);
-            e = _mm512_mask_blend_ps(big, e, _mm512_mask_blend_ps(neg, _mm512_set1_ps(INFINITY), _mm512_setzero_ps()));
-        }
+        __m512 e = lk__expf16_ggml(_mm512_sub_ps(_mm512_loadu_ps(s + j), _mm512_set1_ps(mx)));
         _mm512_storeu_ps(s + j, e);
         sum += (double)_mm512_reduce_add_ps(e);
     }
@@ -6797,7 +6840,7 @@ static void lk__attn_weights(float *s, int n, float inv, int f16w) {
 }
 /* out[d] = sum_j w_j v_j. Multiples of 64: lk__axpy key by key. Other
  * sizes: four partial sums, key j into sum j % 4, combined (0 + 1) +
- * (2 + 3); tmp: 4 d floats. Zero weights (masked keys) are skipped. */
+ * (2 + 3); tmp: 4 d floats. */
 static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int j0, int n, const float *w, float *out, float *tmp) {
     const int f16 = kv->type == LK_TYPE_F16;
     int j, i;
@@ -6807,10 +6850,9 @@ static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int j0, 
         return;
     }
     if (j0 == 0) for (i = 0; i < 4 * d; i++) tmp[i] = 0.0f;
-    for (j = j0; j < n; j++) {
+    for (j = j0; j < n; j++) {   /* zero weights too: a masked key adds 0 w v = exactly 0 */
         const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff);
         float *a = tmp + (j & 3) * d;
-        if (w[j] == 0.0f) continue;
         for (i = 0; i < d; i++) a[i] = fmaf(w[j], lk__kv_elem(vp, f16, i), a[i]);
     }
     for (i = 0; i < d; i++) out[i] = (tmp[i] + tmp[d + i]) + (tmp[2 * d + i] + tmp[3 * d + i]);
@@ -6822,8 +6864,8 @@ static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const
         int c, j;
         for (c = 0; c < d; c += 8) {
             __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-#define LK__VACC(A, k) do { if (w[j + (k)] != 0.0f) { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); \
-                             A = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (k)]), LK__KV8(vp_, c), A); } } while (0)
+#define LK__VACC(A, k) do { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); \
+                            A = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (k)]), LK__KV8(vp_, c), A); } while (0)
             for (j = 0; j < n4; j += 4) { LK__VACC(a0, 0); LK__VACC(a1, 1); LK__VACC(a2, 2); LK__VACC(a3, 3); }
 #undef LK__VACC
             _mm256_storeu_ps(tmp + c, a0); _mm256_storeu_ps(tmp + d + c, a1);

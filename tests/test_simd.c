@@ -309,6 +309,41 @@ static void test_attn_stages(void) {
     lk_t_end();
 }
 
+/* lk_silu_row (ggml's vector silu on multiples of 16) and the vector expf
+ * helpers against the scalar lk__expf_ggml, bit for bit, over the whole
+ * float range that matters (and -inf, huge, tiny). */
+static void test_silu_exp(void) {
+    enum { N = 4096 + 7 };
+    static float x[N], y[N];
+    int i, bad = 0;
+    lk_t_begin("silu row and vector expf = scalar ggml expf");
+    for (i = 0; i < N; i++) x[i] = (float)(rng_f() * (i % 3 == 0 ? 120.0 : 12.0));
+    x[0] = -INFINITY; x[1] = 0.0f; x[2] = -0.0f; x[3] = 88.0f; x[4] = -104.0f; x[5] = 1e-30f;
+    lk_silu_row(y, x, N);
+    for (i = 0; i < N - N % 16; i++) {
+        float r = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
+        if (memcmp(&r, &y[i], 4) && !(r != r && y[i] != y[i])) { if (bad++ < 5) CHECK(0, "silu x=%.9g: %.9g vs %.9g", x[i], y[i], r); }
+    }
+    for (; i < N; i++) { float r = lk_silu(x[i]); if (memcmp(&r, &y[i], 4)) { if (bad++ < 5) CHECK(0, "silu tail x=%.9g", x[i]); } }
+#if defined(LK__X86)
+    for (i = 0; i + 8 <= N; i += 8) {
+        float e[8];
+        int l;
+        _mm256_storeu_ps(e, lk__expf8_ggml(_mm256_loadu_ps(x + i)));
+        for (l = 0; l < 8; l++) { float r = lk__expf_ggml(x[i + l]); if (memcmp(&r, &e[l], 4)) { if (bad++ < 5) CHECK(0, "expf8 x=%.9g: %.9g vs %.9g", x[i + l], e[l], r); } }
+    }
+#endif
+#if defined(LK__X86_512)
+    for (i = 0; i + 16 <= N; i += 16) {
+        float e[16];
+        int l;
+        _mm512_storeu_ps(e, lk__expf16_ggml(_mm512_loadu_ps(x + i)));
+        for (l = 0; l < 16; l++) { float r = lk__expf_ggml(x[i + l]); if (memcmp(&r, &e[l], 4)) { if (bad++ < 5) CHECK(0, "expf16 x=%.9g: %.9g vs %.9g", x[i + l], e[l], r); } }
+    }
+#endif
+    lk_t_end();
+}
+
 int main(void) {
     (void)lk_t_fixture; (void)lk_t_read_file; (void)lk_t_skip;
 #if defined(LK__X86)
@@ -344,5 +379,6 @@ int main(void) {
     test_dots();
     test_matmul();
     test_attn_stages();
+    test_silu_exp();
     return lk_t_exit();
 }
