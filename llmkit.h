@@ -6689,20 +6689,9 @@ static float lk__hsum16(const float *a) {
     for (l = 0; l < 4; l++) t4[l] = t8[4 + l] + t8[l];
     return (t4[0] + t4[2]) + (t4[1] + t4[3]);
 }
-static float lk__dot64(const float *q, const void *kp, int f16, int d) {
+static LK__UNUSED float lk__dot64_ref(const float *q, const void *kp, int f16, int d) {
     float a[4][16];
     int i, j, l;
-#if defined(LK__X86_512)
-    __m512 v[4];
-    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
-    for (i = 0; i < d; i += 64)
-        for (j = 0; j < 4; j++) {
-            __m512 k = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, kp) + i + 16 * j)))
-                           : _mm512_loadu_ps(LK__CAST(const float *, kp) + i + 16 * j);
-            v[j] = _mm512_fmadd_ps(_mm512_loadu_ps(q + i + 16 * j), k, v[j]);
-        }
-    for (j = 0; j < 4; j++) _mm512_storeu_ps(a[j], v[j]);
-#else
     for (j = 0; j < 4; j++) for (l = 0; l < 16; l++) a[j][l] = 0.0f;
     for (i = 0; i < d; i += 64)
         for (j = 0; j < 4; j++)
@@ -6711,9 +6700,25 @@ static float lk__dot64(const float *q, const void *kp, int f16, int d) {
                 float k = f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, kp)[e]) : LK__CAST(const float *, kp)[e];
                 a[j][l] = fmaf(q[e], k, a[j][l]);
             }
-#endif
     for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
     return lk__hsum16(a[0]);
+}
+static float lk__dot64(const float *q, const void *kp, int f16, int d) {
+#if defined(LK__X86_512)
+    __m512 v[4];
+    int i, j;
+    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
+    for (i = 0; i < d; i += 64)
+        for (j = 0; j < 4; j++) {
+            __m512 k = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, kp) + i + 16 * j)))
+                           : _mm512_loadu_ps(LK__CAST(const float *, kp) + i + 16 * j);
+            v[j] = _mm512_fmadd_ps(_mm512_loadu_ps(q + i + 16 * j), k, v[j]);
+        }
+    /* (0 + 2) + (1 + 3), then lk__hsum16's tree, in registers */
+    return lk__red16_z(_mm512_add_ps(_mm512_add_ps(v[0], v[2]), _mm512_add_ps(v[1], v[3])));
+#else
+    return lk__dot64_ref(q, kp, f16, d);
+#endif
 }
 /* out[d] += w * v[d] (one rounding per element, like a fused multiply-add) */
 static void lk__axpy(float *out, float w, const void *vp, int f16, int d) {

@@ -297,6 +297,20 @@ static void test_attn_stages(void) {
                 for (i = 0; i < d; i++) if (memcmp(&o1[i], &o2[i], 4)) { if (bad++ < 5) CHECK(0, "vsum d=%d f16=%d idx=%d dim %d: %.9g vs %.9g", d, f16, use_idx, i, o1[i], o2[i]); }
             }
     }
+    /* lk__dot64 (heads of 64, 128, ...) against its scalar reference */
+    for (f16 = 0; f16 < 2; f16++) {
+        static const int d64[] = { 64, 128, 256 };
+        for (di = 0; di < 3; di++) {
+            const int d = d64[di];
+            float r1, r2;
+            for (i = 0; i < d; i++) { Kf[i] = rng_f(); Kh[i] = lk_fp32_to_fp16(Kf[i]); q[i % DMAX] = rng_f(); }
+            for (i = 0; i < d && i < DMAX; i++) s1[i] = q[i];
+            for (; i < d; i++) s1[i] = rng_f();
+            r1 = lk__dot64(s1, f16 ? (const void *)Kh : (const void *)Kf, f16, d);
+            r2 = lk__dot64_ref(s1, f16 ? (const void *)Kh : (const void *)Kf, f16, d);
+            CHECK(memcmp(&r1, &r2, 4) == 0, "dot64 d=%d f16=%d: %.9g vs %.9g", d, f16, r1, r2);
+        }
+    }
     /* the exp stage is ggml's expf: close to libm's exp over the softmax range */
     {
         float x[64], y[64];
