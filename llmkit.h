@@ -6794,8 +6794,6 @@ static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int
             }
             _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
         }
-#undef LK__LD8
-#undef LK__TR8
     }
 #endif
     lk__attn_dots_ref(q, kv, hoff, d, j, n, s);
@@ -6879,31 +6877,16 @@ static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const
         lk__attn_vsum_ref(kv, hoff, d, n4, n, w, out, tmp);   /* the last n % 4 keys, then the combination */
         return;
     }
-#undef LK__KV8
 #endif
     lk__attn_vsum_ref(kv, hoff, d, 0, n, w, out, tmp);
 }
 
-LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
-                   float *out, float *lse, float *s) {
-    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
-    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    const size_t hoff = (size_t)kv_head * kv->head_stride;
+/* s[j] (raw q.k) -> the score: masked keys -inf, soft-cap, scale, ALiBi.
+ * Returns the row maximum (-inf when every key is masked). */
+static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_view *kv, int n, float *s) {
     const int other = kv->seg || p->tree_parent;   /* masks that need lk__attn_masked */
-    float qh[512];
-    const float *q = q_in;
     float mx = -INFINITY;
-    double sum;
-    int j, i;
-    if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
-        lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
-        return;
-    }
-    if (p->f16_math && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
-        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
-        q = qh;
-    }
-    lk__attn_dots(q, kv, hoff, d, n, s);
+    int j;
     j = 0;
 #if defined(LK__X86_512)
     /* contiguous rows, no tree, no cap, no ALiBi: 16 keys at a time */
@@ -6941,6 +6924,28 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         s[j] = sc;
         if (sc > mx) mx = sc;
     }
+    return mx;
+}
+LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *s) {
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[512];
+    const float *q = q_in;
+    float mx;
+    double sum;
+    int i;
+    if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
+        lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
+        return;
+    }
+    if (p->f16_math && d > 0 && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+        q = qh;
+    }
+    lk__attn_dots(q, kv, hoff, d, n, s);
+    mx = lk__attn_mask_scale(p, qpos, kv, n, s);
     if (mx == -INFINITY) { for (i = 0; i < d; i++) out[i] = 0.0f; *lse = -INFINITY; return; }
     sum = lk__attn_exp(s, n, mx);
     /* ggml scales by the float reciprocal of the double sum */
@@ -6948,6 +6953,90 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     lk__attn_vsum(kv, hoff, d, n, s, out, s + n);
     *lse = mx + (float)log(sum);
 }
+
+/* lk_attn for the two query heads q[0..d) and q[d..2d) of one GQA group
+ * (same KV head): the same bits as two lk_attn calls, with every K and V
+ * row loaded once for both heads where the small-head SIMD path applies.
+ * out: [2][d]; lse[2]; s: 2 lk_attn_scratch_floats(p, n) floats. */
+static void lk__attn_pair(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                          float *out, float *lse, float *s) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    const size_t st = lk_attn_scratch_floats(p, n);
+#if defined(LK__X86)
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    const int f16 = kv->type == LK_TYPE_F16;
+    float qh[2 * 512], mx[2], *s1 = s + st;
+    const float *q = q_in;
+    double sum[2];
+    int i, h, c, j = 0;
+    if (p->score == LK_ATTN_SOFTMAX && !kv->zip && (kv->type == LK_TYPE_F32 || f16) && d % 8 == 0 && d % 64 != 0 && d <= 512) {
+        if (p->f16_math) {
+            for (i = 0; i < 2 * d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+            q = qh;
+        }
+        /* K.Q: lk__attn_dots' loop with both heads' accumulators */
+        for (; j + 16 <= n; j += 16) {
+            const unsigned char *pa[8], *pb[8];
+            __m256 a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7;
+            __m256 sa = _mm256_setzero_ps(), sb = sa, ta = sa, tb = sa;
+            int l;
+            for (l = 0; l < 8; l++) { pa[l] = lk__key_ptr(kv, kv->k, j + l, hoff); pb[l] = lk__key_ptr(kv, kv->k, j + 8 + l, hoff); }
+            for (c = 0; c < d; c += 8) {
+                LK__LD8(a, pa, c); LK__LD8(b, pb, c);
+                LK__TR8(a0, a1, a2, a3, a4, a5, a6, a7); LK__TR8(b0, b1, b2, b3, b4, b5, b6, b7);
+#define LK__F4(x, i) do { __m256 qi_ = _mm256_set1_ps(q[c + (i)]), ri_ = _mm256_set1_ps(q[d + c + (i)]); \
+                          sa = _mm256_fmadd_ps(qi_, a##x, sa); sb = _mm256_fmadd_ps(qi_, b##x, sb); \
+                          ta = _mm256_fmadd_ps(ri_, a##x, ta); tb = _mm256_fmadd_ps(ri_, b##x, tb); } while (0)
+                LK__F4(0, 0); LK__F4(1, 1); LK__F4(2, 2); LK__F4(3, 3); LK__F4(4, 4); LK__F4(5, 5); LK__F4(6, 6); LK__F4(7, 7);
+#undef LK__F4
+            }
+            _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
+            _mm256_storeu_ps(s1 + j, ta); _mm256_storeu_ps(s1 + j + 8, tb);
+        }
+        lk__attn_dots_ref(q, kv, hoff, d, j, n, s);
+        lk__attn_dots_ref(q + d, kv, hoff, d, j, n, s1);
+        for (h = 0; h < 2; h++) {
+            float *sh = h ? s1 : s;
+            mx[h] = lk__attn_mask_scale(p, qpos, kv, n, sh);
+            if (mx[h] == -INFINITY) continue;
+            sum[h] = lk__attn_exp(sh, n, mx[h]);
+            lk__attn_weights(sh, n, (float)(1.0 / sum[h]), f16 && p->f16_math);
+        }
+        if (mx[0] == -INFINITY || mx[1] == -INFINITY) {   /* (only with masks that differ per head: none today) */
+            for (h = 0; h < 2; h++) {
+                if (mx[h] == -INFINITY) { for (i = 0; i < d; i++) out[h * d + i] = 0.0f; lse[h] = -INFINITY; }
+                else { lk__attn_vsum(kv, hoff, d, n, h ? s1 : s, out + h * d, (h ? s1 : s) + n); lse[h] = mx[h] + (float)log(sum[h]); }
+            }
+            return;
+        }
+        {   /* V sum: lk__attn_vsum's loop with both heads' accumulators */
+            const int n4 = n & ~3;
+            float *t0 = s + n, *t1 = s1 + n;
+            for (c = 0; c < d; c += 8) {
+                __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+#define LK__VACC2(A, B, k) do { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); __m256 v_ = LK__KV8(vp_, c); \
+                                A = _mm256_fmadd_ps(_mm256_set1_ps(s[j + (k)]), v_, A); B = _mm256_fmadd_ps(_mm256_set1_ps(s1[j + (k)]), v_, B); } while (0)
+                for (j = 0; j < n4; j += 4) { LK__VACC2(a0, b0, 0); LK__VACC2(a1, b1, 1); LK__VACC2(a2, b2, 2); LK__VACC2(a3, b3, 3); }
+#undef LK__VACC2
+                _mm256_storeu_ps(t0 + c, a0); _mm256_storeu_ps(t0 + d + c, a1); _mm256_storeu_ps(t0 + 2 * d + c, a2); _mm256_storeu_ps(t0 + 3 * d + c, a3);
+                _mm256_storeu_ps(t1 + c, b0); _mm256_storeu_ps(t1 + d + c, b1); _mm256_storeu_ps(t1 + 2 * d + c, b2); _mm256_storeu_ps(t1 + 3 * d + c, b3);
+            }
+            lk__attn_vsum_ref(kv, hoff, d, n4, n, s, out, t0);
+            lk__attn_vsum_ref(kv, hoff, d, n4, n, s1, out + d, t1);
+            lse[0] = mx[0] + (float)log(sum[0]);
+            lse[1] = mx[1] + (float)log(sum[1]);
+        }
+        return;
+    }
+#endif
+    lk_attn(p, q_in, qpos, kv, kv_head, out, lse, s);
+    lk_attn(p, q_in + d, qpos, kv, kv_head, out + d, lse + 1, s + st);
+}
+#if defined(LK__X86)
+#undef LK__KV8
+#undef LK__TR8
+#undef LK__LD8
+#endif
 LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
     float m, a, b;
     int i;
@@ -10965,7 +11054,11 @@ static void lk__attn_fn(void *arg, int task, int n_tasks) {
             }
         }
         if (c->p.attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, g, out, &lse, s, c->p.attn_tile);
-        else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
+        else if (!kv.idx && w + 1 < hi && h + 1 < (g + 1) * gqa) {   /* two heads of one GQA group: K/V loaded once */
+            float lse2[2];
+            lk__attn_pair(&ap, q, a->pos[t], &kv, g, out, lse2, s);
+            w++;
+        } else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
     }
 }
 

@@ -297,6 +297,35 @@ static void test_attn_stages(void) {
                 for (i = 0; i < d; i++) if (memcmp(&o1[i], &o2[i], 4)) { if (bad++ < 5) CHECK(0, "vsum d=%d f16=%d idx=%d dim %d: %.9g vs %.9g", d, f16, use_idx, i, o1[i], o2[i]); }
             }
     }
+    /* lk__attn_pair (two query heads of a GQA group) = two lk_attn calls, bit for bit */
+    for (di = 0; di < sizeof dims / sizeof *dims; di++) {
+        const int d = dims[di];
+        static float q2[2 * DMAX], o2a[2 * DMAX], o2b[2 * DMAX], sp[2 * (N + 4 * DMAX + 80)];
+        static int32_t pos[N];
+        for (i = 0; i < N * HK * d; i++) { Kf[i] = rng_f(); Vf[i] = rng_f(); Kh[i] = lk_fp32_to_fp16(Kf[i]); Vh[i] = lk_fp32_to_fp16(Vf[i]); }
+        for (i = 0; i < 2 * d; i++) q2[i] = 2.0f * rng_f();
+        for (i = 0; i < N; i++) pos[i] = i;
+        for (f16 = 0; f16 < 2; f16++)
+            for (use_idx = 0; use_idx < 2; use_idx++) {
+                lk_kv_view kv;
+                lk_attn_params ap = lk_attn_default_params(d);
+                const size_t es = f16 ? 2 : 4;
+                float lp[2], l0, l1;
+                memset(&kv, 0, sizeof kv);
+                kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
+                kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
+                kv.row_stride = HK * (size_t)d * es; kv.head_stride = (size_t)d * es;
+                kv.n_rows = N; kv.pos = pos;
+                if (use_idx) { kv.idx = idx; kv.n_idx = N; }
+                ap.causal = 1; ap.f16_math = f16;
+                lk__attn_pair(&ap, q2, N - 10, &kv, 1, o2a, lp, sp);   /* the last 9 keys are masked (causal) */
+                lk_attn(&ap, q2, N - 10, &kv, 1, o2b, &l0, s1);
+                lk_attn(&ap, q2 + d, N - 10, &kv, 1, o2b + d, &l1, s2);
+                if (memcmp(o2a, o2b, sizeof(float) * 2 * (size_t)d) || memcmp(&lp[0], &l0, 4) || memcmp(&lp[1], &l1, 4)) {
+                    if (bad++ < 5) CHECK(0, "pair d=%d f16=%d idx=%d differs from two lk_attn calls", d, f16, use_idx);
+                }
+            }
+    }
     /* lk__dot64 (heads of 64, 128, ...) against its scalar reference */
     for (f16 = 0; f16 < 2; f16++) {
         static const int d64[] = { 64, 128, 256 };
