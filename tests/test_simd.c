@@ -193,10 +193,12 @@ static void test_matmul(void) {
     static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0,
                                      LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
     static const int cols[] = { 1, 2, 3, 4, 5, 8, 13, 16, 33 };
-    const int64_t n_in = 512, n_out = 45;
+    int64_t n_in = 512;
+    const int64_t n_out = 45;
     size_t k;
-    for (k = 0; k < sizeof types / sizeof types[0]; k++) {
-        lk_type t = types[k];
+    for (k = 0; k < sizeof types / sizeof types[0] + 2; k++) {
+        /* the last two: f32 and f16 with 172-wide rows (stories260K's FFN), a tail after the 16-lane chunks */
+        lk_type t = k < sizeof types / sizeof types[0] ? types[k] : k == sizeof types / sizeof types[0] ? LK_TYPE_F32 : LK_TYPE_F16;
         const lk_type_traits *tt = lk_type_get(t);
         lk_type vt = tt->vec_dot_type;
         size_t ws = lk_row_size(t, n_in), as = lk_row_size(vt, n_in), scr_n;
@@ -206,7 +208,9 @@ static void test_matmul(void) {
         lk_tensor W;
         char name[64];
         int ci;
-        snprintf(name, sizeof name, "matmul tiles %s", tt->name);
+        n_in = k < sizeof types / sizeof types[0] ? 512 : 172;
+        ws = lk_row_size(t, n_in); as = lk_row_size(vt, n_in);
+        snprintf(name, sizeof name, "matmul tiles %s n_in %d", tt->name, (int)n_in);
         lk_t_begin(name);
         w = (unsigned char *)malloc(ws * (size_t)n_out);
         xf = (float *)malloc(sizeof(float) * (size_t)n_in);
