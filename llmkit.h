@@ -6926,6 +6926,72 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
     }
     return mx;
 }
+/* Softmax over q8_0 / q4_0 rows (ggml blocks spanning the whole KV row):
+ * each key's head slice is dequantized into a tile of 16 f32 rows (8 when
+ * d > 256), and the f32 stages run on the tile; V rows are dequantized one
+ * by one into a fused multiply-add. d <= 512. */
+/* Elements [h d, (h + 1) d) of a q8_0 / q4_0 row as f32 (the values the
+ * row dequantizers give, element by element: q * d, (nibble - 8) * d). */
+static void lk__kv_head_deq(const lk_kv_view *kv, int which, int r, int h, int d, float *y) {
+    const unsigned char *row = LK__CAST(const unsigned char *, which ? kv->v : kv->k) + (size_t)r * kv->row_stride;
+    int e = h * d;
+    const int end = e + d;
+    while (e < end) {   /* block by block: one scale conversion each */
+        const int b = e / 32, lim = (b + 1) * 32 < end ? (b + 1) * 32 : end;
+        int k = e % 32;
+        if (kv->type == LK_TYPE_Q8_0) {
+            const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, row) + b;
+#if defined(LK__X86)
+            const float sc = lk__h2f_x(x->d);
+#else
+            const float sc = LK__H2F(x->d);
+#endif
+            for (; e < lim; e++, k++) *y++ = (float)x->qs[k] * sc;
+        } else {
+            const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, row) + b;
+#if defined(LK__X86)
+            const float sc = lk__h2f_x(x->d);
+#else
+            const float sc = LK__H2F(x->d);
+#endif
+            for (; e < lim && k < 16; e++, k++) *y++ = (float)((x->qs[k] & 0xF) - 8) * sc;   /* low nibbles: elements 0-15 */
+            for (; e < lim; e++, k++) *y++ = (float)((x->qs[k - 16] >> 4) - 8) * sc;          /* high nibbles: 16-31 */
+        }
+    }
+}
+static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                            float *out, float *lse, float *s) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    float tile[16 * 256], tmp[512], mx;
+    lk_kv_view tv;
+    double sum;
+    int j0, l, i;
+    const int tn = d <= 256 ? 16 : 8;   /* keys per tile: 16 (the SIMD dot's step) while 16 d floats fit */
+    memset(&tv, 0, sizeof tv);
+    tv.type = LK_TYPE_F32; tv.k = tile; tv.row_stride = sizeof(float) * (size_t)d;
+    for (j0 = 0; j0 < n; j0 += tn) {   /* raw q.k */
+        const int m = n - j0 < tn ? n - j0 : tn;
+        for (l = 0; l < m; l++) {
+            int r = kv->idx ? kv->idx[j0 + l] : kv->row0 + j0 + l;
+            lk__kv_head_deq(kv, 0, r, kv_head, d, tile + (size_t)l * d);
+        }
+        tv.n_rows = m;
+        lk__attn_dots(q, &tv, 0, d, m, s + j0);
+    }
+    mx = lk__attn_mask_scale(p, qpos, kv, n, s);
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    if (mx == -INFINITY) { *lse = -INFINITY; return; }
+    sum = lk__attn_exp(s, n, mx);
+    lk__attn_weights(s, n, (float)(1.0 / sum), 0);
+    for (j0 = 0; j0 < n; j0++) {
+        int r = kv->idx ? kv->idx[j0] : kv->row0 + j0;
+        if (s[j0] == 0.0f) continue;
+        lk__kv_head_deq(kv, 1, r, kv_head, d, tmp);
+        lk__axpy(out, s[j0], tmp, 0, d);
+    }
+    *lse = mx + (float)log(sum);
+}
+
 LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *s) {
     /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
@@ -6936,6 +7002,10 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     float mx;
     double sum;
     int i;
+    if (p->score == LK_ATTN_SOFTMAX && !kv->zip && (kv->type == LK_TYPE_Q8_0 || kv->type == LK_TYPE_Q4_0) && d > 0 && d <= 512) {
+        lk__attn_blocks(p, q_in, qpos, kv, kv_head, out, lse, s);
+        return;
+    }
     if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
         lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
         return;
