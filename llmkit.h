@@ -4020,8 +4020,10 @@ typedef struct lk__matmul_job {
 } lk__matmul_job;
 
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
-    int64_t i1 = r % W->ne[1], r2 = r / W->ne[1];
-    int64_t i2 = r2 % W->ne[2], i3 = r2 / W->ne[2];
+    int64_t i1, r2, i2, i3;
+    if (W->ne[2] == 1 && W->ne[3] == 1) return LK__CAST(const unsigned char *, W->data) + (size_t)r * W->nb[1];   /* 2-D: no divisions */
+    i1 = r % W->ne[1]; r2 = r / W->ne[1];
+    i2 = r2 % W->ne[2]; i3 = r2 / W->ne[2];
     return LK__CAST(const unsigned char *, W->data) + (size_t)i1 * W->nb[1] + (size_t)i2 * W->nb[2] + (size_t)i3 * W->nb[3];
 }
 /* Activation quantizers for Q8_0 / Q8_1 as ggml's x86 CPU backend runs
@@ -6985,9 +6987,63 @@ static float lk__expf_ggml(float x) {
     if (fabsf(n) > 192.0f) return n <= 0.0f ? 0.0f : INFINITY;
     return ldexpf(j, (int)n);
 }
+/* lk__expf_ggml on a vector, bit for bit: the same fused steps, and
+ * j * 2^n by scalef (AVX-512: one rounding, = ldexpf) or, on AVX2, by an
+ * exact power of two built in the exponent bits (|n| <= 126; vectors with a
+ * larger |n| lane take the scalar function). */
+#if defined(LK__X86_512)
+static __m512 lk__expf16_ggml(__m512 x) {
+    const __m512 r = _mm512_set1_ps(1.258291200e+07f);
+    __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(1.442695022e+00f), r), n = _mm512_sub_ps(z, r);
+    __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765e-06f), _mm512_fnmadd_ps(n, _mm512_set1_ps(6.931457520e-01f), x));
+    __m512 u = _mm512_mul_ps(b, b);
+    __m512 j = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(8.247390389e-03f), b, _mm512_set1_ps(4.189976677e-02f)), u,
+                                               _mm512_fmadd_ps(_mm512_set1_ps(1.666839570e-01f), b, _mm512_set1_ps(4.999912679e-01f))), u,
+                               _mm512_fmadd_ps(_mm512_set1_ps(9.999994040e-01f), b, _mm512_set1_ps(1.0f)));
+    __m512 e = _mm512_scalef_ps(j, n);
+    __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(n), _mm512_set1_ps(192.0f), _CMP_GT_OQ);
+    if (big) {   /* 0 below, inf above (also -inf inputs) */
+        __mmask16 neg = _mm512_cmp_ps_mask(n, _mm512_setzero_ps(), _CMP_LE_OQ);
+        e = _mm512_mask_blend_ps(big, e, _mm512_mask_blend_ps(neg, _mm512_set1_ps(INFINITY), _mm512_setzero_ps()));
+    }
+    return e;
+}
+#endif
+#if defined(LK__X86)
+static LK__UNUSED __m256 lk__expf8_ggml(__m256 x) {
+    const __m256 r = _mm256_set1_ps(1.258291200e+07f);
+    __m256 z = _mm256_fmadd_ps(x, _mm256_set1_ps(1.442695022e+00f), r), n = _mm256_sub_ps(z, r);
+    __m256 b = _mm256_fnmadd_ps(n, _mm256_set1_ps(1.428606765e-06f), _mm256_fnmadd_ps(n, _mm256_set1_ps(6.931457520e-01f), x));
+    __m256 u = _mm256_mul_ps(b, b);
+    __m256 j = _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_set1_ps(8.247390389e-03f), b, _mm256_set1_ps(4.189976677e-02f)), u,
+                                               _mm256_fmadd_ps(_mm256_set1_ps(1.666839570e-01f), b, _mm256_set1_ps(4.999912679e-01f))), u,
+                               _mm256_fmadd_ps(_mm256_set1_ps(9.999994040e-01f), b, _mm256_set1_ps(1.0f)));
+    __m256 an = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), n);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(an, _mm256_set1_ps(126.0f), _CMP_GT_OQ)) || _mm256_movemask_ps(_mm256_cmp_ps(n, n, _CMP_UNORD_Q))) {
+        float t[8];
+        int l;
+        _mm256_storeu_ps(t, x);
+        for (l = 0; l < 8; l++) t[l] = lk__expf_ggml(t[l]);
+        return _mm256_loadu_ps(t);
+    }
+    return _mm256_mul_ps(j, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23)));
+}
+#endif
 LKDEF void lk_silu_row(float *y, const float *x, int n) {
-    int i, nv = n - n % 16;
-    for (i = 0; i < nv; i++) y[i] = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
+    /* ggml's vector silu on multiples of 16, libm's expf on the rest */
+    int i = 0, nv = n - n % 16;
+#if defined(LK__X86_512)
+    for (; i < nv; i += 16) {
+        __m512 v = _mm512_loadu_ps(x + i);
+        _mm512_storeu_ps(y + i, _mm512_div_ps(v, _mm512_add_ps(_mm512_set1_ps(1.0f), lk__expf16_ggml(_mm512_sub_ps(_mm512_setzero_ps(), v)))));
+    }
+#elif defined(LK__X86)
+    for (; i < nv; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        _mm256_storeu_ps(y + i, _mm256_div_ps(v, _mm256_add_ps(_mm256_set1_ps(1.0f), lk__expf8_ggml(_mm256_sub_ps(_mm256_setzero_ps(), v)))));
+    }
+#endif
+    for (; i < nv; i++) y[i] = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
     for (; i < n; i++) y[i] = lk_silu(x[i]);
 }
 LKDEF float lk_gelu(float x) {
@@ -7232,20 +7288,9 @@ static float lk__hsum16(const float *a) {
     for (l = 0; l < 4; l++) t4[l] = t8[4 + l] + t8[l];
     return (t4[0] + t4[2]) + (t4[1] + t4[3]);
 }
-static float lk__dot64(const float *q, const void *kp, int f16, int d) {
+static LK__UNUSED float lk__dot64_ref(const float *q, const void *kp, int f16, int d) {
     float a[4][16];
     int i, j, l;
-#if defined(LK__X86_512)
-    __m512 v[4];
-    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
-    for (i = 0; i < d; i += 64)
-        for (j = 0; j < 4; j++) {
-            __m512 k = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, kp) + i + 16 * j)))
-                           : _mm512_loadu_ps(LK__CAST(const float *, kp) + i + 16 * j);
-            v[j] = _mm512_fmadd_ps(_mm512_loadu_ps(q + i + 16 * j), k, v[j]);
-        }
-    for (j = 0; j < 4; j++) _mm512_storeu_ps(a[j], v[j]);
-#else
     for (j = 0; j < 4; j++) for (l = 0; l < 16; l++) a[j][l] = 0.0f;
     for (i = 0; i < d; i += 64)
         for (j = 0; j < 4; j++)
@@ -7254,9 +7299,25 @@ static float lk__dot64(const float *q, const void *kp, int f16, int d) {
                 float k = f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, kp)[e]) : LK__CAST(const float *, kp)[e];
                 a[j][l] = fmaf(q[e], k, a[j][l]);
             }
-#endif
     for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
     return lk__hsum16(a[0]);
+}
+static float lk__dot64(const float *q, const void *kp, int f16, int d) {
+#if defined(LK__X86_512)
+    __m512 v[4];
+    int i, j;
+    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
+    for (i = 0; i < d; i += 64)
+        for (j = 0; j < 4; j++) {
+            __m512 k = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, kp) + i + 16 * j)))
+                           : _mm512_loadu_ps(LK__CAST(const float *, kp) + i + 16 * j);
+            v[j] = _mm512_fmadd_ps(_mm512_loadu_ps(q + i + 16 * j), k, v[j]);
+        }
+    /* (0 + 2) + (1 + 3), then lk__hsum16's tree, in registers */
+    return lk__red16_z(_mm512_add_ps(_mm512_add_ps(v[0], v[2]), _mm512_add_ps(v[1], v[3])));
+#else
+    return lk__dot64_ref(q, kp, f16, d);
+#endif
 }
 /* out[d] += w * v[d] (one rounding per element, like a fused multiply-add) */
 static void lk__axpy(float *out, float w, const void *vp, int f16, int d) {
@@ -7332,8 +7393,6 @@ static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int
             }
             _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
         }
-#undef LK__LD8
-#undef LK__TR8
     }
 #endif
     lk__attn_dots_ref(q, kv, hoff, d, j, n, s);
@@ -7358,21 +7417,8 @@ static double lk__attn_exp(float *s, int n, float mx) {
     double sum = 0.0;
     int j = 0;
 #if defined(LK__X86_512)
-    const __m512 r = _mm512_set1_ps(1.258291200e+07f), m = _mm512_set1_ps(mx);
     for (; j + 16 <= n; j += 16) {
-        __m512 x = _mm512_sub_ps(_mm512_loadu_ps(s + j), m);
-        __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(1.442695022e+00f), r), nn = _mm512_sub_ps(z, r);
-        __m512 b = _mm512_fnmadd_ps(nn, _mm512_set1_ps(1.428606765e-06f), _mm512_fnmadd_ps(nn, _mm512_set1_ps(6.931457520e-01f), x));
-        __m512 u = _mm512_mul_ps(b, b);
-        __m512 jj = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(8.247390389e-03f), b, _mm512_set1_ps(4.189976677e-02f)), u,
-                                                    _mm512_fmadd_ps(_mm512_set1_ps(1.666839570e-01f), b, _mm512_set1_ps(4.999912679e-01f))), u,
-                                    _mm512_fmadd_ps(_mm512_set1_ps(9.999994040e-01f), b, _mm512_set1_ps(1.0f)));
-        __m512 e = _mm512_scalef_ps(jj, nn);   /* jj * 2^nn, one rounding: = ldexpf */
-        __mmask16 big = _mm512_cmp_ps_mask(_mm512_abs_ps(nn), _mm512_set1_ps(192.0f), _CMP_GT_OQ);
-        if (big) {   /* -inf inputs (masked keys) and huge magnitudes: 0 below, inf above */
-            __mmask16 neg = _mm512_cmp_ps_mask(nn, _mm512_setzero_ps(), _CMP_LE_OQ);
-            e = _mm512_mask_blend_ps(big, e, _mm512_mask_blend_ps(neg, _mm512_set1_ps(INFINITY), _mm512_setzero_ps()));
-        }
+        __m512 e = lk__expf16_ggml(_mm512_sub_ps(_mm512_loadu_ps(s + j), _mm512_set1_ps(mx)));
         _mm512_storeu_ps(s + j, e);
         sum += (double)_mm512_reduce_add_ps(e);
     }
@@ -7396,7 +7442,7 @@ static void lk__attn_weights(float *s, int n, float inv, int f16w) {
 }
 /* out[d] = sum_j w_j v_j. Multiples of 64: lk__axpy key by key. Other
  * sizes: four partial sums, key j into sum j % 4, combined (0 + 1) +
- * (2 + 3); tmp: 4 d floats. Zero weights (masked keys) are skipped. */
+ * (2 + 3); tmp: 4 d floats. */
 static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int j0, int n, const float *w, float *out, float *tmp) {
     const int f16 = kv->type == LK_TYPE_F16;
     int j, i;
@@ -7406,10 +7452,9 @@ static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int j0, 
         return;
     }
     if (j0 == 0) for (i = 0; i < 4 * d; i++) tmp[i] = 0.0f;
-    for (j = j0; j < n; j++) {
+    for (j = j0; j < n; j++) {   /* zero weights too: a masked key adds 0 w v = exactly 0 */
         const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff);
         float *a = tmp + (j & 3) * d;
-        if (w[j] == 0.0f) continue;
         for (i = 0; i < d; i++) a[i] = fmaf(w[j], lk__kv_elem(vp, f16, i), a[i]);
     }
     for (i = 0; i < d; i++) out[i] = (tmp[i] + tmp[d + i]) + (tmp[2 * d + i] + tmp[3 * d + i]);
@@ -7421,8 +7466,8 @@ static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const
         int c, j;
         for (c = 0; c < d; c += 8) {
             __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-#define LK__VACC(A, k) do { if (w[j + (k)] != 0.0f) { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); \
-                             A = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (k)]), LK__KV8(vp_, c), A); } } while (0)
+#define LK__VACC(A, k) do { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); \
+                            A = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (k)]), LK__KV8(vp_, c), A); } while (0)
             for (j = 0; j < n4; j += 4) { LK__VACC(a0, 0); LK__VACC(a1, 1); LK__VACC(a2, 2); LK__VACC(a3, 3); }
 #undef LK__VACC
             _mm256_storeu_ps(tmp + c, a0); _mm256_storeu_ps(tmp + d + c, a1);
@@ -7431,31 +7476,16 @@ static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const
         lk__attn_vsum_ref(kv, hoff, d, n4, n, w, out, tmp);   /* the last n % 4 keys, then the combination */
         return;
     }
-#undef LK__KV8
 #endif
     lk__attn_vsum_ref(kv, hoff, d, 0, n, w, out, tmp);
 }
 
-LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
-                   float *out, float *lse, float *s) {
-    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
-    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    const size_t hoff = (size_t)kv_head * kv->head_stride;
+/* s[j] (raw q.k) -> the score: masked keys -inf, soft-cap, scale, ALiBi.
+ * Returns the row maximum (-inf when every key is masked). */
+static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_view *kv, int n, float *s) {
     const int other = kv->seg || p->tree_parent;   /* masks that need lk__attn_masked */
-    float qh[512];
-    const float *q = q_in;
     float mx = -INFINITY;
-    double sum;
-    int j, i;
-    if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
-        lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
-        return;
-    }
-    if (p->f16_math && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
-        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
-        q = qh;
-    }
-    lk__attn_dots(q, kv, hoff, d, n, s);
+    int j;
     j = 0;
 #if defined(LK__X86_512)
     /* contiguous rows, no tree, no cap, no ALiBi: 16 keys at a time */
@@ -7493,6 +7523,98 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         s[j] = sc;
         if (sc > mx) mx = sc;
     }
+    return mx;
+}
+/* Softmax over q8_0 / q4_0 rows (ggml blocks spanning the whole KV row):
+ * each key's head slice is dequantized into a tile of 16 f32 rows (8 when
+ * d > 256), and the f32 stages run on the tile; V rows are dequantized one
+ * by one into a fused multiply-add. d <= 512. */
+/* Elements [h d, (h + 1) d) of a q8_0 / q4_0 row as f32 (the values the
+ * row dequantizers give, element by element: q * d, (nibble - 8) * d). */
+static void lk__kv_head_deq(const lk_kv_view *kv, int which, int r, int h, int d, float *y) {
+    const unsigned char *row = LK__CAST(const unsigned char *, which ? kv->v : kv->k) + (size_t)r * kv->row_stride;
+    int e = h * d;
+    const int end = e + d;
+    while (e < end) {   /* block by block: one scale conversion each */
+        const int b = e / 32, lim = (b + 1) * 32 < end ? (b + 1) * 32 : end;
+        int k = e % 32;
+        if (kv->type == LK_TYPE_Q8_0) {
+            const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, row) + b;
+#if defined(LK__X86)
+            const float sc = lk__h2f_x(x->d);
+#else
+            const float sc = LK__H2F(x->d);
+#endif
+            for (; e < lim; e++, k++) *y++ = (float)x->qs[k] * sc;
+        } else {
+            const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, row) + b;
+#if defined(LK__X86)
+            const float sc = lk__h2f_x(x->d);
+#else
+            const float sc = LK__H2F(x->d);
+#endif
+            for (; e < lim && k < 16; e++, k++) *y++ = (float)((x->qs[k] & 0xF) - 8) * sc;   /* low nibbles: elements 0-15 */
+            for (; e < lim; e++, k++) *y++ = (float)((x->qs[k - 16] >> 4) - 8) * sc;          /* high nibbles: 16-31 */
+        }
+    }
+}
+static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
+                            float *out, float *lse, float *s) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    float tile[16 * 256], tmp[512], mx;
+    lk_kv_view tv;
+    double sum;
+    int j0, l, i;
+    const int tn = d <= 256 ? 16 : 8;   /* keys per tile: 16 (the SIMD dot's step) while 16 d floats fit */
+    memset(&tv, 0, sizeof tv);
+    tv.type = LK_TYPE_F32; tv.k = tile; tv.row_stride = sizeof(float) * (size_t)d;
+    for (j0 = 0; j0 < n; j0 += tn) {   /* raw q.k */
+        const int m = n - j0 < tn ? n - j0 : tn;
+        for (l = 0; l < m; l++) {
+            int r = kv->idx ? kv->idx[j0 + l] : kv->row0 + j0 + l;
+            lk__kv_head_deq(kv, 0, r, kv_head, d, tile + (size_t)l * d);
+        }
+        tv.n_rows = m;
+        lk__attn_dots(q, &tv, 0, d, m, s + j0);
+    }
+    mx = lk__attn_mask_scale(p, qpos, kv, n, s);
+    for (i = 0; i < d; i++) out[i] = 0.0f;
+    if (mx == -INFINITY) { *lse = -INFINITY; return; }
+    sum = lk__attn_exp(s, n, mx);
+    lk__attn_weights(s, n, (float)(1.0 / sum), 0);
+    for (j0 = 0; j0 < n; j0++) {
+        int r = kv->idx ? kv->idx[j0] : kv->row0 + j0;
+        if (s[j0] == 0.0f) continue;
+        lk__kv_head_deq(kv, 1, r, kv_head, d, tmp);
+        lk__axpy(out, s[j0], tmp, 0, d);
+    }
+    *lse = mx + (float)log(sum);
+}
+
+LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                   float *out, float *lse, float *s) {
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[512];
+    const float *q = q_in;
+    float mx;
+    double sum;
+    int i;
+    if (p->score == LK_ATTN_SOFTMAX && !kv->zip && (kv->type == LK_TYPE_Q8_0 || kv->type == LK_TYPE_Q4_0) && d > 0 && d <= 512) {
+        lk__attn_blocks(p, q_in, qpos, kv, kv_head, out, lse, s);
+        return;
+    }
+    if (p->score != LK_ATTN_SOFTMAX || kv->zip || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
+        lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
+        return;
+    }
+    if (p->f16_math && d > 0 && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+        q = qh;
+    }
+    lk__attn_dots(q, kv, hoff, d, n, s);
+    mx = lk__attn_mask_scale(p, qpos, kv, n, s);
     if (mx == -INFINITY) { for (i = 0; i < d; i++) out[i] = 0.0f; *lse = -INFINITY; return; }
     sum = lk__attn_exp(s, n, mx);
     /* ggml scales by the float reciprocal of the double sum */
@@ -7500,6 +7622,90 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     lk__attn_vsum(kv, hoff, d, n, s, out, s + n);
     *lse = mx + (float)log(sum);
 }
+
+/* lk_attn for the two query heads q[0..d) and q[d..2d) of one GQA group
+ * (same KV head): the same bits as two lk_attn calls, with every K and V
+ * row loaded once for both heads where the small-head SIMD path applies.
+ * out: [2][d]; lse[2]; s: 2 lk_attn_scratch_floats(p, n) floats. */
+static void lk__attn_pair(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
+                          float *out, float *lse, float *s) {
+    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    const size_t st = lk_attn_scratch_floats(p, n);
+#if defined(LK__X86)
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    const int f16 = kv->type == LK_TYPE_F16;
+    float qh[2 * 512], mx[2], *s1 = s + st;
+    const float *q = q_in;
+    double sum[2];
+    int i, h, c, j = 0;
+    if (p->score == LK_ATTN_SOFTMAX && !kv->zip && (kv->type == LK_TYPE_F32 || f16) && d % 8 == 0 && d % 64 != 0 && d <= 512) {
+        if (p->f16_math) {
+            for (i = 0; i < 2 * d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+            q = qh;
+        }
+        /* K.Q: lk__attn_dots' loop with both heads' accumulators */
+        for (; j + 16 <= n; j += 16) {
+            const unsigned char *pa[8], *pb[8];
+            __m256 a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7;
+            __m256 sa = _mm256_setzero_ps(), sb = sa, ta = sa, tb = sa;
+            int l;
+            for (l = 0; l < 8; l++) { pa[l] = lk__key_ptr(kv, kv->k, j + l, hoff); pb[l] = lk__key_ptr(kv, kv->k, j + 8 + l, hoff); }
+            for (c = 0; c < d; c += 8) {
+                LK__LD8(a, pa, c); LK__LD8(b, pb, c);
+                LK__TR8(a0, a1, a2, a3, a4, a5, a6, a7); LK__TR8(b0, b1, b2, b3, b4, b5, b6, b7);
+#define LK__F4(x, i) do { __m256 qi_ = _mm256_set1_ps(q[c + (i)]), ri_ = _mm256_set1_ps(q[d + c + (i)]); \
+                          sa = _mm256_fmadd_ps(qi_, a##x, sa); sb = _mm256_fmadd_ps(qi_, b##x, sb); \
+                          ta = _mm256_fmadd_ps(ri_, a##x, ta); tb = _mm256_fmadd_ps(ri_, b##x, tb); } while (0)
+                LK__F4(0, 0); LK__F4(1, 1); LK__F4(2, 2); LK__F4(3, 3); LK__F4(4, 4); LK__F4(5, 5); LK__F4(6, 6); LK__F4(7, 7);
+#undef LK__F4
+            }
+            _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
+            _mm256_storeu_ps(s1 + j, ta); _mm256_storeu_ps(s1 + j + 8, tb);
+        }
+        lk__attn_dots_ref(q, kv, hoff, d, j, n, s);
+        lk__attn_dots_ref(q + d, kv, hoff, d, j, n, s1);
+        for (h = 0; h < 2; h++) {
+            float *sh = h ? s1 : s;
+            mx[h] = lk__attn_mask_scale(p, qpos, kv, n, sh);
+            if (mx[h] == -INFINITY) continue;
+            sum[h] = lk__attn_exp(sh, n, mx[h]);
+            lk__attn_weights(sh, n, (float)(1.0 / sum[h]), f16 && p->f16_math);
+        }
+        if (mx[0] == -INFINITY || mx[1] == -INFINITY) {   /* (only with masks that differ per head: none today) */
+            for (h = 0; h < 2; h++) {
+                if (mx[h] == -INFINITY) { for (i = 0; i < d; i++) out[h * d + i] = 0.0f; lse[h] = -INFINITY; }
+                else { lk__attn_vsum(kv, hoff, d, n, h ? s1 : s, out + h * d, (h ? s1 : s) + n); lse[h] = mx[h] + (float)log(sum[h]); }
+            }
+            return;
+        }
+        {   /* V sum: lk__attn_vsum's loop with both heads' accumulators */
+            const int n4 = n & ~3;
+            float *t0 = s + n, *t1 = s1 + n;
+            for (c = 0; c < d; c += 8) {
+                __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+#define LK__VACC2(A, B, k) do { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); __m256 v_ = LK__KV8(vp_, c); \
+                                A = _mm256_fmadd_ps(_mm256_set1_ps(s[j + (k)]), v_, A); B = _mm256_fmadd_ps(_mm256_set1_ps(s1[j + (k)]), v_, B); } while (0)
+                for (j = 0; j < n4; j += 4) { LK__VACC2(a0, b0, 0); LK__VACC2(a1, b1, 1); LK__VACC2(a2, b2, 2); LK__VACC2(a3, b3, 3); }
+#undef LK__VACC2
+                _mm256_storeu_ps(t0 + c, a0); _mm256_storeu_ps(t0 + d + c, a1); _mm256_storeu_ps(t0 + 2 * d + c, a2); _mm256_storeu_ps(t0 + 3 * d + c, a3);
+                _mm256_storeu_ps(t1 + c, b0); _mm256_storeu_ps(t1 + d + c, b1); _mm256_storeu_ps(t1 + 2 * d + c, b2); _mm256_storeu_ps(t1 + 3 * d + c, b3);
+            }
+            lk__attn_vsum_ref(kv, hoff, d, n4, n, s, out, t0);
+            lk__attn_vsum_ref(kv, hoff, d, n4, n, s1, out + d, t1);
+            lse[0] = mx[0] + (float)log(sum[0]);
+            lse[1] = mx[1] + (float)log(sum[1]);
+        }
+        return;
+    }
+#endif
+    lk_attn(p, q_in, qpos, kv, kv_head, out, lse, s);
+    lk_attn(p, q_in + d, qpos, kv, kv_head, out + d, lse + 1, s + st);
+}
+#if defined(LK__X86)
+#undef LK__KV8
+#undef LK__TR8
+#undef LK__LD8
+#endif
 LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
     float m, a, b;
     int i;
@@ -11517,7 +11723,11 @@ static void lk__attn_fn(void *arg, int task, int n_tasks) {
             }
         }
         if (c->p.attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, g, out, &lse, s, c->p.attn_tile);
-        else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
+        else if (!kv.idx && w + 1 < hi && h + 1 < (g + 1) * gqa) {   /* two heads of one GQA group: K/V loaded once */
+            float lse2[2];
+            lk__attn_pair(&ap, q, a->pos[t], &kv, g, out, lse2, s);
+            w++;
+        } else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
     }
 }
 

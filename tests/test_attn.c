@@ -302,12 +302,43 @@ static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
 
 
 
+/* The q8_0 / q4_0 head-slice dequantizer of the attention path against the
+ * library's row dequantizer (to_float of the whole row, then the slice),
+ * for head sizes inside one block, across two blocks and across several,
+ * and every head of the row; values must be identical. */
+static void test_block_head_slices(void) {
+    static const int dims[] = { 8, 16, 24, 48, 64, 80, 96 };
+    static float row[8 * 96], full[8 * 96], got[96];
+    static unsigned char qrow[8 * 96 * 2];
+    size_t di;
+    int t, h, i, bad = 0;
+    lk_t_begin("q8_0 / q4_0 head slices = row dequantization");
+    for (t = 0; t < 2; t++) {
+        const lk_type ty = t ? LK_TYPE_Q4_0 : LK_TYPE_Q8_0;
+        for (di = 0; di < sizeof dims / sizeof *dims; di++) {
+            const int d = dims[di], nh = 8, ne = nh * d;   /* a multiple of 32 for every d here */
+            lk_kv_view kv;
+            for (i = 0; i < ne; i++) row[i] = frand() * 3.0f;
+            lk_quantize_row(ty, row, qrow, ne);
+            lk_type_get(ty)->to_float(qrow, full, ne);
+            memset(&kv, 0, sizeof kv);
+            kv.type = ty; kv.k = qrow; kv.v = qrow; kv.row_stride = lk_row_size(ty, ne); kv.n_rows = 1;
+            for (h = 0; h < nh; h++) {
+                lk__kv_head_deq(&kv, h & 1, 0, h, d, got);
+                if (memcmp(got, full + h * d, sizeof(float) * (size_t)d)) { if (bad++ < 5) CHECK(0, "%s d=%d head %d differs", lk_type_name(ty), d, h); }
+            }
+        }
+    }
+    lk_t_end();
+}
+
 int main(void) {
     lk_rng_seed(&R, 1234);
     (void)lk_t_fixture; (void)lk_t_skip; (void)lk_t_read_file;
     test_masks();
     test_tiled_split();
     test_lssa();
+    test_block_head_slices();
     kv_type_case("f32", LK_TYPE_F32, 0, 0);
     kv_type_case("f16", LK_TYPE_F16, 0, 0);
     kv_type_case("q8_0", LK_TYPE_Q8_0, 0, 0);

@@ -193,10 +193,12 @@ static void test_matmul(void) {
     static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0,
                                      LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
     static const int cols[] = { 1, 2, 3, 4, 5, 8, 13, 16, 33 };
-    const int64_t n_in = 512, n_out = 45;
+    int64_t n_in = 512;
+    const int64_t n_out = 45;
     size_t k;
-    for (k = 0; k < sizeof types / sizeof types[0]; k++) {
-        lk_type t = types[k];
+    for (k = 0; k < sizeof types / sizeof types[0] + 2; k++) {
+        /* the last two: f32 and f16 with 172-wide rows (stories260K's FFN), a tail after the 16-lane chunks */
+        lk_type t = k < sizeof types / sizeof types[0] ? types[k] : k == sizeof types / sizeof types[0] ? LK_TYPE_F32 : LK_TYPE_F16;
         const lk_type_traits *tt = lk_type_get(t);
         lk_type vt = tt->vec_dot_type;
         size_t ws = lk_row_size(t, n_in), as = lk_row_size(vt, n_in), scr_n;
@@ -206,7 +208,9 @@ static void test_matmul(void) {
         lk_tensor W;
         char name[64];
         int ci;
-        snprintf(name, sizeof name, "matmul tiles %s", tt->name);
+        n_in = k < sizeof types / sizeof types[0] ? 512 : 172;
+        ws = lk_row_size(t, n_in); as = lk_row_size(vt, n_in);
+        snprintf(name, sizeof name, "matmul tiles %s n_in %d", tt->name, (int)n_in);
         lk_t_begin(name);
         w = (unsigned char *)malloc(ws * (size_t)n_out);
         xf = (float *)malloc(sizeof(float) * (size_t)n_in);
@@ -297,6 +301,49 @@ static void test_attn_stages(void) {
                 for (i = 0; i < d; i++) if (memcmp(&o1[i], &o2[i], 4)) { if (bad++ < 5) CHECK(0, "vsum d=%d f16=%d idx=%d dim %d: %.9g vs %.9g", d, f16, use_idx, i, o1[i], o2[i]); }
             }
     }
+    /* lk__attn_pair (two query heads of a GQA group) = two lk_attn calls, bit for bit */
+    for (di = 0; di < sizeof dims / sizeof *dims; di++) {
+        const int d = dims[di];
+        static float q2[2 * DMAX], o2a[2 * DMAX], o2b[2 * DMAX], sp[2 * (N + 4 * DMAX + 80)];
+        static int32_t pos[N];
+        for (i = 0; i < N * HK * d; i++) { Kf[i] = rng_f(); Vf[i] = rng_f(); Kh[i] = lk_fp32_to_fp16(Kf[i]); Vh[i] = lk_fp32_to_fp16(Vf[i]); }
+        for (i = 0; i < 2 * d; i++) q2[i] = 2.0f * rng_f();
+        for (i = 0; i < N; i++) pos[i] = i;
+        for (f16 = 0; f16 < 2; f16++)
+            for (use_idx = 0; use_idx < 2; use_idx++) {
+                lk_kv_view kv;
+                lk_attn_params ap = lk_attn_default_params(d);
+                const size_t es = f16 ? 2 : 4;
+                float lp[2], l0, l1;
+                memset(&kv, 0, sizeof kv);
+                kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
+                kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
+                kv.row_stride = HK * (size_t)d * es; kv.head_stride = (size_t)d * es;
+                kv.n_rows = N; kv.pos = pos;
+                if (use_idx) { kv.idx = idx; kv.n_idx = N; }
+                ap.causal = 1; ap.f16_math = f16;
+                lk__attn_pair(&ap, q2, N - 10, &kv, 1, o2a, lp, sp);   /* the last 9 keys are masked (causal) */
+                lk_attn(&ap, q2, N - 10, &kv, 1, o2b, &l0, s1);
+                lk_attn(&ap, q2 + d, N - 10, &kv, 1, o2b + d, &l1, s2);
+                if (memcmp(o2a, o2b, sizeof(float) * 2 * (size_t)d) || memcmp(&lp[0], &l0, 4) || memcmp(&lp[1], &l1, 4)) {
+                    if (bad++ < 5) CHECK(0, "pair d=%d f16=%d idx=%d differs from two lk_attn calls", d, f16, use_idx);
+                }
+            }
+    }
+    /* lk__dot64 (heads of 64, 128, ...) against its scalar reference */
+    for (f16 = 0; f16 < 2; f16++) {
+        static const int d64[] = { 64, 128, 256 };
+        for (di = 0; di < 3; di++) {
+            const int d = d64[di];
+            float r1, r2;
+            for (i = 0; i < d; i++) { Kf[i] = rng_f(); Kh[i] = lk_fp32_to_fp16(Kf[i]); q[i % DMAX] = rng_f(); }
+            for (i = 0; i < d && i < DMAX; i++) s1[i] = q[i];
+            for (; i < d; i++) s1[i] = rng_f();
+            r1 = lk__dot64(s1, f16 ? (const void *)Kh : (const void *)Kf, f16, d);
+            r2 = lk__dot64_ref(s1, f16 ? (const void *)Kh : (const void *)Kf, f16, d);
+            CHECK(memcmp(&r1, &r2, 4) == 0, "dot64 d=%d f16=%d: %.9g vs %.9g", d, f16, r1, r2);
+        }
+    }
     /* the exp stage is ggml's expf: close to libm's exp over the softmax range */
     {
         float x[64], y[64];
@@ -306,6 +353,41 @@ static void test_attn_stages(void) {
         for (i = 0; i < 64; i++) { double r = fabs(x[i] - exp((double)y[i])) / exp((double)y[i]); if (r > worst) worst = r; }
         CHECK(worst < 4e-7, "expf relative error %.3g", worst);
     }
+    lk_t_end();
+}
+
+/* lk_silu_row (ggml's vector silu on multiples of 16) and the vector expf
+ * helpers against the scalar lk__expf_ggml, bit for bit, over the whole
+ * float range that matters (and -inf, huge, tiny). */
+static void test_silu_exp(void) {
+    enum { N = 4096 + 7 };
+    static float x[N], y[N];
+    int i, bad = 0;
+    lk_t_begin("silu row and vector expf = scalar ggml expf");
+    for (i = 0; i < N; i++) x[i] = (float)(rng_f() * (i % 3 == 0 ? 120.0 : 12.0));
+    x[0] = -INFINITY; x[1] = 0.0f; x[2] = -0.0f; x[3] = 88.0f; x[4] = -104.0f; x[5] = 1e-30f;
+    lk_silu_row(y, x, N);
+    for (i = 0; i < N - N % 16; i++) {
+        float r = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
+        if (memcmp(&r, &y[i], 4) && !(r != r && y[i] != y[i])) { if (bad++ < 5) CHECK(0, "silu x=%.9g: %.9g vs %.9g", x[i], y[i], r); }
+    }
+    for (; i < N; i++) { float r = lk_silu(x[i]); if (memcmp(&r, &y[i], 4)) { if (bad++ < 5) CHECK(0, "silu tail x=%.9g", x[i]); } }
+#if defined(LK__X86)
+    for (i = 0; i + 8 <= N; i += 8) {
+        float e[8];
+        int l;
+        _mm256_storeu_ps(e, lk__expf8_ggml(_mm256_loadu_ps(x + i)));
+        for (l = 0; l < 8; l++) { float r = lk__expf_ggml(x[i + l]); if (memcmp(&r, &e[l], 4)) { if (bad++ < 5) CHECK(0, "expf8 x=%.9g: %.9g vs %.9g", x[i + l], e[l], r); } }
+    }
+#endif
+#if defined(LK__X86_512)
+    for (i = 0; i + 16 <= N; i += 16) {
+        float e[16];
+        int l;
+        _mm512_storeu_ps(e, lk__expf16_ggml(_mm512_loadu_ps(x + i)));
+        for (l = 0; l < 16; l++) { float r = lk__expf_ggml(x[i + l]); if (memcmp(&r, &e[l], 4)) { if (bad++ < 5) CHECK(0, "expf16 x=%.9g: %.9g vs %.9g", x[i + l], e[l], r); } }
+    }
+#endif
     lk_t_end();
 }
 
@@ -344,5 +426,6 @@ int main(void) {
     test_dots();
     test_matmul();
     test_attn_stages();
+    test_silu_exp();
     return lk_t_exit();
 }

@@ -1,7 +1,8 @@
 /* bench - prompt processing and generation speed, modelled on llama-bench.
  *
  *   bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]
- *         [-c CTX] [-b BATCH] [--kv f16|f32] [-o md|csv|json|jsonl] [--no-bw] [-v]
+ *         [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]
+ *         [--attn ... --kv-policy ... --kv-budget N ...: any lk_context_params_set option]
  *
  * Defaults as llama-bench: -p 512 -n 128 -r 5 -o md, -t = all cores
  * (OpenMP), -b 512. Each value of -p is one "ppN" test (prefill N random
@@ -243,10 +244,16 @@ static void print_json(const res *r, const char *type_k, int first, int jsonl) {
     printf(jsonl ? "}\n" : "  }");
 }
 
+/* type_k as llama-bench writes it (zip formats by their option name) */
+static const char *kv_name(const lk_context_params *p) {
+    if (p->kv_zip_bits) return p->kv_zip_bits == 4 ? "zip4" : "zip2";
+    return lk_type_name(p->kv_type);
+}
 static int usage(void) {
     fprintf(stderr,
         "usage: bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]\n"
-        "             [-c CTX] [-b BATCH] [--kv f16|f32] [-o md|csv|json|jsonl] [--no-bw] [-v]\n"
+        "             [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]\n"
+        "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...]\n"
         "defaults: -p 512 -n 128 -r 5 -b 512 -o md; -t: all cores; -c: n_prompt + n_gen\n");
     return 2;
 }
@@ -268,7 +275,7 @@ int main(int argc, char **argv) {
     const char *models[MAX_LIST];
     int n_models = 0, pp[MAX_LIST], n_pp = 0, tg[MAX_LIST], n_tg = 0, thr[MAX_LIST], n_thr = 0;
     int reps = 5, n_ctx_arg = 0, n_batch = 512, verbose = 0, no_bw = 0, first = 1, fmt = 0, k, im, it;
-    lk_type kv_type = LK_TYPE_F16;
+    lk_context_params base = lk_context_default_params();   /* every other context option (--kv-type, --attn, --kv-policy, ...) */
     double bw_cache[MAX_LIST];
     int bw_have[MAX_LIST];
     res *all;
@@ -286,15 +293,15 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-r")) { reps = atoi(x); if (reps < 1 || reps > 10000) return usage(); }
         else if (!strcmp(a, "-c")) { n_ctx_arg = atoi(x); if (n_ctx_arg < 0) return usage(); }
         else if (!strcmp(a, "-b")) { n_batch = atoi(x); if (n_batch < 1) return usage(); }
-        else if (!strcmp(a, "--kv")) {
-            if (!strcmp(x, "f16")) kv_type = LK_TYPE_F16;
-            else if (!strcmp(x, "f32")) kv_type = LK_TYPE_F32;
-            else return usage();
-        } else if (!strcmp(a, "-o")) {
+        else if (!strcmp(a, "-o")) {
             if (!strcmp(x, "md")) fmt = 0; else if (!strcmp(x, "csv")) fmt = 1;
             else if (!strcmp(x, "json")) fmt = 2; else if (!strcmp(x, "jsonl")) fmt = 3;
             else return usage();
-        } else return usage();
+        } else {
+            lk_status st = lk_context_params_set(&base, a, x);   /* --kv / --kv-type, --attn, --kv-policy, ... */
+            if (st == LK_ERR_NOT_FOUND) return usage();
+            if (st) { fprintf(stderr, "bench: %s\n", lk_last_error()); return 2; }
+        }
         k++;
     }
     if (!n_models) return usage();
@@ -328,7 +335,7 @@ int main(int argc, char **argv) {
             /* the tests: every -p value as ppN, then every -n value as tgN */
             for (it = 0; it < n_pp + n_tg; it++) {
                 int n_prompt = it < n_pp ? pp[it] : 0, n_gen = it < n_pp ? 0 : tg[it - n_pp], rep, *toks;
-                lk_context_params cp = lk_context_default_params();
+                lk_context_params cp = base;
                 lk_context *c;
                 lk_rng rng;
                 res r;
@@ -343,7 +350,7 @@ int main(int argc, char **argv) {
                 if (r.n_ctx < n_prompt + n_gen) { fprintf(stderr, "bench: -c %d < n_prompt + n_gen = %d\n", r.n_ctx, n_prompt + n_gen); return 1; }
                 now = time(NULL);
                 strftime(r.time_str, sizeof r.time_str, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-                cp.n_ctx = r.n_ctx; cp.n_batch = n_batch; cp.kv_type = kv_type; cp.n_threads = thr[ti];
+                cp.n_ctx = r.n_ctx; cp.n_batch = n_batch; cp.n_threads = thr[ti];
                 if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "bench: %s: %s\n", models[im], lk_last_error()); return 1; }
                 toks = (int *)malloc(sizeof(int) * (size_t)(n_prompt + n_gen));
                 r.ns = (double *)malloc(sizeof(double) * (size_t)reps);
@@ -390,8 +397,8 @@ int main(int argc, char **argv) {
             r->bw_pct = r->bw > 0 ? 100.0 * r->gbs / r->bw : 0;
         }
         if (fmt == 0) print_md(r);
-        else if (fmt == 1) print_csv(r, kv_type == LK_TYPE_F16 ? "f16" : "f32");
-        else print_json(r, kv_type == LK_TYPE_F16 ? "f16" : "f32", first, fmt == 3);
+        else if (fmt == 1) print_csv(r, kv_name(&base));
+        else print_json(r, kv_name(&base), first, fmt == 3);
         first = 0;
         free(r->ns);
     }

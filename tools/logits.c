@@ -1,6 +1,7 @@
 /* logits: write float32 logits for every position of a token sequence.
  *   build: cc -O2 -I. tools/logits.c -lm -o logits
- *   usage: logits -m MODEL --tokens 1,11,48,... [--kv f32|f16] [-t N] [-b N_BATCH] -o OUT.bin
+ *   usage: logits -m MODEL --tokens 1,11,48,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t N] [-b N_BATCH] -o OUT.bin
+ *          (and any other lk_context_params_set option, e.g. --attn lssa)
  * OUT.bin holds [n_tokens][n_vocab] floats, row i = prediction after tokens
  * 0..i (the fixtures' format). Token ids are fed verbatim; no BOS is added. */
 #define LLMKIT_IMPLEMENTATION
@@ -10,7 +11,8 @@
 #include <string.h>
 
 static int usage(void) {
-    fprintf(stderr, "usage: logits -m MODEL --tokens ID,ID,... [--kv f32|f16] [-t THREADS] [-b N_BATCH] -o OUT.bin\n");
+    fprintf(stderr, "usage: logits -m MODEL --tokens ID,ID,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t THREADS] [-b N_BATCH] -o OUT.bin\n"
+                    "       (and any other lk_context_params_set option, e.g. --attn lssa)\n");
     return 2;
 }
 
@@ -28,12 +30,10 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-m") && v) { model = v; i++; }
         else if (!strcmp(a, "--tokens") && v) { toks = v; i++; }
         else if (!strcmp(a, "-o") && v) { out = v; i++; }
-        else if (!strcmp(a, "-t") && v) { cp.n_threads = atoi(v); i++; }
-        else if (!strcmp(a, "-b") && v) { cp.n_batch = atoi(v); i++; }
-        else if (!strcmp(a, "--kv") && v) {
-            if (!strcmp(v, "f32")) cp.kv_type = LK_TYPE_F32;
-            else if (!strcmp(v, "f16")) cp.kv_type = LK_TYPE_F16;
-            else { fprintf(stderr, "logits: --kv must be f32 or f16\n"); return 2; }
+        else if (v) {   /* -t, -b, --kv (f32 f16 q8_0 q4_0 zip4 zip2), --attn, ...: lk_context_params_set */
+            lk_status st = lk_context_params_set(&cp, a, v);
+            if (st == LK_ERR_NOT_FOUND) return usage();
+            if (st) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 2; }
             i++;
         } else return usage();
     }
