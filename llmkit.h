@@ -7770,7 +7770,7 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
 static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
-static const char *const lk__kv_policy_names[LK_KV_POLICY_COUNT] = { "full", "streaming", "h2o", "keyformer", "quest", "tokenselect", "twilight" };
+static const char *const lk__kv_policy_names[LK_KV_POLICY_COUNT + 1] = { "full", "streaming", "h2o", "keyformer", "quest", "tokenselect", "twilight", NULL };
 LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (int)p >= 0 && p < LK_KV_POLICY_COUNT ? lk__kv_policy_names[p] : "?"; }
 LKDEF int lk_kv_policy_from_name(const char *name) {
     int i;
@@ -11326,7 +11326,6 @@ LKDEF lk_context_params lk_context_default_params(void) {
 LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *v) {
     static const char *const attn[] = { "softmax", "lssa", "lssar", NULL };
     static const char *const kvt[] = { "f32", "f16", "q8_0", "q4_0", "zip4", "zip2", NULL };
-    static const char *const pol[] = { "full", "streaming", "h2o", "keyformer", "quest", "tokenselect", "twilight", NULL };
     static const char *const base[] = { "full", "quest", NULL };
     long long i = 0;
     lk_status st = LK_OK;
@@ -11365,8 +11364,8 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
         p->kv_type = t[k];
         p->kv_zip_bits = k == 4 ? 4 : k == 5 ? 2 : 0;
     } else if (!strcmp(n, "kv-policy")) {
-        if (lk__opt_pick(name, v, pol) < 0) return LK_ERR_INVALID_ARG;
-        p->kv_policy.policy = (lk_kv_policy)lk_kv_policy_from_name(v);
+        if ((k = lk__opt_pick(name, v, lk__kv_policy_names)) < 0) return LK_ERR_INVALID_ARG;
+        p->kv_policy.policy = (lk_kv_policy)k;
     } else if (!strcmp(n, "twilight-base")) {
         if ((k = lk__opt_pick(name, v, base)) < 0) return LK_ERR_INVALID_ARG;
         p->kv_policy.twilight_base = k ? LK_KV_QUEST : LK_KV_FULL;
@@ -12086,24 +12085,18 @@ LKDEF uint64_t lk_context_kv_bytes(const lk_context *c) {
 }
 
 /* ---- prefix cache ------------------------------------------------------------- */
-static uint64_t lk__kvfnv(uint64_t h, const void *p, size_t n) {
-    const unsigned char *b = LK__CAST(const unsigned char *, p);
-    size_t i;
-    for (i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
-    return h;
-}
 /* the model: GGUF header, KVs and tensor table (everything before the data) */
 static uint64_t lk__model_hash(const lk_model *m) {
     const lk_gguf *g = m->g;
     uint64_t n = g->data_offset <= g->len ? g->data_offset : g->len;
-    return lk__kvfnv(14695981039346656037ull, g->buf, (size_t)n);
+    return lk__fnv(LK__FNV0, g->buf, (size_t)n);
 }
 static uint64_t lk__settings_hash(const lk_context *c) {
     int32_t v[12];
     v[0] = (int32_t)c->kv.type; v[1] = c->kv.zip_bits; v[2] = c->kv.zip_window; v[3] = c->kv.n_layer; v[4] = c->kv.n_embd_k;
     v[5] = c->kv.head_dim; v[6] = (int32_t)c->p.attn_score; v[7] = (int32_t)c->p.kv_policy.policy; v[8] = c->pg;
     v[9] = c->p.kv_policy.policy == LK_KV_TWILIGHT ? (int32_t)c->p.kv_policy.twilight_base : -1; v[10] = 0x4c4b; v[11] = 1;
-    return lk__kvfnv(14695981039346656037ull, v, sizeof v);
+    return lk__fnv(LK__FNV0, v, sizeof v);
 }
 #define LK__STATE_MAGIC 0x564b4b4cu   /* "LKKV" */
 #define LK__STATE_HDR 48
@@ -12167,7 +12160,7 @@ LKDEF lk_status lk_context_state_save(const lk_context *c, void *buf, size_t cap
     lk__put_u64(b + 16, lk__settings_hash(c));
     lk__put_u64(b + 24, (uint64_t)c->kv.n);
     lk__put_u64(b + 32, (uint64_t)off);
-    lk__put_u64(b + 40, lk__kvfnv(14695981039346656037ull, b + LK__STATE_HDR, off));
+    lk__put_u64(b + 40, lk__fnv(LK__FNV0, b + LK__STATE_HDR, off));
     return LK_OK;
 }
 LKDEF lk_status lk_context_state_load(lk_context *c, const void *buf, size_t len) {
@@ -12183,7 +12176,7 @@ LKDEF lk_status lk_context_state_load(lk_context *c, const void *buf, size_t len
     n = lk__get_u64(b + 24); plen = lk__get_u64(b + 32);
     if (n > (uint64_t)c->n_ctx) return lk_set_error(LK_ERR_RANGE, "state load: %llu tokens do not fit n_ctx %d", (unsigned long long)n, c->n_ctx);
     if (plen != (uint64_t)(len - LK__STATE_HDR)) return lk_set_error(LK_ERR_FORMAT, "state load: payload is %llu bytes, buffer holds %zu", (unsigned long long)plen, len - LK__STATE_HDR);
-    if (lk__get_u64(b + 40) != lk__kvfnv(14695981039346656037ull, b + LK__STATE_HDR, (size_t)plen)) return lk_set_error(LK_ERR_FORMAT, "state load: checksum mismatch (corrupt)");
+    if (lk__get_u64(b + 40) != lk__fnv(LK__FNV0, b + LK__STATE_HDR, (size_t)plen)) return lk_set_error(LK_ERR_FORMAT, "state load: checksum mismatch (corrupt)");
     if (!lk__state_io(c, (int)n, NULL, b + LK__STATE_HDR, &off, (size_t)plen) || off != plen) {
         lk_context_truncate(c, 0);
         return lk_set_error(LK_ERR_FORMAT, "state load: payload does not match the settings");
