@@ -7535,24 +7535,23 @@ static void lk__kv_head_deq(const lk_kv_view *kv, int which, int r, int h, int d
     const unsigned char *row = LK__CAST(const unsigned char *, which ? kv->v : kv->k) + (size_t)r * kv->row_stride;
     int e = h * d;
     const int end = e + d;
-    while (e < end) {   /* block by block: one scale conversion each */
-        const int b = e / 32, lim = (b + 1) * 32 < end ? (b + 1) * 32 : end;
+    while (e < end) {   /* block by block: one scale conversion each (both block types start with the f16 scale) */
+        const int b = e / 32, lim = (b + 1) * 32 < end ? (b + 1) * 32 : end, q8 = kv->type == LK_TYPE_Q8_0;
+        const unsigned char *blk = row + (size_t)b * (q8 ? sizeof(lk_block_q8_0) : sizeof(lk_block_q4_0));
+        uint16_t dh;
+        float sc;
         int k = e % 32;
-        if (kv->type == LK_TYPE_Q8_0) {
-            const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, row) + b;
+        memcpy(&dh, blk, 2);
 #if defined(LK__X86)
-            const float sc = lk__h2f_x(x->d);
+        sc = lk__h2f_x(dh);
 #else
-            const float sc = LK__H2F(x->d);
+        sc = LK__H2F(dh);
 #endif
+        if (q8) {
+            const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, blk);
             for (; e < lim; e++, k++) *y++ = (float)x->qs[k] * sc;
         } else {
-            const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, row) + b;
-#if defined(LK__X86)
-            const float sc = lk__h2f_x(x->d);
-#else
-            const float sc = LK__H2F(x->d);
-#endif
+            const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, blk);
             for (; e < lim && k < 16; e++, k++) *y++ = (float)((x->qs[k] & 0xF) - 8) * sc;   /* low nibbles: elements 0-15 */
             for (; e < lim; e++, k++) *y++ = (float)((x->qs[k - 16] >> 4) - 8) * sc;          /* high nibbles: 16-31 */
         }
