@@ -2031,11 +2031,13 @@ static lk_status lk__check_name(lk_str s, const char *what, uint64_t at) {
     return LK_OK;
 }
 
-static lk_gguf *lk__sort_g;   /* qsort has no context argument */
-static int lk__cmp_tensor_off(const void *a, const void *b) {
-    uint64_t x = lk__sort_g->tensors[*LK__CAST(const uint32_t *, a)].offset;
-    uint64_t y = lk__sort_g->tensors[*LK__CAST(const uint32_t *, b)].offset;
-    return x < y ? -1 : x > y;
+/* (data offset, tensor index) pairs, sorted by offset then index: the
+ * comparison needs no context, so concurrent loads share no state */
+typedef struct lk__off_idx { uint64_t off; uint64_t idx; } lk__off_idx;
+static int lk__cmp_off_idx(const void *a, const void *b) {
+    const lk__off_idx *x = LK__CAST(const lk__off_idx *, a), *y = LK__CAST(const lk__off_idx *, b);
+    if (x->off != y->off) return x->off < y->off ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static lk_status lk__gguf_parse(lk_gguf *g) {
@@ -2175,13 +2177,12 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
     }
     /* no two tensors may share bytes: sort by offset and compare neighbours */
     if (n_tensors > 1) {
-        uint32_t *ord = LK__CAST(uint32_t *, lk__gguf_alloc(g, n_tensors * sizeof(uint32_t)));
+        lk__off_idx *ord = LK__CAST(lk__off_idx *, lk__gguf_alloc(g, n_tensors * sizeof(lk__off_idx)));
         if (!ord) return lk_set_error(LK_ERR_NOMEM, "gguf: out of memory");
-        for (i = 0; i < n_tensors; i++) ord[i] = (uint32_t)i;
-        lk__sort_g = g;
-        qsort(ord, (size_t)n_tensors, sizeof *ord, lk__cmp_tensor_off);
+        for (i = 0; i < n_tensors; i++) { ord[i].off = g->tensors[i].offset; ord[i].idx = i; }
+        qsort(ord, (size_t)n_tensors, sizeof *ord, lk__cmp_off_idx);
         for (i = 1; i < n_tensors; i++) {
-            const lk_gguf_tensor *a = &g->tensors[ord[i - 1]], *b = &g->tensors[ord[i]];
+            const lk_gguf_tensor *a = &g->tensors[ord[i - 1].idx], *b = &g->tensors[ord[i].idx];
             if (a->nbytes && b->nbytes && b->offset < a->offset + a->nbytes)
                 return lk_set_error(LK_ERR_FORMAT, "gguf: tensors '%.*s' and '%.*s' overlap in the data section (offsets %llu and %llu)",
                                     (int)(a->name.len > 80 ? 80 : a->name.len), a->name.ptr, (int)(b->name.len > 80 ? 80 : b->name.len), b->name.ptr,
