@@ -2941,21 +2941,72 @@ static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
     int64_t i;
     for (i = 0; i < n; i++) y[i] = lk_fp32_to_bf16(x[i]);
 }
-/* ggml's scalar float dots: products in float, sum in double */
-static LK__UNUSED void lk__vec_dot_f32_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
-    double sum = 0.0;
-    int64_t i;
-    for (i = 0; i < n; i++) sum += (double)(x[i] * y[i]);
-    *s = (float)sum;
+/* f32 / f16 dots in the order of llama.cpp's x86 AVX-512 build, which the
+ * fixtures come from (SIMD: lk__vd_f32_x86 / lk__vd_f16_x86, the tile
+ * kernels of 15.7s, and lk__dot64):
+ *   n % 16 == 0: llamafile's tinyBLAS. Element i goes to lane i % 16 by
+ *     fused multiply-add; the lanes are reduced as _mm512_reduce_add_ps
+ *     (lk__hsum16: l + (8 + l), then 4 + l, then (0 + 2) + (1 + 3)).
+ *   other n: ggml's vec_dot_f32 / vec_dot_f16 (tinyBLAS refuses such rows).
+ *     Elements [0, n & ~63) go to accumulator (i / 16) % 4, lane i % 16, by
+ *     fma; the accumulators are added (0 + 2), (1 + 3), then together, and
+ *     reduced by lk__hsum16 (lk__dot64_ref). The remaining elements are
+ *     added one by one: f32 rounds each product and adds it in float, f16
+ *     adds the exact products in double (lk__vdot_tail).
+ * llama.cpp sends one-column products (decode) through vec_dot for every n;
+ * we keep tinyBLAS's order there too, so results do not depend on the
+ * batch size. x, y: f16 bits when xh / yh, else floats. */
+static float lk__ldf(const void *p, int h, int64_t i) {
+    return h ? LK__H2F(LK__CAST(const uint16_t *, p)[i]) : LK__CAST(const float *, p)[i];
 }
-static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
-    double sum = 0.0;
-    int64_t i;
-    for (i = 0; i < n; i++) sum += (double)(LK__H2F(x[i]) * LK__H2F(y[i]));
-    *s = (float)sum;
+static float lk__hsum16(const float *a) {
+    float t8[8], t4[4];
+    int l;
+    for (l = 0; l < 8; l++) t8[l] = a[8 + l] + a[l];
+    for (l = 0; l < 4; l++) t4[l] = t8[4 + l] + t8[l];
+    return (t4[0] + t4[2]) + (t4[1] + t4[3]);
 }
+/* n: a multiple of 64. SIMD: lk__dot64 (15.7s). */
+static LK__UNUSED float lk__dot64_ref(const void *x, int xh, const void *y, int yh, int64_t n) {
+    float a[4][16];
+    int64_t i;
+    int j, l;
+    for (j = 0; j < 4; j++) for (l = 0; l < 16; l++) a[j][l] = 0.0f;
+    for (i = 0; i < n; i += 64)
+        for (j = 0; j < 4; j++)
+            for (l = 0; l < 16; l++) a[j][l] = fmaf(lk__ldf(x, xh, i + 16 * j + l), lk__ldf(y, yh, i + 16 * j + l), a[j][l]);
+    for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
+    return lk__hsum16(a[0]);
+}
+/* s + elements [i0, n) one by one: rounded products added in float, or
+ * (dbl) in double */
+static float lk__vdot_tail(float s, const void *x, int xh, const void *y, int yh, int64_t i0, int64_t n, int dbl) {
+    const float *xf = LK__CAST(const float *, x), *yf = LK__CAST(const float *, y);
+    double t = s;
+    int64_t i;
+    if (!dbl && !xh && !yh) {   /* f32 . f32, the common case */
+        for (i = i0; i < n; i++) s = s + xf[i] * yf[i];
+        return s;
+    }
+    if (!dbl) {
+        for (i = i0; i < n; i++) s = s + lk__ldf(x, xh, i) * lk__ldf(y, yh, i);
+        return s;
+    }
+    for (i = i0; i < n; i++) t += (double)(lk__ldf(x, xh, i) * lk__ldf(y, yh, i));
+    return (float)t;
+}
+static float lk__vdot_flt_ref(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
+    float a[16];
+    int64_t i;
+    if (n % 16 == 0) {
+        for (i = 0; i < 16; i++) a[i] = 0.0f;
+        for (i = 0; i < n; i++) a[i & 15] = fmaf(lk__ldf(x, xh, i), lk__ldf(y, yh, i), a[i & 15]);
+        return lk__hsum16(a);
+    }
+    return lk__vdot_tail((n & ~(int64_t)63) ? lk__dot64_ref(x, xh, y, yh, n & ~(int64_t)63) : 0.0f, x, xh, y, yh, n & ~(int64_t)63, n, dbl);
+}
+static LK__UNUSED void lk__vec_dot_f32_ref(int64_t n, float *s, const void *vx, const void *vy) { *s = lk__vdot_flt_ref(n, vx, 0, vy, 0, 0); }
+static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, const void *vy) { *s = lk__vdot_flt_ref(n, vx, 1, vy, 1, 1); }
 /* bf16 . bf16. Rows that are a multiple of 32 use the arithmetic of the
  * x86 AVX512-BF16 dot-product instruction as llama.cpp's tinyBLAS drives it:
  * 16 fp32 lanes, lane j adds the (exact) products of elements 2j+1 then 2j
@@ -5597,34 +5648,59 @@ static __m256i lk__bits32_x(uint32_t b) {
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
-/* f32 / f16: products summed in 16 float lanes with fma (lane j takes
- * elements 16k+j), lanes reduced 8+8, 4+4, 2+2, 1+1; a tail (n % 16) in
- * double. ggml's x86 float kernels also sum in float lanes. */
+/* f32 / f16 dots (semantics and scalar reference: lk__vdot_flt_ref in
+ * 15.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
+ * others in ggml's vec_dot order (lk__dot64, then lk__vdot_tail) */
 static float lk__red16_x(__m256 lo, __m256 hi) { return lk__hsum8_x(_mm256_add_ps(hi, lo)); }
-static LK__UNUSED void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
-    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
-    double tail = 0.0;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), a0);
-        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), a1);
-    }
-    for (; i < n; i++) tail += (double)(x[i] * y[i]);
-    *s = (float)((double)lk__red16_x(a0, a1) + tail);
+static __m256 lk__ld8f_x(const void *p, int h, int64_t i) {
+    return h ? _mm256_cvtph_ps(LK__LD128(LK__CAST(const uint16_t *, p) + i)) : _mm256_loadu_ps(LK__CAST(const float *, p) + i);
 }
-static LK__UNUSED void lk__vd_f16_x86(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
-    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
-    double tail = 0.0;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        a0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(x + i)), _mm256_cvtph_ps(LK__LD128(y + i)), a0);
-        a1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(x + i + 8)), _mm256_cvtph_ps(LK__LD128(y + i + 8)), a1);
-    }
-    for (; i < n; i++) tail += (double)(lk__h2f_x(x[i]) * lk__h2f_x(y[i]));
-    *s = (float)((double)lk__red16_x(a0, a1) + tail);
+/* lk__dot64_ref: n a multiple of 64 */
+static float lk__dot64(const void *x, int xh, const void *y, int yh, int64_t n) {
+#if defined(LK__X86_512)
+    __m512 v[4];
+    int64_t i;
+    int j;
+    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
+    for (i = 0; i < n; i += 64)
+        for (j = 0; j < 4; j++) {
+            const int64_t e = i + 16 * j;
+            __m512 a = xh ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, x) + e))) : _mm512_loadu_ps(LK__CAST(const float *, x) + e);
+            __m512 b = yh ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, y) + e))) : _mm512_loadu_ps(LK__CAST(const float *, y) + e);
+            v[j] = _mm512_fmadd_ps(a, b, v[j]);
+        }
+    return lk__hsum8_x(_mm256_add_ps(_mm512_extractf32x8_ps(_mm512_add_ps(_mm512_add_ps(v[0], v[2]), _mm512_add_ps(v[1], v[3])), 1),
+                                     _mm512_castps512_ps256(_mm512_add_ps(_mm512_add_ps(v[0], v[2]), _mm512_add_ps(v[1], v[3])))));
+#else
+    __m256 lo[4], hi[4];
+    int64_t i;
+    int j;
+    for (j = 0; j < 4; j++) lo[j] = hi[j] = _mm256_setzero_ps();
+    for (i = 0; i < n; i += 64)
+        for (j = 0; j < 4; j++) {
+            const int64_t e = i + 16 * j;
+            lo[j] = _mm256_fmadd_ps(lk__ld8f_x(x, xh, e), lk__ld8f_x(y, yh, e), lo[j]);
+            hi[j] = _mm256_fmadd_ps(lk__ld8f_x(x, xh, e + 8), lk__ld8f_x(y, yh, e + 8), hi[j]);
+        }
+    return lk__red16_x(_mm256_add_ps(_mm256_add_ps(lo[0], lo[2]), _mm256_add_ps(lo[1], lo[3])),
+                       _mm256_add_ps(_mm256_add_ps(hi[0], hi[2]), _mm256_add_ps(hi[1], hi[3])));
+#endif
 }
+static float lk__vdot_flt_x86(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    int64_t i;
+    if (n % 16) {
+        const int64_t n64 = n & ~(int64_t)63;
+        return lk__vdot_tail(n64 ? lk__dot64(x, xh, y, yh, n64) : 0.0f, x, xh, y, yh, n64, n, dbl);
+    }
+    for (i = 0; i < n; i += 16) {
+        a0 = _mm256_fmadd_ps(lk__ld8f_x(x, xh, i), lk__ld8f_x(y, yh, i), a0);
+        a1 = _mm256_fmadd_ps(lk__ld8f_x(x, xh, i + 8), lk__ld8f_x(y, yh, i + 8), a1);
+    }
+    return lk__red16_x(a0, a1);
+}
+static LK__UNUSED void lk__vd_f32_x86(int64_t n, float *s, const void *vx, const void *vy) { *s = lk__vdot_flt_x86(n, vx, 0, vy, 0, 0); }
+static LK__UNUSED void lk__vd_f16_x86(int64_t n, float *s, const void *vx, const void *vy) { *s = lk__vdot_flt_x86(n, vx, 1, vy, 1, 1); }
 /* f32 -> f16 rows with the F16C instruction (round to nearest even, as the
  * reference, for every finite value and infinity) */
 static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
@@ -6119,6 +6195,10 @@ LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, con
         for (r = 0; r < R; r++) for (c = 0; c < C; c++) lk__vec_dot_bf16_ref(n, &y[c * ys + r], w + (size_t)r * ws, a + (size_t)c * as);
         return;
     }
+    if (kind != 2 && n % 16) {        /* ggml's vec_dot order (lk__vdot_flt_ref) */
+        for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__vdot_flt_x86(n, w + (size_t)r * ws, kind, a + (size_t)c * as, kind, kind);
+        return;
+    }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_setzero_ps();
     if (kind == 2) {
 #if defined(LK__X86_BF16)
@@ -6139,17 +6219,7 @@ LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, con
         LK__UNROLL for (c = 0; c < C; c++) yv[c] = lk__ld16_z(a + (size_t)c * as + (size_t)(es * i), kind);
         LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_fmadd_ps(xv[r], yv[c], acc[r][c]);
     }
-    for (r = 0; r < R; r++)
-        for (c = 0; c < C; c++) {
-            const unsigned char *xr = w + (size_t)r * ws, *yc = a + (size_t)c * as;
-            double tail = 0.0;
-            int64_t k;
-            for (k = i; k < n; k++) {
-                if (kind) { uint16_t hx, hy; memcpy(&hx, xr + 2 * k, 2); memcpy(&hy, yc + 2 * k, 2); tail += (double)(lk__h2f_x(hx) * lk__h2f_x(hy)); }
-                else { float fx, fy; memcpy(&fx, xr + 4 * k, 4); memcpy(&fy, yc + 4 * k, 4); tail += (double)(fx * fy); }
-            }
-            y[c * ys + r] = (float)((double)lk__red16_z(acc[r][c]) + tail);
-        }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_z(acc[r][c]);
 }
 static void lk__vd_f32_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
@@ -6393,6 +6463,9 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
 #if defined(LK__X86_512)
 #define lk__vd_f32_x86 lk__vd_f32_t
 #define lk__vd_f16_x86 lk__vd_f16_t
+#endif
+#if !defined(LK__X86)
+static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, int64_t n) { return lk__dot64_ref(x, xh, y, yh, n); }
 #endif
 #if defined(LK__X86)
 #define LK__PICK(x86, arm, ref) x86
@@ -7020,14 +7093,20 @@ static LK__UNUSED __m256 lk__expf8_ggml(__m256 x) {
                                                _mm256_fmadd_ps(_mm256_set1_ps(1.666839570e-01f), b, _mm256_set1_ps(4.999912679e-01f))), u,
                                _mm256_fmadd_ps(_mm256_set1_ps(9.999994040e-01f), b, _mm256_set1_ps(1.0f)));
     __m256 an = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), n);
-    if (_mm256_movemask_ps(_mm256_cmp_ps(an, _mm256_set1_ps(126.0f), _CMP_GT_OQ)) || _mm256_movemask_ps(_mm256_cmp_ps(n, n, _CMP_UNORD_Q))) {
-        float t[8];
-        int l;
-        _mm256_storeu_ps(t, x);
-        for (l = 0; l < 8; l++) t[l] = lk__expf_ggml(t[l]);
-        return _mm256_loadu_ps(t);
+    __m256 mid = _mm256_cmp_ps(an, _mm256_set1_ps(126.0f), _CMP_GT_OQ), e;
+#define LK__POW2(k) _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23))
+    e = _mm256_mul_ps(j, LK__POW2(n));   /* |n| <= 126: exact powers of two (NaN lanes stay NaN through j) */
+    if (_mm256_movemask_ps(mid)) {
+        /* 126 < |n| <= 192: j 2^n1 (exact, normal) times 2^(n - n1), one
+         * rounding like ldexpf; |n| > 192 (and infinite inputs): 0 or inf */
+        __m256 n1 = _mm256_round_ps(_mm256_mul_ps(n, _mm256_set1_ps(0.5f)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256 big = _mm256_cmp_ps(an, _mm256_set1_ps(192.0f), _CMP_GT_OQ);
+        __m256 sat = _mm256_blendv_ps(_mm256_set1_ps(INFINITY), _mm256_setzero_ps(), _mm256_cmp_ps(n, _mm256_setzero_ps(), _CMP_LE_OQ));
+        e = _mm256_blendv_ps(e, _mm256_mul_ps(_mm256_mul_ps(j, LK__POW2(n1)), LK__POW2(_mm256_sub_ps(n, n1))), mid);
+        e = _mm256_blendv_ps(e, sat, big);
     }
-    return _mm256_mul_ps(j, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23)));
+#undef LK__POW2
+    return e;
 }
 #endif
 LKDEF void lk_silu_row(float *y, const float *x, int n) {
@@ -7106,6 +7185,14 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
 /* --------------------------------------------------------------------------
  * 15.9 Attention
  * -------------------------------------------------------------------------- */
+/* No contraction of a*b + c in this section: ggml's attention ops round
+ * where the C code says so, and fused steps are written as fmaf / fmadd. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__) && !defined(__CUDACC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
 LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
     lk_attn_params p;
     memset(&p, 0, sizeof p);
@@ -7116,7 +7203,7 @@ LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
     return p;
 }
 LKDEF size_t lk_attn_scratch_floats(const lk_attn_params *p, int n_keys) {
-    return (size_t)(n_keys > 0 ? n_keys : 0) + 4 * (size_t)(p && p->head_dim > 0 ? p->head_dim : 0) + 80;
+    return (size_t)(n_keys > 0 ? n_keys : 0) + 16 * (size_t)(p && p->head_dim > 0 ? p->head_dim : 0) + 80;
 }
 /* 1 if key row r (position kpos) is masked for the query */
 static int lk__attn_masked(const lk_attn_params *p, const lk_kv_view *kv, int r, int qpos, int kpos) {
@@ -7277,71 +7364,37 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
     if (z) for (i = 0; i < d; i++) out[i] += vs[i] * (accmn + acc[i]);   /* fold the V channel scales into the output */
 }
 
-/* q . k for head sizes that are multiples of 64, in the order of ggml's
- * AVX-512 f32/f16 dot (which llama.cpp uses for K.Q): element i goes to
- * accumulator (i / 16) % 4, lane i % 16, acc = fma(q, k, acc); then
- * acc0 + acc2, acc1 + acc3, their sum, and a 16-lane tree (8+8, 4+4, 2+2,
- * 1+1). Smaller heads keep the sequential loop (ggml's scalar tail). */
-static float lk__hsum16(const float *a) {
-    float t8[8], t4[4];
-    int l;
-    for (l = 0; l < 8; l++) t8[l] = a[8 + l] + a[l];
-    for (l = 0; l < 4; l++) t4[l] = t8[4 + l] + t8[l];
-    return (t4[0] + t4[2]) + (t4[1] + t4[3]);
-}
-static LK__UNUSED float lk__dot64_ref(const float *q, const void *kp, int f16, int d) {
-    float a[4][16];
-    int i, j, l;
-    for (j = 0; j < 4; j++) for (l = 0; l < 16; l++) a[j][l] = 0.0f;
-    for (i = 0; i < d; i += 64)
-        for (j = 0; j < 4; j++)
-            for (l = 0; l < 16; l++) {
-                int e = i + 16 * j + l;
-                float k = f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, kp)[e]) : LK__CAST(const float *, kp)[e];
-                a[j][l] = fmaf(q[e], k, a[j][l]);
-            }
-    for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
-    return lk__hsum16(a[0]);
-}
-static float lk__dot64(const float *q, const void *kp, int f16, int d) {
-#if defined(LK__X86_512)
-    __m512 v[4];
-    int i, j;
-    for (j = 0; j < 4; j++) v[j] = _mm512_setzero_ps();
-    for (i = 0; i < d; i += 64)
-        for (j = 0; j < 4; j++) {
-            __m512 k = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, kp) + i + 16 * j)))
-                           : _mm512_loadu_ps(LK__CAST(const float *, kp) + i + 16 * j);
-            v[j] = _mm512_fmadd_ps(_mm512_loadu_ps(q + i + 16 * j), k, v[j]);
-        }
-    /* (0 + 2) + (1 + 3), then lk__hsum16's tree, in registers */
-    return lk__red16_z(_mm512_add_ps(_mm512_add_ps(v[0], v[2]), _mm512_add_ps(v[1], v[3])));
-#else
-    return lk__dot64_ref(q, kp, f16, d);
-#endif
-}
-/* out[d] += w * v[d] (one rounding per element, like a fused multiply-add) */
-static void lk__axpy(float *out, float w, const void *vp, int f16, int d) {
-    int i = 0;
-#if defined(LK__X86_512)
-    __m512 wv = _mm512_set1_ps(w);
-    for (; i + 16 <= d; i += 16) {
-        __m512 v = f16 ? _mm512_cvtph_ps(_mm256_loadu_si256(LK__CAST(const __m256i *, LK__CAST(const uint16_t *, vp) + i)))
-                       : _mm512_loadu_ps(LK__CAST(const float *, vp) + i);
-        _mm512_storeu_ps(out + i, _mm512_fmadd_ps(wv, v, _mm512_loadu_ps(out + i)));
-    }
-#endif
-    for (; i < d; i++) out[i] = fmaf(w, f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, vp)[i]) : LK__CAST(const float *, vp)[i], out[i]);
-}
+/* ---- K.Q, softmax and V.P in llama.cpp's order ---------------------------
+ * llama.cpp (c392e5094, x86 AVX-512 build, no flash attention: the build
+ * that made the fixtures) computes a layer's attention as three ggml ops,
+ * and each op fixes a summation order. Following them makes every F32
+ * fixture model agree with llama.cpp bit for bit at every position:
+ *   K.Q   mul_mat(k, q). f32 cache: q is a permuted view, so ggml's
+ *         vec_dot_f32 runs: elements [0, d & ~63) in 4 x 16 fused lanes
+ *         (lk__dot64), then each further element's product is rounded and
+ *         added (that build does not fuse this tail). f16 cache: q is first
+ *         converted to f16, which makes it contiguous, and llamafile's
+ *         tinyBLAS runs when d % 16 == 0: element i goes to lane i % 16 by
+ *         fused multiply-add, the lanes are reduced as _mm512_reduce_add_ps
+ *         (lk__hsum16). Other d fall back to ggml's vec_dot_f16: the
+ *         lk__dot64 part, then the exact f16 x f16 products summed in double.
+ *   softmax  ggml_vec_soft_max_f32 over the n_kv cells, a multiple of 32:
+ *         exp of 16 keys at a time, each group reduced by lk__hsum16 and
+ *         added to a double. Masked keys are exact zeros, so a key list that
+ *         stops early gives the same sum when its last group is padded with
+ *         zeros.
+ *   V.P   mul_mat(v^T, p) of a batch of two or more tokens runs tinyBLAS:
+ *         key j goes to lane j % 16 by fused multiply-add, and the lanes are
+ *         reduced by lk__hsum16. (llama.cpp runs a one-token batch through
+ *         ggml_vec_dot instead. We keep one order for every batch size, so
+ *         results never depend on how a prompt is chunked; one-token decode
+ *         then differs from llama.cpp's in the last bits.)
+ * The implementation is compiled without contraction (see 15.9's pragma),
+ * so a*b + c below is two roundings unless written as fmaf. */
 
 /* ---- the softmax fast path, in stages: raw dots, mask + transform, exp,
- * weighted sum of V. Each stage has a scalar reference (_ref) and, where
- * it pays, a SIMD version that gives the same bits. */
-
-/* s[j] = q . k_j for the n keys of the view (head at byte offset hoff).
- * Head sizes that are multiples of 64 use lk__dot64 (ggml's vec_dot order);
- * any other size a sequential fused multiply-add, as ggml's vec_dot does for
- * rows shorter than its 64-element step (K.Q of heads below 64). */
+ * weights, weighted sum of V. Each stage has a scalar reference (_ref) and,
+ * where it pays, an x86 SIMD version with the same bits (test_simd.c). */
 static const unsigned char *lk__key_ptr(const lk_kv_view *kv, const void *base, int j, size_t hoff) {
     int r = kv->idx ? kv->idx[j] : kv->row0 + j;
     return LK__CAST(const unsigned char *, base) + (size_t)r * kv->row_stride + hoff;
@@ -7349,26 +7402,23 @@ static const unsigned char *lk__key_ptr(const lk_kv_view *kv, const void *base, 
 static float lk__kv_elem(const unsigned char *p, int f16, int i) {
     return f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, p)[i]) : LK__CAST(const float *, p)[i];
 }
+/* K.Q of one key in llama.cpp's order (see above; the float dots of 15.7a).
+ * q: [d] floats, kp: the key's head, f16 or f32 */
+static float lk__kq_ref(const float *q, const unsigned char *kp, int f16, int d) {
+    const int d64 = d & ~63;
+    if (f16) return lk__vdot_flt_ref(d, q, 0, kp, 1, 1);   /* tinyBLAS, or vec_dot_f16 */
+    return lk__vdot_tail(d64 ? lk__dot64_ref(q, 0, kp, 0, d64) : 0.0f, q, 0, kp, 0, d64, d, 0);   /* vec_dot_f32 */
+}
+/* s[j] = q . k_j for keys [j0, n) of the view (head at byte offset hoff).
+ * SIMD: lk__attn_dots. */
 static void lk__attn_dots_ref(const float *q, const lk_kv_view *kv, size_t hoff, int d, int j0, int n, float *s) {
     const int f16 = kv->type == LK_TYPE_F16;
-    int j, i;
-    for (j = j0; j < n; j++) {
-        const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
-        float sc = 0.0f;
-        if (d % 64 == 0) sc = lk__dot64(q, kp, f16, d);
-        else for (i = 0; i < d; i++) sc = fmaf(q[i], lk__kv_elem(kp, f16, i), sc);
-        s[j] = sc;
-    }
+    int j;
+    for (j = j0; j < n; j++) s[j] = lk__kq_ref(q, lk__key_ptr(kv, kv->k, j, hoff), f16, d);
 }
-static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int d, int n, float *s) {
-    int j = 0;
 #if defined(LK__X86)
-    if (d % 8 == 0 && d % 64 != 0) {
-        /* 16 keys at a time as two groups of 8: each group's rows are
-         * transposed in registers (lane l = key l), so that every lane runs
-         * its key's sequential fma chain; two groups hide the fma latency. */
-        const int f16 = kv->type == LK_TYPE_F16;
 #define LK__KV8(kp, c) (f16 ? _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, (kp) + 2 * (c)))) : _mm256_loadu_ps(LK__CAST(const float *, (kp)) + (c)))
+/* transpose 8 rows of 8 floats in registers: afterwards r<i> holds column i */
 #define LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7) do { \
             __m256 t0_ = _mm256_unpacklo_ps(r0, r1), t1_ = _mm256_unpackhi_ps(r0, r1), t2_ = _mm256_unpacklo_ps(r2, r3), t3_ = _mm256_unpackhi_ps(r2, r3); \
             __m256 t4_ = _mm256_unpacklo_ps(r4, r5), t5_ = _mm256_unpackhi_ps(r4, r5), t6_ = _mm256_unpacklo_ps(r6, r7), t7_ = _mm256_unpackhi_ps(r6, r7); \
@@ -7378,21 +7428,58 @@ static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int
             r2 = _mm256_permute2f128_ps(u2_, u6_, 0x20); r3 = _mm256_permute2f128_ps(u3_, u7_, 0x20); \
             r4 = _mm256_permute2f128_ps(u0_, u4_, 0x31); r5 = _mm256_permute2f128_ps(u1_, u5_, 0x31); \
             r6 = _mm256_permute2f128_ps(u2_, u6_, 0x31); r7 = _mm256_permute2f128_ps(u3_, u7_, 0x31); } while (0)
-#define LK__LD8(R, P, c) do { R##0 = LK__KV8(P[0], c); R##1 = LK__KV8(P[1], c); R##2 = LK__KV8(P[2], c); R##3 = LK__KV8(P[3], c); \
-                              R##4 = LK__KV8(P[4], c); R##5 = LK__KV8(P[5], c); R##6 = LK__KV8(P[6], c); R##7 = LK__KV8(P[7], c); } while (0)
-        for (; j + 16 <= n; j += 16) {
-            const unsigned char *pa[8], *pb[8];
-            __m256 a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7, sa = _mm256_setzero_ps(), sb = sa;
-            int l, c;
-            for (l = 0; l < 8; l++) { pa[l] = lk__key_ptr(kv, kv->k, j + l, hoff); pb[l] = lk__key_ptr(kv, kv->k, j + 8 + l, hoff); }
-            for (c = 0; c < d; c += 8) {
-                LK__LD8(a, pa, c); LK__LD8(b, pb, c);
-                LK__TR8(a0, a1, a2, a3, a4, a5, a6, a7); LK__TR8(b0, b1, b2, b3, b4, b5, b6, b7);
-#define LK__F2(x, i) do { __m256 qi_ = _mm256_set1_ps(q[c + (i)]); sa = _mm256_fmadd_ps(qi_, a##x, sa); sb = _mm256_fmadd_ps(qi_, b##x, sb); } while (0)
-                LK__F2(0, 0); LK__F2(1, 1); LK__F2(2, 2); LK__F2(3, 3); LK__F2(4, 4); LK__F2(5, 5); LK__F2(6, 6); LK__F2(7, 7);
-#undef LK__F2
+/* the 8 keys p[0..8) at elements [c, c + 8): afterwards R<i> = element c + i of keys 0..7 */
+#define LK__LD8T(R, P, c) do { R##0 = LK__KV8(P[0], c); R##1 = LK__KV8(P[1], c); R##2 = LK__KV8(P[2], c); R##3 = LK__KV8(P[3], c); \
+                               R##4 = LK__KV8(P[4], c); R##5 = LK__KV8(P[5], c); R##6 = LK__KV8(P[6], c); R##7 = LK__KV8(P[7], c); \
+                               LK__TR8(R##0, R##1, R##2, R##3, R##4, R##5, R##6, R##7); } while (0)
+/* 8 keys in the lanes, elements [e0, e1) in order (e1 - e0 a multiple of 8):
+ * f32: acc += round(q_i k_i) (lk__kq_ref's tail); f16: the exact products
+ * summed in double into lo (keys 0-3) and hi (keys 4-7). */
+static __m256 lk__kq8_seq_x(const float *q, const unsigned char *const *p, int f16, int e0, int e1, __m256 acc, __m256d *lo, __m256d *hi) {
+    __m256 r0, r1, r2, r3, r4, r5, r6, r7;
+    int c;
+    for (c = e0; c < e1; c += 8) {
+        LK__LD8T(r, p, c);
+#define LK__M1(x, i) do { __m256 pr_ = _mm256_mul_ps(_mm256_set1_ps(q[c + (i)]), r##x); \
+            if (f16) { *lo = _mm256_add_pd(*lo, _mm256_cvtps_pd(_mm256_castps256_ps128(pr_))); *hi = _mm256_add_pd(*hi, _mm256_cvtps_pd(_mm256_extractf128_ps(pr_, 1))); } \
+            else acc = _mm256_add_ps(acc, pr_); } while (0)
+        LK__M1(0, 0); LK__M1(1, 1); LK__M1(2, 2); LK__M1(3, 3); LK__M1(4, 4); LK__M1(5, 5); LK__M1(6, 6); LK__M1(7, 7);
+#undef LK__M1
+    }
+    return acc;
+}
+#endif
+static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int d, int n, float *s) {
+    int j = 0;
+#if defined(LK__X86)
+    const int f16 = kv->type == LK_TYPE_F16, d64 = d & ~63;
+    if (f16 && d % 16 == 0) {   /* tinyBLAS: 16 lanes as two registers, one key at a time */
+        for (; j < n; j++) {
+            const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
+            __m256 lo = _mm256_setzero_ps(), hi = lo;
+            int c;
+            for (c = 0; c < d; c += 16) {
+                lo = _mm256_fmadd_ps(_mm256_loadu_ps(q + c), LK__KV8(kp, c), lo);
+                hi = _mm256_fmadd_ps(_mm256_loadu_ps(q + c + 8), LK__KV8(kp, c + 8), hi);
             }
-            _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
+            s[j] = lk__red16_x(lo, hi);
+        }
+    } else if (d % 8 == 0) {   /* 8 keys at a time, transposed so that each lane runs one key's sequence */
+        for (; j + 8 <= n; j += 8) {
+            const unsigned char *pk[8];
+            float init[8];
+            __m256d lo, hi;
+            __m256 acc;
+            int l;
+            for (l = 0; l < 8; l++) {
+                pk[l] = lk__key_ptr(kv, kv->k, j + l, hoff);
+                init[l] = d64 ? lk__dot64(q, 0, pk[l], f16, d64) : 0.0f;
+            }
+            acc = _mm256_loadu_ps(init);
+            lo = _mm256_cvtps_pd(_mm256_castps256_ps128(acc)); hi = _mm256_cvtps_pd(_mm256_extractf128_ps(acc, 1));
+            acc = lk__kq8_seq_x(q, pk, f16, d64, d, acc, &lo, &hi);
+            if (f16) acc = _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+            _mm256_storeu_ps(s + j, acc);
         }
     }
 #endif
@@ -7400,18 +7487,17 @@ static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int
 }
 
 /* s[j] = exp(s[j] - mx) with ggml's vector expf (lk__expf_ggml), and their
- * sum as ggml's softmax forms it: each group of 16 reduced as
- * _mm512_reduce_add_ps does (lk__hsum16), added to a double; the tail one
- * by one. -inf gives 0. */
+ * sum as ggml's softmax forms it: each group of 16 keys (from key 0) reduced
+ * by lk__hsum16 and added to a double; a last, shorter group is padded with
+ * zeros. -inf gives 0. SIMD: lk__attn_exp. */
 static double lk__attn_exp_ref(float *s, int j0, int n, float mx) {
     double sum = 0.0;
-    int j = j0;
-    for (; j + 16 <= n; j += 16) {
-        int l;
-        for (l = 0; l < 16; l++) s[j + l] = lk__expf_ggml(s[j + l] - mx);
-        sum += (double)lk__hsum16(s + j);
+    int j, l;
+    for (j = j0; j < n; j += 16) {
+        float t[16];
+        for (l = 0; l < 16; l++) t[l] = j + l < n ? (s[j + l] = lk__expf_ggml(s[j + l] - mx)) : 0.0f;
+        sum += (double)lk__hsum16(t);
     }
-    for (; j < n; j++) { s[j] = lk__expf_ggml(s[j] - mx); sum += (double)s[j]; }
     return sum;
 }
 static double lk__attn_exp(float *s, int n, float mx) {
@@ -7422,6 +7508,19 @@ static double lk__attn_exp(float *s, int n, float mx) {
         __m512 e = lk__expf16_ggml(_mm512_sub_ps(_mm512_loadu_ps(s + j), _mm512_set1_ps(mx)));
         _mm512_storeu_ps(s + j, e);
         sum += (double)_mm512_reduce_add_ps(e);
+    }
+#elif defined(LK__X86)
+    for (; j < n; j += 16) {   /* the last group padded with -inf (exp 0) */
+        float t[16];
+        const int m = n - j < 16 ? n - j : 16;
+        __m256 lo, hi;
+        int l;
+        for (l = 0; l < 16; l++) t[l] = l < m ? s[j + l] : -INFINITY;
+        lo = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(t), _mm256_set1_ps(mx)));
+        hi = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(t + 8), _mm256_set1_ps(mx)));
+        _mm256_storeu_ps(t, lo); _mm256_storeu_ps(t + 8, hi);
+        for (l = 0; l < m; l++) s[j + l] = t[l];
+        sum += (double)lk__red16_x(lo, hi);
     }
 #endif
     return sum + lk__attn_exp_ref(s, j, n, mx);
@@ -7441,44 +7540,68 @@ static void lk__attn_weights(float *s, int n, float inv, int f16w) {
 #endif
     for (; j < n; j++) { s[j] *= inv; if (f16w) s[j] = lk_fp16_to_fp32(lk_fp32_to_fp16(s[j])); }
 }
-/* out[d] = sum_j w_j v_j. Multiples of 64: lk__axpy key by key. Other
- * sizes: four partial sums, key j into sum j % 4, combined (0 + 1) +
- * (2 + 3); tmp: 4 d floats. */
-static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int j0, int n, const float *w, float *out, float *tmp) {
-    const int f16 = kv->type == LK_TYPE_F16;
-    int j, i;
-    if (d % 64 == 0) {
-        if (j0 == 0) for (i = 0; i < d; i++) out[i] = 0.0f;
-        for (j = j0; j < n; j++) if (w[j] != 0.0f) lk__axpy(out, w[j], lk__key_ptr(kv, kv->v, j, hoff), f16, d);
-        return;
-    }
-    if (j0 == 0) for (i = 0; i < 4 * d; i++) tmp[i] = 0.0f;
-    for (j = j0; j < n; j++) {   /* zero weights too: a masked key adds 0 w v = exactly 0 */
-        const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff);
-        float *a = tmp + (j & 3) * d;
-        for (i = 0; i < d; i++) a[i] = fmaf(w[j], lk__kv_elem(vp, f16, i), a[i]);
-    }
-    for (i = 0; i < d; i++) out[i] = (tmp[i] + tmp[d + i]) + (tmp[2 * d + i] + tmp[3 * d + i]);
-}
-static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const float *w, float *out, float *tmp) {
+/* V.P in tinyBLAS's order, for V rows that come one at a time (dequantized
+ * q8_0 / q4_0 rows): acc holds 16 lanes of d floats; key j adds w v_j into
+ * lane j % 16 by fma (lk__vsum_add); lk__vsum_finish reduces the lanes of
+ * each output element by lk__hsum16. A key of weight 0 adds exactly nothing
+ * (finite V), so masked keys may be left out. */
+static void lk__vsum_add(float *acc, int j, float w, const float *v, int d) {
+    float *a = acc + (size_t)(j & 15) * d;
+    int i = 0;
 #if defined(LK__X86)
-    if (d % 8 == 0 && d % 64 != 0) {   /* one chunk of 8 at a time, four accumulators in registers */
-        const int f16 = kv->type == LK_TYPE_F16, n4 = n & ~3;
-        int c, j;
-        for (c = 0; c < d; c += 8) {
-            __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-#define LK__VACC(A, k) do { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); \
-                            A = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (k)]), LK__KV8(vp_, c), A); } while (0)
-            for (j = 0; j < n4; j += 4) { LK__VACC(a0, 0); LK__VACC(a1, 1); LK__VACC(a2, 2); LK__VACC(a3, 3); }
-#undef LK__VACC
-            _mm256_storeu_ps(tmp + c, a0); _mm256_storeu_ps(tmp + d + c, a1);
-            _mm256_storeu_ps(tmp + 2 * d + c, a2); _mm256_storeu_ps(tmp + 3 * d + c, a3);
+    const __m256 wv = _mm256_set1_ps(w);
+    for (; i + 8 <= d; i += 8) _mm256_storeu_ps(a + i, _mm256_fmadd_ps(wv, _mm256_loadu_ps(v + i), _mm256_loadu_ps(a + i)));
+#endif
+    for (; i < d; i++) a[i] = fmaf(w, v[i], a[i]);
+}
+static void lk__vsum_finish(const float *acc, int d, float *out) {
+    int i, l;
+    for (i = 0; i < d; i++) {
+        float t[16];
+        for (l = 0; l < 16; l++) t[l] = acc[(size_t)l * d + i];
+        out[i] = lk__hsum16(t);
+    }
+}
+/* out[i] for i in [i0, d): sum_j w_j v_j over the n keys of the view, key j
+ * into lane j % 16 by fma, the lanes reduced by lk__hsum16. SIMD:
+ * lk__attn_vsum. */
+static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int i0, int n, const float *w, float *out) {
+    const int f16 = kv->type == LK_TYPE_F16;
+    int j, i, l;
+    for (i = i0; i < d; i++) {
+        float t[16];
+        for (l = 0; l < 16; l++) t[l] = 0.0f;
+        for (j = 0; j < n; j++) t[j & 15] = fmaf(w[j], lk__kv_elem(lk__key_ptr(kv, kv->v, j, hoff), f16, i), t[j & 15]);
+        out[i] = lk__hsum16(t);
+    }
+}
+static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const float *w, float *out) {
+    int c = 0;
+#if defined(LK__X86)
+    /* 8 output elements at a time; lanes 0-7 (keys j % 16 < 8) in a first
+     * pass, lanes 8-15 in a second, each lane one register */
+    const int f16 = kv->type == LK_TYPE_F16;
+    for (; c + 8 <= d; c += 8) {
+        __m256 a[8], b[8];
+        int half, j, l;
+        for (half = 0; half < 2; half++) {
+            __m256 *x = half ? b : a;
+            for (l = 0; l < 8; l++) x[l] = _mm256_setzero_ps();
+            for (j = 8 * half; j < n; j += 16) {
+                const int m = n - j < 8 ? n - j : 8;
+#define LK__VA(l) do { if ((l) < m) { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (l), hoff); \
+                        x[l] = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (l)]), LK__KV8(vp_, c), x[l]); } } while (0)
+                LK__VA(0); LK__VA(1); LK__VA(2); LK__VA(3); LK__VA(4); LK__VA(5); LK__VA(6); LK__VA(7);
+#undef LK__VA
+            }
         }
-        lk__attn_vsum_ref(kv, hoff, d, n4, n, w, out, tmp);   /* the last n % 4 keys, then the combination */
-        return;
+        /* lk__hsum16 per element: b[l] is lane 8 + l, a[l] lane l */
+        for (l = 0; l < 8; l++) a[l] = _mm256_add_ps(b[l], a[l]);
+        for (l = 0; l < 4; l++) a[l] = _mm256_add_ps(a[4 + l], a[l]);
+        _mm256_storeu_ps(out + c, _mm256_add_ps(_mm256_add_ps(a[0], a[2]), _mm256_add_ps(a[1], a[3])));
     }
 #endif
-    lk__attn_vsum_ref(kv, hoff, d, 0, n, w, out, tmp);
+    lk__attn_vsum_ref(kv, hoff, d, c, n, w, out);
 }
 
 /* s[j] (raw q.k) -> the score: masked keys -inf, soft-cap, scale, ALiBi.
@@ -7510,6 +7633,35 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
             vmx = _mm512_max_ps(vmx, sc);
         }
         mx = _mm512_reduce_max_ps(vmx);
+    }
+#elif defined(LK__X86)
+    /* the same, 8 keys at a time */
+    if (!kv->idx && !p->tree_parent && p->softcap <= 0.0f && p->alibi_slope == 0.0f) {
+        const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
+        const __m256i vq = _mm256_set1_epi32(qpos), vw = _mm256_set1_epi32(p->window), vsink = _mm256_set1_epi32(p->n_sink);
+        const __m256 vs = _mm256_set1_ps(p->scale), ninf = _mm256_set1_ps(-INFINITY);
+        __m256 vmx = ninf;
+        __m128 m4;
+        for (; j + 8 <= n; j += 8) {
+            const int r0 = kv->row0 + j;
+            __m256i kp = kv->pos ? _mm256_loadu_si256(LK__CAST(const __m256i *, kv->pos + r0)) : _mm256_add_epi32(_mm256_set1_epi32(r0), iota);
+            __m256i bad = _mm256_setzero_si256();   /* all ones where masked */
+            __m256 sc;
+            if (p->causal) bad = _mm256_cmpgt_epi32(kp, vq);
+            if (p->window > 0)   /* qpos - kpos >= window (> window - 1) and kpos >= n_sink (> n_sink - 1) */
+                bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_sub_epi32(vq, kp), _mm256_sub_epi32(vw, one)),
+                                                            _mm256_cmpgt_epi32(kp, _mm256_sub_epi32(vsink, one))));
+            if (kv->seg)
+                bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_loadu_si256(LK__CAST(const __m256i *, kv->seg + r0)),
+                                                                                _mm256_set1_epi32(p->qseg)), _mm256_set1_epi32(-1)));
+            sc = _mm256_blendv_ps(_mm256_mul_ps(_mm256_loadu_ps(s + j), vs), ninf, _mm256_castsi256_ps(bad));
+            _mm256_storeu_ps(s + j, sc);
+            vmx = _mm256_max_ps(vmx, sc);
+        }
+        m4 = _mm_max_ps(_mm256_castps256_ps128(vmx), _mm256_extractf128_ps(vmx, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        mx = _mm_cvtss_f32(m4);
     }
 #endif
     for (; j < n; j++) {   /* mask, cap, scale, bias; the row maximum (scalar reference) */
@@ -7560,12 +7712,13 @@ static void lk__kv_head_deq(const lk_kv_view *kv, int which, int r, int h, int d
 }
 static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
                             float *out, float *lse, float *s) {
+    /* s: [n] scores then weights, then 16 d floats of V.P lanes */
     const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    float tile[16 * 256], tmp[512], mx;
+    float tile[16 * 256], tmp[512], mx, *acc = s + n;
     lk_kv_view tv;
     double sum;
     int j0, l, i;
-    const int tn = d <= 256 ? 16 : 8;   /* keys per tile: 16 (the SIMD dot's step) while 16 d floats fit */
+    const int tn = d <= 256 ? 16 : 8;   /* keys per tile: 16 while 16 d floats fit */
     memset(&tv, 0, sizeof tv);
     tv.type = LK_TYPE_F32; tv.k = tile; tv.row_stride = sizeof(float) * (size_t)d;
     for (j0 = 0; j0 < n; j0 += tn) {   /* raw q.k */
@@ -7582,18 +7735,20 @@ static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, c
     if (mx == -INFINITY) { *lse = -INFINITY; return; }
     sum = lk__attn_exp(s, n, mx);
     lk__attn_weights(s, n, (float)(1.0 / sum), 0);
+    for (i = 0; i < 16 * d; i++) acc[i] = 0.0f;
     for (j0 = 0; j0 < n; j0++) {
         int r = kv->idx ? kv->idx[j0] : kv->row0 + j0;
         if (s[j0] == 0.0f) continue;
         lk__kv_head_deq(kv, 1, r, kv_head, d, tmp);
-        lk__axpy(out, s[j0], tmp, 0, d);
+        lk__vsum_add(acc, j0, s[j0], tmp, d);
     }
+    lk__vsum_finish(acc, d, out);
     *lse = mx + (float)log(sum);
 }
 
 LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *s) {
-    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 4 d floats */
+    /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 16 d floats */
     const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
     const size_t hoff = (size_t)kv_head * kv->head_stride;
     float qh[512];
@@ -7619,92 +7774,14 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     sum = lk__attn_exp(s, n, mx);
     /* ggml scales by the float reciprocal of the double sum */
     lk__attn_weights(s, n, (float)(1.0 / sum), kv->type == LK_TYPE_F16 && p->f16_math);
-    lk__attn_vsum(kv, hoff, d, n, s, out, s + n);
+    lk__attn_vsum(kv, hoff, d, n, s, out);
     *lse = mx + (float)log(sum);
 }
 
-/* lk_attn for the two query heads q[0..d) and q[d..2d) of one GQA group
- * (same KV head): the same bits as two lk_attn calls, with every K and V
- * row loaded once for both heads where the small-head SIMD path applies.
- * out: [2][d]; lse[2]; s: 2 lk_attn_scratch_floats(p, n) floats. */
-static void lk__attn_pair(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
-                          float *out, float *lse, float *s) {
-    const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    const size_t st = lk_attn_scratch_floats(p, n);
-#if defined(LK__X86)
-    const size_t hoff = (size_t)kv_head * kv->head_stride;
-    const int f16 = kv->type == LK_TYPE_F16;
-    float qh[2 * 512], mx[2], *s1 = s + st;
-    const float *q = q_in;
-    double sum[2];
-    int i, h, c, j = 0;
-    if (p->score == LK_ATTN_SOFTMAX && !kv->zip && (kv->type == LK_TYPE_F32 || f16) && d % 8 == 0 && d % 64 != 0 && d <= 512) {
-        if (p->f16_math) {
-            for (i = 0; i < 2 * d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
-            q = qh;
-        }
-        /* K.Q: lk__attn_dots' loop with both heads' accumulators */
-        for (; j + 16 <= n; j += 16) {
-            const unsigned char *pa[8], *pb[8];
-            __m256 a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7;
-            __m256 sa = _mm256_setzero_ps(), sb = sa, ta = sa, tb = sa;
-            int l;
-            for (l = 0; l < 8; l++) { pa[l] = lk__key_ptr(kv, kv->k, j + l, hoff); pb[l] = lk__key_ptr(kv, kv->k, j + 8 + l, hoff); }
-            for (c = 0; c < d; c += 8) {
-                LK__LD8(a, pa, c); LK__LD8(b, pb, c);
-                LK__TR8(a0, a1, a2, a3, a4, a5, a6, a7); LK__TR8(b0, b1, b2, b3, b4, b5, b6, b7);
-#define LK__F4(x, i) do { __m256 qi_ = _mm256_set1_ps(q[c + (i)]), ri_ = _mm256_set1_ps(q[d + c + (i)]); \
-                          sa = _mm256_fmadd_ps(qi_, a##x, sa); sb = _mm256_fmadd_ps(qi_, b##x, sb); \
-                          ta = _mm256_fmadd_ps(ri_, a##x, ta); tb = _mm256_fmadd_ps(ri_, b##x, tb); } while (0)
-                LK__F4(0, 0); LK__F4(1, 1); LK__F4(2, 2); LK__F4(3, 3); LK__F4(4, 4); LK__F4(5, 5); LK__F4(6, 6); LK__F4(7, 7);
-#undef LK__F4
-            }
-            _mm256_storeu_ps(s + j, sa); _mm256_storeu_ps(s + j + 8, sb);
-            _mm256_storeu_ps(s1 + j, ta); _mm256_storeu_ps(s1 + j + 8, tb);
-        }
-        lk__attn_dots_ref(q, kv, hoff, d, j, n, s);
-        lk__attn_dots_ref(q + d, kv, hoff, d, j, n, s1);
-        for (h = 0; h < 2; h++) {
-            float *sh = h ? s1 : s;
-            mx[h] = lk__attn_mask_scale(p, qpos, kv, n, sh);
-            if (mx[h] == -INFINITY) continue;
-            sum[h] = lk__attn_exp(sh, n, mx[h]);
-            lk__attn_weights(sh, n, (float)(1.0 / sum[h]), f16 && p->f16_math);
-        }
-        if (mx[0] == -INFINITY || mx[1] == -INFINITY) {   /* (only with masks that differ per head: none today) */
-            for (h = 0; h < 2; h++) {
-                if (mx[h] == -INFINITY) { for (i = 0; i < d; i++) out[h * d + i] = 0.0f; lse[h] = -INFINITY; }
-                else { lk__attn_vsum(kv, hoff, d, n, h ? s1 : s, out + h * d, (h ? s1 : s) + n); lse[h] = mx[h] + (float)log(sum[h]); }
-            }
-            return;
-        }
-        {   /* V sum: lk__attn_vsum's loop with both heads' accumulators */
-            const int n4 = n & ~3;
-            float *t0 = s + n, *t1 = s1 + n;
-            for (c = 0; c < d; c += 8) {
-                __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-#define LK__VACC2(A, B, k) do { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (k), hoff); __m256 v_ = LK__KV8(vp_, c); \
-                                A = _mm256_fmadd_ps(_mm256_set1_ps(s[j + (k)]), v_, A); B = _mm256_fmadd_ps(_mm256_set1_ps(s1[j + (k)]), v_, B); } while (0)
-                for (j = 0; j < n4; j += 4) { LK__VACC2(a0, b0, 0); LK__VACC2(a1, b1, 1); LK__VACC2(a2, b2, 2); LK__VACC2(a3, b3, 3); }
-#undef LK__VACC2
-                _mm256_storeu_ps(t0 + c, a0); _mm256_storeu_ps(t0 + d + c, a1); _mm256_storeu_ps(t0 + 2 * d + c, a2); _mm256_storeu_ps(t0 + 3 * d + c, a3);
-                _mm256_storeu_ps(t1 + c, b0); _mm256_storeu_ps(t1 + d + c, b1); _mm256_storeu_ps(t1 + 2 * d + c, b2); _mm256_storeu_ps(t1 + 3 * d + c, b3);
-            }
-            lk__attn_vsum_ref(kv, hoff, d, n4, n, s, out, t0);
-            lk__attn_vsum_ref(kv, hoff, d, n4, n, s1, out + d, t1);
-            lse[0] = mx[0] + (float)log(sum[0]);
-            lse[1] = mx[1] + (float)log(sum[1]);
-        }
-        return;
-    }
-#endif
-    lk_attn(p, q_in, qpos, kv, kv_head, out, lse, s);
-    lk_attn(p, q_in + d, qpos, kv, kv_head, out + d, lse + 1, s + st);
-}
 #if defined(LK__X86)
 #undef LK__KV8
 #undef LK__TR8
-#undef LK__LD8
+#undef LK__LD8T
 #endif
 LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, int d) {
     float m, a, b;
@@ -7765,6 +7842,12 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
     for (i = 0; i < d; i++) out[i] = 0.0f;
     for (k = 0; k < n_part; k++) { const float *o = scratch + (size_t)k * t.stride; lk_attn_merge(out, lse, o, o[d], d); }
 }
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#elif defined(__GNUC__) && !defined(__CUDACC__)
+#pragma GCC pop_options
+#endif
 
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
@@ -11431,7 +11514,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
     z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
     z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
-    z->scr_f = 2 * (size_t)z->n_ctx + 16 * (size_t)d + 256;   /* see lk__h2o_fn: scores | logits | tmp */
+    z->scr_f = 2 * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp */
     z->scores = lk__pad64(sizeof(float) * (size_t)z->n_tasks * z->scr_f);
     z->scr_i = lk__pad64(sizeof(int32_t) * (size_t)z->n_tasks * 2 * z->n_ctx);
     z->scr_p = lk__pad64(sizeof(lk__sel_pair) * (size_t)z->n_tasks * z->n_ctx);
@@ -11722,11 +11805,7 @@ static void lk__attn_fn(void *arg, int task, int n_tasks) {
             }
         }
         if (c->p.attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, g, out, &lse, s, c->p.attn_tile);
-        else if (!kv.idx && w + 1 < hi && h + 1 < (g + 1) * gqa) {   /* two heads of one GQA group: K/V loaded once */
-            float lse2[2];
-            lk__attn_pair(&ap, q, a->pos[t], &kv, g, out, lse2, s);
-            w++;
-        } else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
+        else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
     }
 }
 
@@ -11739,7 +11818,7 @@ static void lk__h2o_fn(void *arg, int g, int n_tasks) {
     const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv, t = a->t, slot = a->slot0 + t;
     const size_t st = (size_t)a->il * hp->n_head_kv + g;
     int32_t *kept = c->h2o_kept + st * c->n_ctx;
-    float *acc = c->h2o_acc + st * c->n_ctx, *s = lk__task_f(c, g), *z = s + c->n_ctx + 8 * d + 128;
+    float *acc = c->h2o_acc + st * c->n_ctx, *s = lk__task_f(c, g), *z = s + lk_attn_scratch_floats(&a->ap, c->n_ctx) + 48;
     int *nk = c->h2o_n + st, h, j;
     lk_attn_params ap = a->ap;
     (void)n_tasks;

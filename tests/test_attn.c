@@ -68,7 +68,7 @@ static lk_kv_view f32_view(const float *K, const float *Vv, const int32_t *pos, 
 
 static void test_masks(void) {
     enum { N = 200, D = 16 };
-    static float K[N * D], Vv[N * D], q[D], out[D], scr[N + 8 * D + 64];
+    static float K[N * D], Vv[N * D], q[D], out[D], scr[N + 16 * D + 80];
     static int32_t pos[N], seg[N], parent[40];
     int vis[N], j, qp, fails = 0;
     double ref[D], worst = 0;
@@ -134,7 +134,7 @@ static void test_masks(void) {
 
 static void test_tiled_split(void) {
     enum { N = 300, D = 32 };
-    static float K[N * D], Vv[N * D], q[D], out[D], o2[D], scr[64 * (D + 1 + N + 4 * D + 16) + 4096];
+    static float K[N * D], Vv[N * D], q[D], out[D], o2[D], scr[64 * (D + 1 + N + 16 * D + 80) + 4096];
     static int32_t pos[N], idx[N];
     double worst = 0;
     float lse, lse2;
@@ -171,7 +171,7 @@ static void test_tiled_split(void) {
 
 static void test_lssa(void) {
     enum { N = 400, D = 24 };
-    static float K[N * D], Vv[N * D], q[D], out[D], scr[N + 8 * D + 64];
+    static float K[N * D], Vv[N * D], q[D], out[D], scr[N + 16 * D + 80];
     static int32_t pos[N];
     int vis[N], s, qp, j;
     double ref[D], worst = 0;
@@ -225,7 +225,7 @@ static void ref_q4_0(const float *x, float *y, int n) {   /* d = (signed max-mag
  * lk_attn on the cache with the naive reference on reference-dequantized rows */
 static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
     enum { N = 150, D = 16, G = 2, E = G * D };
-    static float K[N * E], Vv[N * E], KR[N * E], VR[N * E], q[D], out[D], scr[N + 8 * D + 64], kh[D], vh[D];
+    static float K[N * E], Vv[N * E], KR[N * E], VR[N * E], q[D], out[D], scr[N + 16 * D + 80], kh[D], vh[D];
     static unsigned char mem[1 << 20];
     lk_kv_cache c;
     lk_kv_cache_params cp;
