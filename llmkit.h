@@ -68,9 +68,26 @@ extern "C" {
 /* ==========================================================================
  * 2. Status codes and error messages
  * ==========================================================================
- * Every fallible function returns lk_status (0 = success). lk_last_error()
- * returns a human-readable message for the last failure on this thread,
- * naming what was wrong and where (for files: the field and byte offset). */
+ * lk_last_error() returns a human-readable message for the last failure on
+ * this thread, naming what was wrong and where (for files: the field and
+ * byte offset). One convention per kind of function:
+ *   operations that can fail (read, load, decode, quantize, sample_ex, ...)
+ *     return lk_status: LK_OK (0), or an error with lk_last_error() set;
+ *   constructors are lk_status lk_<thing>_new / _load / _read(..., const
+ *     lk_<thing>_params *p, lk_<thing> **out): p NULL means the defaults of
+ *     lk_<thing>_default_params(), *out is NULL after a failure, and the
+ *     matching _free accepts NULL;
+ *   queries that cannot fail return the value itself; an absent or invalid
+ *     one is a documented sentinel (NULL, -1, 0, "?", LK_TYPE_NONE) and
+ *     sets no error;
+ *   the tokenizer's text functions (lk_tokenize, lk_token_to_piece,
+ *     lk_detokenize) return a count: >= 0 items written, -(needed) when the
+ *     buffer is too small, LK_TOKENIZE_ERROR for bad arguments (with
+ *     lk_last_error() set);
+ *   convenience functions that return a token (lk_sampler_sample,
+ *     lk_spec_accept) return -1 on failure, with lk_last_error() set;
+ *   math kernels on caller buffers (lk_rmsnorm, lk_rope_apply, lk_attn, ...)
+ *     return nothing: valid arguments are the caller's part of the contract. */
 typedef enum lk_status {
     LK_OK = 0,
     LK_ERR_INVALID_ARG,   /* a caller-supplied argument is wrong        */
@@ -137,7 +154,8 @@ typedef enum lk_type {
     /* 31..33: removed Q4_0_4_4 / Q4_0_4_8 / Q4_0_8_8 */
     LK_TYPE_TQ1_0 = 34, LK_TYPE_TQ2_0 = 35,
     /* 36..38: removed IQ4_NL_4_4 / _4_8 / _8_8 */
-    LK_TYPE_COUNT = 39
+    LK_TYPE_COUNT = 39,
+    LK_TYPE_NONE = -1     /* "no type": lk_type_from_name's miss, "keep" in options */
 } lk_type;
 
 /* y[0..n) = float(x)            n is a multiple of blck_size */
@@ -165,6 +183,10 @@ LKDEF int lk_type_from_name(const char *name);      /* case-insensitive, -1 if n
 /* Bytes of a row of n elements; 0 if n is not a multiple of the block size
  * or the type is unknown. */
 LKDEF size_t lk_row_size(int type, int64_t n);
+
+/* A token id: an index into a model's vocabulary. Every signature that
+ * takes or returns tokens uses lk_token (tokenizer, decode, samplers). */
+typedef int32_t lk_token;
 
 /* ==========================================================================
  * 5. Tensors
