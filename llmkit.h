@@ -462,6 +462,13 @@ LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n);
 /* Quantize nrows rows of n_per_row floats (like ggml_quantize_chunk without
  * an importance matrix); *out_bytes (may be NULL) = bytes written. */
 LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes);
+/* Check data for values that poison a forward pass, as llama.cpp's
+ * ggml_validate_row_data does: every element of F32 / F16 / BF16 / F64 must
+ * be finite, and so must every block scale (d, and dmin or m where the
+ * format has one). nbytes must be a whole number of blocks. LK_ERR_FORMAT
+ * names the first bad element (float types) or block (others); *bad (may be
+ * NULL) receives its index. */
+LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, int64_t *bad);
 
 /* y = W x for n_cols activation columns.
  *   W: ne = [n_in, n_out(, ne2, ne3)] rows of n_in elements (any type with a
@@ -1267,13 +1274,15 @@ typedef struct lk_hparams {
     float attn_scale;             /* scale inside attention                    */
 } lk_hparams;
 
-typedef struct lk_layer {
-    lk_tensor attn_norm, attn_norm_b, wq, wk, wv, wqkv, bq, bk, bv, bqkv, wo, bo;
-    lk_tensor post_attn_norm, ffn_norm, ffn_norm_b, ffn_gate, ffn_up, ffn_down, b_up, b_down, post_ffw_norm;
-} lk_layer;
-
 typedef struct lk_model_params {
     const lk_allocator *alloc;    /* NULL = default                           */
+    int check_tensors;            /* 1: validate every tensor's data at load
+                                   * (llama.cpp's --check-tensors): floats must be
+                                   * finite, and so must every block scale (d,
+                                   * dmin) of the quantized types; the error names
+                                   * the tensor and the first bad element. Without
+                                   * it a decode whose logits are not finite fails
+                                   * with LK_ERR_FORMAT instead.              */
 } lk_model_params;
 
 typedef struct lk_model lk_model;
@@ -1530,10 +1539,12 @@ static LK__UNUSED void lk__fmt(char *out, size_t cap, const char *fmt, ...) {
     va_end(ap);
 }
 LKDEF lk_status lk_set_error(lk_status st, const char *fmt, ...) {
+    char msg[sizeof lk__errbuf];   /* the arguments may include lk_last_error() itself */
     va_list ap;
     va_start(ap, fmt);
-    lk__vformat(lk__errbuf, sizeof lk__errbuf, fmt, ap);
+    lk__vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(lk__errbuf, msg, sizeof msg);
     return st;
 }
 
@@ -4069,6 +4080,66 @@ LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t n
     return LK_OK;
 }
 
+/* byte offsets of a block's f16 scales for lk_validate_data: d, and dmin / m
+ * (-1: none). Q8_K's d is an f32; IQ1_M packs its scale into the scales. */
+static void lk__scale_offsets(lk_type t, int *d, int *m) {
+    *d = 0; *m = -1;
+    switch (t) {
+    case LK_TYPE_Q4_1: case LK_TYPE_Q5_1: *m = 2; break;
+    case LK_TYPE_Q4_K: *m = (int)offsetof(lk_block_q4_K, dmin); break;
+    case LK_TYPE_Q5_K: *m = (int)offsetof(lk_block_q5_K, dmin); break;
+    case LK_TYPE_Q2_K: *d = (int)offsetof(lk_block_q2_K, d); *m = (int)offsetof(lk_block_q2_K, dmin); break;
+    case LK_TYPE_Q3_K: *d = (int)offsetof(lk_block_q3_K, d); break;
+    case LK_TYPE_Q6_K: *d = (int)offsetof(lk_block_q6_K, d); break;
+    case LK_TYPE_TQ1_0: *d = (int)offsetof(lk_block_tq1_0, d); break;
+    case LK_TYPE_TQ2_0: *d = (int)offsetof(lk_block_tq2_0, d); break;
+    case LK_TYPE_Q8_1: case LK_TYPE_I8: case LK_TYPE_I16: case LK_TYPE_I32: case LK_TYPE_I64: case LK_TYPE_IQ1_M: *d = -1; break;
+    default: break;   /* d first: q4_0 q5_0 q8_0 q4_K q5_K q8_K iq* */
+    }
+}
+static int lk__h_finite(const unsigned char *p) { return ((p[1] & 0x7C) != 0x7C); }   /* f16 bits, little-endian */
+LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, int64_t *bad) {
+    const lk_type_traits *tt = lk_type_get(type);
+    const unsigned char *p = LK__CAST(const unsigned char *, data);
+    size_t nb, i;
+    int od, om;
+    if (bad) *bad = -1;
+    if (!tt) return lk_set_error(LK_ERR_INVALID_ARG, "lk_validate_data: unknown type %d", (int)type);
+    if (nbytes % tt->type_size) return lk_set_error(LK_ERR_INVALID_ARG, "lk_validate_data: %zu bytes is not a whole number of %s blocks", nbytes, tt->name);
+    if (!data && nbytes) return lk_set_error(LK_ERR_INVALID_ARG, "lk_validate_data: data is NULL");
+    nb = nbytes / tt->type_size;
+    for (i = 0; i < nb; i++) {
+        const unsigned char *b = p + i * tt->type_size;
+        const char *what = NULL;
+        uint32_t u;
+        switch (type) {
+        case LK_TYPE_F32: memcpy(&u, b, 4); if ((u & 0x7f800000u) == 0x7f800000u) what = u & 0x7fffffu ? "is NaN" : "is infinite"; break;
+        case LK_TYPE_F64: { uint64_t v; memcpy(&v, b, 8); if ((v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull) what = v & 0xfffffffffffffull ? "is NaN" : "is infinite"; } break;
+        case LK_TYPE_F16: if (!lk__h_finite(b)) what = (b[1] & 3) || b[0] ? "is NaN" : "is infinite"; break;
+        case LK_TYPE_BF16: if ((b[1] & 0x7F) == 0x7F && (b[0] & 0x80)) what = (b[0] & 0x7F) ? "is NaN" : "is infinite"; break;
+        case LK_TYPE_Q8_K: memcpy(&u, b, 4); if ((u & 0x7f800000u) == 0x7f800000u) what = "has a non-finite scale d"; break;
+        case LK_TYPE_IQ1_M: {   /* the f16 scale: top nibbles of the four u16 scale words */
+            const lk_block_iq1_m *q = LK__CAST(const lk_block_iq1_m *, b);
+            uint16_t sc[4], h;
+            memcpy(sc, q->scales, 8);
+            h = (uint16_t)((sc[0] >> 12) | ((sc[1] >> 8) & 0x00f0) | ((sc[2] >> 4) & 0x0f00) | (sc[3] & 0xf000));
+            if ((h & 0x7C00) == 0x7C00) what = "has a non-finite scale";
+        } break;
+        default:
+            lk__scale_offsets(type, &od, &om);
+            if (od >= 0 && !lk__h_finite(b + od)) what = "has a non-finite scale d";
+            else if (om >= 0 && !lk__h_finite(b + om)) what = type == LK_TYPE_Q4_1 || type == LK_TYPE_Q5_1 ? "has a non-finite minimum m" : "has a non-finite scale dmin";
+            break;
+        }
+        if (what) {
+            const int elem = type == LK_TYPE_F32 || type == LK_TYPE_F64 || type == LK_TYPE_F16 || type == LK_TYPE_BF16;
+            if (bad) *bad = (int64_t)i;
+            return lk_set_error(LK_ERR_FORMAT, "%s %lld of the %s data %s", elem ? "element" : "block", (long long)i, tt->name, what);
+        }
+    }
+    return LK_OK;
+}
+
 LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols) {
     const lk_type_traits *t = lk_type_get(wtype);
     size_t rs;
@@ -4093,6 +4164,14 @@ typedef struct lk__matmul_job {
     lk__tile_fn tile1;          /* several rows x 1 column, or NULL        */
 } lk__matmul_job;
 
+/* 1 if no x[i] is NaN or infinite (exponent bits all ones); a loop
+ * compilers vectorise, cheap next to any product that reads x */
+static int lk__all_finite(const float *x, size_t n) {
+    uint32_t acc = 0;
+    size_t i;
+    for (i = 0; i < n; i++) { uint32_t u; memcpy(&u, x + i, 4); acc |= (~u & 0x7f800000u) == 0; }
+    return !acc;
+}
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {
     int64_t i1, r2, i2, i3;
     if (W->ne[2] == 1 && W->ne[3] == 1) return LK__CAST(const unsigned char *, W->data) + (size_t)r * W->nb[1];   /* 2-D: no divisions */
@@ -4215,6 +4294,10 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     } else {
         uintptr_t p;
         if (!need) return lk_set_error(LK_ERR_RANGE, "lk_matmul: activation buffer size overflows");
+        /* quantizing would turn NaN / inf into ordinary numbers: refuse them */
+        if (!lk__all_finite(x, (size_t)(job.n_in * n_cols)))
+            return lk_set_error(LK_ERR_FORMAT, "lk_matmul: NaN or infinite activations going into a %s product: the weights or inputs "
+                                "upstream are not finite (check_tensors finds such weights at load)", wt->name);
         if (!scratch || scratch_size < need)
             return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: scratch of %zu bytes, need %zu", scratch ? scratch_size : (size_t)0, need);
         p = ((uintptr_t)scratch + 63u) & ~(uintptr_t)63u;
@@ -7325,7 +7408,7 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
             dot = qn > 0.0f && kn > 0.0f ? dot / (qn * kn) : 0.0f;   /* q^.k^ */
         }
         s[j] = dot;
-        if (dot > mx) mx = dot;
+        if (dot > mx || dot != dot) mx = dot;   /* NaN sticks */
     }
     if (cnt == 0) { *lse = -INFINITY; return; }
     if (p->score == LK_ATTN_SOFTMAX) {
@@ -7627,7 +7710,8 @@ static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const
 }
 
 /* s[j] (raw q.k) -> the score: masked keys -inf, soft-cap, scale, ALiBi.
- * Returns the row maximum (-inf when every key is masked). */
+ * Returns the row maximum (-inf when every key is masked, NaN when a score
+ * is NaN, so that NaN reaches the output as in ggml instead of vanishing). */
 static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_view *kv, int n, float *s) {
     const int other = kv->seg || p->tree_parent;   /* masks that need lk__attn_masked */
     float mx = -INFINITY;
@@ -7640,6 +7724,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
         const __m512i vq = _mm512_set1_epi32(qpos), vw = _mm512_set1_epi32(p->window), vsink = _mm512_set1_epi32(p->n_sink);
         const __m512 vs = _mm512_set1_ps(p->scale), ninf = _mm512_set1_ps(-INFINITY);
         __m512 vmx = ninf;
+        __mmask16 nan = 0;
         for (; j + 16 <= n; j += 16) {
             const int r0 = kv->row0 + j;
             __m512i kp = kv->pos ? _mm512_loadu_si512(LK__CAST(const void *, kv->pos + r0)) : _mm512_add_epi32(_mm512_set1_epi32(r0), iota);
@@ -7653,8 +7738,9 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
             sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_loadu_ps(s + j), vs));
             _mm512_storeu_ps(s + j, sc);
             vmx = _mm512_max_ps(vmx, sc);
+            nan |= _mm512_cmp_ps_mask(sc, sc, _CMP_UNORD_Q);
         }
-        mx = _mm512_reduce_max_ps(vmx);
+        mx = nan ? NAN : _mm512_reduce_max_ps(vmx);
     }
 #elif defined(LK__X86)
     /* the same, 8 keys at a time */
@@ -7662,7 +7748,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
         const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
         const __m256i vq = _mm256_set1_epi32(qpos), vw = _mm256_set1_epi32(p->window), vsink = _mm256_set1_epi32(p->n_sink);
         const __m256 vs = _mm256_set1_ps(p->scale), ninf = _mm256_set1_ps(-INFINITY);
-        __m256 vmx = ninf;
+        __m256 vmx = ninf, nan = _mm256_setzero_ps();
         __m128 m4;
         for (; j + 8 <= n; j += 8) {
             const int r0 = kv->row0 + j;
@@ -7679,11 +7765,12 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
             sc = _mm256_blendv_ps(_mm256_mul_ps(_mm256_loadu_ps(s + j), vs), ninf, _mm256_castsi256_ps(bad));
             _mm256_storeu_ps(s + j, sc);
             vmx = _mm256_max_ps(vmx, sc);
+            nan = _mm256_or_ps(nan, _mm256_cmp_ps(sc, sc, _CMP_UNORD_Q));
         }
         m4 = _mm_max_ps(_mm256_castps256_ps128(vmx), _mm256_extractf128_ps(vmx, 1));
         m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
         m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
-        mx = _mm_cvtss_f32(m4);
+        mx = _mm256_movemask_ps(nan) ? NAN : _mm_cvtss_f32(m4);
     }
 #endif
     for (; j < n; j++) {   /* mask, cap, scale, bias; the row maximum (scalar reference) */
@@ -7696,7 +7783,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
         sc *= p->scale;
         if (p->alibi_slope != 0.0f) sc += p->alibi_slope * (float)(kpos - qpos);
         s[j] = sc;
-        if (sc > mx) mx = sc;
+        if (sc > mx || sc != sc) mx = sc;   /* NaN sticks: nothing compares greater */
     }
     return mx;
 }
@@ -11086,19 +11173,75 @@ LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char
 /* --------------------------------------------------------------------------
  * 15.13 Model
  * -------------------------------------------------------------------------- */
-static const char *const lk__arch_names[LK_ARCH_COUNT] = { "llama", "qwen2", "gemma", "gemma2", "phi3", "gpt2" };
-LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__arch_names[a] : "?"; }
+/* ---- architectures -----------------------------------------------------------
+ * One row per architecture says what llama.cpp's graph builder for it does;
+ * hyperparameters, binding and the forward pass read the row instead of
+ * testing the architecture. A new architecture is a new row, plus whatever
+ * operation it truly adds. */
+typedef enum lk__ffn_kind {
+    LK__FFN_SWIGLU,         /* down(silu(gate x) * up x)                           */
+    LK__FFN_SWIGLU_FUSED,   /* up holds rows [gate | up] (phi3)                    */
+    LK__FFN_GEGLU,          /* down(gelu(gate x) * up x)                           */
+    LK__FFN_GELU            /* down(gelu(up x + b_up)) + b_down                    */
+} lk__ffn_kind;
+enum { LK__BIAS_OPT, LK__BIAS_QKV, LK__BIAS_ALL };   /* q/k/v/o biases when present; q/k/v required; every linear layer and norm */
+enum { LK__SWA_ALL, LK__SWA_EVEN, LK__SWA_NONE };    /* layers a sliding window (when the file sets one) applies to */
+typedef struct lk__arch_info {
+    const char *name;           /* general.architecture and the key prefix          */
+    signed char rope;           /* lk_rope_mode, or -1: no RoPE                      */
+    unsigned char layernorm;    /* LayerNorm with bias; else RMSNorm                 */
+    unsigned char fused_qkv;    /* attn_qkv holds rows [Q | K | V]                   */
+    unsigned char bias;         /* LK__BIAS_*                                        */
+    unsigned char ffn;          /* lk__ffn_kind                                      */
+    unsigned char post_norms;   /* RMSNorm of the attention and FFN outputs          */
+    unsigned char swa;          /* LK__SWA_*                                         */
+    unsigned char embd_scale;   /* x = token_embd * sqrt(n_embd)                      */
+    unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
+    unsigned char pos_embd;     /* learned position_embd added to x                  */
+    float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
+    float rope_base;            /* rope.freq_base when the key is absent             */
+} lk__arch_info;
+static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
+    /* name     rope            ln qkv bias          ffn                   post swa           esc  qpre pos  caps         base */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   LK__SWA_ALL,  0,   0,   0,   0.f,  0.f, 1e4f },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__BIAS_QKV, LK__FFN_SWIGLU,       0,   LK__SWA_ALL,  0,   0,   0,   0.f,  0.f, 1e6f },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        0,   LK__SWA_NONE, 1,   1,   0,   0.f,  0.f, 1e4f },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   LK__SWA_EVEN, 1,   1,   0,  50.f, 30.f, 1e4f },
+    { "phi3",   LK_ROPE_NEOX,   0, 1, LK__BIAS_OPT, LK__FFN_SWIGLU_FUSED, 0,   LK__SWA_ALL,  0,   1,   0,   0.f,  0.f, 1e4f },
+    { "gpt2",   -1,             1, 1, LK__BIAS_ALL, LK__FFN_GELU,         0,   LK__SWA_ALL,  0,   0,   1,   0.f,  0.f, 1e4f },
+};
+LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
+
+/* One transformer block's weights, bound in place (E = n_embd, F = n_ff,
+ * Q = n_head * head_dim, K = n_head_kv * head_dim; [in, out] = out rows of
+ * in elements). Absent optional tensors have data NULL. */
+typedef struct lk__layer {
+    lk_tensor attn_norm, attn_norm_b;      /* [E] (bias: LayerNorm)                 */
+    lk_tensor wq, wk, wv, bq, bk, bv;      /* [E, Q], [E, K], [E, K]; biases [Q], [K], [K] */
+    lk_tensor wqkv, bqkv;                  /* fused: [E, Q + 2K], [Q + 2K]          */
+    lk_tensor wo, bo;                      /* [Q, E], [E]                           */
+    lk_tensor post_attn_norm;              /* [E]                                   */
+    lk_tensor ffn_norm, ffn_norm_b;        /* [E]                                   */
+    lk_tensor ffn_gate, ffn_up, b_up;      /* [E, F]; fused up [E, 2F]; bias [F]    */
+    lk_tensor ffn_down, b_down;            /* [F, E], [E]                           */
+    lk_tensor post_ffw_norm;               /* [E]                                   */
+} lk__layer;
 
 struct lk_model {
     lk_gguf *g;
     lk_allocator a;
     lk_hparams hp;
-    lk_tensor tok_embd, pos_embd, output_norm, output_norm_b, output, rope_freqs;
-    lk_layer *layers;
+    const lk__arch_info *ai;               /* the architecture's row               */
+    lk_tensor tok_embd;                    /* [E, n_vocab]                          */
+    lk_tensor pos_embd;                    /* [E, n_ctx_train] (learned positions)  */
+    lk_tensor output_norm, output_norm_b;  /* [E]                                   */
+    lk_tensor output;                      /* [E, n_vocab] (tied: token_embd)       */
+    lk_tensor rope_freqs;                  /* [n_rot / 2] or absent                 */
+    lk__layer *layers;                     /* [n_layer]                             */
     lk_vocab *vocab;
 };
 
-LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; p.alloc = NULL; return p; }
+LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; memset(&p, 0, sizeof p); return p; }
 LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
 LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
 LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
@@ -11146,6 +11289,7 @@ static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *su
 /* Bind tensor `name` with exactly shape [ne0] or [ne0, ne1]. kind: 0 = a
  * 1-D f32 vector, 1 = a matmul weight (needs vec_dot), 2 = an embedding
  * table (needs to_float). required = 0: absent leaves t->data NULL. */
+enum { LK__VEC, LK__MAT, LK__EMB };
 static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int required, lk_tensor *t) {
     int64_t i = lk_gguf_find_tensor(m->g, name);
     const lk_gguf_tensor *gt;
@@ -11160,35 +11304,64 @@ static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, 
         return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
                             (long long)gt->ne[0], (long long)gt->ne[1], (long long)ne0, (long long)(ne1 ? ne1 : 1));
     tt = lk_type_get(gt->type);
-    if (kind == 0 && gt->type != LK_TYPE_F32)
+    if (kind == LK__VEC && gt->type != LK_TYPE_F32)
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' is %s; 1-D tensors must be f32", name, lk_type_name(gt->type));
-    if (kind == 1 && (!tt || !tt->vec_dot))
+    if (kind == LK__MAT && (!tt || !tt->vec_dot))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which has no dot product", name, lk_type_name(gt->type));
-    if (kind == 2 && (!tt || !tt->to_float))
+    if (kind == LK__EMB && (!tt || !tt->to_float))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which cannot be dequantized", name, lk_type_name(gt->type));
     lk_gguf_tensor_view(m->g, i, t);
-    t->name = name;   /* static or caller-owned names are not kept: see below */
-    t->name = NULL;
+    t->name = NULL;   /* the GGUF's names are not NUL-terminated */
+    return LK_OK;
+}
+
+/* RoPE hyperparameters: rope.dimension_count, freq_base, linear / YaRN scaling */
+static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__arch_info *ai, lk_hparams *hp) {
+    lk_str rs;
+    char key[96];
+    float f = 1.0f;
+    int n_rot = 0;
+    lk_status st;
+    if ((st = lk__hp_int(g, arch, "rope.dimension_count", hp->head_dim_k, 2, hp->head_dim_k, &n_rot))) return st;
+    if (n_rot % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count %d is odd", n_rot);
+    hp->rope.mode = (lk_rope_mode)ai->rope;
+    hp->rope.n_rot = n_rot;
+    if ((st = lk__hp_float(g, arch, "rope.freq_base", ai->rope_base, &hp->rope.freq_base))) return st;
+    if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
+    hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
+    if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
+    if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
+    lk__fmt(key, sizeof key, "%s.rope.scaling.type", arch);
+    if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
+        if (!(f > 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor must be > 0");
+        if (lk_str_eq(rs, "linear")) hp->rope.freq_scale = 1.0f / f;
+        else if (lk_str_eq(rs, "yarn")) {
+            hp->rope.freq_scale = 1.0f / f; hp->rope.ext_factor = 1.0f;
+            if ((st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &hp->rope.attn_factor))) return st;
+        } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
+                                   (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
+    }
     return LK_OK;
 }
 
 static lk_status lk__model_hparams(lk_model *m) {
     const lk_gguf *g = m->g;
     lk_hparams *hp = &m->hp;
+    const lk__arch_info *ai;
+    const char *arch;
     lk_str s;
-    char arch[32];
-    int i, hd, n_rot;
+    int i, hd;
     lk_status st;
-    float f;
     memset(hp, 0, sizeof *hp);
     if ((st = lk_gguf_get_str(g, "general.architecture", &s)))
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
-    for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__arch_names[i])) break;
+    for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, gemma, gemma2, phi3, gpt2)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
-    lk__fmt(arch, sizeof arch, "%s", lk__arch_names[i]);
+    m->ai = ai = &lk__archs[i];
+    arch = ai->name;
     if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
         (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
         (st = lk__hp_int(g, arch, "feed_forward_length", -1, 1, 1 << 22, &hp->n_ff)) ||
@@ -11204,125 +11377,123 @@ static lk_status lk__model_hparams(lk_model *m) {
         return st;
     if (hp->head_dim_k != hp->head_dim_v)
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);
-    hp->norm_is_layernorm = hp->arch == LK_ARCH_GPT2;
-    if ((st = lk__hp_float(g, arch, hp->norm_is_layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
-                           hp->norm_is_layernorm ? 1e-5f : 1e-6f, &hp->norm_eps)))
+    hp->norm_is_layernorm = ai->layernorm;
+    if ((st = lk__hp_float(g, arch, ai->layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
+                           ai->layernorm ? 1e-5f : 1e-6f, &hp->norm_eps)))
         return st;
     if (!(hp->norm_eps >= 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: negative norm epsilon");
-    /* RoPE */
-    n_rot = 0;
-    if (hp->arch != LK_ARCH_GPT2) {
-        lk_str rs;
-        char key[96];
-        if ((st = lk__hp_int(g, arch, "rope.dimension_count", hp->head_dim_k, 2, hp->head_dim_k, &n_rot))) return st;
-        if (n_rot % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count %d is odd", n_rot);
-        hp->rope.mode = hp->arch == LK_ARCH_LLAMA ? LK_ROPE_NORMAL : LK_ROPE_NEOX;
-        hp->rope.n_rot = n_rot;
-        if ((st = lk__hp_float(g, arch, "rope.freq_base", hp->arch == LK_ARCH_QWEN2 ? 1000000.0f : 10000.0f, &hp->rope.freq_base))) return st;
-        if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
-        hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
-        if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
-        lk__fmt(key, sizeof key, "%s.rope.scaling.type", arch);
-        f = 1.0f;
-        if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
-        if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
-            if (!(f > 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor must be > 0");
-            if (lk_str_eq(rs, "linear")) hp->rope.freq_scale = 1.0f / f;
-            else if (lk_str_eq(rs, "yarn")) {
-                hp->rope.freq_scale = 1.0f / f; hp->rope.ext_factor = 1.0f;
-                if ((st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &hp->rope.attn_factor))) return st;
-            } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
-                                       (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
-        }
-    }
-    /* architecture specifics (what llama.cpp's graph builders do) */
-    hp->embd_scale = 1.0f; hp->q_scale = 1.0f;
+    if (ai->rope >= 0 && (st = lk__model_rope(g, arch, ai, hp))) return st;
+    /* scales: inside attention, or on q after RoPE (as llama.cpp's builder does) */
+    hp->embd_scale = ai->embd_scale ? sqrtf((float)hp->n_embd) : 1.0f;
     hp->attn_scale = 1.0f / sqrtf((float)hp->head_dim_k);
+    hp->q_scale = 1.0f;
+    if (ai->q_prescale) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
     if ((st = lk__hp_int(g, arch, "attention.sliding_window", 0, 0, 1 << 24, &hp->sliding_window))) return st;
-    if (hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2) {
-        hp->embd_scale = sqrtf((float)hp->n_embd);
-        hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f;
-    }
-    if (hp->arch == LK_ARCH_PHI3) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
-    if (hp->arch == LK_ARCH_GEMMA2) {
-        hp->swa_every_other = 1;
-        if ((st = lk__hp_float(g, arch, "attn_logit_softcapping", 50.0f, &hp->attn_softcap)) ||
-            (st = lk__hp_float(g, arch, "final_logit_softcapping", 30.0f, &hp->final_softcap)))
+    if (ai->swa == LK__SWA_NONE) hp->sliding_window = 0;
+    hp->swa_every_other = ai->swa == LK__SWA_EVEN;
+    if (ai->attn_softcap > 0.0f) {
+        if ((st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap)) ||
+            (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap)))
             return st;
         if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
-    } else if (hp->arch == LK_ARCH_GEMMA) hp->sliding_window = 0;
+    }
     return LK_OK;
 }
 
-static lk_status lk__model_bind(lk_model *m) {
+/* the model-wide tensors: embeddings, output norm and head, rope factors */
+static lk_status lk__model_bind_globals(lk_model *m) {
     lk_hparams *hp = &m->hp;
-    const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
-    const int bias = hp->arch == LK_ARCH_GPT2;
-    int64_t ti;
-    int il;
+    const int E = hp->n_embd, ln = m->ai->layernorm;
+    int64_t ti = lk_gguf_find_tensor(m->g, "token_embd.weight");
     lk_status st;
-    char nm[96];
-    ti = lk_gguf_find_tensor(m->g, "token_embd.weight");
+    int i;
     if (ti < 0) return lk_set_error(LK_ERR_FORMAT, "model: missing tensor 'token_embd.weight'");
     hp->n_vocab = (int)(m->g->tensors[ti].ne[1] > (1 << 24) ? 0 : m->g->tensors[ti].ne[1]);
     if (hp->n_vocab <= 0) return lk_set_error(LK_ERR_FORMAT, "model: token_embd.weight has an unusable vocabulary size");
-    if ((st = lk__bind(m, "token_embd.weight", 2, E, hp->n_vocab, 1, &m->tok_embd))) return st;
-    if (hp->arch == LK_ARCH_GPT2 && (st = lk__bind(m, "position_embd.weight", 2, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
-    if ((st = lk__bind(m, "output_norm.weight", 0, E, 0, 1, &m->output_norm))) return st;
-    if (bias && (st = lk__bind(m, "output_norm.bias", 0, E, 0, 1, &m->output_norm_b))) return st;
-    if ((st = lk__bind(m, "output.weight", 1, E, hp->n_vocab, 0, &m->output))) return st;
-    if (!m->output.data) {   /* tied embeddings */
-        if ((st = lk__bind(m, "token_embd.weight", 1, E, hp->n_vocab, 1, &m->output))) return st;
-    }
-    if (hp->rope.n_rot && (st = lk__bind(m, "rope_freqs.weight", 0, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs))) return st;
+    if ((st = lk__bind(m, "token_embd.weight", LK__EMB, E, hp->n_vocab, 1, &m->tok_embd))) return st;
+    if (m->ai->pos_embd && (st = lk__bind(m, "position_embd.weight", LK__EMB, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
+    if ((st = lk__bind(m, "output_norm.weight", LK__VEC, E, 0, 1, &m->output_norm))) return st;
+    if (ln && (st = lk__bind(m, "output_norm.bias", LK__VEC, E, 0, 1, &m->output_norm_b))) return st;
+    if ((st = lk__bind(m, "output.weight", LK__MAT, E, hp->n_vocab, 0, &m->output))) return st;
+    if (!m->output.data && (st = lk__bind(m, "token_embd.weight", LK__MAT, E, hp->n_vocab, 1, &m->output))) return st;   /* tied */
+    if (hp->rope.n_rot && (st = lk__bind(m, "rope_freqs.weight", LK__VEC, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs))) return st;
     if (m->rope_freqs.data) {
         const float *ff = LK__CAST(const float *, m->rope_freqs.data);
-        int i;
         for (i = 0; i < hp->rope.n_rot / 2; i++)
             if (!(ff[i] > 0.0f) || ff[i] > 1e30f) return lk_set_error(LK_ERR_FORMAT, "model: rope_freqs.weight[%d] is not a positive number", i);
         hp->rope.freq_factors = ff;
     }
-    m->layers = LK__CAST(lk_layer *, m->a.alloc(m->a.user, sizeof(lk_layer) * (size_t)hp->n_layer, 16));
-    if (!m->layers) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
-    memset(m->layers, 0, sizeof(lk_layer) * (size_t)hp->n_layer);
-    for (il = 0; il < hp->n_layer; il++) {
-        lk_layer *L = &m->layers[il];
+    return LK_OK;
+}
+/* the weights of block il, as the architecture's row lays them out */
+static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
+    const lk_hparams *hp = &m->hp;
+    const lk__arch_info *ai = m->ai;
+    const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
+    const int ln = ai->layernorm, all = ai->bias == LK__BIAS_ALL;
+    char nm[96];
+    lk_status st;
 #define LK__B(field, sfx, kind, a, b, req) \
-        do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
-        LK__B(attn_norm, "attn_norm.weight", 0, E, 0, 1);
-        if (bias) LK__B(attn_norm_b, "attn_norm.bias", 0, E, 0, 1);
-        if (hp->arch == LK_ARCH_PHI3 || hp->arch == LK_ARCH_GPT2) {
-            LK__B(wqkv, "attn_qkv.weight", 1, E, nq + 2 * nkv, 1);
-            if (bias) LK__B(bqkv, "attn_qkv.bias", 0, nq + 2 * nkv, 0, 1);
-        } else {
-            LK__B(wq, "attn_q.weight", 1, E, nq, 1);
-            LK__B(wk, "attn_k.weight", 1, E, nkv, 1);
-            LK__B(wv, "attn_v.weight", 1, E, nkv, 1);
-            LK__B(bq, "attn_q.bias", 0, nq, 0, hp->arch == LK_ARCH_QWEN2);
-            LK__B(bk, "attn_k.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
-            LK__B(bv, "attn_v.bias", 0, nkv, 0, hp->arch == LK_ARCH_QWEN2);
-        }
-        LK__B(wo, "attn_output.weight", 1, nq, E, 1);
-        LK__B(bo, "attn_output.bias", 0, E, 0, bias);
-        if (hp->arch == LK_ARCH_GEMMA2) {
-            LK__B(post_attn_norm, "post_attention_norm.weight", 0, E, 0, 1);
-            LK__B(post_ffw_norm, "post_ffw_norm.weight", 0, E, 0, 1);
-        }
-        LK__B(ffn_norm, "ffn_norm.weight", 0, E, 0, 1);
-        if (bias) LK__B(ffn_norm_b, "ffn_norm.bias", 0, E, 0, 1);
-        if (hp->arch == LK_ARCH_PHI3) LK__B(ffn_up, "ffn_up.weight", 1, E, 2 * F, 1);
-        else LK__B(ffn_up, "ffn_up.weight", 1, E, F, 1);
-        if (hp->arch != LK_ARCH_PHI3 && hp->arch != LK_ARCH_GPT2) LK__B(ffn_gate, "ffn_gate.weight", 1, E, F, 1);
-        LK__B(ffn_down, "ffn_down.weight", 1, F, E, 1);
-        if (bias) { LK__B(b_up, "ffn_up.bias", 0, F, 0, 1); LK__B(b_down, "ffn_down.bias", 0, E, 0, 1); }
+    do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+    LK__B(attn_norm, "attn_norm.weight", LK__VEC, E, 0, 1);
+    if (ln) LK__B(attn_norm_b, "attn_norm.bias", LK__VEC, E, 0, 1);
+    if (ai->fused_qkv) {
+        LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, 1);
+        LK__B(bqkv, "attn_qkv.bias", LK__VEC, nq + 2 * nkv, 0, all);
+    } else {
+        const int req = ai->bias == LK__BIAS_QKV;
+        LK__B(wq, "attn_q.weight", LK__MAT, E, nq, 1);
+        LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, 1);
+        LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, 1);
+        LK__B(bq, "attn_q.bias", LK__VEC, nq, 0, req);
+        LK__B(bk, "attn_k.bias", LK__VEC, nkv, 0, req);
+        LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, req);
+    }
+    LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
+    LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
+    if (ai->post_norms) {
+        LK__B(post_attn_norm, "post_attention_norm.weight", LK__VEC, E, 0, 1);
+        LK__B(post_ffw_norm, "post_ffw_norm.weight", LK__VEC, E, 0, 1);
+    }
+    LK__B(ffn_norm, "ffn_norm.weight", LK__VEC, E, 0, 1);
+    if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
+    LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
+    if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
+    LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
+    if (all) { LK__B(b_up, "ffn_up.bias", LK__VEC, F, 0, 1); LK__B(b_down, "ffn_down.bias", LK__VEC, E, 0, 1); }
 #undef LK__B
+    return LK_OK;
+}
+static lk_status lk__model_bind(lk_model *m) {
+    const int n_layer = m->hp.n_layer;
+    lk_status st;
+    int il;
+    if ((st = lk__model_bind_globals(m))) return st;
+    m->layers = LK__CAST(lk__layer *, m->a.alloc(m->a.user, sizeof(lk__layer) * (size_t)n_layer, 16));
+    if (!m->layers) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    memset(m->layers, 0, sizeof(lk__layer) * (size_t)n_layer);
+    for (il = 0; il < n_layer; il++)
+        if ((st = lk__model_bind_layer(m, il, &m->layers[il]))) return st;
+    return LK_OK;
+}
+/* check_tensors: every tensor's data through lk_validate_data */
+static lk_status lk__model_check_tensors(const lk_model *m) {
+    uint64_t i;
+    for (i = 0; i < m->g->n_tensors; i++) {
+        const lk_gguf_tensor *t = &m->g->tensors[i];
+        int64_t bad;
+        if (lk_validate_data(t->type, t->data, (size_t)t->nbytes, &bad))
+            return lk_set_error(LK_ERR_FORMAT, "model: tensor '%.*s': %s", (int)(t->name.len > 80 ? 80 : t->name.len), t->name.ptr, lk_last_error());
     }
     return LK_OK;
 }
 
-static lk_status lk__model_finish(lk_model *m, lk_model **out) {
+static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_model **out) {
     lk_status st;
-    if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m))) { lk_model_free(m); return st; }
+    if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m)) || (p && p->check_tensors && (st = lk__model_check_tensors(m)))) {
+        lk_model_free(m);
+        return st;
+    }
     if (lk_gguf_find_key(m->g, "tokenizer.ggml.model") >= 0) {
         if ((st = lk_vocab_load(m->g, &m->a, &m->vocab))) { lk_model_free(m); return st; }
         if (lk_vocab_n_tokens(m->vocab) != m->hp.n_vocab) {
@@ -11352,7 +11523,7 @@ LKDEF lk_status lk_model_load_memory(const void *buf, size_t len, const lk_model
     if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
     gp.alloc = &m->a;
     if ((st = lk_gguf_read_memory(buf, len, &gp, &m->g))) { lk_model_free(m); return st; }
-    return lk__model_finish(m, out);
+    return lk__model_finish(m, p, out);
 }
 #ifndef LLMKIT_NO_STDIO
 LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out) {
@@ -11364,14 +11535,14 @@ LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, l
     if (!(m = lk__model_new(p))) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
     gp.alloc = &m->a;
     if ((st = lk_gguf_read_file(path, &gp, &m->g))) { lk_model_free(m); return st; }
-    return lk__model_finish(m, out);
+    return lk__model_finish(m, p, out);
 }
 #endif
 LKDEF void lk_model_free(lk_model *m) {
     lk_allocator a;
     if (!m) return;
     a = m->a;
-    if (m->layers) lk__free(&a, m->layers, sizeof(lk_layer) * (size_t)m->hp.n_layer);
+    if (m->layers) lk__free(&a, m->layers, sizeof(lk__layer) * (size_t)m->hp.n_layer);
     lk_vocab_free(m->vocab);
     lk_gguf_free(m->g);
     lk__free(&a, m, sizeof *m);
@@ -11381,7 +11552,7 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
     int il;
     const lk_tensor *ts;
     for (il = 0; il < m->hp.n_layer; il++) {
-        const lk_layer *L = &m->layers[il];
+        const lk__layer *L = &m->layers[il];
         const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down };
         size_t k;
         for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
@@ -11397,26 +11568,41 @@ struct lk_context {
     lk_context_params p;
     lk_threads th;
     lk_allocator a;
-    void *mem; size_t mem_size;
-    lk_kv_cache kv;
+    void *mem; size_t mem_size;     /* one block for everything below but the policy state */
+    lk_kv_cache kv;                 /* [n_layer][n_ctx] K and V rows          */
     int n_ctx, n_batch, n_threads;
-    float *x, *xn, *q, *k, *v, *att, *o, *ff1, *ff2, *logits, *scores;
-    int *posbuf;                    /* [n_batch] positions of the chunk        */
-    void *mm; size_t mm_size;
+    /* activations of one chunk of up to B = n_batch tokens (E = n_embd,
+     * F = n_ff, H = n_head, G = n_head_kv, d = head_dim, V = n_vocab) */
+    float *x;                       /* [B, E] residual stream                 */
+    float *xn;                      /* [B, E] normed input of a block; output rows */
+    float *q;                       /* [B, H, d] queries                      */
+    float *k, *v;                   /* [B, G, d] this chunk's keys, values    */
+    float *att;                     /* [B, H, d] attention output             */
+    float *o;                       /* [B, E] a block's output; a position embedding row */
+    float *ff1;                     /* [B, max(2F, H d + 2 G d)] gate, fused up or fused qkv */
+    float *ff2;                     /* [B, F] up, then the FFN hidden state   */
+    float *logits;                  /* [1 or B (logits_all), V]               */
+    int *posbuf, *segbuf;           /* [B] positions and segments of the chunk */
+    void *mm; size_t mm_size;       /* lk_matmul scratch: quantized activations */
     int n_logit_rows;               /* rows of logits held from the last batch */
     int logit_row0;                 /* batch row of logits row 0               */
-    /* attention scratch per task (max(threads, heads) tasks) */
-    size_t scr_f;                   /* floats per task                          */
-    int32_t *scr_i;                 /* [tasks][2 n_ctx]                         */
-    lk__sel_pair *scr_p;            /* [tasks][n_ctx]                           */
-    float *split_scr;               /* split-KV decode                          */
-    /* policy state (one allocation, pol) */
+    /* attention scratch, one slice per task (max(threads, H) tasks) */
+    float *scores; size_t scr_f;    /* [tasks][scr_f]: lk_attn scratch, policy logits */
+    int32_t *scr_i;                 /* [tasks][2 n_ctx] row lists              */
+    lk__sel_pair *scr_p;            /* [tasks][n_ctx] scored rows              */
+    float *split_scr;               /* split-KV decode partial results         */
+    /* KV policy state (one allocation, pol; see 15.10's policy table) */
     void *pol; size_t pol_size;
     int pg, n_pages;                /* quest page size and pages per layer      */
-    float *quest;                   /* [n_layer][n_head_kv][n_pages][2][head_dim] K min, max */
-    int32_t *h2o_kept; float *h2o_acc; int *h2o_n; lk_rng *h2o_rng; /* [n_layer][n_head_kv]... */
-    int32_t *ts_sel; int *ts_n, *ts_prev_n; float *ts_q, *ts_vote;  /* tokenselect per layer */
-    int *segbuf;                    /* [n_batch] segments of the chunk          */
+    float *quest;                   /* [n_layer][G][n_pages][2][d] K min, max  */
+    int32_t *h2o_kept;              /* [n_layer][G][n_ctx] kept rows            */
+    float *h2o_acc;                 /* [n_layer][G][n_ctx] accumulated attention */
+    int *h2o_n;                     /* [n_layer][G] rows kept                   */
+    lk_rng *h2o_rng;                /* [n_layer][G] Keyformer noise streams     */
+    int32_t *ts_sel;                /* [n_layer][n_ctx] TokenSelect rows        */
+    int *ts_n, *ts_prev_n;          /* [n_layer] selected rows; rows at the last full selection */
+    float *ts_q;                    /* [n_layer][H d] query of the last full selection */
+    float *ts_vote;                 /* [n_ctx] soft-vote scratch                */
 };
 
 LKDEF lk_context_params lk_context_default_params(void) {
@@ -11491,7 +11677,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
     int il;
 #define LK__MM(t) do { if ((t).data && (s = lk_matmul_scratch_size((t).type, (t).ne[0], nb)) > mx) mx = s; } while (0)
     for (il = 0; il < m->hp.n_layer; il++) {
-        const lk_layer *L = &m->layers[il];
+        const lk__layer *L = &m->layers[il];
         LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
         LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
     }
@@ -12006,113 +12192,166 @@ static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *p
     if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
 }
 
-/* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n+T-1. */
-static lk_status lk__forward(lk_context *c, const int *tok, const int *pos, const int *seg, int T, int out_from) {
-    const lk_model *m = c->m;
-    const lk_hparams *hp = &m->hp;
-    const int E = hp->n_embd, F = hp->n_ff, H = hp->n_head, d = hp->head_dim_k;
-    const int nq = H * d, nkv = hp->n_head_kv * d, V = hp->n_vocab, slot0 = c->kv.n;
-    int t, il, i, n_out;
-    lk_status st;
-    float *x = c->x, *xn = c->xn;
+/* ---- the forward pass --------------------------------------------------------
+ * Read like llama2.c's forward(): embed, then per layer an attention block
+ * and an FFN block that each add to the residual stream x, then the output
+ * head. Shapes: T tokens of the chunk, E = n_embd, F = n_ff, H = n_head,
+ * G = n_head_kv, d = head_dim, V = n_vocab; rows are tokens. */
 
-    for (t = 0; t < T; t++) {   /* embeddings */
-        const lk_tensor *te = &m->tok_embd;
-        float *xt = x + (size_t)t * E;
-        lk_dequantize_row(te->type, LK__CAST(const unsigned char *, te->data) + (size_t)tok[t] * te->nb[1], xt, E);
-        if (hp->embd_scale != 1.0f) for (i = 0; i < E; i++) xt[i] *= hp->embd_scale;
+/* y[t] = norm(x[t]) * w (+ b) for the T rows: RMSNorm or LayerNorm by the
+ * architecture. y, x: [T, E] */
+static void lk__norm_rows(const lk_model *m, float *y, const float *x, const lk_tensor *w, const lk_tensor *b, int T) {
+    const int E = m->hp.n_embd;
+    const float *wf = LK__CAST(const float *, w->data), *bf = LK__CAST(const float *, b ? b->data : NULL);
+    int t;
+    for (t = 0; t < T; t++) {
+        if (m->ai->layernorm) lk_layernorm(y + (size_t)t * E, x + (size_t)t * E, wf, bf, E, m->hp.norm_eps);
+        else lk_rmsnorm(y + (size_t)t * E, x + (size_t)t * E, wf, E, m->hp.norm_eps);
+    }
+}
+/* x[t] = token_embd[tok[t]] * embd_scale (+ position_embd[pos[t]]); x: [T, E] */
+static void lk__embed(lk_context *c, const lk_token *tok, const int *pos, int T) {
+    const lk_model *m = c->m;
+    const int E = m->hp.n_embd;
+    int t, i;
+    for (t = 0; t < T; t++) {
+        float *xt = c->x + (size_t)t * E;
+        lk_dequantize_row(m->tok_embd.type, LK__CAST(const unsigned char *, m->tok_embd.data) + (size_t)tok[t] * m->tok_embd.nb[1], xt, E);
+        if (m->hp.embd_scale != 1.0f) for (i = 0; i < E; i++) xt[i] *= m->hp.embd_scale;
         if (m->pos_embd.data) {
-            float *pe = c->o;
+            float *pe = c->o;   /* [E] */
             lk_dequantize_row(m->pos_embd.type, LK__CAST(const unsigned char *, m->pos_embd.data) + (size_t)pos[t] * m->pos_embd.nb[1], pe, E);
             for (i = 0; i < E; i++) xt[i] += pe[i];
         }
     }
-    for (il = 0; il < hp->n_layer; il++) {
-        const lk_layer *L = &m->layers[il];
-        lk__attn_task at;
-        int swa = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0);
-#define LK__NORM(dst, src, w, b) do { for (t = 0; t < T; t++) { \
-            if (hp->norm_is_layernorm) lk_layernorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), LK__CAST(const float *, (b).data), E, hp->norm_eps); \
-            else lk_rmsnorm((dst) + (size_t)t * E, (src) + (size_t)t * E, LK__CAST(const float *, (w).data), E, hp->norm_eps); } } while (0)
-        LK__NORM(xn, x, L->attn_norm, L->attn_norm_b);
-        if (L->wqkv.data) {   /* fused: rows [Q | K | V] */
-            if ((st = lk__mm(c, &L->wqkv, &L->bqkv, xn, T, c->ff1))) return st;
-            for (t = 0; t < T; t++) {
-                const float *r = c->ff1 + (size_t)t * (nq + 2 * nkv);
-                memcpy(c->q + (size_t)t * nq, r, sizeof(float) * nq);
-                memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
-                memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
-            }
-        } else {
-            if ((st = lk__mm(c, &L->wq, &L->bq, xn, T, c->q)) || (st = lk__mm(c, &L->wk, &L->bk, xn, T, c->k)) ||
-                (st = lk__mm(c, &L->wv, &L->bv, xn, T, c->v)))
-                return st;
-        }
+}
+/* x += o (optionally RMSNorm(o) * post_norm first); x, o: [T, E] */
+static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
+    const int E = c->m->hp.n_embd;
+    int t, i;
+    if (post_norm->data)
+        for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, post_norm->data), E, c->m->hp.norm_eps);
+    for (i = 0; i < T * E; i++) c->x[i] += c->o[i];
+}
+
+/* x += Wo attention(RoPE(Wq xn), RoPE(Wk xn), Wv xn), xn = norm(x).
+ * The chunk's K, V rows are stored at slots kv.n .. kv.n + T - 1 first. */
+static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const lk__layer *L = &m->layers[il];
+    const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
+    const int swa = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0);
+    lk__attn_task at;
+    lk_status st;
+    int t, i;
+    lk__norm_rows(m, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
+    if (L->wqkv.data) {   /* fused: rows [Q | K | V] into ff1 [T, nq + 2 nkv], then split */
+        if ((st = lk__mm(c, &L->wqkv, &L->bqkv, c->xn, T, c->ff1))) return st;
         for (t = 0; t < T; t++) {
-            float *qt = c->q + (size_t)t * nq;
-            if (hp->rope.n_rot) {
-                lk_rope r = hp->rope;
-                lk_rope_apply(&r, qt, H, d, pos[t]);
-                lk_rope_apply(&r, c->k + (size_t)t * nkv, hp->n_head_kv, d, pos[t]);
-            }
-            if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+            const float *r = c->ff1 + (size_t)t * (nq + 2 * nkv);
+            memcpy(c->q + (size_t)t * nq, r, sizeof(float) * nq);
+            memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
+            memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
         }
-        lk__store_rows(c, il, T, slot0, pos, seg);
-        at.c = c; at.il = il; at.T = T; at.slot0 = slot0; at.pos = pos; at.seg = seg; at.t = 0;
-        at.ap = lk_attn_default_params(d);
-        at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
-        at.ap.window = swa ? hp->sliding_window : 0;
-        at.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
-        at.ap.score = c->p.attn_score; at.ap.lssar_p = c->p.lssar_p;
-        lk__attn_layer(c, &at);
-        if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
-        if (L->post_attn_norm.data)
-            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_attn_norm.data), E, hp->norm_eps);
-        for (i = 0; i < T * E; i++) x[i] += c->o[i];
-        /* feed-forward */
-        LK__NORM(xn, x, L->ffn_norm, L->ffn_norm_b);
-        if (hp->arch == LK_ARCH_GPT2) {
-            if ((st = lk__mm(c, &L->ffn_up, &L->b_up, xn, T, c->ff2))) return st;
-            for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
-        } else if (hp->arch == LK_ARCH_PHI3) {   /* fused up: [gate | up] */
-            if ((st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff1))) return st;
-            for (t = 0; t < T; t++) {
-                const float *u = c->ff1 + (size_t)t * 2 * F;
-                float *h = c->ff2 + (size_t)t * F;
-                lk_silu_row(h, u, F);
-                for (i = 0; i < F; i++) h[i] *= u[F + i];
-            }
-        } else {
-            int geglu = hp->arch == LK_ARCH_GEMMA || hp->arch == LK_ARCH_GEMMA2;
-            if ((st = lk__mm(c, &L->ffn_gate, NULL, xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, xn, T, c->ff2))) return st;
-            if (geglu) for (i = 0; i < T * F; i++) c->ff2[i] *= lk_gelu(c->ff1[i]);
-            else for (t = 0; t < T; t++) {
-                float *g = c->ff1 + (size_t)t * F;
-                lk_silu_row(g, g, F);
-                for (i = 0; i < F; i++) c->ff2[(size_t)t * F + i] *= g[i];
-            }
+    } else if ((st = lk__mm(c, &L->wq, &L->bq, c->xn, T, c->q)) || (st = lk__mm(c, &L->wk, &L->bk, c->xn, T, c->k)) ||
+               (st = lk__mm(c, &L->wv, &L->bv, c->xn, T, c->v)))
+        return st;
+    for (t = 0; t < T; t++) {   /* q: [T, H, d], k: [T, G, d] */
+        float *qt = c->q + (size_t)t * nq;
+        if (hp->rope.n_rot) {
+            lk_rope_apply(&hp->rope, qt, H, d, pos[t]);
+            lk_rope_apply(&hp->rope, c->k + (size_t)t * nkv, G, d, pos[t]);
         }
-        if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
-        if (L->post_ffw_norm.data)
-            for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, L->post_ffw_norm.data), E, hp->norm_eps);
-        for (i = 0; i < T * E; i++) x[i] += c->o[i];
+        if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
     }
-    /* output rows [out_from, T) */
-    n_out = T - out_from;
+    lk__store_rows(c, il, T, c->kv.n, pos, seg);
+    at.c = c; at.il = il; at.T = T; at.slot0 = c->kv.n; at.pos = pos; at.seg = seg; at.t = 0;
+    at.ap = lk_attn_default_params(d);
+    at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
+    at.ap.window = swa ? hp->sliding_window : 0;
+    at.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
+    at.ap.score = c->p.attn_score; at.ap.lssar_p = c->p.lssar_p;
+    lk__attn_layer(c, &at);   /* att: [T, H, d] */
+    if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
+    lk__residual(c, &L->post_attn_norm, T);
+    return LK_OK;
+}
+
+/* x += FFN(norm(x)), the architecture's kind: SwiGLU (separate or fused
+ * gate/up), GeGLU or a GELU MLP. hidden h: ff2 [T, F] */
+static lk_status lk__ffn_block(lk_context *c, int il, int T) {
+    const lk_model *m = c->m;
+    const lk__layer *L = &m->layers[il];
+    const int F = m->hp.n_ff;
+    lk_status st;
+    int t, i;
+    lk__norm_rows(m, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
+    switch ((lk__ffn_kind)m->ai->ffn) {
+    case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
+        if ((st = lk__mm(c, &L->ffn_up, &L->b_up, c->xn, T, c->ff2))) return st;
+        for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
+        break;
+    case LK__FFN_SWIGLU_FUSED:  /* u = up xn: [T, 2F] = [gate | up]; h = silu(gate) * up */
+        if ((st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff1))) return st;
+        for (t = 0; t < T; t++) {
+            const float *u = c->ff1 + (size_t)t * 2 * F;
+            float *h = c->ff2 + (size_t)t * F;
+            lk_silu_row(h, u, F);
+            for (i = 0; i < F; i++) h[i] *= u[F + i];
+        }
+        break;
+    case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
+        if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
+        for (i = 0; i < T * F; i++) c->ff2[i] *= lk_gelu(c->ff1[i]);
+        break;
+    case LK__FFN_SWIGLU:        /* h = silu(gate xn) * up xn */
+        if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
+        for (t = 0; t < T; t++) {
+            float *g = c->ff1 + (size_t)t * F;
+            lk_silu_row(g, g, F);
+            for (i = 0; i < F; i++) c->ff2[(size_t)t * F + i] *= g[i];
+        }
+        break;
+    }
+    if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
+    lk__residual(c, &L->post_ffw_norm, T);
+    return LK_OK;
+}
+
+/* logits [T - out_from, V] = output(norm(x[t])) for rows t >= out_from, with
+ * the final soft-cap; non-finite logits are an error, never handed on. */
+static lk_status lk__output(lk_context *c, int T, int out_from) {
+    const lk_model *m = c->m;
+    const int E = m->hp.n_embd, V = m->hp.n_vocab, n_out = T - out_from;
+    const float cap = m->hp.final_softcap;
+    size_t i, n;
+    lk_status st;
     c->n_logit_rows = 0;
     if (n_out <= 0) return LK_OK;
-    for (t = out_from; t < T; t++) {
-        float *dst = xn + (size_t)(t - out_from) * E;
-        if (hp->norm_is_layernorm)
-            lk_layernorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), LK__CAST(const float *, m->output_norm_b.data), E, hp->norm_eps);
-        else lk_rmsnorm(dst, x + (size_t)t * E, LK__CAST(const float *, m->output_norm.data), E, hp->norm_eps);
+    lk__norm_rows(m, c->xn, c->x + (size_t)out_from * E, &m->output_norm, &m->output_norm_b, n_out);
+    if ((st = lk__mm(c, &m->output, NULL, c->xn, n_out, c->logits))) return st;
+    n = (size_t)n_out * V;
+    if (cap > 0.0f) for (i = 0; i < n; i++) c->logits[i] = cap * tanhf(c->logits[i] * (1.0f / cap));
+    if (!lk__all_finite(c->logits, n)) {
+        for (i = 0; i < n && c->logits[i] - c->logits[i] == 0.0f; i++) {}
+        return lk_set_error(LK_ERR_FORMAT, "lk_decode: the logits after token %d of the batch are %s (vocabulary index %d): the model's weights "
+                            "or activations are not finite (check_tensors finds such weights at load)", (int)(out_from + (int)(i / (size_t)V)),
+                            c->logits[i] != c->logits[i] ? "NaN" : "infinite", (int)(i % (size_t)V));
     }
-    if ((st = lk__mm(c, &m->output, NULL, xn, n_out, c->logits))) return st;
-    if (hp->final_softcap > 0.0f)
-        for (i = 0; i < n_out * V; i++) c->logits[i] = hp->final_softcap * tanhf(c->logits[i] * (1.0f / hp->final_softcap));
     c->n_logit_rows = n_out;
     return LK_OK;
-#undef LK__NORM
+}
+
+/* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n + T - 1;
+ * kv.n advances only when the whole chunk succeeded (lk__decode). */
+static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos, const int *seg, int T, int out_from) {
+    lk_status st;
+    int il;
+    lk__embed(c, tok, pos, T);
+    for (il = 0; il < c->m->hp.n_layer; il++)
+        if ((st = lk__attn_block(c, il, pos, seg, T)) || (st = lk__ffn_block(c, il, T))) return st;
+    return lk__output(c, T, out_from);
 }
 
 /* Shared by lk_decode, lk_decode_pos and lk_decode_ext: pos == NULL
