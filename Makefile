@@ -17,9 +17,11 @@ TESTS    = $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 #   lk-test: sanitize   also built and run with ASan+UBSan
 #   lk-test: nomalloc   also built with -DLLMKIT_NO_MALLOC -DLLMKIT_NO_MMAP (arena + fread)
 #   lk-test: neon       also cross-built for aarch64 and run under qemu
+#   lk-test: tsan       also built with ThreadSanitizer (no OpenMP: its runtime is not instrumented)
 SAN_TESTS  = $(patsubst tests/%.c,$(B)/tests-san/%,$(shell grep -l 'lk-test: sanitize' tests/test_*.c 2>/dev/null))
 NOM_TESTS  = $(patsubst tests/%.c,$(B)/tests-nomalloc/%,$(shell grep -l 'lk-test: nomalloc' tests/test_*.c 2>/dev/null))
 NEON_TESTS = $(patsubst tests/%.c,$(B)/tests-neon/%,$(shell grep -l 'lk-test: neon' tests/test_*.c 2>/dev/null))
+TSAN_TESTS = $(patsubst tests/%.c,$(B)/tests-tsan/%,$(shell grep -l 'lk-test: tsan' tests/test_*.c 2>/dev/null))
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 HAVE_AARCH64 := $(shell command -v $(AARCH64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1 && echo 1)
 HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
@@ -33,7 +35,10 @@ $(B)/%: examples/%.c llmkit.h | $(B)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
 $(B)/tests/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS) -pthread
+$(B)/tests-tsan/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -march=native -fsanitize=thread $(WARN) -std=c99 -I. $< -o $@ $(LIBS) -pthread
 $(B)/tests-san/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -march=native -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
@@ -84,10 +89,10 @@ fuzz-seeds: | $(B)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-seeds
 	@for f in $(FUZZ_SEEDS); do cp -f $$f $(B)/fuzz-seeds/; done
 
-test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds
+test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds
 	@[ "$(HAVE_AARCH64)" = 1 ] || echo "SKIP neon: aarch64-linux-gnu-gcc or qemu-aarch64 missing (install gcc-aarch64-linux-gnu qemu-user)"
 	@[ "$(HAVE_CLANG)" = 1 ] || echo "SKIP clang checks and fuzzing: clang missing"
-	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(NEON_RUN)
+	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN)
 
 fuzz: $(B)/fuzz_gguf fuzz-seeds
 	$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 $(B)/fuzz-corpus $(B)/fuzz-seeds

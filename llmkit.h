@@ -5210,7 +5210,7 @@ static int lk__iq4_best_index(float x) {
 LK__IQ_STRICT_FN
 static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t *q4, uint8_t *scales_h, uint8_t *scales_l) {
     LK__IQ_STRICT_FP
-    float scales[8], weight[32];
+    float scales[8] = { 0 }, weight[32];
     uint8_t L[256];
     float max_scale = 0, amax_scale = 0;
     const int nsub = sbs / 32;
