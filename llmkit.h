@@ -7962,21 +7962,6 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
 static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
-static const char *const lk__kv_policy_names[LK_KV_POLICY_COUNT + 1] = { "full", "streaming", "h2o", "keyformer", "quest", "tokenselect", "twilight", NULL };
-LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (int)p >= 0 && p < LK_KV_POLICY_COUNT ? lk__kv_policy_names[p] : "?"; }
-LKDEF int lk_kv_policy_from_name(const char *name) {
-    int i;
-    if (!name) return -1;
-    for (i = 0; i < LK_KV_POLICY_COUNT; i++) if (!strcmp(name, lk__kv_policy_names[i])) return i;
-    return -1;
-}
-LKDEF lk_kv_policy_params lk_kv_policy_default_params(void) {
-    lk_kv_policy_params p;
-    memset(&p, 0, sizeof p);
-    p.policy = LK_KV_FULL; p.budget = 0; p.n_sink = 4; p.recent = 0; p.page_size = 16; p.top_p = 0.95f;
-    p.twilight_base = LK_KV_FULL; p.tau_init = 1.0f; p.tau_end = 2.0f; p.seed = 0; p.reuse_cos = 0.0f;
-    return p;
-}
 /* byte sizes of every part; 0 total = invalid parameters */
 typedef struct lk__kv_sizes { size_t row_k, row_v, k, v, pos, seg, zrow, zk, zp, zs, zq, total; int W; } lk__kv_sizes;
 static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
@@ -8172,6 +8157,495 @@ LKDEF void lk_kv_cache_read(const lk_kv_cache *c, int il, int r, int h, float *k
     }
 }
 
+
+/* --------------------------------------------------------------------------
+ * 15.10p KV policies: which rows each query reads
+ * --------------------------------------------------------------------------
+ * A context keeps its policy state and attention scratch in an lk__kvp.
+ * The model's attention block (15.13) describes one layer's chunk in an
+ * lk__attn_job and calls lk__kv_attend, which runs the policy's row of
+ * lk__kv_policies:
+ *   attend      how the chunk runs: lk__attend_rows (every query row and
+ *               head on its own, in parallel, over the rows `select` picks),
+ *               lk__attend_h2o (token by token, one task per KV head, evicting
+ *               as it goes) or lk__attend_ts (token by token: one selection
+ *               for all heads, then the heads);
+ *   select      for lk__attend_rows: the rows one query head reads (NULL:
+ *               every visible row);
+ *   state       the per-context state it needs, as sizes (lk__kvp_sizes);
+ *   evicts      an evicting cache holds budget rows per layer: that is what
+ *               lk_context_kv_bytes counts;
+ *   step_state  1: state built from every past step (H2O scores), 2: the
+ *               same when reuse_cos > 0 (a reused TokenSelect selection); the
+ *               prefix cache cannot save such state. */
+typedef struct lk__sel_pair { float s; int32_t r; } lk__sel_pair;
+
+typedef struct lk__kvp {
+    lk_kv_policy_params pp;         /* the context's settings                      */
+    int n_layer, n_head, n_head_kv, head_dim, n_ctx;
+    /* attention scratch, one slice per task (max(threads, n_head) tasks) */
+    float *scores; size_t scr_f;    /* [tasks][scr_f]: lk_attn scratch | logits | tmp */
+    int32_t *scr_i;                 /* [tasks][2 n_ctx] row lists                  */
+    lk__sel_pair *scr_p;            /* [tasks][n_ctx] scored rows                  */
+    float *split_scr;               /* split-KV decode partial results             */
+    /* state (zeroed at creation, NULL when the policy has none) */
+    int pg, n_pages;                /* quest page size and pages per layer         */
+    float *quest;                   /* [n_layer][G][n_pages][2][d] K min, max      */
+    int32_t *h2o_kept;              /* [n_layer][G][n_ctx] kept rows, ascending    */
+    float *h2o_acc;                 /* [n_layer][G][n_ctx] accumulated attention   */
+    int *h2o_n;                     /* [n_layer][G] rows kept                      */
+    lk_rng *h2o_rng;                /* [n_layer][G] Keyformer noise streams        */
+    int32_t *ts_sel;                /* [n_layer][n_ctx] TokenSelect rows           */
+    int *ts_n, *ts_prev_n;          /* [n_layer] rows selected; rows at the last full selection (-1: none) */
+    float *ts_q;                    /* [n_layer][H d] query of the last full selection */
+    float *ts_vote;                 /* [n_ctx] soft-vote scratch                   */
+} lk__kvp;
+
+/* bytes of each state array (0: not needed) */
+typedef struct lk__kvp_sizes {
+    size_t quest, h2o_kept, h2o_acc, h2o_n, h2o_rng, ts_sel, ts_n, ts_q, ts_vote, total;
+    int pg, n_pages;
+} lk__kvp_sizes;
+
+/* one layer's attention for a chunk of T query rows at slots slot0.. */
+typedef struct lk__attn_job {
+    lk__kvp *kp;
+    lk_kv_cache *kv;
+    const lk_threads *th;
+    int n_threads, attn_split, attn_tile;
+    const float *q;                 /* [T, H, d] queries                           */
+    float *att;                     /* [T, H, d] outputs                           */
+    int il, T, slot0, t;            /* layer, rows, first slot; t: the token of the sequential policies */
+    const int *pos, *seg;           /* [T] positions, segments (NULL: all 0)       */
+    lk_attn_params ap;
+    void (*select)(struct lk__attn_job *a, int task, int t, int h, lk_kv_view *kv);   /* set by lk__kv_attend */
+} lk__attn_job;
+
+typedef struct lk__kv_policy_def {
+    const char *name;
+    void (*attend)(lk__attn_job *a);
+    void (*select)(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv);
+    void (*state)(const lk__kvp *dims, lk__kvp_sizes *z);
+    unsigned char evicts, step_state;
+} lk__kv_policy_def;
+
+static int lk__sel_cmp(const void *a, const void *b) {   /* score desc, then row asc */
+    const lk__sel_pair *x = LK__CAST(const lk__sel_pair *, a), *y = LK__CAST(const lk__sel_pair *, b);
+    if (x->s != y->s) return x->s > y->s ? -1 : 1;
+    return x->r < y->r ? -1 : x->r > y->r;
+}
+static int lk__int_cmp(const void *a, const void *b) {
+    int32_t x = *LK__CAST(const int32_t *, a), y = *LK__CAST(const int32_t *, b);
+    return x < y ? -1 : x > y;
+}
+/* per-task scratch: floats, ints, pairs */
+static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (size_t)task * kp->scr_f; }
+static int32_t *lk__task_i(const lk__kvp *kp, int task) { return kp->scr_i + (size_t)task * 2 * (size_t)kp->n_ctx; }
+static lk__sel_pair *lk__task_p(const lk__kvp *kp, int task) { return kp->scr_p + (size_t)task * kp->n_ctx; }
+
+/* q.k for row r, KV head h of a view, any storage type (tmp: 2 d floats) */
+static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float *q, float *tmp) {
+    float dot = 0.0f;
+    int i;
+    if (kv->zip) {
+        const lk_kv_cache *z = kv->zip;
+        lk_kv_cache_read(z, kv->zip_layer, r, h, tmp, tmp + d);
+    } else {
+        const float *k = lk__kv_row(kv, 0, r, h, d, tmp);
+        if (k != tmp) for (i = 0; i < d; i++) tmp[i] = k[i];
+    }
+    for (i = 0; i < d; i++) dot += q[i] * tmp[i];
+    return dot;
+}
+/* scaled logits z[j] of the view's keys (-inf where masked) */
+static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int h, float *z, float *tmp) {
+    const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    int j;
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j, kpos = kv->pos ? kv->pos[r] : r;
+        float s;
+        if (lk__attn_masked(p, kv, r, qpos, kpos)) { z[j] = -INFINITY; continue; }
+        s = lk__key_dot(kv, r, h, p->head_dim, q, tmp);
+        if (p->softcap > 0.0f) s = p->softcap * tanhf(s * (1.0f / p->softcap));
+        s *= p->scale;
+        if (p->alibi_slope != 0.0f) s += p->alibi_slope * (float)(kpos - qpos);
+        z[j] = s;
+    }
+}
+
+/* ---- selections for lk__attend_rows ---- */
+/* StreamingLLM: the first n_sink rows + the newest budget - n_sink */
+static void lk__select_streaming(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
+    const lk_kv_policy_params *pp = &a->kp->pp;
+    const int n = a->slot0 + t + 1;
+    int32_t *idx = lk__task_i(a->kp, task);
+    int m = 0, j, ns, rc;
+    (void)h;
+    if (pp->budget <= 0 || pp->budget >= n) return;
+    ns = pp->n_sink < pp->budget ? pp->n_sink : pp->budget - 1;
+    rc = pp->budget - ns;
+    for (j = 0; j < ns; j++) idx[m++] = j;
+    for (j = n - rc; j < n; j++) idx[m++] = j;
+    kv->idx = idx; kv->n_idx = m;
+}
+/* Quest: the newest page plus the top-scoring pages that fit in budget rows;
+ * page score for query q: sum_c max(q_c min_c, q_c max_c) */
+static void lk__select_quest(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
+    const lk__kvp *kp = a->kp;
+    const lk_kv_policy_params *pp = &kp->pp;
+    const int P = kp->pg, d = kp->head_dim, n = a->slot0 + t + 1, np = (n + P - 1) / P, g = h / (kp->n_head / kp->n_head_kv);
+    const float *q = a->q + ((size_t)t * kp->n_head + h) * d;
+    const float *meta = kp->quest + ((size_t)a->il * kp->n_head_kv + g) * kp->n_pages * 2 * d;
+    int32_t *idx = lk__task_i(kp, task), *pages = idx + n;   /* idx has room for 2n */
+    lk__sel_pair *pr = lk__task_p(kp, task);
+    int k, i, cnt = 0, room = pp->budget - (n - (np - 1) * P), npk = 0;
+    if (pp->budget <= 0 || pp->budget >= n) return;
+    for (k = 0; k < np - 1; k++) {
+        const float *mn = meta + (size_t)k * 2 * d, *mx = mn + d;
+        float s = 0.0f;
+        for (i = 0; i < d; i++) { float x = q[i] * mn[i], y = q[i] * mx[i]; s += x > y ? x : y; }
+        pr[k].s = s; pr[k].r = k;
+    }
+    qsort(pr, (size_t)(np - 1), sizeof *pr, lk__sel_cmp);
+    while (npk < np - 1 && room >= P) { room -= P; npk++; }
+    for (k = 0; k < npk; k++) pages[k] = pr[k].r;   /* the chosen pages' rows in ascending order, then the newest page */
+    qsort(pages, (size_t)npk, sizeof *pages, lk__int_cmp);
+    for (k = 0; k < npk; k++) { int r; for (r = pages[k] * P; r < pages[k] * P + P; r++) idx[cnt++] = r; }
+    for (i = (np - 1) * P; i < n; i++) idx[cnt++] = i;
+    kv->idx = idx; kv->n_idx = cnt;
+}
+/* Twilight: top-p over the candidates of the base selector (full or Quest):
+ * per query head, the smallest set whose softmax mass, estimated from the
+ * exact scores, reaches top_p; the threshold is found by binary search on
+ * the probability */
+static void lk__select_twilight(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
+    const lk__kvp *kp = a->kp;
+    const lk_kv_policy_params *pp = &kp->pp;
+    const int n = a->slot0 + t + 1, d = kp->head_dim, g = h / (kp->n_head / kp->n_head_kv);
+    const float *q = a->q + ((size_t)t * kp->n_head + h) * d;
+    float *z = lk__task_f(kp, task), mx = -INFINITY, lo_t = 0.0f, hi_t, *tmp = z + n;
+    int32_t *idx = lk__task_i(kp, task);
+    lk_attn_params ap = a->ap;
+    double sum = 0.0;
+    int it, cnt = 0, m, j;
+    if (pp->twilight_base == LK_KV_QUEST) lk__select_quest(a, task, t, h, kv);
+    if (pp->top_p >= 1.0f) return;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    if (!kv->idx) { for (j = 0; j < n; j++) idx[j] = j; kv->idx = idx; kv->n_idx = n; }
+    m = kv->n_idx;
+    lk__attn_logits(&ap, q, a->pos[t], kv, g, z, tmp);
+    for (j = 0; j < m; j++) if (z[j] > mx) mx = z[j];
+    if (mx == -INFINITY) return;
+    for (j = 0; j < m; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+    for (j = 0; j < m; j++) z[j] = (float)(z[j] / sum);
+    hi_t = 1.0f;
+    for (it = 0; it < 40; it++) {   /* the largest threshold whose kept mass still reaches top_p */
+        float mid = 0.5f * (lo_t + hi_t);
+        double mass = 0.0;
+        for (j = 0; j < m; j++) if (z[j] >= mid) mass += z[j];
+        if (mass >= pp->top_p) lo_t = mid; else hi_t = mid;
+    }
+    for (j = 0; j < m; j++) if (z[j] >= lo_t && z[j] > 0.0f) idx[cnt++] = kv->idx[j];
+    kv->n_idx = cnt;
+}
+
+/* ---- ways to run a layer ---- */
+/* lk__attend_rows' tasks: (token, head) pairs, each over its own rows */
+static void lk__rows_fn(void *arg, int task, int n_tasks) {
+    lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
+    const lk__kvp *kp = a->kp;
+    const int H = kp->n_head, d = kp->head_dim, gqa = kp->n_head / kp->n_head_kv;
+    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
+    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
+    float *s = lk__task_f(kp, task);
+    for (w = lo; w < hi; w++) {
+        const int t = w / H, h = w % H;
+        const float *q = a->q + ((size_t)t * H + h) * d;
+        float *out = a->att + ((size_t)t * H + h) * d, lse;
+        lk_attn_params ap = a->ap;
+        /* the rows visible to token t: everything stored up to its own slot */
+        lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);
+        ap.qseg = a->seg ? a->seg[t] : 0;
+        if (a->select) a->select(a, task, t, h, &kv);
+        if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
+        else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s);
+    }
+}
+static void lk__attend_rows(lk__attn_job *a) {
+    const lk__kvp *kp = a->kp;
+    const int H = kp->n_head, T = a->T, d = kp->head_dim;
+    /* multiply-adds of this layer's attention: below ~64K a parallel region
+     * costs more than it saves (tiny models decode in microseconds) */
+    const int small = (double)T * H * (a->slot0 + T) * d < 65536.0;
+    if (T == 1 && a->attn_split > 1 && !a->select) {   /* split-KV decode: each head's keys across threads */
+        int h;
+        for (h = 0; h < H; h++) {
+            float lse;
+            lk_attn_params ap = a->ap;
+            lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + 1);
+            ap.qseg = a->seg ? a->seg[0] : 0;
+            lk_attn_split(&ap, a->q + (size_t)h * d, a->pos[0], &kv, h / (H / kp->n_head_kv), a->att + (size_t)h * d, &lse, kp->split_scr,
+                          a->attn_split, a->th);
+        }
+        return;
+    }
+    lk_parallel_for(a->th, small ? 1 : T * H < a->n_threads ? T * H : a->n_threads, lk__rows_fn, a);
+}
+
+/* H2O / Keyformer, token a->t: task = KV head g. The new row joins the kept
+ * set; past the budget the `recent` newest and the top (budget - recent)
+ * by accumulated score stay, the rest are evicted for good; then each query
+ * head of g attends and adds its attention (Keyformer: softmax((z + G)/tau))
+ * to the kept rows' scores. */
+static void lk__h2o_fn(void *arg, int g, int n_tasks) {
+    lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
+    lk__kvp *kp = a->kp;
+    const lk_kv_policy_params *pp = &kp->pp;
+    const int H = kp->n_head, d = kp->head_dim, gqa = kp->n_head / kp->n_head_kv, t = a->t, slot = a->slot0 + t;
+    const size_t st = (size_t)a->il * kp->n_head_kv + g;
+    int32_t *kept = kp->h2o_kept + st * kp->n_ctx;
+    float *acc = kp->h2o_acc + st * kp->n_ctx, *s = lk__task_f(kp, g), *z = s + lk_attn_scratch_floats(&a->ap, kp->n_ctx) + 48;
+    int *nk = kp->h2o_n + st, h, j;
+    lk_attn_params ap = a->ap;
+    (void)n_tasks;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    kept[(*nk)++] = slot; acc[slot] = 0.0f;
+    if (pp->budget > 0 && *nk > pp->budget) {   /* evict before attending: keep `recent` newest + top heavy */
+        int recent = pp->recent > 0 ? pp->recent : pp->budget / 2, heavy, nc, m = 0;
+        lk__sel_pair *pr = lk__task_p(kp, g);
+        int32_t *keep = lk__task_i(kp, g);
+        if (recent > pp->budget) recent = pp->budget;
+        if (recent < 1) recent = 1;   /* the new row itself */
+        heavy = pp->budget - recent;
+        nc = *nk - recent;
+        for (j = 0; j < nc; j++) { pr[j].s = acc[kept[j]]; pr[j].r = kept[j]; }
+        qsort(pr, (size_t)nc, sizeof *pr, lk__sel_cmp);
+        for (j = 0; j < heavy && j < nc; j++) keep[m++] = pr[j].r;
+        qsort(keep, (size_t)m, sizeof *keep, lk__int_cmp);
+        for (j = nc; j < *nk; j++) keep[m++] = kept[j];
+        memcpy(kept, keep, sizeof(int32_t) * (size_t)m);
+        *nk = m;
+    }
+    for (h = g * gqa; h < (g + 1) * gqa; h++) {
+        const float *q = a->q + ((size_t)t * H + h) * d;
+        float lse, *tmp = z + kp->n_ctx;
+        lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, slot + 1);
+        kv.idx = kept; kv.n_idx = *nk;
+        lk_attn(&ap, q, a->pos[t], &kv, g, a->att + ((size_t)t * H + h) * d, &lse, s);
+        lk__attn_logits(&ap, q, a->pos[t], &kv, g, z, tmp);
+        if (pp->policy == LK_KV_KEYFORMER) {
+            /* softmax((z + G) / tau), tau from tau_init to tau_end over the context */
+            float frac = kp->n_ctx > 1 ? (float)a->pos[t] / (float)(kp->n_ctx - 1) : 1.0f, tau, mx = -INFINITY;
+            double sum = 0.0;
+            lk_rng *rng = kp->h2o_rng + st;
+            if (frac > 1.0f) frac = 1.0f;
+            tau = pp->tau_init + (pp->tau_end - pp->tau_init) * frac;
+            if (!(tau > 0.0f)) tau = 1.0f;
+            for (j = 0; j < *nk; j++) { float gn = lk_rng_gumbel(rng); if (z[j] != -INFINITY) { z[j] = (z[j] + gn) / tau; if (z[j] > mx) mx = z[j]; } }
+            if (mx > -INFINITY) {
+                for (j = 0; j < *nk; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+                for (j = 0; j < *nk; j++) acc[kept[j]] += (float)(z[j] / sum);
+            }
+        } else if (lse > -INFINITY) {
+            for (j = 0; j < *nk; j++) if (z[j] != -INFINITY) acc[kept[j]] += expf(z[j] - lse);
+        }
+    }
+}
+static void lk__attend_h2o(lk__attn_job *a) {
+    for (a->t = 0; a->t < a->T; a->t++) lk_parallel_for(a->th, a->kp->n_head_kv, lk__h2o_fn, a);
+}
+
+/* TokenSelect, token a->t: task = query head h over the layer's selection */
+static void lk__ts_fn(void *arg, int h, int n_tasks) {
+    lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
+    const lk__kvp *kp = a->kp;
+    const int H = kp->n_head, d = kp->head_dim, gqa = kp->n_head / kp->n_head_kv, t = a->t;
+    float lse;
+    lk_attn_params ap = a->ap;
+    lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);
+    (void)n_tasks;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    kv.idx = kp->ts_sel + (size_t)a->il * kp->n_ctx; kv.n_idx = kp->ts_n[a->il];
+    lk_attn(&ap, a->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, a->att + ((size_t)t * H + h) * d, &lse, lk__task_f(kp, h));
+}
+/* the selection for token a->t of layer il: n_sink first rows, `recent`
+ * newest, and the top of the rest by the heads' summed softmax (soft vote);
+ * with reuse_cos, the previous selection (plus the new rows) while the
+ * query's cosine to the last full selection's stays >= reuse_cos */
+static void lk__ts_select(lk__attn_job *a) {
+    lk__kvp *kp = a->kp;
+    const lk_kv_policy_params *pp = &kp->pp;
+    const int H = kp->n_head, d = kp->head_dim, gqa = H / kp->n_head_kv, t = a->t, n = a->slot0 + t + 1, il = a->il;
+    int32_t *sel = kp->ts_sel + (size_t)il * kp->n_ctx;
+    float *qp = kp->ts_q + (size_t)il * H * d;
+    const float *qt = a->q + (size_t)t * H * d;
+    int *ns = kp->ts_n + il, j, h, m = 0;
+    lk_attn_params ap = a->ap;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    if (pp->budget <= 0 || pp->budget >= n) {
+        for (j = 0; j < n; j++) sel[j] = j;
+        *ns = n; kp->ts_prev_n[il] = -1;
+        return;
+    }
+    if (pp->reuse_cos > 0.0f && kp->ts_prev_n[il] >= 0) {
+        double dot = 0.0, a2 = 0.0, b2 = 0.0;
+        for (j = 0; j < H * d; j++) { dot += (double)qt[j] * qp[j]; a2 += (double)qt[j] * qt[j]; b2 += (double)qp[j] * qp[j]; }
+        if (a2 > 0.0 && b2 > 0.0 && dot / sqrt(a2 * b2) >= pp->reuse_cos) {
+            for (j = kp->ts_prev_n[il]; j < n; j++) sel[(*ns)++] = j;   /* previous selection + the new rows */
+            kp->ts_prev_n[il] = n;
+            return;
+        }
+    }
+    {
+        float *vote = kp->ts_vote, *z = lk__task_f(kp, 0), *tmp = z + kp->n_ctx;
+        lk__sel_pair *pr = lk__task_p(kp, 0);
+        lk_kv_view kv = lk_kv_cache_view(a->kv, il, d, n);
+        int sinks = pp->n_sink < pp->budget ? pp->n_sink : 0, local = pp->recent > 0 ? pp->recent : pp->budget / 8, k, np = 0;
+        if (local < 1) local = 1;
+        if (sinks + local > pp->budget) local = pp->budget - sinks;
+        k = pp->budget - sinks - local;
+        for (j = 0; j < n; j++) vote[j] = 0.0f;
+        for (h = 0; h < H; h++) {   /* soft vote: per-head softmax of the scores, summed */
+            float mx = -INFINITY;
+            double sum = 0.0;
+            lk__attn_logits(&ap, qt + (size_t)h * d, a->pos[t], &kv, h / gqa, z, tmp);
+            for (j = 0; j < n; j++) if (z[j] > mx) mx = z[j];
+            if (mx == -INFINITY) continue;
+            for (j = 0; j < n; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+            for (j = 0; j < n; j++) vote[j] += (float)(z[j] / sum);
+        }
+        for (j = sinks; j < n - local; j++) { pr[np].s = vote[j]; pr[np].r = j; np++; }
+        qsort(pr, (size_t)np, sizeof *pr, lk__sel_cmp);
+        for (j = 0; j < sinks; j++) sel[m++] = j;
+        for (j = 0; j < k && j < np; j++) sel[m++] = pr[j].r;
+        qsort(sel + sinks, (size_t)(m - sinks), sizeof *sel, lk__int_cmp);
+        for (j = n - local; j < n; j++) sel[m++] = j;
+        *ns = m;
+        memcpy(qp, qt, sizeof(float) * (size_t)H * d);
+        kp->ts_prev_n[il] = n;
+    }
+}
+static void lk__attend_ts(lk__attn_job *a) {
+    for (a->t = 0; a->t < a->T; a->t++) { lk__ts_select(a); lk_parallel_for(a->th, a->kp->n_head, lk__ts_fn, a); }
+}
+
+/* ---- state sizes (dims: n_layer, n_head(_kv), head_dim, n_ctx, pp) ---- */
+static void lk__state_none(const lk__kvp *k, lk__kvp_sizes *z) { (void)k; (void)z; }
+static void lk__state_quest(const lk__kvp *k, lk__kvp_sizes *z) {
+    z->pg = k->pp.page_size > 0 ? k->pp.page_size : 16;
+    z->n_pages = (k->n_ctx + z->pg - 1) / z->pg;
+    z->quest = lk__pad64(sizeof(float) * (size_t)k->n_layer * k->n_head_kv * z->n_pages * 2 * k->head_dim);
+}
+static void lk__state_h2o(const lk__kvp *k, lk__kvp_sizes *z) {
+    const size_t LG = (size_t)k->n_layer * k->n_head_kv;
+    z->h2o_kept = lk__pad64(sizeof(int32_t) * LG * k->n_ctx);
+    z->h2o_acc = lk__pad64(sizeof(float) * LG * k->n_ctx);
+    z->h2o_n = lk__pad64(sizeof(int) * LG);
+    z->h2o_rng = lk__pad64(sizeof(lk_rng) * LG);
+}
+static void lk__state_ts(const lk__kvp *k, lk__kvp_sizes *z) {
+    z->ts_sel = lk__pad64(sizeof(int32_t) * (size_t)k->n_layer * k->n_ctx);
+    z->ts_n = lk__pad64(sizeof(int) * (size_t)k->n_layer);
+    z->ts_q = lk__pad64(sizeof(float) * (size_t)k->n_layer * k->n_head * k->head_dim);
+    z->ts_vote = lk__pad64(sizeof(float) * (size_t)k->n_ctx);
+}
+static void lk__state_twilight(const lk__kvp *k, lk__kvp_sizes *z) { if (k->pp.twilight_base == LK_KV_QUEST) lk__state_quest(k, z); }
+
+static const lk__kv_policy_def lk__kv_policies[LK_KV_POLICY_COUNT] = {
+    /* name          attend           select                state               evicts step_state */
+    { "full",        lk__attend_rows, NULL,                 lk__state_none,     0, 0 },
+    { "streaming",   lk__attend_rows, lk__select_streaming, lk__state_none,     1, 0 },
+    { "h2o",         lk__attend_h2o,  NULL,                 lk__state_h2o,      1, 1 },
+    { "keyformer",   lk__attend_h2o,  NULL,                 lk__state_h2o,      1, 1 },
+    { "quest",       lk__attend_rows, lk__select_quest,     lk__state_quest,    0, 0 },
+    { "tokenselect", lk__attend_ts,   NULL,                 lk__state_ts,       0, 2 },
+    { "twilight",    lk__attend_rows, lk__select_twilight,  lk__state_twilight, 0, 0 },
+};
+
+LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (int)p >= 0 && p < LK_KV_POLICY_COUNT ? lk__kv_policies[p].name : "?"; }
+LKDEF int lk_kv_policy_from_name(const char *name) {
+    int i;
+    if (!name) return -1;
+    for (i = 0; i < LK_KV_POLICY_COUNT; i++) if (!strcmp(name, lk__kv_policies[i].name)) return i;
+    return -1;
+}
+LKDEF lk_kv_policy_params lk_kv_policy_default_params(void) {
+    lk_kv_policy_params p;
+    memset(&p, 0, sizeof p);
+    p.policy = LK_KV_FULL; p.budget = 0; p.n_sink = 4; p.recent = 0; p.page_size = 16; p.top_p = 0.95f;
+    p.twilight_base = LK_KV_FULL; p.tau_init = 1.0f; p.tau_end = 2.0f; p.seed = 0; p.reuse_cos = 0.0f;
+    return p;
+}
+
+/* Check the settings and size the state for the dims in k (k->pp set). */
+static lk_status lk__kvp_sizes_get(const lk__kvp *k, lk__kvp_sizes *z) {
+    const lk_kv_policy_params *pp = &k->pp;
+    memset(z, 0, sizeof *z);
+    if ((int)pp->policy < 0 || pp->policy >= LK_KV_POLICY_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown kv policy %d", (int)pp->policy);
+    if (pp->policy == LK_KV_TWILIGHT && pp->twilight_base != LK_KV_FULL && pp->twilight_base != LK_KV_QUEST)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: twilight_base must be full or quest");
+    if (pp->budget < 0 || pp->n_sink < 0 || pp->recent < 0 || pp->page_size < 0)
+        return lk_set_error(LK_ERR_INVALID_ARG, "context: negative kv policy parameter");
+    lk__kv_policies[pp->policy].state(k, z);
+    z->total = z->quest + z->h2o_kept + z->h2o_acc + z->h2o_n + z->h2o_rng + z->ts_sel + 2 * z->ts_n + z->ts_q + z->ts_vote;
+    return LK_OK;
+}
+/* Lay the state out in mem (z->total bytes, zeroed) */
+static void lk__kvp_bind(lk__kvp *k, const lk__kvp_sizes *z, unsigned char *mem) {
+#define LK__TAKE(ptr, T, sz) do { if (sz) { ptr = LK__CAST(T, mem); mem += (sz); } } while (0)
+    k->pg = z->pg; k->n_pages = z->n_pages;
+    LK__TAKE(k->quest, float *, z->quest);
+    LK__TAKE(k->h2o_kept, int32_t *, z->h2o_kept); LK__TAKE(k->h2o_acc, float *, z->h2o_acc);
+    LK__TAKE(k->h2o_n, int *, z->h2o_n); LK__TAKE(k->h2o_rng, lk_rng *, z->h2o_rng);
+    LK__TAKE(k->ts_sel, int32_t *, z->ts_sel); LK__TAKE(k->ts_n, int *, z->ts_n); LK__TAKE(k->ts_prev_n, int *, z->ts_n);
+    LK__TAKE(k->ts_q, float *, z->ts_q); LK__TAKE(k->ts_vote, float *, z->ts_vote);
+#undef LK__TAKE
+}
+/* forget the state of rows >= n (n = 0: everything) */
+static void lk__kvp_truncate(lk__kvp *k, int n) {
+    int i, j;
+    if (k->h2o_n)
+        for (i = 0; i < k->n_layer * k->n_head_kv; i++) {
+            int32_t *kept = k->h2o_kept + (size_t)i * k->n_ctx;
+            int m = 0;
+            for (j = 0; j < k->h2o_n[i]; j++) if (kept[j] < n) kept[m++] = kept[j];
+            k->h2o_n[i] = m;
+            if (n == 0) lk_rng_seed_stream(&k->h2o_rng[i], k->pp.seed, (uint64_t)i);
+        }
+    if (k->ts_n) for (i = 0; i < k->n_layer; i++) { k->ts_n[i] = 0; k->ts_prev_n[i] = -1; }
+}
+/* a stored K row (kr: [G, d]) at slot of layer il: Quest page bounds */
+static void lk__kvp_store(lk__kvp *k, int il, int slot, const float *kr) {
+    const int d = k->head_dim;
+    int g, i;
+    if (!k->quest) return;
+    for (g = 0; g < k->n_head_kv; g++) {   /* per-channel min / max of K */
+        float *mn = k->quest + (((size_t)il * k->n_head_kv + g) * k->n_pages + (size_t)(slot / k->pg)) * 2 * d, *mx = mn + d;
+        const float *x = kr + (size_t)g * d;
+        for (i = 0; i < d; i++) {
+            if (slot % k->pg == 0 || x[i] < mn[i]) mn[i] = x[i];
+            if (slot % k->pg == 0 || x[i] > mx[i]) mx[i] = x[i];
+        }
+    }
+}
+/* bytes of state kept for `rows` rows per layer (KV byte reports) */
+static uint64_t lk__kvp_bytes(const lk__kvp *k, int rows) {
+    uint64_t b = 0;
+    if (k->h2o_n) b += (uint64_t)k->n_layer * k->n_head_kv * (uint64_t)rows * 8;   /* row ids and scores of the kept rows */
+    if (k->quest) b += (uint64_t)k->n_layer * k->n_head_kv * k->n_pages * 2 * k->head_dim * sizeof(float);
+    return b;
+}
+/* 1 if the state depends on every past step, so a prefix cannot be saved */
+static int lk__kvp_has_step_state(const lk__kvp *k) {
+    const int s = lk__kv_policies[k->pp.policy].step_state;
+    return s == 1 || (s == 2 && k->pp.reuse_cos > 0.0f);
+}
+/* one layer's attention for the job's chunk, as the policy runs it */
+static void lk__kv_attend(lk__attn_job *a) {
+    const lk__kv_policy_def *pd = &lk__kv_policies[a->kp->pp.policy];
+    a->select = pd->select;
+    pd->attend(a);
+}
 
 /* --------------------------------------------------------------------------
  * 15.11 Sampling
@@ -11562,7 +12036,6 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
 }
 
 /* ---- context ---------------------------------------------------------------- */
-typedef struct lk__sel_pair { float s; int32_t r; } lk__sel_pair;
 struct lk_context {
     const lk_model *m;
     lk_context_params p;
@@ -11586,23 +12059,8 @@ struct lk_context {
     void *mm; size_t mm_size;       /* lk_matmul scratch: quantized activations */
     int n_logit_rows;               /* rows of logits held from the last batch */
     int logit_row0;                 /* batch row of logits row 0               */
-    /* attention scratch, one slice per task (max(threads, H) tasks) */
-    float *scores; size_t scr_f;    /* [tasks][scr_f]: lk_attn scratch, policy logits */
-    int32_t *scr_i;                 /* [tasks][2 n_ctx] row lists              */
-    lk__sel_pair *scr_p;            /* [tasks][n_ctx] scored rows              */
-    float *split_scr;               /* split-KV decode partial results         */
-    /* KV policy state (one allocation, pol; see 15.10's policy table) */
-    void *pol; size_t pol_size;
-    int pg, n_pages;                /* quest page size and pages per layer      */
-    float *quest;                   /* [n_layer][G][n_pages][2][d] K min, max  */
-    int32_t *h2o_kept;              /* [n_layer][G][n_ctx] kept rows            */
-    float *h2o_acc;                 /* [n_layer][G][n_ctx] accumulated attention */
-    int *h2o_n;                     /* [n_layer][G] rows kept                   */
-    lk_rng *h2o_rng;                /* [n_layer][G] Keyformer noise streams     */
-    int32_t *ts_sel;                /* [n_layer][n_ctx] TokenSelect rows        */
-    int *ts_n, *ts_prev_n;          /* [n_layer] selected rows; rows at the last full selection */
-    float *ts_q;                    /* [n_layer][H d] query of the last full selection */
-    float *ts_vote;                 /* [n_ctx] soft-vote scratch                */
+    lk__kvp kp;                     /* KV policy state and attention scratch (15.10p) */
+    void *pol; size_t pol_size;     /* the policy state's allocation           */
 };
 
 LKDEF lk_context_params lk_context_default_params(void) {
@@ -11655,7 +12113,10 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
         p->kv_type = t[k];
         p->kv_zip_bits = k == 4 ? 4 : k == 5 ? 2 : 0;
     } else if (!strcmp(n, "kv-policy")) {
-        if ((k = lk__opt_pick(name, v, lk__kv_policy_names)) < 0) return LK_ERR_INVALID_ARG;
+        const char *names[LK_KV_POLICY_COUNT + 1];
+        for (k = 0; k < LK_KV_POLICY_COUNT; k++) names[k] = lk_kv_policy_name((lk_kv_policy)k);
+        names[LK_KV_POLICY_COUNT] = NULL;
+        if ((k = lk__opt_pick(name, v, names)) < 0) return LK_ERR_INVALID_ARG;
         p->kv_policy.policy = (lk_kv_policy)k;
     } else if (!strcmp(n, "twilight-base")) {
         if ((k = lk__opt_pick(name, v, base)) < 0) return LK_ERR_INVALID_ARG;
@@ -11666,11 +12127,12 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 
 /* the sizes of every buffer, shared by memory_size and new */
 typedef struct lk__ctx_sizes {
-    size_t posb, x, q, kvr, att, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
-    size_t quest, h2o_kept, h2o_acc, h2o_n, h2o_rng, ts_sel, ts_n, ts_q, ts_vote, segb, pol;
-    int n_ctx, n_batch, n_thr, n_tasks, pg, n_pages;
+    size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
+    int n_ctx, n_batch, n_thr, n_tasks;
     size_t scr_f;
     lk_kv_cache_params kvp;
+    lk__kvp dims;                   /* the policy's settings and the model's dims */
+    lk__kvp_sizes pol;              /* its state (a second allocation)            */
 } lk__ctx_sizes;
 static size_t lk__mm_max(const lk_model *m, int nb) {
     size_t mx = 0, s;
@@ -11687,8 +12149,8 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    const lk_kv_policy_params *pp = &p->kv_policy;
-    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, d = hp->head_dim_k, L = hp->n_layer, G = hp->n_head_kv;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, d = hp->head_dim_k, L = hp->n_layer;
+    lk_status st;
     memset(z, 0, sizeof *z);
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train;
     z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
@@ -11701,11 +12163,11 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (p->kv_zip_bits && ((p->kv_zip_bits != 2 && p->kv_zip_bits != 4) || (p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_F32) || (d * p->kv_zip_bits) % 8 || d > 512))
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_zip_bits %d needs 2 or 4 bits, an f16/f32 window and head_dim*bits %% 8 == 0", p->kv_zip_bits);
     if ((int)p->attn_score < 0 || p->attn_score > LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
-    if ((int)pp->policy < 0 || pp->policy >= LK_KV_POLICY_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown kv policy %d", (int)pp->policy);
-    if (pp->policy == LK_KV_TWILIGHT && pp->twilight_base != LK_KV_FULL && pp->twilight_base != LK_KV_QUEST)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "context: twilight_base must be full or quest");
-    if (pp->budget < 0 || pp->n_sink < 0 || pp->recent < 0 || pp->page_size < 0 || p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
-        return lk_set_error(LK_ERR_INVALID_ARG, "context: negative policy or attention parameter");
+    if (p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
+        return lk_set_error(LK_ERR_INVALID_ARG, "context: negative attention parameter (or attn_split > 1024)");
+    z->dims.pp = p->kv_policy;
+    z->dims.n_layer = L; z->dims.n_head = hp->n_head; z->dims.n_head_kv = hp->n_head_kv; z->dims.head_dim = d; z->dims.n_ctx = z->n_ctx;
+    if ((st = lk__kvp_sizes_get(&z->dims, &z->pol))) return st;
     {
         lk_threads th;
         th.parallel_for = p->parallel_for; th.user = p->parallel_user; th.n_threads = p->n_threads;
@@ -11718,7 +12180,6 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
     z->q = lk__pad64(sizeof(float) * (size_t)z->n_batch * nq);
     z->kvr = lk__pad64(sizeof(float) * (size_t)z->n_batch * nkv);
-    z->att = z->q;
     z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
     z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
     z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
@@ -11737,50 +12198,15 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->kvp.head_dim = d; z->kvp.zip_bits = p->kv_zip_bits; z->kvp.zip_window = p->kv_zip_window;
     z->kv = lk__pad64(lk_kv_cache_bytes_ex(&z->kvp));
     if (!z->kv) return lk_set_error(LK_ERR_INVALID_ARG, "context: invalid KV cache settings");
-    /* policy state */
-    if (pp->policy == LK_KV_QUEST || (pp->policy == LK_KV_TWILIGHT && pp->twilight_base == LK_KV_QUEST)) {
-        z->pg = pp->page_size > 0 ? pp->page_size : 16;
-        z->n_pages = (z->n_ctx + z->pg - 1) / z->pg;
-        z->quest = lk__pad64(sizeof(float) * (size_t)L * G * z->n_pages * 2 * d);
-    }
-    if (pp->policy == LK_KV_H2O || pp->policy == LK_KV_KEYFORMER) {
-        z->h2o_kept = lk__pad64(sizeof(int32_t) * (size_t)L * G * z->n_ctx);
-        z->h2o_acc = lk__pad64(sizeof(float) * (size_t)L * G * z->n_ctx);
-        z->h2o_n = lk__pad64(sizeof(int) * (size_t)L * G);
-        z->h2o_rng = lk__pad64(sizeof(lk_rng) * (size_t)L * G);
-    }
-    if (pp->policy == LK_KV_TOKENSELECT) {
-        z->ts_sel = lk__pad64(sizeof(int32_t) * (size_t)L * z->n_ctx);
-        z->ts_n = lk__pad64(sizeof(int) * (size_t)L);
-        z->ts_q = lk__pad64(sizeof(float) * (size_t)L * nq);
-        z->ts_vote = lk__pad64(sizeof(float) * (size_t)z->n_ctx);
-    }
-    z->segb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
-    z->pol = z->quest + z->h2o_kept + z->h2o_acc + z->h2o_n + z->h2o_rng + z->ts_sel + 2 * z->ts_n + z->ts_q + z->ts_vote + z->segb + 64;
-    /* x, xn, o: 3 * x; q, att: 2 * q; k, v: 2 * kvr */
-    z->total = z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->scr_i + z->scr_p + z->split +
+    /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
+    z->total = 2 * z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->scr_i + z->scr_p + z->split +
                z->mm + z->kv + 64;
     return LK_OK;
 }
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
     lk__ctx_sizes z;
     lk_context_params d = lk_context_default_params();
-    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total + z.pol : 0;
-}
-/* forget the policy state of rows >= n (n = 0: everything) */
-static void lk__policy_truncate(lk_context *c, int n) {
-    const lk_hparams *hp = &c->m->hp;
-    int i, j;
-    if (c->h2o_n) {
-        for (i = 0; i < hp->n_layer * hp->n_head_kv; i++) {
-            int32_t *kept = c->h2o_kept + (size_t)i * c->n_ctx;
-            int m = 0;
-            for (j = 0; j < c->h2o_n[i]; j++) if (kept[j] < n) kept[m++] = kept[j];
-            c->h2o_n[i] = m;
-            if (n == 0) lk_rng_seed_stream(&c->h2o_rng[i], c->p.kv_policy.seed, (uint64_t)i);
-        }
-    }
-    if (c->ts_n) for (i = 0; i < hp->n_layer; i++) { c->ts_n[i] = 0; c->ts_prev_n[i] = -1; }
+    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total + z.pol.total + 64 : 0;
 }
 LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, lk_context **out) {
     lk_context_params p = pp ? *pp : lk_context_default_params();
@@ -11788,6 +12214,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     lk_context *c;
     lk_allocator a = lk__resolve_alloc(p.alloc);
     unsigned char *q;
+    size_t pol_bytes;
     lk_status st;
     if (!m || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_new: NULL argument");
     *out = NULL;
@@ -11799,48 +12226,37 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     if (c->p.lssar_p == 0.0f) c->p.lssar_p = 15.0f;
     c->th.parallel_for = p.parallel_for; c->th.user = p.parallel_user; c->th.n_threads = p.n_threads;
     c->n_ctx = z.n_ctx; c->n_batch = z.n_batch; c->n_threads = z.n_thr;
+    pol_bytes = z.pol.total + 64;
     c->mem = a.alloc(a.user, z.total, 64);
-    c->pol = a.alloc(a.user, z.pol, 64);
+    c->pol = a.alloc(a.user, pol_bytes, 64);
     if (!c->mem || !c->pol) {
         if (c->mem) lk__free(&a, c->mem, z.total);
-        if (c->pol) lk__free(&a, c->pol, z.pol);
+        if (c->pol) lk__free(&a, c->pol, pol_bytes);
         lk__free(&a, c, sizeof *c);
-        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)(z.total + z.pol), z.n_ctx, z.n_batch);
+        return lk_set_error(LK_ERR_NOMEM, "context: cannot allocate %llu bytes (n_ctx %d, n_batch %d)", (unsigned long long)(z.total + pol_bytes), z.n_ctx, z.n_batch);
     }
-    c->mem_size = z.total; c->pol_size = z.pol;
-    memset(c->pol, 0, z.pol);
+    c->mem_size = z.total; c->pol_size = pol_bytes;
+    memset(c->pol, 0, pol_bytes);
     q = LK__CAST(unsigned char *, c->mem);
 #define LK__TAKE(ptr, T, sz) do { ptr = LK__CAST(T, q); q += (sz); } while (0)
     LK__TAKE(c->x, float *, z.x); LK__TAKE(c->xn, float *, z.x); LK__TAKE(c->o, float *, z.x);
     LK__TAKE(c->q, float *, z.q); LK__TAKE(c->att, float *, z.q);
     LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
     LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
-    LK__TAKE(c->logits, float *, z.logits); LK__TAKE(c->scores, float *, z.scores);
-    LK__TAKE(c->scr_i, int32_t *, z.scr_i); LK__TAKE(c->scr_p, lk__sel_pair *, z.scr_p);
-    if (z.split) LK__TAKE(c->split_scr, float *, z.split);
-    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb);
-    c->scr_f = z.scr_f;
+    LK__TAKE(c->logits, float *, z.logits);
+    LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
+    c->kp = z.dims;
+    LK__TAKE(c->kp.scores, float *, z.scores); LK__TAKE(c->kp.scr_i, int32_t *, z.scr_i); LK__TAKE(c->kp.scr_p, lk__sel_pair *, z.scr_p);
+    if (z.split) LK__TAKE(c->kp.split_scr, float *, z.split);
+#undef LK__TAKE
+    c->kp.scr_f = z.scr_f;
     c->mm_size = z.mm;
     if ((st = lk_kv_cache_init_ex(&c->kv, &z.kvp, q))) {
         lk_context_free(c);
         return st;
     }
-    q = LK__CAST(unsigned char *, c->pol);
-    c->pg = z.pg; c->n_pages = z.n_pages;
-    if (z.quest) LK__TAKE(c->quest, float *, z.quest);
-    if (z.h2o_kept) {
-        int i;
-        LK__TAKE(c->h2o_kept, int32_t *, z.h2o_kept); LK__TAKE(c->h2o_acc, float *, z.h2o_acc);
-        LK__TAKE(c->h2o_n, int *, z.h2o_n); LK__TAKE(c->h2o_rng, lk_rng *, z.h2o_rng);
-        for (i = 0; i < m->hp.n_layer * m->hp.n_head_kv; i++) lk_rng_seed_stream(&c->h2o_rng[i], p.kv_policy.seed, (uint64_t)i);
-    }
-    if (z.ts_sel) {
-        LK__TAKE(c->ts_sel, int32_t *, z.ts_sel); LK__TAKE(c->ts_n, int *, z.ts_n); LK__TAKE(c->ts_prev_n, int *, z.ts_n);
-        LK__TAKE(c->ts_q, float *, z.ts_q); LK__TAKE(c->ts_vote, float *, z.ts_vote);
-    }
-    LK__TAKE(c->segbuf, int *, z.segb);
-#undef LK__TAKE
-    lk__policy_truncate(c, 0);
+    lk__kvp_bind(&c->kp, &z.pol, LK__CAST(unsigned char *, c->pol));
+    lk__kvp_truncate(&c->kp, 0);
     *out = c;
     return LK_OK;
 }
@@ -11858,7 +12274,7 @@ LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
 LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
     lk_kv_cache_truncate(&c->kv, n);
-    lk__policy_truncate(c, n);
+    lk__kvp_truncate(&c->kp, n);
     c->n_logit_rows = 0;
     return LK_OK;
 }
@@ -11881,315 +12297,33 @@ static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, c
     return st;
 }
 
-static int lk__sel_cmp(const void *a, const void *b) {   /* score desc, then row asc */
-    const lk__sel_pair *x = LK__CAST(const lk__sel_pair *, a), *y = LK__CAST(const lk__sel_pair *, b);
-    if (x->s != y->s) return x->s > y->s ? -1 : 1;
-    return x->r < y->r ? -1 : x->r > y->r;
-}
-static int lk__int_cmp(const void *a, const void *b) {
-    int32_t x = *LK__CAST(const int32_t *, a), y = *LK__CAST(const int32_t *, b);
-    return x < y ? -1 : x > y;
-}
-/* q.k for row r, KV head h of a view, any storage type (tmp: 2 d floats) */
-static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float *q, float *tmp) {
-    float dot = 0.0f;
-    int i;
-    if (kv->zip) {
-        const lk_kv_cache *z = kv->zip;
-        lk_kv_cache_read(z, kv->zip_layer, r, h, tmp, tmp + d);
-    } else {
-        const float *k = lk__kv_row(kv, 0, r, h, d, tmp);
-        if (k != tmp) for (i = 0; i < d; i++) tmp[i] = k[i];
-    }
-    for (i = 0; i < d; i++) dot += q[i] * tmp[i];
-    return dot;
-}
-/* scaled logits z[j] of the view's keys (-inf where masked) */
-static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int h, float *z, float *tmp) {
-    const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    int j;
-    for (j = 0; j < n; j++) {
-        int r = kv->idx ? kv->idx[j] : kv->row0 + j, kpos = kv->pos ? kv->pos[r] : r;
-        float s;
-        if (lk__attn_masked(p, kv, r, qpos, kpos)) { z[j] = -INFINITY; continue; }
-        s = lk__key_dot(kv, r, h, p->head_dim, q, tmp);
-        if (p->softcap > 0.0f) s = p->softcap * tanhf(s * (1.0f / p->softcap));
-        s *= p->scale;
-        if (p->alibi_slope != 0.0f) s += p->alibi_slope * (float)(kpos - qpos);
-        z[j] = s;
-    }
-}
-
-typedef struct lk__attn_task {
-    lk_context *c;
-    int il, T, slot0, t;            /* t: the token (sequential policies)   */
-    const int *pos, *seg;
-    lk_attn_params ap;
-} lk__attn_task;
-
-/* per-task scratch: floats, ints, pairs */
-static float *lk__task_f(lk_context *c, int task) { return c->scores + (size_t)task * c->scr_f; }
-static int32_t *lk__task_i(lk_context *c, int task) { return c->scr_i + (size_t)task * 2 * (size_t)c->n_ctx; }
-static lk__sel_pair *lk__task_p(lk_context *c, int task) { return c->scr_p + (size_t)task * c->n_ctx; }
-
-/* Quest: rows for query head h (KV head g) into idx; returns the count */
-static int lk__quest_select(lk_context *c, int il, int g, const float *q, int n, int32_t *idx, lk__sel_pair *pr) {
-    const lk_kv_policy_params *pp = &c->p.kv_policy;
-    const int P = c->pg, d = c->m->hp.head_dim_k, np = (n + P - 1) / P;
-    const float *meta = c->quest + ((size_t)il * c->m->hp.n_head_kv + g) * c->n_pages * 2 * d;
-    int k, i, cnt = 0, room = pp->budget - (n - (np - 1) * P), npk = 0;
-    for (k = 0; k < np - 1; k++) {   /* score = sum_c max(q_c min_c, q_c max_c) */
-        const float *mn = meta + (size_t)k * 2 * d, *mx = mn + d;
-        float s = 0.0f;
-        for (i = 0; i < d; i++) { float a = q[i] * mn[i], b = q[i] * mx[i]; s += a > b ? a : b; }
-        pr[k].s = s; pr[k].r = k;
-    }
-    qsort(pr, (size_t)(np - 1), sizeof *pr, lk__sel_cmp);
-    while (npk < np - 1 && room >= P) { room -= P; npk++; }
-    for (k = 0; k < npk; k++) pr[k].s = INFINITY;   /* mark chosen pages by their index order below */
-    /* emit rows of the chosen pages (ascending) then the newest page */
-    {
-        int32_t *pages = idx + n;   /* idx has room for 2n */
-        for (k = 0; k < npk; k++) pages[k] = pr[k].r;
-        qsort(pages, (size_t)npk, sizeof *pages, lk__int_cmp);
-        for (k = 0; k < npk; k++) { int r; for (r = pages[k] * P; r < pages[k] * P + P; r++) idx[cnt++] = r; }
-    }
-    for (i = (np - 1) * P; i < n; i++) idx[cnt++] = i;
-    return cnt;
-}
-
-/* (token, head) pairs for the stateless policies (full, streaming, quest, twilight) */
-static void lk__attn_fn(void *arg, int task, int n_tasks) {
-    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
-    lk_context *c = a->c;
-    const lk_hparams *hp = &c->m->hp;
-    const lk_kv_policy_params *pp = &c->p.kv_policy;
-    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv;
-    const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
-    int w, lo = task * per, hi = lo + per > total ? total : lo + per;
-    float *s = lk__task_f(c, task);
-    int32_t *idx = lk__task_i(c, task);
-    for (w = lo; w < hi; w++) {
-        int t = w / H, h = w % H, g = h / gqa, n = a->slot0 + t + 1, m = n, j;
-        const float *q = c->q + ((size_t)t * H + h) * d;
-        float *out = c->att + ((size_t)t * H + h) * d, lse;
-        lk_attn_params ap = a->ap;
-        /* the rows visible to token t: everything stored up to its own slot */
-        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, n);
-        lk_kv_policy pol = pp->policy == LK_KV_TWILIGHT ? pp->twilight_base : pp->policy;
-        ap.qseg = a->seg ? a->seg[t] : 0;
-        if (pp->budget > 0 && pp->budget < n && pol == LK_KV_STREAMING) {
-            int ns = pp->n_sink < pp->budget ? pp->n_sink : pp->budget - 1, rc = pp->budget - ns;
-            m = 0;
-            for (j = 0; j < ns; j++) idx[m++] = j;
-            for (j = n - rc; j < n; j++) idx[m++] = j;
-            kv.idx = idx; kv.n_idx = m;
-        } else if (pp->budget > 0 && pp->budget < n && pol == LK_KV_QUEST) {
-            m = lk__quest_select(c, a->il, g, q, n, idx, lk__task_p(c, task));
-            kv.idx = idx; kv.n_idx = m;
-        } else if (pol != LK_KV_FULL && pol != LK_KV_TOKENSELECT && pp->budget > 0 && pp->budget < n) {
-            /* (the other policies are handled by the sequential path) */
-        }
-        if (pp->policy == LK_KV_TWILIGHT && pp->top_p < 1.0f) {
-            /* estimated probabilities of the candidates; threshold by binary search */
-            float *z = s, mx = -INFINITY, lo_t = 0.0f, hi_t, *tmp = s + n;
-            double sum = 0.0;
-            int it, cnt = 0;
-            if (!kv.idx) { for (j = 0; j < n; j++) idx[j] = j; kv.idx = idx; kv.n_idx = m = n; }
-            lk__attn_logits(&ap, q, a->pos[t], &kv, g, z, tmp);
-            for (j = 0; j < m; j++) if (z[j] > mx) mx = z[j];
-            if (mx > -INFINITY) {
-                for (j = 0; j < m; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
-                for (j = 0; j < m; j++) z[j] = (float)(z[j] / sum);
-                hi_t = 1.0f;
-                for (it = 0; it < 40; it++) {   /* largest threshold whose kept mass still reaches top_p */
-                    float mid = 0.5f * (lo_t + hi_t);
-                    double mass = 0.0;
-                    for (j = 0; j < m; j++) if (z[j] >= mid) mass += z[j];
-                    if (mass >= pp->top_p) lo_t = mid; else hi_t = mid;
-                }
-                for (j = 0; j < m; j++) if (z[j] >= lo_t && z[j] > 0.0f) idx[cnt++] = kv.idx[j];
-                kv.n_idx = m = cnt;
-            }
-        }
-        if (c->p.attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, g, out, &lse, s, c->p.attn_tile);
-        else lk_attn(&ap, q, a->pos[t], &kv, g, out, &lse, s);
-    }
-}
-
-/* H2O / Keyformer, token a->t: task = KV head g */
-static void lk__h2o_fn(void *arg, int g, int n_tasks) {
-    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
-    lk_context *c = a->c;
-    const lk_hparams *hp = &c->m->hp;
-    const lk_kv_policy_params *pp = &c->p.kv_policy;
-    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv, t = a->t, slot = a->slot0 + t;
-    const size_t st = (size_t)a->il * hp->n_head_kv + g;
-    int32_t *kept = c->h2o_kept + st * c->n_ctx;
-    float *acc = c->h2o_acc + st * c->n_ctx, *s = lk__task_f(c, g), *z = s + lk_attn_scratch_floats(&a->ap, c->n_ctx) + 48;
-    int *nk = c->h2o_n + st, h, j;
-    lk_attn_params ap = a->ap;
-    (void)n_tasks;
-    ap.qseg = a->seg ? a->seg[t] : 0;
-    kept[(*nk)++] = slot; acc[slot] = 0.0f;
-    if (pp->budget > 0 && *nk > pp->budget) {   /* evict before attending: keep `recent` newest + top heavy */
-        int recent = pp->recent > 0 ? pp->recent : pp->budget / 2, heavy, nc, m = 0;
-        lk__sel_pair *pr = lk__task_p(c, g);
-        int32_t *keep = lk__task_i(c, g);
-        if (recent > pp->budget) recent = pp->budget;
-        if (recent < 1) recent = 1;   /* the new row itself */
-        heavy = pp->budget - recent;
-        nc = *nk - recent;
-        for (j = 0; j < nc; j++) { pr[j].s = acc[kept[j]]; pr[j].r = kept[j]; }
-        qsort(pr, (size_t)nc, sizeof *pr, lk__sel_cmp);
-        for (j = 0; j < heavy && j < nc; j++) keep[m++] = pr[j].r;
-        qsort(keep, (size_t)m, sizeof *keep, lk__int_cmp);
-        for (j = nc; j < *nk; j++) keep[m++] = kept[j];
-        memcpy(kept, keep, sizeof(int32_t) * (size_t)m);
-        *nk = m;
-    }
-    for (h = g * gqa; h < (g + 1) * gqa; h++) {
-        const float *q = c->q + ((size_t)t * H + h) * d;
-        float lse, *tmp = z + c->n_ctx;
-        lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, slot + 1);
-        kv.idx = kept; kv.n_idx = *nk;
-        lk_attn(&ap, q, a->pos[t], &kv, g, c->att + ((size_t)t * H + h) * d, &lse, s);
-        lk__attn_logits(&ap, q, a->pos[t], &kv, g, z, tmp);
-        if (pp->policy == LK_KV_KEYFORMER) {
-            /* softmax((z + G) / tau), tau from tau_init to tau_end over the context */
-            float frac = c->n_ctx > 1 ? (float)a->pos[t] / (float)(c->n_ctx - 1) : 1.0f, tau, mx = -INFINITY;
-            double sum = 0.0;
-            lk_rng *rng = c->h2o_rng + st;
-            if (frac > 1.0f) frac = 1.0f;
-            tau = pp->tau_init + (pp->tau_end - pp->tau_init) * frac;
-            if (!(tau > 0.0f)) tau = 1.0f;
-            for (j = 0; j < *nk; j++) { float gn = lk_rng_gumbel(rng); if (z[j] != -INFINITY) { z[j] = (z[j] + gn) / tau; if (z[j] > mx) mx = z[j]; } }
-            if (mx > -INFINITY) {
-                for (j = 0; j < *nk; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
-                for (j = 0; j < *nk; j++) acc[kept[j]] += (float)(z[j] / sum);
-            }
-        } else if (lse > -INFINITY) {
-            for (j = 0; j < *nk; j++) if (z[j] != -INFINITY) acc[kept[j]] += expf(z[j] - lse);
-        }
-    }
-}
-
-/* TokenSelect, token a->t: task = query head h, rows from c->ts_sel */
-static void lk__ts_fn(void *arg, int h, int n_tasks) {
-    lk__attn_task *a = LK__CAST(lk__attn_task *, arg);
-    lk_context *c = a->c;
-    const lk_hparams *hp = &c->m->hp;
-    const int H = hp->n_head, d = hp->head_dim_k, gqa = hp->n_head / hp->n_head_kv, t = a->t;
-    float lse;
-    lk_attn_params ap = a->ap;
-    lk_kv_view kv = lk_kv_cache_view(&c->kv, a->il, d, a->slot0 + t + 1);
-    (void)n_tasks;
-    ap.qseg = a->seg ? a->seg[t] : 0;
-    kv.idx = c->ts_sel + (size_t)a->il * c->n_ctx; kv.n_idx = c->ts_n[a->il];
-    lk_attn(&ap, c->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, c->att + ((size_t)t * H + h) * d, &lse, lk__task_f(c, h));
-}
-/* TokenSelect selection for token t of layer il (serial) */
-static void lk__ts_select(lk_context *c, lk__attn_task *a) {
-    const lk_hparams *hp = &c->m->hp;
-    const lk_kv_policy_params *pp = &c->p.kv_policy;
-    const int H = hp->n_head, d = hp->head_dim_k, gqa = H / hp->n_head_kv, t = a->t, n = a->slot0 + t + 1, il = a->il;
-    int32_t *sel = c->ts_sel + (size_t)il * c->n_ctx;
-    float *qp = c->ts_q + (size_t)il * H * d;
-    const float *qt = c->q + (size_t)t * H * d;
-    int *ns = c->ts_n + il, j, h, m = 0;
-    lk_attn_params ap = a->ap;
-    ap.qseg = a->seg ? a->seg[t] : 0;
-    if (pp->budget <= 0 || pp->budget >= n) {
-        for (j = 0; j < n; j++) sel[j] = j;
-        *ns = n; c->ts_prev_n[il] = -1;
-        return;
-    }
-    if (pp->reuse_cos > 0.0f && c->ts_prev_n[il] >= 0) {
-        double dot = 0.0, a2 = 0.0, b2 = 0.0;
-        for (j = 0; j < H * d; j++) { dot += (double)qt[j] * qp[j]; a2 += (double)qt[j] * qt[j]; b2 += (double)qp[j] * qp[j]; }
-        if (a2 > 0.0 && b2 > 0.0 && dot / sqrt(a2 * b2) >= pp->reuse_cos) {
-            for (j = c->ts_prev_n[il]; j < n; j++) sel[(*ns)++] = j;   /* previous selection + the new rows */
-            c->ts_prev_n[il] = n;
-            return;
-        }
-    }
-    {
-        float *vote = c->ts_vote, *z = lk__task_f(c, 0), *tmp = z + c->n_ctx;
-        lk__sel_pair *pr = lk__task_p(c, 0);
-        lk_kv_view kv = lk_kv_cache_view(&c->kv, il, d, n);
-        int sinks = pp->n_sink < pp->budget ? pp->n_sink : 0, local = pp->recent > 0 ? pp->recent : pp->budget / 8, k, np = 0;
-        if (local < 1) local = 1;
-        if (sinks + local > pp->budget) local = pp->budget - sinks;
-        k = pp->budget - sinks - local;
-        for (j = 0; j < n; j++) vote[j] = 0.0f;
-        for (h = 0; h < H; h++) {   /* soft vote: per-head softmax of the scores, summed */
-            float mx = -INFINITY;
-            double sum = 0.0;
-            lk__attn_logits(&ap, qt + (size_t)h * d, a->pos[t], &kv, h / gqa, z, tmp);
-            for (j = 0; j < n; j++) if (z[j] > mx) mx = z[j];
-            if (mx == -INFINITY) continue;
-            for (j = 0; j < n; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
-            for (j = 0; j < n; j++) vote[j] += (float)(z[j] / sum);
-        }
-        for (j = sinks; j < n - local; j++) { pr[np].s = vote[j]; pr[np].r = j; np++; }
-        qsort(pr, (size_t)np, sizeof *pr, lk__sel_cmp);
-        for (j = 0; j < sinks; j++) sel[m++] = j;
-        for (j = 0; j < k && j < np; j++) sel[m++] = pr[j].r;
-        qsort(sel + sinks, (size_t)(m - sinks), sizeof *sel, lk__int_cmp);
-        for (j = n - local; j < n; j++) sel[m++] = j;
-        *ns = m;
-        memcpy(qp, qt, sizeof(float) * (size_t)H * d);
-        c->ts_prev_n[il] = n;
-    }
-}
-/* split-KV decode: one token, each head's keys split across threads */
-static void lk__attn_layer(lk_context *c, lk__attn_task *at) {
-    const lk_hparams *hp = &c->m->hp;
-    const lk_kv_policy p = c->p.kv_policy.policy;
-    const int H = hp->n_head, T = at->T, d = hp->head_dim_k;
-    /* multiply-adds of this layer's attention: below ~64K a parallel region
-     * costs more than it saves (tiny models decode in microseconds) */
-    const double work = (double)T * H * (at->slot0 + T) * d;
-    const int small = work < 65536.0;
-    int t;
-    if (p == LK_KV_H2O || p == LK_KV_KEYFORMER) {
-        for (t = 0; t < T; t++) { at->t = t; lk_parallel_for(&c->th, hp->n_head_kv, lk__h2o_fn, at); }
-    } else if (p == LK_KV_TOKENSELECT) {
-        for (t = 0; t < T; t++) { at->t = t; lk__ts_select(c, at); lk_parallel_for(&c->th, H, lk__ts_fn, at); }
-    } else if (T == 1 && c->p.attn_split > 1 && p == LK_KV_FULL) {
-        int h;
-        for (h = 0; h < H; h++) {
-            float lse;
-            lk_attn_params ap = at->ap;
-            lk_kv_view kv = lk_kv_cache_view(&c->kv, at->il, d, at->slot0 + 1);
-            ap.qseg = at->seg ? at->seg[0] : 0;
-            lk_attn_split(&ap, c->q + (size_t)h * d, at->pos[0], &kv, h / (H / hp->n_head_kv), c->att + (size_t)h * d, &lse, c->split_scr,
-                          c->p.attn_split, &c->th);
-        }
-    } else lk_parallel_for(&c->th, small ? 1 : T * H < c->n_threads ? T * H : c->n_threads, lk__attn_fn, at);
-}
-
-/* Store the chunk's K, V rows (c->k, c->v: [T][n_head_kv*head_dim]) of layer
- * il at slots slot0.., with Quest page bounds and (layer 0) positions and segments. */
+/* Store the chunk's K, V rows (c->k, c->v: [T, G, d]) of layer il at slots
+ * slot0.., with the policy's per-row state and (layer 0) the positions and
+ * segments. */
 static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *pos, const int *seg) {
-    const lk_hparams *hp = &c->m->hp;
-    const int d = hp->head_dim_k, nkv = hp->n_head_kv * d;
-    int t, i;
+    const int nkv = c->m->hp.n_head_kv * c->m->hp.head_dim_k;
+    int t;
     for (t = 0; t < T; t++) {
         lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
-        if (c->quest) {   /* Quest pages: per-channel min / max of K */
-            int g, slot = slot0 + t;
-            for (g = 0; g < hp->n_head_kv; g++) {
-                float *mn = c->quest + (((size_t)il * hp->n_head_kv + g) * c->n_pages + (size_t)(slot / c->pg)) * 2 * d, *mx = mn + d;
-                const float *kr = c->k + (size_t)t * nkv + (size_t)g * d;
-                for (i = 0; i < d; i++) {
-                    if (slot % c->pg == 0 || kr[i] < mn[i]) mn[i] = kr[i];
-                    if (slot % c->pg == 0 || kr[i] > mx[i]) mx[i] = kr[i];
-                }
-            }
-        }
+        lk__kvp_store(&c->kp, il, slot0 + t, c->k + (size_t)t * nkv);
     }
     if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
+}
+/* the attention of layer il for the chunk (q, att of the context) */
+static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, const int *seg) {
+    const lk_hparams *hp = &c->m->hp;
+    lk__attn_job j;
+    memset(&j, 0, sizeof j);
+    j.kp = &c->kp; j.kv = &c->kv; j.th = &c->th;
+    j.n_threads = c->n_threads; j.attn_split = c->p.attn_split; j.attn_tile = c->p.attn_tile;
+    j.q = c->q; j.att = c->att;
+    j.il = il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;
+    j.ap = lk_attn_default_params(hp->head_dim_k);
+    j.ap.scale = hp->attn_scale; j.ap.softcap = hp->attn_softcap;
+    j.ap.window = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0) ? hp->sliding_window : 0;
+    j.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
+    j.ap.score = c->p.attn_score; j.ap.lssar_p = c->p.lssar_p;
+    return j;
 }
 
 /* ---- the forward pass --------------------------------------------------------
@@ -12241,8 +12375,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     const lk_hparams *hp = &m->hp;
     const lk__layer *L = &m->layers[il];
     const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
-    const int swa = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0);
-    lk__attn_task at;
+    lk__attn_job job;
     lk_status st;
     int t, i;
     lk__norm_rows(m, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
@@ -12266,13 +12399,8 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
         if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
     }
     lk__store_rows(c, il, T, c->kv.n, pos, seg);
-    at.c = c; at.il = il; at.T = T; at.slot0 = c->kv.n; at.pos = pos; at.seg = seg; at.t = 0;
-    at.ap = lk_attn_default_params(d);
-    at.ap.scale = hp->attn_scale; at.ap.softcap = hp->attn_softcap;
-    at.ap.window = swa ? hp->sliding_window : 0;
-    at.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
-    at.ap.score = c->p.attn_score; at.ap.lssar_p = c->p.lssar_p;
-    lk__attn_layer(c, &at);   /* att: [T, H, d] */
+    job = lk__layer_job(c, il, T, pos, seg);
+    lk__kv_attend(&job);   /* att: [T, H, d], over the rows the KV policy picks */
     if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
     lk__residual(c, &L->post_attn_norm, T);
     return LK_OK;
@@ -12408,20 +12536,14 @@ LKDEF lk_status lk_decode_ext(lk_context *c, const int *tokens, const int *pos, 
     return lk__decode(c, tokens, pos, seg, n);
 }
 LKDEF uint64_t lk_context_kv_bytes(const lk_context *c) {
-    const lk_hparams *hp = &c->m->hp;
     const lk_kv_policy_params *pp = &c->p.kv_policy;
     lk_kv_cache_params kp;
-    uint64_t b;
     memset(&kp, 0, sizeof kp);
     kp.type = c->kv.type; kp.n_layer = c->kv.n_layer; kp.n_ctx = c->kv.n_ctx; kp.n_embd_k = c->kv.n_embd_k; kp.n_embd_v = c->kv.n_embd_v;
     kp.head_dim = c->kv.head_dim; kp.zip_bits = c->kv.zip_bits; kp.zip_window = c->kv.zip_window;
-    if ((pp->policy == LK_KV_STREAMING || pp->policy == LK_KV_H2O || pp->policy == LK_KV_KEYFORMER) && pp->budget > 0 && pp->budget < c->n_ctx)
+    if (lk__kv_policies[pp->policy].evicts && pp->budget > 0 && pp->budget < c->n_ctx)
         kp.n_ctx = pp->budget;   /* an evicting cache holds budget rows per layer */
-    b = lk_kv_cache_bytes_ex(&kp);
-    if (pp->policy == LK_KV_H2O || pp->policy == LK_KV_KEYFORMER)   /* row ids and scores of the kept rows */
-        b += (uint64_t)hp->n_layer * hp->n_head_kv * (uint64_t)kp.n_ctx * 8;
-    if (c->quest) b += (uint64_t)hp->n_layer * hp->n_head_kv * c->n_pages * 2 * hp->head_dim_k * sizeof(float);
-    return b;
+    return lk_kv_cache_bytes_ex(&kp) + lk__kvp_bytes(&c->kp, kp.n_ctx);
 }
 
 /* ---- prefix cache ------------------------------------------------------------- */
@@ -12434,7 +12556,7 @@ static uint64_t lk__model_hash(const lk_model *m) {
 static uint64_t lk__settings_hash(const lk_context *c) {
     int32_t v[12];
     v[0] = (int32_t)c->kv.type; v[1] = c->kv.zip_bits; v[2] = c->kv.zip_window; v[3] = c->kv.n_layer; v[4] = c->kv.n_embd_k;
-    v[5] = c->kv.head_dim; v[6] = (int32_t)c->p.attn_score; v[7] = (int32_t)c->p.kv_policy.policy; v[8] = c->pg;
+    v[5] = c->kv.head_dim; v[6] = (int32_t)c->p.attn_score; v[7] = (int32_t)c->p.kv_policy.policy; v[8] = c->kp.pg;
     v[9] = c->p.kv_policy.policy == LK_KV_TWILIGHT ? (int32_t)c->p.kv_policy.twilight_base : -1; v[10] = 0x4c4b; v[11] = 1;
     return lk__fnv(LK__FNV0, v, sizeof v);
 }
@@ -12469,12 +12591,12 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
             LK__IO(kv->v + (size_t)il * kv->n_ctx * kv->row_v, kv->row_v * (size_t)n);
         }
     }
-    if (c->quest) {
+    if (c->kp.quest) {
         int g;
-        size_t pages = (size_t)(n + c->pg - 1) / c->pg;
+        size_t pages = (size_t)(n + c->kp.pg - 1) / c->kp.pg;
         for (il = 0; il < hp->n_layer; il++)
             for (g = 0; g < hp->n_head_kv; g++)
-                LK__IO(c->quest + (((size_t)il * hp->n_head_kv + g) * c->n_pages) * 2 * hp->head_dim_k, sizeof(float) * pages * 2 * hp->head_dim_k);
+                LK__IO(c->kp.quest + (((size_t)il * hp->n_head_kv + g) * c->kp.n_pages) * 2 * hp->head_dim_k, sizeof(float) * pages * 2 * hp->head_dim_k);
     }
 #undef LK__IO
     return 1;
@@ -12487,7 +12609,7 @@ LKDEF lk_status lk_context_state_save(const lk_context *c, void *buf, size_t cap
     lk_kv_policy pol;
     if (!c || !size) return lk_set_error(LK_ERR_INVALID_ARG, "state save: NULL argument");
     pol = c->p.kv_policy.policy;
-    if (pol == LK_KV_H2O || pol == LK_KV_KEYFORMER || (pol == LK_KV_TOKENSELECT && c->p.kv_policy.reuse_cos > 0.0f))
+    if (lk__kvp_has_step_state(&c->kp))
         return lk_set_error(LK_ERR_UNSUPPORTED, "state save: policy %s keeps per-step state that is not saved", lk_kv_policy_name(pol));
     lk__state_io(LK__CAST(lk_context *, c), c->kv.n, NULL, NULL, &off, (size_t)-1);
     *size = LK__STATE_HDR + off;

@@ -340,7 +340,7 @@ static void test_policy_ref(void) {
         const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nkv = G * d, gqa = H / G;
         const float scale = hp->attn_scale;
         int pos[PT], t, h, g, i, j, prev_n = -1, prev_m = 0, n_reused = 0;
-        lk__attn_task at;
+        lk__attn_job at;
         double worst = 0;
         cp.n_ctx = 128; cp.n_batch = 128; cp.kv_type = LK_TYPE_F32; cp.n_threads = 1;
         cp.kv_policy.policy = (lk_kv_policy)P; cp.kv_policy.budget = PB; cp.kv_policy.n_sink = 2; cp.kv_policy.page_size = 4;
@@ -357,10 +357,9 @@ static void test_policy_ref(void) {
         memcpy(c->k, K, sizeof(float) * PT * nkv);
         memcpy(c->v, Vv, sizeof(float) * PT * nkv);
         lk__store_rows(c, 0, PT, 0, pos, NULL);
-        memset(&at, 0, sizeof at);
-        at.c = c; at.il = 0; at.T = PT; at.slot0 = 0; at.pos = pos; at.seg = NULL;
+        at = lk__layer_job(c, 0, PT, pos, NULL);
         at.ap = lk_attn_default_params(d); at.ap.scale = scale;
-        lk__attn_layer(c, &at);
+        lk__kv_attend(&at);
         /* reference */
         if (P == LK_KV_H2O || P == LK_KV_KEYFORMER) {
             for (g = 0; g < G; g++) {
