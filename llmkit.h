@@ -566,6 +566,7 @@ typedef struct lk_block_tq2_0 {    /* 66 B / 256 w: 2.0625 bpw           */
 LKDEF void lk_quant_iq_init(void);
 /* end of 7b */
 
+#ifndef LLMKIT_NO_QUANTIZE
 /* --------------------------------------------------------------------------
  * 7c. Model quantization: llama-quantize's file types and per-tensor mixes
  * --------------------------------------------------------------------------
@@ -691,6 +692,7 @@ LKDEF lk_quantize_gguf_params lk_quantize_gguf_default_params(void);
  * depend on the thread count. stats may be NULL. On error *out is NULL. */
 LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_params *p, lk_gguf_writer **out, lk_quantize_gguf_stats *stats);
 /* end of 7c */
+#endif /* LLMKIT_NO_QUANTIZE */
 
 /* ==========================================================================
  * 8. Ops
@@ -1699,36 +1701,55 @@ static void lk__dequantize_row_q4_0(const void *x, float *y, int64_t n);
 static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n);
 static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q4_1(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q4_1(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q5_0(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q5_0(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q5_1(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q5_1(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q8_0(const void *x, float *y, int64_t n);
 static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n);
 static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q8_1(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q8_1(const float *x, void *y, int64_t n);
+#endif
 static void lk__dequantize_row_q2_K(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q2_K(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q3_K(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q3_K(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q4_K(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q4_K(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q5_K(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q5_K(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q6_K(const void *x, float *y, int64_t n);
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q6_K(const float *x, void *y, int64_t n);
+#endif
 static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *x, const void *y);
 static void lk__dequantize_row_q8_K(const void *x, float *y, int64_t n);
 static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n);
+#ifndef LLMKIT_NO_IQ
 /* 7b. IQ and ternary kernels (defined in 15.7, sub-section 7b) */
 #define LK__IQ_PROTO(t) \
     static void lk__##t##_to_float(const void *x, float *y, int64_t n); \
@@ -1737,55 +1758,72 @@ LK__IQ_PROTO(iq4_nl) LK__IQ_PROTO(iq4_xs) LK__IQ_PROTO(iq3_xxs) LK__IQ_PROTO(iq3
 LK__IQ_PROTO(iq2_xxs) LK__IQ_PROTO(iq2_xs) LK__IQ_PROTO(iq2_s) LK__IQ_PROTO(iq1_s)
 LK__IQ_PROTO(iq1_m) LK__IQ_PROTO(tq1_0) LK__IQ_PROTO(tq2_0)
 #undef LK__IQ_PROTO
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__iq4_nl_from_float(const float *x, void *y, int64_t n);
 static void lk__iq4_xs_from_float(const float *x, void *y, int64_t n);
 static void lk__iq3_xxs_from_float(const float *x, void *y, int64_t n);
 static void lk__iq3_s_from_float(const float *x, void *y, int64_t n);
 static void lk__tq1_0_from_float(const float *x, void *y, int64_t n);
 static void lk__tq2_0_from_float(const float *x, void *y, int64_t n);
+#endif
+#endif
+/* compiled-out kernels leave their table entries NULL (the type stays known;
+ * using it reports LK_ERR_UNSUPPORTED) */
+#ifndef LLMKIT_NO_IQ
+#define LK__IQK(f) f
+#else
+#define LK__IQK(f) NULL
+#endif
+#ifndef LLMKIT_NO_QUANTIZE
+#define LK__QZ(f) f
+#else
+#define LK__QZ(f) NULL
+#endif
 /* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns) */
 static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* name        blck  bytes  quant  to_float  from_float  vec_dot  vec_dot_type */
     /*  0 */ { "f32",       1,   4, 0, lk__to_float_f32, lk__from_float_f32, lk__vec_dot_f32, LK_TYPE_F32 },
     /*  1 */ { "f16",       1,   2, 0, lk__to_float_f16, lk__from_float_f16, lk__vec_dot_f16, LK_TYPE_F16 },
     /*  2 */ { "q4_0",     32,  18, 1, lk__dequantize_row_q4_0, lk__quantize_row_q4_0, lk__vec_dot_q4_0_q8_0, LK_TYPE_Q8_0 },
-    /*  3 */ { "q4_1",     32,  20, 1, lk__dequantize_row_q4_1, lk__quantize_row_q4_1, lk__vec_dot_q4_1_q8_1, LK_TYPE_Q8_1 },
+    /*  3 */ { "q4_1",     32,  20, 1, lk__dequantize_row_q4_1, LK__QZ(lk__quantize_row_q4_1), lk__vec_dot_q4_1_q8_1, LK_TYPE_Q8_1 },
     /*  4 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /*  5 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /*  6 */ { "q5_0",     32,  22, 1, lk__dequantize_row_q5_0, lk__quantize_row_q5_0, lk__vec_dot_q5_0_q8_0, LK_TYPE_Q8_0 },
-    /*  7 */ { "q5_1",     32,  24, 1, lk__dequantize_row_q5_1, lk__quantize_row_q5_1, lk__vec_dot_q5_1_q8_1, LK_TYPE_Q8_1 },
+    /*  6 */ { "q5_0",     32,  22, 1, lk__dequantize_row_q5_0, LK__QZ(lk__quantize_row_q5_0), lk__vec_dot_q5_0_q8_0, LK_TYPE_Q8_0 },
+    /*  7 */ { "q5_1",     32,  24, 1, lk__dequantize_row_q5_1, LK__QZ(lk__quantize_row_q5_1), lk__vec_dot_q5_1_q8_1, LK_TYPE_Q8_1 },
     /*  8 */ { "q8_0",     32,  34, 1, lk__dequantize_row_q8_0, lk__quantize_row_q8_0, lk__vec_dot_q8_0_q8_0, LK_TYPE_Q8_0 },
-    /*  9 */ { "q8_1",     32,  36, 1, lk__dequantize_row_q8_1, lk__quantize_row_q8_1, NULL, LK_TYPE_Q8_1 },
-    /* 10 */ { "q2_K",    256,  84, 1, lk__dequantize_row_q2_K, lk__quantize_row_q2_K, lk__vec_dot_q2_K_q8_K, LK_TYPE_Q8_K },
-    /* 11 */ { "q3_K",    256, 110, 1, lk__dequantize_row_q3_K, lk__quantize_row_q3_K, lk__vec_dot_q3_K_q8_K, LK_TYPE_Q8_K },
-    /* 12 */ { "q4_K",    256, 144, 1, lk__dequantize_row_q4_K, lk__quantize_row_q4_K, lk__vec_dot_q4_K_q8_K, LK_TYPE_Q8_K },
-    /* 13 */ { "q5_K",    256, 176, 1, lk__dequantize_row_q5_K, lk__quantize_row_q5_K, lk__vec_dot_q5_K_q8_K, LK_TYPE_Q8_K },
-    /* 14 */ { "q6_K",    256, 210, 1, lk__dequantize_row_q6_K, lk__quantize_row_q6_K, lk__vec_dot_q6_K_q8_K, LK_TYPE_Q8_K },
+    /*  9 */ { "q8_1",     32,  36, 1, lk__dequantize_row_q8_1, LK__QZ(lk__quantize_row_q8_1), NULL, LK_TYPE_Q8_1 },
+    /* 10 */ { "q2_K",    256,  84, 1, lk__dequantize_row_q2_K, LK__QZ(lk__quantize_row_q2_K), lk__vec_dot_q2_K_q8_K, LK_TYPE_Q8_K },
+    /* 11 */ { "q3_K",    256, 110, 1, lk__dequantize_row_q3_K, LK__QZ(lk__quantize_row_q3_K), lk__vec_dot_q3_K_q8_K, LK_TYPE_Q8_K },
+    /* 12 */ { "q4_K",    256, 144, 1, lk__dequantize_row_q4_K, LK__QZ(lk__quantize_row_q4_K), lk__vec_dot_q4_K_q8_K, LK_TYPE_Q8_K },
+    /* 13 */ { "q5_K",    256, 176, 1, lk__dequantize_row_q5_K, LK__QZ(lk__quantize_row_q5_K), lk__vec_dot_q5_K_q8_K, LK_TYPE_Q8_K },
+    /* 14 */ { "q6_K",    256, 210, 1, lk__dequantize_row_q6_K, LK__QZ(lk__quantize_row_q6_K), lk__vec_dot_q6_K_q8_K, LK_TYPE_Q8_K },
     /* 15 */ { "q8_K",    256, 292, 1, lk__dequantize_row_q8_K, lk__quantize_row_q8_K, NULL, LK_TYPE_Q8_K },
-    /* 16 */ { "iq2_xxs", 256,  66, 1, lk__iq2_xxs_to_float, NULL, lk__iq2_xxs_vec_dot, LK_TYPE_Q8_K },
-    /* 17 */ { "iq2_xs",  256,  74, 1, lk__iq2_xs_to_float, NULL, lk__iq2_xs_vec_dot, LK_TYPE_Q8_K },
-    /* 18 */ { "iq3_xxs", 256,  98, 1, lk__iq3_xxs_to_float, lk__iq3_xxs_from_float, lk__iq3_xxs_vec_dot, LK_TYPE_Q8_K },
-    /* 19 */ { "iq1_s",   256,  50, 1, lk__iq1_s_to_float, NULL, lk__iq1_s_vec_dot, LK_TYPE_Q8_K },
-    /* 20 */ { "iq4_nl",   32,  18, 1, lk__iq4_nl_to_float, lk__iq4_nl_from_float, lk__iq4_nl_vec_dot, LK_TYPE_Q8_0 },
-    /* 21 */ { "iq3_s",   256, 110, 1, lk__iq3_s_to_float, lk__iq3_s_from_float, lk__iq3_s_vec_dot, LK_TYPE_Q8_K },
-    /* 22 */ { "iq2_s",   256,  82, 1, lk__iq2_s_to_float, NULL, lk__iq2_s_vec_dot, LK_TYPE_Q8_K },
-    /* 23 */ { "iq4_xs",  256, 136, 1, lk__iq4_xs_to_float, lk__iq4_xs_from_float, lk__iq4_xs_vec_dot, LK_TYPE_Q8_K },
+    /* 16 */ { "iq2_xxs", 256,  66, 1, LK__IQK(lk__iq2_xxs_to_float), NULL, LK__IQK(lk__iq2_xxs_vec_dot), LK_TYPE_Q8_K },
+    /* 17 */ { "iq2_xs",  256,  74, 1, LK__IQK(lk__iq2_xs_to_float), NULL, LK__IQK(lk__iq2_xs_vec_dot), LK_TYPE_Q8_K },
+    /* 18 */ { "iq3_xxs", 256,  98, 1, LK__IQK(lk__iq3_xxs_to_float), LK__IQK(LK__QZ(lk__iq3_xxs_from_float)), LK__IQK(lk__iq3_xxs_vec_dot), LK_TYPE_Q8_K },
+    /* 19 */ { "iq1_s",   256,  50, 1, LK__IQK(lk__iq1_s_to_float), NULL, LK__IQK(lk__iq1_s_vec_dot), LK_TYPE_Q8_K },
+    /* 20 */ { "iq4_nl",   32,  18, 1, LK__IQK(lk__iq4_nl_to_float), LK__IQK(LK__QZ(lk__iq4_nl_from_float)), LK__IQK(lk__iq4_nl_vec_dot), LK_TYPE_Q8_0 },
+    /* 21 */ { "iq3_s",   256, 110, 1, LK__IQK(lk__iq3_s_to_float), LK__IQK(LK__QZ(lk__iq3_s_from_float)), LK__IQK(lk__iq3_s_vec_dot), LK_TYPE_Q8_K },
+    /* 22 */ { "iq2_s",   256,  82, 1, LK__IQK(lk__iq2_s_to_float), NULL, LK__IQK(lk__iq2_s_vec_dot), LK_TYPE_Q8_K },
+    /* 23 */ { "iq4_xs",  256, 136, 1, LK__IQK(lk__iq4_xs_to_float), LK__IQK(LK__QZ(lk__iq4_xs_from_float)), LK__IQK(lk__iq4_xs_vec_dot), LK_TYPE_Q8_K },
     /* 24 */ { "i8",        1,   1, 0, NULL, NULL, NULL, LK_TYPE_I8 },
     /* 25 */ { "i16",       1,   2, 0, NULL, NULL, NULL, LK_TYPE_I16 },
     /* 26 */ { "i32",       1,   4, 0, NULL, NULL, NULL, LK_TYPE_I32 },
     /* 27 */ { "i64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_I64 },
     /* 28 */ { "f64",       1,   8, 0, NULL, NULL, NULL, LK_TYPE_F64 },
-    /* 29 */ { "iq1_m",   256,  56, 1, lk__iq1_m_to_float, NULL, lk__iq1_m_vec_dot, LK_TYPE_Q8_K },
+    /* 29 */ { "iq1_m",   256,  56, 1, LK__IQK(lk__iq1_m_to_float), NULL, LK__IQK(lk__iq1_m_vec_dot), LK_TYPE_Q8_K },
     /* 30 */ { "bf16",      1,   2, 0, lk__to_float_bf16, lk__from_float_bf16, lk__vec_dot_bf16, LK_TYPE_BF16 },
     /* 31 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 32 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 33 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
-    /* 34 */ { "tq1_0",   256,  54, 1, lk__tq1_0_to_float, lk__tq1_0_from_float, lk__tq1_0_vec_dot, LK_TYPE_Q8_K },
-    /* 35 */ { "tq2_0",   256,  66, 1, lk__tq2_0_to_float, lk__tq2_0_from_float, lk__tq2_0_vec_dot, LK_TYPE_Q8_K },
+    /* 34 */ { "tq1_0",   256,  54, 1, LK__IQK(lk__tq1_0_to_float), LK__IQK(LK__QZ(lk__tq1_0_from_float)), LK__IQK(lk__tq1_0_vec_dot), LK_TYPE_Q8_K },
+    /* 35 */ { "tq2_0",   256,  66, 1, LK__IQK(lk__tq2_0_to_float), LK__IQK(LK__QZ(lk__tq2_0_from_float)), LK__IQK(lk__tq2_0_vec_dot), LK_TYPE_Q8_K },
     /* 36 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 37 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 38 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
 };
+#undef LK__IQK
+#undef LK__QZ
 /* LK__TYPE_TABLE_END */
 
 LKDEF const lk_type_traits *lk_type_get(int type) {
@@ -3136,6 +3174,7 @@ static LK__UNUSED void lk__vec_dot_q4_0_q8_0_ref(int64_t n, float *s, const void
     *s = sum;
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q4_1(const float *x, void *vy, int64_t n) {
     lk_block_q4_1 *y = LK__CAST(lk_block_q4_1 *, vy);
     int64_t i, nb = n / LK_QK4_1;
@@ -3157,6 +3196,7 @@ static void lk__quantize_row_q4_1(const float *x, void *vy, int64_t n) {
         }
     }
 }
+#endif
 static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
     const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
     int64_t i, nb = n / LK_QK4_1;
@@ -3199,6 +3239,7 @@ static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void
     *s = lk__hsum8(acc) + summs;
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
     lk_block_q5_0 *y = LK__CAST(lk_block_q5_0 *, vy);
     int64_t i, nb = n / LK_QK5_0;
@@ -3222,6 +3263,7 @@ static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
         y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
     }
 }
+#endif
 static uint32_t lk__qh32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
@@ -3260,6 +3302,7 @@ static LK__UNUSED void lk__vec_dot_q5_0_q8_0_ref(int64_t n, float *s, const void
     *s = sum;
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q5_1(const float *x, void *vy, int64_t n) {
     lk_block_q5_1 *y = LK__CAST(lk_block_q5_1 *, vy);
     int64_t i, nb = n / LK_QK5_1;
@@ -3286,6 +3329,7 @@ static void lk__quantize_row_q5_1(const float *x, void *vy, int64_t n) {
         y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
     }
 }
+#endif
 static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
     const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
     int64_t i, nb = n / LK_QK5_1;
@@ -3366,6 +3410,7 @@ static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void
     *s = lk__hsum8(acc);
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
@@ -3384,6 +3429,7 @@ static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
         y[i].s = LK__F2H((float)sum * d);   /* the unrounded d, as ggml */
     }
 }
+#endif
 static void lk__dequantize_row_q8_1(const void *vx, float *y, int64_t n) {
     const lk_block_q8_1 *x = LK__CAST(const lk_block_q8_1 *, vx);
     int64_t i, nb = n / LK_QK8_1;
@@ -3409,6 +3455,7 @@ static int lk__clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi 
 /* Symmetric quantization of n values to [-nmax, nmax) with weights x^2
  * (ggml make_qx_quants, rmse_type 1, no importance): try 19 scales around
  * nmax/max and keep the best least-squares one. L[i] = l + nmax. */
+#ifndef LLMKIT_NO_QUANTIZE
 static float lk__make_qx_quants(int n, int nmax, const float *x, int8_t *L) {
     float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0, scale, best;
     int i, is;
@@ -3444,10 +3491,12 @@ static float lk__make_qx_quants(int n, int nmax, const float *x, int8_t *L) {
     }
     return scale;
 }
+#endif
 
 /* Symmetric 3-bit search (ggml make_q3_quants with rmse): start from
  * nmax/max, then up to 5 passes of coordinate descent on single levels.
  * L[i] = l + nmax in [0, 2*nmax). */
+#ifndef LLMKIT_NO_QUANTIZE
 static float lk__make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
     float max = 0, amax = 0, iscale, sumlx = 0, suml2 = 0;
     int i, itry;
@@ -3485,11 +3534,13 @@ static float lk__make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
     for (i = 0; i < n; i++) L[i] = (int8_t)(L[i] + nmax);
     return sumlx / suml2;
 }
+#endif
 
 /* Asymmetric search x ~ scale*L - min with weights (ggml make_qkx2_quants):
  * try nstep+1 grid scales (rmin + rdelta*is + nmax)/(max - min), solve the
  * weighted least squares for (scale, min) for each and keep the smallest
  * weighted error (|diff| if use_mad, else diff^2). *the_min = -min >= 0. */
+#ifndef LLMKIT_NO_QUANTIZE
 static float lk__make_qkx2_quants(int n, int nmax, const float *x, const float *w, uint8_t *L, float *the_min,
                                   uint8_t *Laux, float rmin, float rdelta, int nstep, int use_mad) {
     float min = x[0], max = x[0], sum_w = w[0], sum_x = sum_w * x[0], iscale, scale, best_mad = 0;
@@ -3550,6 +3601,7 @@ static float lk__make_qkx2_quants(int n, int nmax, const float *x, const float *
     *the_min = -min;
     return scale;
 }
+#endif
 
 /* 6-bit scale j and min j of q4_K / q5_K: bytes 0-3 scales, 4-7 mins (low
  * 6 bits) for j < 4; for j >= 4 low nibbles in bytes 8-11 and the top two
@@ -3562,6 +3614,7 @@ static void lk__get_scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m
         *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
     }
 }
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__set_scale_min_k4(int j, uint8_t *q, int ls, int lm) {   /* q zeroed first for j >= 4 */
     if (j < 4) {
         q[j] = (uint8_t)ls; q[j + 4] = (uint8_t)lm;
@@ -3571,6 +3624,7 @@ static void lk__set_scale_min_k4(int j, uint8_t *q, int ls, int lm) {   /* q zer
         q[j] |= (uint8_t)((lm >> 4) << 6);
     }
 }
+#endif
 /* 6-bit scale j (0..15) of q3_K, minus 32 */
 static int lk__q3k_scale(const uint8_t *s, int j) {
     int lo = j < 8 ? (s[j] & 0xF) : (s[j - 8] >> 4);
@@ -3579,6 +3633,7 @@ static int lk__q3k_scale(const uint8_t *s, int j) {
 }
 /* 2-bit packing shared by q2_K / q3_K: within each 128, byte l holds
  * L[l], L[l+32], L[l+64], L[l+96] in bits 0-1, 2-3, 4-5, 6-7. */
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__pack_2bit(const uint8_t *L, uint8_t *qs) {
     int j, l;
     for (j = 0; j < LK_QK_K; j += 128)
@@ -3626,6 +3681,7 @@ static void lk__quantize_row_q2_K(const float *x, void *vy, int64_t n) {
         lk__pack_2bit(L, y[i].qs);
     }
 }
+#endif
 static void lk__dequantize_row_q2_K(const void *vx, float *y, int64_t n) {
     const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
     int64_t i, nb = n / LK_QK_K;
@@ -3646,6 +3702,7 @@ static void lk__dequantize_row_q2_K(const void *vx, float *y, int64_t n) {
     }
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q3_K(const float *x, void *vy, int64_t n) {
     lk_block_q3_K *y = LK__CAST(lk_block_q3_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3689,6 +3746,7 @@ static void lk__quantize_row_q3_K(const float *x, void *vy, int64_t n) {
         lk__pack_2bit(LK__CAST(const uint8_t *, (const void *)L), y[i].qs);
     }
 }
+#endif
 static void lk__dequantize_row_q3_K(const void *vx, float *y, int64_t n) {
     const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
     int64_t i, nb = n / LK_QK_K;
@@ -3709,6 +3767,7 @@ static void lk__dequantize_row_q3_K(const void *vx, float *y, int64_t n) {
 }
 
 /* shared by q4_K and q5_K: 8 sub-blocks of 32, weights av_x + |x| */
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__q45k_scales(const float *x, int nmax, float rmin, float rdelta, int nstep, uint8_t *L,
                             uint8_t *scales12, uint16_t *dh, uint16_t *dminh) {
     uint8_t Laux[32];
@@ -3756,6 +3815,7 @@ static void lk__quantize_row_q4_K(const float *x, void *vy, int64_t n) {
             for (l = 0; l < 32; l++) y[i].qs[32 * j + l] = (uint8_t)(L[64 * j + l] | (L[64 * j + l + 32] << 4));
     }
 }
+#endif
 static void lk__dequantize_row_q4_K(const void *vx, float *y, int64_t n) {
     const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
     int64_t i, nb = n / LK_QK_K;
@@ -3774,6 +3834,7 @@ static void lk__dequantize_row_q4_K(const void *vx, float *y, int64_t n) {
     }
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q5_K(const float *x, void *vy, int64_t n) {
     lk_block_q5_K *y = LK__CAST(lk_block_q5_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3791,6 +3852,7 @@ static void lk__quantize_row_q5_K(const float *x, void *vy, int64_t n) {
             }
     }
 }
+#endif
 static void lk__dequantize_row_q5_K(const void *vx, float *y, int64_t n) {
     const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
     int64_t i, nb = n / LK_QK_K;
@@ -3809,6 +3871,7 @@ static void lk__dequantize_row_q5_K(const void *vx, float *y, int64_t n) {
     }
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__quantize_row_q6_K(const float *x, void *vy, int64_t n) {
     lk_block_q6_K *y = LK__CAST(lk_block_q6_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -3850,6 +3913,7 @@ static void lk__quantize_row_q6_K(const float *x, void *vy, int64_t n) {
             }
     }
 }
+#endif
 /* unpack the 6-bit quants of one q6_K block to a[256] in [-32, 32) */
 static void lk__q6k_unpack(const lk_block_q6_K *b, int8_t *a) {
     const uint8_t *ql = b->ql, *qh = b->qh;
@@ -4329,6 +4393,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 #endif
 /* end of 15.7a */
 
+#ifndef LLMKIT_NO_IQ
 /* --------------------------------------------------------------------------
  * 7b. IQ and ternary formats (implementation)
  * --------------------------------------------------------------------------
@@ -4368,12 +4433,15 @@ static uint16_t lk__iq_rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] <
 static uint32_t lk__iq_rd32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
+#ifndef LLMKIT_NO_QUANTIZE
 static void lk__iq_wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static void lk__iq_wr32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
 }
+#endif
 static float lk__iq_rdf32(const uint8_t *p) { uint32_t u = lk__iq_rd32(p); float f; memcpy(&f, &u, 4); return f; }
 
+#ifndef LLMKIT_NO_QUANTIZE
 /* fp16 <-> fp32: lk_fp16_to_fp32 / lk_fp32_to_fp16 from 7a (round to nearest even). */
 /* Round to nearest, ties to even, for |f| < 2^22 (the float trick ggml uses;
  * larger or non-finite inputs give some int, and callers clamp it). */
@@ -4383,6 +4451,7 @@ static int lk__iq_nearest_int(float f) {
     memcpy(&i, &v, 4);
     return (i & 0x007fffff) - 0x00400000;
 }
+#endif
 
 /* ---- format data ----------------------------------------------------------
  * These tables define the ggml formats (they are not tuning parameters).
@@ -5183,6 +5252,7 @@ static void lk__tq2_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
     *s = sumf;
 }
 
+#ifndef LLMKIT_NO_QUANTIZE
 /* ---- quantization (from_float). x: n floats, y: n/blck blocks -----------
  * All follow ggml's quantizers with no importance matrix: the per-weight
  * importance is then w = x^2. */
@@ -5670,6 +5740,12 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
 }
 /* end of 15.7b */
 
+#else
+LKDEF void lk_quant_iq_init(void) {}
+#endif /* LLMKIT_NO_QUANTIZE */
+#else
+LKDEF void lk_quant_iq_init(void) {}
+#endif /* LLMKIT_NO_IQ */
 /* --------------------------------------------------------------------------
  * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
  * *_ref function) and the dispatcher under the table's name picks the SIMD
@@ -6098,9 +6174,11 @@ static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
 static void lk__vd_q5_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 2);
 }
+#ifndef LLMKIT_NO_IQ
 static void lk__vd_iq4_nl_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 3);
 }
+#endif
 static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 4);
 }
@@ -6122,8 +6200,12 @@ static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const uns
 static void lk__t41_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
 static void lk__t44_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
 static void lk__t41_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
+#ifndef LLMKIT_NO_IQ
 static void lk__t44_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 3); }
+#endif
+#ifndef LLMKIT_NO_IQ
 static void lk__t41_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 3); }
+#endif
 static void lk__t44_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 4); }
 static void lk__t41_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 4); }
 static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 5); }
@@ -6236,6 +6318,7 @@ static void lk__t44_q3_K(int64_t n, const unsigned char *w, size_t ws, const uns
 static void lk__t41_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 static void lk__t44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
 static void lk__t41_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+#ifndef LLMKIT_NO_IQ
 /* iq4_xs . q8_K: levels by table lookup, int16 pairs by the sign trick,
  * times the 6-bit sub-block scale minus 32 */
 LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
@@ -6275,11 +6358,18 @@ LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, 
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
+#endif
+#ifndef LLMKIT_NO_IQ
 static void lk__vd_iq4_xs_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_iq4_xs_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
+#endif
+#ifndef LLMKIT_NO_IQ
 static void lk__t44_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+#endif
+#ifndef LLMKIT_NO_IQ
 static void lk__t41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+#endif
 #if defined(LK__X86_512)
 /* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
  * as the 2 x 8-lane AVX2 kernels (lane j takes elements 16k + j; bf16: the
@@ -6593,8 +6683,10 @@ LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_t, lk__vec_dot_q3_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
 LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
 LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
+#ifndef LLMKIT_NO_IQ
 LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_t, lk__iq4_nl_vec_dot_ref)
 LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_t, lk__iq4_xs_vec_dot_ref)
+#endif
 #undef LK__DOT
 static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
 #if defined(LK__X86_BF16)
@@ -6612,11 +6704,15 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
     case LK_TYPE_Q8_0: return one_col ? lk__t41_q8_0 : lk__t44_q8_0;
     case LK_TYPE_Q4_0: return one_col ? lk__t41_q4_0 : lk__t44_q4_0;
     case LK_TYPE_Q5_0: return one_col ? lk__t41_q5_0 : lk__t44_q5_0;
+#ifndef LLMKIT_NO_IQ
     case LK_TYPE_IQ4_NL: return one_col ? lk__t41_iq4_nl : lk__t44_iq4_nl;
+#endif
     case LK_TYPE_Q4_1: return one_col ? lk__t41_q4_1 : lk__t44_q4_1;
     case LK_TYPE_Q5_1: return one_col ? lk__t41_q5_1 : lk__t44_q5_1;
     case LK_TYPE_Q4_K: return one_col ? lk__t41_q4_K : lk__t44_q4_K;
+#ifndef LLMKIT_NO_IQ
     case LK_TYPE_IQ4_XS: return one_col ? lk__t41_iq4_xs : lk__t44_iq4_xs;
+#endif
     case LK_TYPE_Q2_K: return one_col ? lk__t41_q2_K : lk__t44_q2_K;
     case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
 #if defined(LK__X86_512)
@@ -6637,6 +6733,7 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
 }
 /* end of 15.7s */
 
+#ifndef LLMKIT_NO_QUANTIZE
 /* --------------------------------------------------------------------------
  * 15.7q Model quantization: file types, mix rules, lk_quantize_gguf
  * -------------------------------------------------------------------------- */
@@ -7109,6 +7206,7 @@ done:
 }
 /* end of 15.7q */
 
+#endif /* LLMKIT_NO_QUANTIZE */
 /* --------------------------------------------------------------------------
  * 15.8 Ops
  * -------------------------------------------------------------------------- */
@@ -8229,6 +8327,7 @@ typedef struct lk__kv_policy_def {
     unsigned char evicts, step_state;
 } lk__kv_policy_def;
 
+#ifndef LLMKIT_NO_KV_POLICIES
 static int lk__sel_cmp(const void *a, const void *b) {   /* score desc, then row asc */
     const lk__sel_pair *x = LK__CAST(const lk__sel_pair *, a), *y = LK__CAST(const lk__sel_pair *, b);
     if (x->s != y->s) return x->s > y->s ? -1 : 1;
@@ -8238,12 +8337,16 @@ static int lk__int_cmp(const void *a, const void *b) {
     int32_t x = *LK__CAST(const int32_t *, a), y = *LK__CAST(const int32_t *, b);
     return x < y ? -1 : x > y;
 }
+#endif
 /* per-task scratch: floats, ints, pairs */
 static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (size_t)task * kp->scr_f; }
+#ifndef LLMKIT_NO_KV_POLICIES
 static int32_t *lk__task_i(const lk__kvp *kp, int task) { return kp->scr_i + (size_t)task * 2 * (size_t)kp->n_ctx; }
 static lk__sel_pair *lk__task_p(const lk__kvp *kp, int task) { return kp->scr_p + (size_t)task * kp->n_ctx; }
+#endif
 
 /* q.k for row r, KV head h of a view, any storage type (tmp: 2 d floats) */
+#ifndef LLMKIT_NO_KV_POLICIES
 static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float *q, float *tmp) {
     float dot = 0.0f;
     int i;
@@ -8257,7 +8360,9 @@ static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float 
     for (i = 0; i < d; i++) dot += q[i] * tmp[i];
     return dot;
 }
+#endif
 /* scaled logits z[j] of the view's keys (-inf where masked) */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int h, float *z, float *tmp) {
     const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
     int j;
@@ -8272,9 +8377,11 @@ static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, c
         z[j] = s;
     }
 }
+#endif
 
 /* ---- selections for lk__attend_rows ---- */
 /* StreamingLLM: the first n_sink rows + the newest budget - n_sink */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__select_streaming(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
     const lk_kv_policy_params *pp = &a->kp->pp;
     const int n = a->slot0 + t + 1;
@@ -8288,8 +8395,10 @@ static void lk__select_streaming(lk__attn_job *a, int task, int t, int h, lk_kv_
     for (j = n - rc; j < n; j++) idx[m++] = j;
     kv->idx = idx; kv->n_idx = m;
 }
+#endif
 /* Quest: the newest page plus the top-scoring pages that fit in budget rows;
  * page score for query q: sum_c max(q_c min_c, q_c max_c) */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__select_quest(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
     const lk__kvp *kp = a->kp;
     const lk_kv_policy_params *pp = &kp->pp;
@@ -8314,10 +8423,12 @@ static void lk__select_quest(lk__attn_job *a, int task, int t, int h, lk_kv_view
     for (i = (np - 1) * P; i < n; i++) idx[cnt++] = i;
     kv->idx = idx; kv->n_idx = cnt;
 }
+#endif
 /* Twilight: top-p over the candidates of the base selector (full or Quest):
  * per query head, the smallest set whose softmax mass, estimated from the
  * exact scores, reaches top_p; the threshold is found by binary search on
  * the probability */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__select_twilight(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
     const lk__kvp *kp = a->kp;
     const lk_kv_policy_params *pp = &kp->pp;
@@ -8348,6 +8459,7 @@ static void lk__select_twilight(lk__attn_job *a, int task, int t, int h, lk_kv_v
     for (j = 0; j < m; j++) if (z[j] >= lo_t && z[j] > 0.0f) idx[cnt++] = kv->idx[j];
     kv->n_idx = cnt;
 }
+#endif
 
 /* ---- ways to run a layer ---- */
 /* lk__attend_rows' tasks: (token, head) pairs, each over its own rows */
@@ -8397,6 +8509,7 @@ static void lk__attend_rows(lk__attn_job *a) {
  * by accumulated score stay, the rest are evicted for good; then each query
  * head of g attends and adds its attention (Keyformer: softmax((z + G)/tau))
  * to the kept rows' scores. */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__h2o_fn(void *arg, int g, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     lk__kvp *kp = a->kp;
@@ -8454,8 +8567,10 @@ static void lk__h2o_fn(void *arg, int g, int n_tasks) {
 static void lk__attend_h2o(lk__attn_job *a) {
     for (a->t = 0; a->t < a->T; a->t++) lk_parallel_for(a->th, a->kp->n_head_kv, lk__h2o_fn, a);
 }
+#endif
 
 /* TokenSelect, token a->t: task = query head h over the layer's selection */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__ts_fn(void *arg, int h, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     const lk__kvp *kp = a->kp;
@@ -8468,10 +8583,12 @@ static void lk__ts_fn(void *arg, int h, int n_tasks) {
     kv.idx = kp->ts_sel + (size_t)a->il * kp->n_ctx; kv.n_idx = kp->ts_n[a->il];
     lk_attn(&ap, a->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, a->att + ((size_t)t * H + h) * d, &lse, lk__task_f(kp, h));
 }
+#endif
 /* the selection for token a->t of layer il: n_sink first rows, `recent`
  * newest, and the top of the rest by the heads' summed softmax (soft vote);
  * with reuse_cos, the previous selection (plus the new rows) while the
  * query's cosine to the last full selection's stays >= reuse_cos */
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__ts_select(lk__attn_job *a) {
     lk__kvp *kp = a->kp;
     const lk_kv_policy_params *pp = &kp->pp;
@@ -8528,9 +8645,11 @@ static void lk__ts_select(lk__attn_job *a) {
 static void lk__attend_ts(lk__attn_job *a) {
     for (a->t = 0; a->t < a->T; a->t++) { lk__ts_select(a); lk_parallel_for(a->th, a->kp->n_head, lk__ts_fn, a); }
 }
+#endif
 
 /* ---- state sizes (dims: n_layer, n_head(_kv), head_dim, n_ctx, pp) ---- */
 static void lk__state_none(const lk__kvp *k, lk__kvp_sizes *z) { (void)k; (void)z; }
+#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__state_quest(const lk__kvp *k, lk__kvp_sizes *z) {
     z->pg = k->pp.page_size > 0 ? k->pp.page_size : 16;
     z->n_pages = (k->n_ctx + z->pg - 1) / z->pg;
@@ -8550,17 +8669,24 @@ static void lk__state_ts(const lk__kvp *k, lk__kvp_sizes *z) {
     z->ts_vote = lk__pad64(sizeof(float) * (size_t)k->n_ctx);
 }
 static void lk__state_twilight(const lk__kvp *k, lk__kvp_sizes *z) { if (k->pp.twilight_base == LK_KV_QUEST) lk__state_quest(k, z); }
+#endif
 
+#ifndef LLMKIT_NO_KV_POLICIES
+#define LK__POL(f) f
+#else                      /* only FULL runs; the others are refused at context creation */
+#define LK__POL(f) NULL
+#endif
 static const lk__kv_policy_def lk__kv_policies[LK_KV_POLICY_COUNT] = {
-    /* name          attend           select                state               evicts step_state */
-    { "full",        lk__attend_rows, NULL,                 lk__state_none,     0, 0 },
-    { "streaming",   lk__attend_rows, lk__select_streaming, lk__state_none,     1, 0 },
-    { "h2o",         lk__attend_h2o,  NULL,                 lk__state_h2o,      1, 1 },
-    { "keyformer",   lk__attend_h2o,  NULL,                 lk__state_h2o,      1, 1 },
-    { "quest",       lk__attend_rows, lk__select_quest,     lk__state_quest,    0, 0 },
-    { "tokenselect", lk__attend_ts,   NULL,                 lk__state_ts,       0, 2 },
-    { "twilight",    lk__attend_rows, lk__select_twilight,  lk__state_twilight, 0, 0 },
+    /* name          attend                    select                        state                        evicts step_state */
+    { "full",        lk__attend_rows,          NULL,                         lk__state_none,              0, 0 },
+    { "streaming",   LK__POL(lk__attend_rows), LK__POL(lk__select_streaming), lk__state_none,             1, 0 },
+    { "h2o",         LK__POL(lk__attend_h2o),  NULL,                         LK__POL(lk__state_h2o),      1, 1 },
+    { "keyformer",   LK__POL(lk__attend_h2o),  NULL,                         LK__POL(lk__state_h2o),      1, 1 },
+    { "quest",       LK__POL(lk__attend_rows), LK__POL(lk__select_quest),    LK__POL(lk__state_quest),    0, 0 },
+    { "tokenselect", LK__POL(lk__attend_ts),   NULL,                         LK__POL(lk__state_ts),       0, 2 },
+    { "twilight",    LK__POL(lk__attend_rows), LK__POL(lk__select_twilight), LK__POL(lk__state_twilight), 0, 0 },
 };
+#undef LK__POL
 
 LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (int)p >= 0 && p < LK_KV_POLICY_COUNT ? lk__kv_policies[p].name : "?"; }
 LKDEF int lk_kv_policy_from_name(const char *name) {
@@ -8586,6 +8712,8 @@ static lk_status lk__kvp_sizes_get(const lk__kvp *k, lk__kvp_sizes *z) {
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: twilight_base must be full or quest");
     if (pp->budget < 0 || pp->n_sink < 0 || pp->recent < 0 || pp->page_size < 0)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: negative kv policy parameter");
+    if (!lk__kv_policies[pp->policy].attend)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv policy %s is compiled out (LLMKIT_NO_KV_POLICIES)", lk__kv_policies[pp->policy].name);
     lk__kv_policies[pp->policy].state(k, z);
     z->total = z->quest + z->h2o_kept + z->h2o_acc + z->h2o_n + z->h2o_rng + z->ts_sel + 2 * z->ts_n + z->ts_q + z->ts_vote;
     return LK_OK;
