@@ -1671,6 +1671,16 @@ LK__UNUSED static int lk__add_ok(uint64_t a, uint64_t b, uint64_t *r) {
     *r = a + b; return 1;
 }
 
+/* FNV-1a over n bytes, continuing from h (start with LK__FNV0); used by
+ * the tokenizer's hash tables and the model's prefix cache / state files */
+#define LK__FNV0 14695981039346656037ull
+LK__UNUSED static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *s = LK__CAST(const unsigned char *, p);
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
+    return h;
+}
+
 /* --------------------------------------------------------------------------
  * 15.4 Types
  * -------------------------------------------------------------------------- */
@@ -10059,14 +10069,6 @@ struct lk_vocab {
     size_t block_size[LK__VOCAB_BLOCKS];
     int n_blocks;
 };
-
-static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
-    const unsigned char *s = LK__CAST(const unsigned char *, p);
-    size_t i;
-    for (i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
-    return h;
-}
-#define LK__FNV0 14695981039346656037ull
 
 static void *lk__vocab_alloc(lk_vocab *v, size_t size) {
     void *p;
