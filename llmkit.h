@@ -10229,48 +10229,23 @@ static void lk__eog_add(lk_vocab *v, int id) {
     if (v->n_eog < LK__VOCAB_MAX_EOG) v->eog[v->n_eog++] = id;
 }
 
-LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out) {
-    lk_allocator a;
-    lk_vocab *v;
-    lk_status st;
-    lk_str model, pre, gname;
-    const lk_gguf_value *toks_v = NULL, *scores_v = NULL, *types_v = NULL, *merges_v = NULL;
-    int64_t n64;
-    int n, i, have_pre;
-    size_t blob_size, off;
-    uint64_t cap;
-    char *blob;
-    static const char *const eot_names[] = { "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
-                                             "<EOT>", "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>", NULL };
-    static const char *const eom_names[] = { "<|eom_id|>", NULL };
-    static const char *const fpre_names[] = { "<|fim_prefix|>", "<fim-prefix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "begin\xef\xbd\x9c>", "<PRE>", NULL };
-    static const char *const fsuf_names[] = { "<|fim_suffix|>", "<fim-suffix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "hole\xef\xbd\x9c>", "<SUF>", NULL };
-    static const char *const fmid_names[] = { "<|fim_middle|>", "<fim-middle>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "end\xef\xbd\x9c>", "<MID>", NULL };
-    static const char *const fpad_names[] = { "<|fim_pad|>", "<fim-pad>", "<PAD>", NULL };
-    static const char *const frep_names[] = { "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", NULL };
-    static const char *const fsep_names[] = { "<|file_sep|>", NULL };
+/* ---- lk_vocab_load, one step at a time ---- */
+#define LK__VOCAB_OOM() lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory")
 
-    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: out is NULL");
-    *out = NULL;
-    if (!g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: gguf is NULL");
-    a = lk__resolve_alloc(alloc);
-    v = LK__CAST(lk_vocab *, a.alloc(a.user, sizeof(lk_vocab), 64));
-    if (!v) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory");
-    memset(v, 0, sizeof *v);
-    v->alloc = a;
-
-#define LK__VCHECK(expr) do { st = (expr); if (st) goto fail; } while (0)
-#define LK__VFAIL(code, ...) do { st = lk_set_error(code, __VA_ARGS__); goto fail; } while (0)
-
-    /* model type and per-model defaults (llama.cpp llama_vocab::impl::load) */
-    if (!lk_gguf_get(g, "tokenizer.ggml.model")) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.model is absent");
+/* model type and per-model defaults (llama.cpp llama_vocab::impl::load);
+ * *pre is tokenizer.ggml.pre ("" when absent) */
+static lk_status lk__vocab_model(lk_vocab *v, const lk_gguf *g, lk_str *pre) {
+    lk_str model;
+    int have_pre;
+    if (!lk_gguf_get(g, "tokenizer.ggml.model"))
+        return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.model is absent");
     if (lk_gguf_get_str(g, "tokenizer.ggml.model", &model) != LK_OK)
-        LK__VFAIL(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.model must be a string");
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.model must be a string");
     have_pre = lk_gguf_get(g, "tokenizer.ggml.pre") != NULL;
-    pre.ptr = ""; pre.len = 0;
-    if (have_pre && lk_gguf_get_str(g, "tokenizer.ggml.pre", &pre) != LK_OK)
-        LK__VFAIL(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.pre must be a string");
-    memcpy(v->pre_name, pre.ptr, pre.len < sizeof v->pre_name ? (size_t)pre.len : sizeof v->pre_name - 1);
+    pre->ptr = ""; pre->len = 0;
+    if (have_pre && lk_gguf_get_str(g, "tokenizer.ggml.pre", pre) != LK_OK)
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.pre must be a string");
+    memcpy(v->pre_name, pre->ptr, pre->len < sizeof v->pre_name ? (size_t)pre->len : sizeof v->pre_name - 1);
     v->eot = v->eom = v->sep = v->pad = v->mask = v->nl = -1;
     v->fim_pre = v->fim_suf = v->fim_mid = v->fim_pad = v->fim_rep = v->fim_sep = -1;
     if (lk_str_eq(model, "llama")) {
@@ -10291,169 +10266,211 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
         v->pre = LK__PRE_DEFAULT;
         if (have_pre) {
             for (k = 0; k < sizeof lk__pre_names / sizeof lk__pre_names[0]; k++)
-                if (lk_str_eq(pre, lk__pre_names[k].name)) break;
+                if (lk_str_eq(*pre, lk__pre_names[k].name)) break;
             if (k == sizeof lk__pre_names / sizeof lk__pre_names[0])
-                LK__VFAIL(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
-                          (int)(pre.len > 64 ? 64 : pre.len), pre.ptr);
+                return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
+                                    (int)(pre->len > 64 ? 64 : pre->len), pre->ptr);
             v->pre = lk__pre_names[k].pre;
             v->clean_spaces = lk__pre_names[k].clean_spaces;
             if (lk__pre_names[k].flags & 1) v->ignore_merges = 1;
             if (lk__pre_names[k].flags & 2) v->add_bos = 1;
-            if (lk_str_eq(pre, "chatglm-bpe")) v->bos = -1;
+            if (lk_str_eq(*pre, "chatglm-bpe")) v->bos = -1;
         }
     } else {
-        LK__VFAIL(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2 and bert are supported)",
-                  (int)(model.len > 64 ? 64 : model.len), model.ptr);
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2 and bert are supported)",
+                            (int)(model.len > 64 ? 64 : model.len), model.ptr);
     }
-    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_space_prefix", &v->add_space_prefix));
+    return lk__vocab_bool_kv(g, "tokenizer.ggml.add_space_prefix", &v->add_space_prefix);
+}
 
-    /* tokens, scores, types */
-    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.tokens", LK_GGUF_STRING, -1, -1, &toks_v));
-    if (!toks_v) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.tokens is absent");
-    if (toks_v->n == 0 || toks_v->n > 0x7fffffffull / 4)
-        LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.tokens has %llu entries", (unsigned long long)toks_v->n);
-    n64 = (int64_t)toks_v->n;
-    n = (int)n64;
-    v->n_tokens = n;
-    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, -1, n64, &scores_v));
-    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.token_type", LK_GGUF_INT32, LK_GGUF_UINT32, n64, &types_v));
+/* the array KVs, checked for type and length before anything is built */
+typedef struct lk__vocab_arrays { const lk_gguf_value *tokens, *scores, *types, *merges; } lk__vocab_arrays;
+static lk_status lk__vocab_get_arrays(const lk_vocab *v, const lk_gguf *g, lk__vocab_arrays *kv) {
+    lk_status st;
+    int64_t n;
+    kv->tokens = kv->scores = kv->types = kv->merges = NULL;
+    if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.tokens", LK_GGUF_STRING, -1, -1, &kv->tokens))) return st;
+    if (!kv->tokens) return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.tokens is absent");
+    if (kv->tokens->n == 0 || kv->tokens->n > 0x7fffffffull / 4)
+        return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.tokens has %llu entries", (unsigned long long)kv->tokens->n);
+    n = (int64_t)kv->tokens->n;
+    if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, -1, n, &kv->scores))) return st;
+    if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.token_type", LK_GGUF_INT32, LK_GGUF_UINT32, n, &kv->types))) return st;
     if (v->type == LK_VOCAB_BPE) {
-        LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.merges", LK_GGUF_STRING, -1, -1, &merges_v));
-        if (!merges_v) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.merges is absent (required for gpt2)");
-        if (merges_v->n > 0x7fffffffull / 4)
-            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.merges has %llu entries", (unsigned long long)merges_v->n);
+        if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.merges", LK_GGUF_STRING, -1, -1, &kv->merges))) return st;
+        if (!kv->merges) return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.merges is absent (required for gpt2)");
+        if (kv->merges->n > 0x7fffffffull / 4)
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.merges has %llu entries", (unsigned long long)kv->merges->n);
     }
+    return LK_OK;
+}
 
+/* token_type KV value -> LK_TOKEN_ATTR_* */
+static int lk__token_type_attr(int32_t tt) {
+    switch (tt) {
+    case 1: return LK_TOKEN_ATTR_NORMAL;
+    case 2: return LK_TOKEN_ATTR_UNKNOWN;
+    case 3: return LK_TOKEN_ATTR_CONTROL;
+    case 4: return LK_TOKEN_ATTR_USER_DEFINED;
+    case 5: return LK_TOKEN_ATTR_UNUSED;
+    case 6: return LK_TOKEN_ATTR_BYTE;
+    default: return LK_TOKEN_ATTR_UNDEFINED;
+    }
+}
+
+/* llama.cpp renames empty tokens "[EMPTY_<id>]"; writes it to dst (room
+ * for 24 bytes) and returns its length */
+static int lk__empty_token_name(char *dst, int id) {
+    char num[16];
+    int k = 0, x = id, j;
+    do { num[k++] = (char)('0' + x % 10); x /= 10; } while (x);
+    memcpy(dst, "[EMPTY_", 7);
+    for (j = 0; j < k; j++) dst[7 + j] = num[k - 1 - j];
+    dst[7 + k] = ']';
+    return 8 + k;
+}
+
+/* token texts (copied into one block), scores, attributes and the
+ * text -> id hash; duplicate texts are refused */
+static lk_status lk__vocab_tokens(lk_vocab *v, const lk__vocab_arrays *kv) {
+    const int n = (int)kv->tokens->n;
+    size_t blob_size = 0, off = 0;
+    uint64_t cap;
+    char *blob;
+    int i;
+    v->n_tokens = n;
     v->toks = LK__CAST(lk__tok *, lk__vocab_alloc(v, sizeof(lk__tok) * (size_t)n));
     for (cap = 16; cap < (uint64_t)n * 2; cap <<= 1) {}
     v->hash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)cap));
-    if (!v->toks || !v->hash) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d tokens", n);
+    if (!v->toks || !v->hash) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d tokens", n);
     memset(v->hash, 0, sizeof(uint32_t) * (size_t)cap);
     v->hash_mask = (uint32_t)(cap - 1);
-    blob_size = 0;
     for (i = 0; i < n; i++) {
-        uint64_t l = toks_v->v.strs[i].len;
+        uint64_t l = kv->tokens->v.strs[i].len;
         if (l > LK__MAX_TOKEN_BYTES)
-            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long (limit %d)", i, (unsigned long long)l, LK__MAX_TOKEN_BYTES);
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long (limit %d)", i, (unsigned long long)l, LK__MAX_TOKEN_BYTES);
         blob_size += (l ? (size_t)l : 24) + 1;
-        if (blob_size > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token texts exceed 2 GiB");
+        if (blob_size > (size_t)0x7fffffff) return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token texts exceed 2 GiB");
     }
     blob = LK__CAST(char *, lk__vocab_alloc(v, blob_size));
-    if (!blob) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for token texts");
-    off = 0;
+    if (!blob) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory for token texts");
     for (i = 0; i < n; i++) {
         lk__tok *t = &v->toks[i];
-        lk_str s = toks_v->v.strs[i];
+        lk_str s = kv->tokens->v.strs[i];
         uint32_t h;
         t->text = blob + off;
         if (s.len) { memcpy(blob + off, s.ptr, (size_t)s.len); t->len = (int)s.len; }
-        else {   /* llama.cpp renames empty tokens "[EMPTY_<id>]" */
-            char num[16];
-            int k = 0, x = i, j;
-            do { num[k++] = (char)('0' + x % 10); x /= 10; } while (x);
-            memcpy(blob + off, "[EMPTY_", 7);
-            for (j = 0; j < k; j++) blob[off + 7 + (size_t)j] = num[k - 1 - j];
-            blob[off + 7 + (size_t)k] = ']';
-            t->len = 8 + k;
-        }
+        else t->len = lk__empty_token_name(blob + off, i);
         blob[off + (size_t)t->len] = 0;
         off += (size_t)t->len + 1;
         if (t->len > v->max_token_len) v->max_token_len = t->len;
         t->score = 0.0f;
-        if (scores_v) {
-            uint32_t u = lk__rd_u32le(LK__CAST(const unsigned char *, scores_v->v.arr) + 4 * (size_t)i);
+        if (kv->scores) {
+            uint32_t u = lk__rd_u32le(LK__CAST(const unsigned char *, kv->scores->v.arr) + 4 * (size_t)i);
             memcpy(&t->score, &u, 4);
         }
         t->attr = LK_TOKEN_ATTR_NORMAL;
-        if (types_v) {
-            int32_t tt = (int32_t)lk__rd_u32le(LK__CAST(const unsigned char *, types_v->v.arr) + 4 * (size_t)i);
-            switch (tt) {
-            case 1: t->attr = LK_TOKEN_ATTR_NORMAL; break;
-            case 2: t->attr = LK_TOKEN_ATTR_UNKNOWN; break;
-            case 3: t->attr = LK_TOKEN_ATTR_CONTROL; break;
-            case 4: t->attr = LK_TOKEN_ATTR_USER_DEFINED; break;
-            case 5: t->attr = LK_TOKEN_ATTR_UNUSED; break;
-            case 6: t->attr = LK_TOKEN_ATTR_BYTE; break;
-            default: t->attr = LK_TOKEN_ATTR_UNDEFINED; break;
-            }
-        }
+        if (kv->types) t->attr = lk__token_type_attr((int32_t)lk__rd_u32le(LK__CAST(const unsigned char *, kv->types->v.arr) + 4 * (size_t)i));
         if (lk_vocab_find(v, t->text, t->len) >= 0)
-            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d duplicates the text of token %d ('%.*s')", i,
-                      lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token %d duplicates the text of token %d ('%.*s')", i,
+                                lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
         for (h = (uint32_t)lk__fnv(LK__FNV0, t->text, (size_t)t->len) & v->hash_mask; v->hash[h]; h = (h + 1) & v->hash_mask) {}
         v->hash[h] = (uint32_t)i + 1;
     }
+    return LK_OK;
+}
 
-    /* special ids: defaults outside the vocab are dropped; KVs must be in range */
+/* special ids from KVs: defaults outside the vocab are dropped; KVs must
+ * be in range. Read in this order (the prefix/suffix/middle KVs override
+ * fim_pre/suf/mid). */
+static lk_status lk__vocab_special_ids(lk_vocab *v, const lk_gguf *g) {
+    const struct { const char *key; int *id; } ids[] = {
+        { "tokenizer.ggml.bos_token_id", &v->bos }, { "tokenizer.ggml.eos_token_id", &v->eos },
+        { "tokenizer.ggml.eot_token_id", &v->eot }, { "tokenizer.ggml.eom_token_id", &v->eom },
+        { "tokenizer.ggml.unknown_token_id", &v->unk }, { "tokenizer.ggml.seperator_token_id", &v->sep },
+        { "tokenizer.ggml.padding_token_id", &v->pad }, { "tokenizer.ggml.mask_token_id", &v->mask },
+        { "tokenizer.ggml.fim_pre_token_id", &v->fim_pre }, { "tokenizer.ggml.fim_suf_token_id", &v->fim_suf },
+        { "tokenizer.ggml.fim_mid_token_id", &v->fim_mid }, { "tokenizer.ggml.fim_pad_token_id", &v->fim_pad },
+        { "tokenizer.ggml.fim_rep_token_id", &v->fim_rep }, { "tokenizer.ggml.fim_sep_token_id", &v->fim_sep },
+        { "tokenizer.ggml.prefix_token_id", &v->fim_pre }, { "tokenizer.ggml.suffix_token_id", &v->fim_suf },
+        { "tokenizer.ggml.middle_token_id", &v->fim_mid },
+    };
+    const int n = v->n_tokens;
+    size_t k;
+    lk_status st;
     if (v->bos >= n) v->bos = -1;
     if (v->eos >= n) v->eos = -1;
     if (v->unk >= n) v->unk = -1;
     if (v->sep >= n) v->sep = -1;
     if (v->pad >= n) v->pad = -1;
     if (v->mask >= n) v->mask = -1;
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.bos_token_id", n, &v->bos));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eos_token_id", n, &v->eos));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eot_token_id", n, &v->eot));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eom_token_id", n, &v->eom));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.unknown_token_id", n, &v->unk));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.seperator_token_id", n, &v->sep));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.padding_token_id", n, &v->pad));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.mask_token_id", n, &v->mask));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_pre_token_id", n, &v->fim_pre));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_suf_token_id", n, &v->fim_suf));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_mid_token_id", n, &v->fim_mid));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_pad_token_id", n, &v->fim_pad));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_rep_token_id", n, &v->fim_rep));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_sep_token_id", n, &v->fim_sep));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.prefix_token_id", n, &v->fim_pre));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.suffix_token_id", n, &v->fim_suf));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.middle_token_id", n, &v->fim_mid));
-    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_bos_token", &v->add_bos));
-    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_eos_token", &v->add_eos));
+    for (k = 0; k < sizeof ids / sizeof ids[0]; k++)
+        if ((st = lk__vocab_id_kv(g, ids[k].key, n, ids[k].id))) return st;
+    if ((st = lk__vocab_bool_kv(g, "tokenizer.ggml.add_bos_token", &v->add_bos))) return st;
+    return lk__vocab_bool_kv(g, "tokenizer.ggml.add_eos_token", &v->add_eos);
+}
 
-    /* find eot/eom/fim tokens by text (first in id order), and mark them control */
-    for (i = 0; i < n; i++) {
+/* eot/eom/fim tokens not set by KVs are found by text (first in id
+ * order) and marked control */
+static void lk__vocab_find_by_text(lk_vocab *v) {
+    static const char *const eot_names[] = { "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+                                             "<EOT>", "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>", NULL };
+    static const char *const eom_names[] = { "<|eom_id|>", NULL };
+    static const char *const fpre_names[] = { "<|fim_prefix|>", "<fim-prefix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "begin\xef\xbd\x9c>", "<PRE>", NULL };
+    static const char *const fsuf_names[] = { "<|fim_suffix|>", "<fim-suffix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "hole\xef\xbd\x9c>", "<SUF>", NULL };
+    static const char *const fmid_names[] = { "<|fim_middle|>", "<fim-middle>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "end\xef\xbd\x9c>", "<MID>", NULL };
+    static const char *const fpad_names[] = { "<|fim_pad|>", "<fim-pad>", "<PAD>", NULL };
+    static const char *const frep_names[] = { "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", NULL };
+    static const char *const fsep_names[] = { "<|file_sep|>", NULL };
+    static const char *const *const names[8] = { eot_names, eom_names, fpre_names, fsuf_names, fmid_names, fpad_names,
+                                                 frep_names, fsep_names };
+    int *const ids[8] = { &v->eot, &v->eom, &v->fim_pre, &v->fim_suf, &v->fim_mid, &v->fim_pad, &v->fim_rep, &v->fim_sep };
+    int i, k;
+    for (i = 0; i < v->n_tokens; i++) {
         lk__tok *t = &v->toks[i];
         int hit = 0;
-#define LK__FIND_BY_TEXT(field, names) \
-        if (v->field < 0 && lk__text_in(t->text, t->len, names)) { v->field = i; hit = 1; }
-        LK__FIND_BY_TEXT(eot, eot_names)
-        LK__FIND_BY_TEXT(eom, eom_names)
-        LK__FIND_BY_TEXT(fim_pre, fpre_names)
-        LK__FIND_BY_TEXT(fim_suf, fsuf_names)
-        LK__FIND_BY_TEXT(fim_mid, fmid_names)
-        LK__FIND_BY_TEXT(fim_pad, fpad_names)
-        LK__FIND_BY_TEXT(fim_rep, frep_names)
-        LK__FIND_BY_TEXT(fim_sep, fsep_names)
-#undef LK__FIND_BY_TEXT
+        for (k = 0; k < 8; k++)
+            if (*ids[k] < 0 && lk__text_in(t->text, t->len, names[k])) { *ids[k] = i; hit = 1; }
         if (hit) t->attr |= LK_TOKEN_ATTR_CONTROL;
     }
-    /* end-of-generation set */
+}
+
+/* the end-of-generation set: fim pad/rep/sep, tokens with an
+ * end-of-generation text (marked control), eos, eot, eom */
+static void lk__vocab_eog_set(lk_vocab *v) {
+    int i;
     lk__eog_add(v, v->fim_pad); lk__eog_add(v, v->fim_rep); lk__eog_add(v, v->fim_sep);
-    for (i = 0; i < n; i++)
+    for (i = 0; i < v->n_tokens; i++)
         if (lk__is_eog_text(v->toks[i].text, v->toks[i].len)) { lk__eog_add(v, i); v->toks[i].attr |= LK_TOKEN_ATTR_CONTROL; }
     lk__eog_add(v, v->eos); lk__eog_add(v, v->eot); lk__eog_add(v, v->eom);
+}
 
-    /* special tokens (partitioned out of the text before tokenizing), longest first */
-    {
-        int ns = 0, k;
-        lk__sp_item *items;
-        for (i = 0; i < n; i++)
-            if (v->toks[i].attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN)) ns++;
-        v->special = LK__CAST(int *, lk__vocab_alloc(v, sizeof(int) * (size_t)(ns ? ns : 1)));
-        items = LK__CAST(lk__sp_item *, lk__alloc(&v->alloc, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1)));
-        if (!v->special || !items) { lk__free(&v->alloc, items, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1)); LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory"); }
-        for (i = 0, k = 0; i < n; i++)
-            if (v->toks[i].attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN)) {
-                items[k].len = v->toks[i].len; items[k].id = i; k++;
-            }
-        qsort(items, (size_t)ns, sizeof *items, lk__sp_cmp);
-        for (k = 0; k < ns; k++) v->special[k] = items[k].id;
-        v->n_special = ns;
-        lk__free(&v->alloc, items, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1));
-    }
+/* control, user-defined and unknown tokens, longest text first: the
+ * texts lk_tokenize partitions out before tokenizing */
+static lk_status lk__vocab_special_list(lk_vocab *v) {
+    const int mask = LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN;
+    int ns = 0, i, k;
+    size_t isz;
+    lk__sp_item *items;
+    for (i = 0; i < v->n_tokens; i++)
+        if (v->toks[i].attr & mask) ns++;
+    isz = sizeof(lk__sp_item) * (size_t)(ns ? ns : 1);
+    v->special = LK__CAST(int *, lk__vocab_alloc(v, sizeof(int) * (size_t)(ns ? ns : 1)));
+    items = LK__CAST(lk__sp_item *, lk__alloc(&v->alloc, isz));
+    if (!v->special || !items) { lk__free(&v->alloc, items, isz); return LK__VOCAB_OOM(); }
+    for (i = 0, k = 0; i < v->n_tokens; i++)
+        if (v->toks[i].attr & mask) { items[k].len = v->toks[i].len; items[k].id = i; k++; }
+    qsort(items, (size_t)ns, sizeof *items, lk__sp_cmp);
+    for (k = 0; k < ns; k++) v->special[k] = items[k].id;
+    v->n_special = ns;
+    lk__free(&v->alloc, items, isz);
+    return LK_OK;
+}
 
-    /* per-model token attributes llama.cpp sets by name */
+/* per-model token attributes llama.cpp sets by name: jina-v2 <mask>
+ * lstrip; phi-3 (general.name) rstrip on the special tokens */
+static void lk__vocab_attr_fixups(lk_vocab *v, const lk_gguf *g, lk_str pre) {
+    lk_str gname;
     if (lk__str_has(pre, "jina-v2-de") || lk__str_has(pre, "jina-v2-es") || lk__str_has(pre, "jina-v2-code")) {
         int id = lk_vocab_find(v, "<mask>", 6);
         if (id >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_LSTRIP;
@@ -10461,86 +10478,89 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
         char low[256];
         lk_str ls;
         size_t k, ln = gname.len < sizeof low ? (size_t)gname.len : sizeof low;
-        int is_phi3;
+        int i, id;
         for (k = 0; k < ln; k++) {
             char ch = gname.ptr[k];
             low[k] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
         }
         ls.ptr = low; ls.len = ln;
-        is_phi3 = lk__str_has(ls, "phi-3") || lk__str_has(ls, "phi3");
-        if (is_phi3) {
-            int id;
-            for (i = 0; i < v->n_special; i++) v->toks[v->special[i]].attr |= LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "</s>", 4)) >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "<unk>", 5)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "<s>", 3)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "<|endoftext|>", 13)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
-        }
+        if (!lk__str_has(ls, "phi-3") && !lk__str_has(ls, "phi3")) return;
+        for (i = 0; i < v->n_special; i++) v->toks[v->special[i]].attr |= LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "</s>", 4)) >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "<unk>", 5)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "<s>", 3)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "<|endoftext|>", 13)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
     }
+}
 
-    /* byte tables */
-    {
-        int b, k = 0;
-        static const char hex[] = "0123456789ABCDEF";
-        for (b = 0; b < 0x144; b++) v->bdec[b] = -1;
-        for (b = 0; b < 256; b++) {
-            char buf[6];
-            unsigned char c1 = (unsigned char)b;
-            uint32_t mcp;
-            buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[b >> 4]; buf[4] = hex[b & 15]; buf[5] = '>';
-            v->one_byte[b] = lk_vocab_find(v, (const char *)&c1, 1);
-            v->spm_byte[b] = lk_vocab_find(v, buf, 6);
-            if (v->spm_byte[b] < 0) v->spm_byte[b] = v->one_byte[b];
-            /* GPT-2 bytes_to_unicode: printable Latin-1 maps to itself, the
-             * other 68 bytes to U+0100.. in byte order */
-            if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) mcp = (uint32_t)b;
-            else mcp = 256u + (uint32_t)k++;
-            v->benc_len[b] = (unsigned char)lk__utf8_put(mcp, v->benc[b]);
-            v->bdec[mcp] = (short)b;
-        }
+/* byte tables: SPM byte fallback (<0xXX>, else the 1-byte token), the
+ * 1-byte tokens, and GPT-2's byte <-> unicode mapping */
+static void lk__vocab_byte_tables(lk_vocab *v) {
+    static const char hex[] = "0123456789ABCDEF";
+    int b, k = 0;
+    for (b = 0; b < 0x144; b++) v->bdec[b] = -1;
+    for (b = 0; b < 256; b++) {
+        char buf[6];
+        unsigned char c1 = (unsigned char)b;
+        uint32_t mcp;
+        buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[b >> 4]; buf[4] = hex[b & 15]; buf[5] = '>';
+        v->one_byte[b] = lk_vocab_find(v, (const char *)&c1, 1);
+        v->spm_byte[b] = lk_vocab_find(v, buf, 6);
+        if (v->spm_byte[b] < 0) v->spm_byte[b] = v->one_byte[b];
+        /* GPT-2 bytes_to_unicode: printable Latin-1 maps to itself, the
+         * other 68 bytes to U+0100.. in byte order */
+        if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) mcp = (uint32_t)b;
+        else mcp = 256u + (uint32_t)k++;
+        v->benc_len[b] = (unsigned char)lk__utf8_put(mcp, v->benc[b]);
+        v->bdec[mcp] = (short)b;
     }
+}
 
-    /* merges: "left right" split at the first space after position 0; the
-     * first occurrence of a pair keeps its rank */
-    if (merges_v && merges_v->n) {
-        uint64_t mcap;
-        size_t mblob = 0;
-        char *mb;
-        int nm = (int)merges_v->n;
-        for (i = 0; i < nm; i++) {
-            if (merges_v->v.strs[i].len > 2 * LK__MAX_TOKEN_BYTES + 1)
-                LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merge %d is %llu bytes long", i, (unsigned long long)merges_v->v.strs[i].len);
-            mblob += (size_t)merges_v->v.strs[i].len + 1;
-            if (mblob > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merges exceed 2 GiB");
-        }
-        for (mcap = 16; mcap < (uint64_t)nm * 2; mcap <<= 1) {}
-        v->merges = LK__CAST(lk__merge *, lk__vocab_alloc(v, sizeof(lk__merge) * (size_t)nm));
-        v->mhash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)mcap));
-        mb = LK__CAST(char *, lk__vocab_alloc(v, mblob ? mblob : 1));
-        if (!v->merges || !v->mhash || !mb) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d merges", nm);
-        memset(v->mhash, 0, sizeof(uint32_t) * (size_t)mcap);
-        v->mhash_mask = (uint32_t)(mcap - 1);
-        v->n_merges = nm;
-        off = 0;
-        for (i = 0; i < nm; i++) {
-            lk_str s = merges_v->v.strs[i];
-            lk__merge *m = &v->merges[i];
-            int sp = -1, k;
-            uint32_t h;
-            memcpy(mb + off, s.ptr, (size_t)s.len);
-            mb[off + (size_t)s.len] = 0;
-            m->s = mb + off; m->len = (int)s.len;
-            off += (size_t)s.len + 1;
-            for (k = 1; k < m->len; k++) if (m->s[k] == ' ') { sp = k; break; }
-            m->split = sp;
-            if (sp < 0) continue;   /* no pair: llama.cpp stores ("", "") which never matches */
-            if (lk__merge_rank(v, m->s, sp, m->s + sp + 1, m->len - sp - 1) >= 0) continue;
-            for (h = (uint32_t)lk__fnv(LK__FNV0, m->s, (size_t)m->len) & v->mhash_mask; v->mhash[h]; h = (h + 1) & v->mhash_mask) {}
-            v->mhash[h] = (uint32_t)i + 1;
-        }
+/* merges: "left right" split at the first space after position 0; the
+ * first occurrence of a pair keeps its rank */
+static lk_status lk__vocab_merges(lk_vocab *v, const lk_gguf_value *merges_v) {
+    uint64_t mcap;
+    size_t mblob = 0, off = 0;
+    char *mb;
+    int nm, i;
+    if (!merges_v || !merges_v->n) return LK_OK;
+    nm = (int)merges_v->n;
+    for (i = 0; i < nm; i++) {
+        if (merges_v->v.strs[i].len > 2 * LK__MAX_TOKEN_BYTES + 1)
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: merge %d is %llu bytes long", i, (unsigned long long)merges_v->v.strs[i].len);
+        mblob += (size_t)merges_v->v.strs[i].len + 1;
+        if (mblob > (size_t)0x7fffffff) return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: merges exceed 2 GiB");
     }
+    for (mcap = 16; mcap < (uint64_t)nm * 2; mcap <<= 1) {}
+    v->merges = LK__CAST(lk__merge *, lk__vocab_alloc(v, sizeof(lk__merge) * (size_t)nm));
+    v->mhash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)mcap));
+    mb = LK__CAST(char *, lk__vocab_alloc(v, mblob ? mblob : 1));
+    if (!v->merges || !v->mhash || !mb) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d merges", nm);
+    memset(v->mhash, 0, sizeof(uint32_t) * (size_t)mcap);
+    v->mhash_mask = (uint32_t)(mcap - 1);
+    v->n_merges = nm;
+    for (i = 0; i < nm; i++) {
+        lk_str s = merges_v->v.strs[i];
+        lk__merge *m = &v->merges[i];
+        int sp = -1, k;
+        uint32_t h;
+        memcpy(mb + off, s.ptr, (size_t)s.len);
+        mb[off + (size_t)s.len] = 0;
+        m->s = mb + off; m->len = (int)s.len;
+        off += (size_t)s.len + 1;
+        for (k = 1; k < m->len; k++) if (m->s[k] == ' ') { sp = k; break; }
+        m->split = sp;
+        if (sp < 0) continue;   /* no pair: llama.cpp stores ("", "") which never matches */
+        if (lk__merge_rank(v, m->s, sp, m->s + sp + 1, m->len - sp - 1) >= 0) continue;
+        for (h = (uint32_t)lk__fnv(LK__FNV0, m->s, (size_t)m->len) & v->mhash_mask; v->mhash[h]; h = (h + 1) & v->mhash_mask) {}
+        v->mhash[h] = (uint32_t)i + 1;
+    }
+    return LK_OK;
+}
 
-    /* newline token */
+/* the newline token: SPM <0x0A> (or the "\n" token), BPE whatever "\n"
+ * tokenizes to; otherwise the padding token */
+static void lk__vocab_newline(lk_vocab *v) {
     if (v->type == LK_VOCAB_SPM) v->nl = v->spm_byte[10] >= 0 ? v->spm_byte[10] : v->pad;
     else if (v->type == LK_VOCAB_WPM) v->nl = v->pad;
     else {
@@ -10548,14 +10568,42 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
         int k = lk__tokenize_impl(v, "\n", 1, t1, 8, 0, 0);
         v->nl = k > 0 ? t1[0] : v->pad;
     }
+}
+
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out) {
+    lk_allocator a;
+    lk_vocab *v;
+    lk_status st;
+    lk_str pre;
+    lk__vocab_arrays kv;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: out is NULL");
+    *out = NULL;
+    if (!g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: gguf is NULL");
+    a = lk__resolve_alloc(alloc);
+    v = LK__CAST(lk_vocab *, a.alloc(a.user, sizeof(lk_vocab), 64));
+    if (!v) return LK__VOCAB_OOM();
+    memset(v, 0, sizeof *v);
+    v->alloc = a;
+#define LK__VCHECK(expr) do { if ((st = (expr)) != LK_OK) goto fail; } while (0)
+    LK__VCHECK(lk__vocab_model(v, g, &pre));
+    LK__VCHECK(lk__vocab_get_arrays(v, g, &kv));
+    LK__VCHECK(lk__vocab_tokens(v, &kv));
+    LK__VCHECK(lk__vocab_special_ids(v, g));
+    lk__vocab_find_by_text(v);
+    lk__vocab_eog_set(v);
+    LK__VCHECK(lk__vocab_special_list(v));
+    lk__vocab_attr_fixups(v, g, pre);
+    lk__vocab_byte_tables(v);
+    LK__VCHECK(lk__vocab_merges(v, kv.merges));
+    lk__vocab_newline(v);
 #undef LK__VCHECK
-#undef LK__VFAIL
     *out = v;
     return LK_OK;
 fail:
     lk_vocab_free(v);
     return st;
 }
+#undef LK__VOCAB_OOM
 
 LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v) { return v ? v->type : (lk_vocab_type)0; }
 LKDEF const char *lk_vocab_pre(const lk_vocab *v) { return v ? v->pre_name : ""; }
