@@ -9770,114 +9770,157 @@ static int lk__poro_neg(uint32_t cp, int fl) {  /* [^(\s|.,!?…。，、।۔،
     }
 }
 
-/* Length of the match of pass `kind` starting at pos in [pos, end), or 0.
- * cp: codepoints, fl: lk__uflags, x: collapsed classes. The GPT2 and
- * LLAMA3 passes follow llama.cpp's hand-written splitters (always >= 1);
- * the others follow what std::regex (ECMAScript: leftmost, ordered
- * alternation, greedy with backtracking) does with llama.cpp's pattern. */
-static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, const unsigned char *x, int pos, int end) {
+/* The passes with many alternatives, one function each: the length of the
+ * match starting at pos in [pos, end) (cp: codepoints, fl: lk__uflags,
+ * x: collapsed classes). GPT2 and LLAMA3 follow llama.cpp's hand-written
+ * splitters (always >= 1); the others follow what std::regex (ECMAScript:
+ * leftmost, ordered alternation, greedy with backtracking) does with
+ * llama.cpp's pattern. */
 #define LK__F(i) ((i) < end ? (int)fl[i] : 0)
+/* 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+ */
+static int lk__rx_gpt2(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
     const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
     uint32_t c = cp[pos];
-    int p, f, f2, nw;
-    switch (kind) {
-    case LK__RX_GPT2:
-        /* 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+ */
-        if (c == '\'' && pos + 1 < end) {
-            uint32_t n1 = cp[pos + 1];
-            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
-            if (pos + 2 < end) {
-                uint32_t n2 = cp[pos + 2];
-                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
-            }
+    int p, f2, nw;
+    if (c == '\'' && pos + 1 < end) {
+        uint32_t n1 = cp[pos + 1];
+        if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+        if (pos + 2 < end) {
+            uint32_t n2 = cp[pos + 2];
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
         }
-        f2 = c == ' ' ? LK__F(pos + 1) : LK__F(pos);
-        p = pos + (c == ' ');
-        if (f2 & LK__UF_L) { while (LK__F(p) & LK__UF_L) p++; return p - pos; }
-        if (f2 & LK__UF_N) { while (LK__F(p) & LK__UF_N) p++; return p - pos; }
-        if (!(f2 & WLN) && f2) { while (!(LK__F(p) & WLN) && LK__F(p)) p++; return p - pos; }
-        nw = 0;
-        while (LK__F(pos + nw) & LK__UF_WS) nw++;
-        if (nw > 1 && pos + nw < end) return nw - 1;
-        if (nw > 0) return nw;
-        return 1;
-    case LK__RX_LLAMA3: {
-        /* (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
-        int last = -1;
-        f = LK__F(pos);
-        if (c == '\'' && pos + 1 < end) {
-            uint32_t n1 = lk__ulower_cp(cp[pos + 1]);
-            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
-            if (pos + 2 < end) {
-                uint32_t n2 = lk__ulower_cp(cp[pos + 2]);
-                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
-            }
-        }
-        if (!(c == '\r' || c == '\n' || (f & LK__UF_N))) {
-            if ((f & LK__UF_L) || (LK__F(pos + 1) & LK__UF_L)) {
-                p = pos + 1;
-                while (LK__F(p) & LK__UF_L) p++;
-                return p - pos;
-            }
-        }
-        if (f & LK__UF_N) {
-            p = pos;
-            while (p - pos < 3 && (LK__F(p) & LK__UF_N)) p++;
-            return p - pos;
-        }
-        f2 = c == ' ' ? LK__F(pos + 1) : f;
-        if (!(f2 & WLN) && f) {
-            p = pos + (c == ' ');
-            while (!(LK__F(p) & WLN) && LK__F(p)) p++;
-            while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
-            return p - pos;
-        }
-        nw = 0;
-        while (LK__F(pos + nw) & LK__UF_WS) {
-            if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
-            nw++;
-        }
-        if (last >= 0) return last - pos;
-        if (nw > 1 && pos + nw < end) return nw - 1;
-        if (nw > 0) return nw;
-        return 1;
     }
-    case LK__RX_QWEN2: {
-        /* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
-         * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text) */
-        int x0 = x[pos], w, k, lastrn = -1;
-        if (x0 == '\'' && pos + 1 < end) {
-            int n1 = x[pos + 1] | 0x20;   /* ASCII case fold (only letters are compared) */
-            if ((n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') && lk__cx_l(x[pos + 1])) return 2;
-            if (pos + 2 < end && lk__cx_l(x[pos + 1]) && lk__cx_l(x[pos + 2])) {
-                int n2 = x[pos + 2] | 0x20;
-                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
-            }
+    f2 = c == ' ' ? LK__F(pos + 1) : LK__F(pos);
+    p = pos + (c == ' ');
+    if (f2 & LK__UF_L) { while (LK__F(p) & LK__UF_L) p++; return p - pos; }
+    if (f2 & LK__UF_N) { while (LK__F(p) & LK__UF_N) p++; return p - pos; }
+    if (!(f2 & WLN) && f2) { while (!(LK__F(p) & WLN) && LK__F(p)) p++; return p - pos; }
+    nw = 0;
+    while (LK__F(pos + nw) & LK__UF_WS) nw++;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    if (nw > 0) return nw;
+    return 1;
+}
+/* (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
+static int lk__rx_llama3(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
+    const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
+    uint32_t c = cp[pos];
+    int p, f, f2, nw, last = -1;
+    f = LK__F(pos);
+    if (c == '\'' && pos + 1 < end) {
+        uint32_t n1 = lk__ulower_cp(cp[pos + 1]);
+        if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+        if (pos + 2 < end) {
+            uint32_t n2 = lk__ulower_cp(cp[pos + 2]);
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
         }
-        if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) {
+    }
+    if (!(c == '\r' || c == '\n' || (f & LK__UF_N))) {
+        if ((f & LK__UF_L) || (LK__F(pos + 1) & LK__UF_L)) {
             p = pos + 1;
-            while (p < end && lk__cx_l(x[p])) p++;
+            while (LK__F(p) & LK__UF_L) p++;
             return p - pos;
         }
-        if (lk__cx_l(x0)) { p = pos; while (p < end && lk__cx_l(x[p])) p++; return p - pos; }
-        if (lk__cx_n(x0)) return 1;
-        p = -1;
-        if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
-        else if (lk__cx_q(x0)) p = pos;
-        if (p >= 0) {
-            while (p < end && lk__cx_q(x[p])) p++;
-            while (p < end && lk__cx_rn(x[p])) p++;
-            return p - pos;
-        }
-        w = pos;
-        while (w < end && lk__cx_s(x[w])) w++;
-        for (k = pos; k < w; k++) if (lk__cx_rn(x[k])) lastrn = k;
-        if (lastrn >= 0) return lastrn + 1 - pos;     /* \s*[\r\n]+ */
-        if (w > pos && w == end) return w - pos;      /* \s+(?!\S) at the end */
-        if (w - pos >= 2) return w - pos - 1;         /* \s+(?!\S) */
-        if (w > pos) return w - pos;                  /* \s+ */
-        return 0;
     }
+    if (f & LK__UF_N) {
+        p = pos;
+        while (p - pos < 3 && (LK__F(p) & LK__UF_N)) p++;
+        return p - pos;
+    }
+    f2 = c == ' ' ? LK__F(pos + 1) : f;
+    if (!(f2 & WLN) && f) {
+        p = pos + (c == ' ');
+        while (!(LK__F(p) & WLN) && LK__F(p)) p++;
+        while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
+        return p - pos;
+    }
+    nw = 0;
+    while (LK__F(pos + nw) & LK__UF_WS) {
+        if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
+        nw++;
+    }
+    if (last >= 0) return last - pos;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    if (nw > 0) return nw;
+    return 1;
+}
+#undef LK__F
+/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
+ * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text) */
+static int lk__rx_qwen2(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p;
+    if (x0 == '\'' && pos + 1 < end) {
+        int n1 = x[pos + 1] | 0x20;   /* ASCII case fold (only letters are compared) */
+        if ((n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') && lk__cx_l(x[pos + 1])) return 2;
+        if (pos + 2 < end && lk__cx_l(x[pos + 1]) && lk__cx_l(x[pos + 2])) {
+            int n2 = x[pos + 2] | 0x20;
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
+        }
+    }
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) {
+        p = pos + 1;
+        while (p < end && lk__cx_l(x[p])) p++;
+        return p - pos;
+    }
+    if (lk__cx_l(x0)) { p = pos; while (p < end && lk__cx_l(x[p])) p++; return p - pos; }
+    if (lk__cx_n(x0)) return 1;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        while (p < end && lk__cx_q(x[p])) p++;
+        while (p < end && lk__cx_rn(x[p])) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* deepseek-v3's last pass:
+ * [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
+ * | ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
+static int lk__rx_deepseek3(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p;
+    if (lk__cx_apunct(x0) && pos + 1 < end && lk__cx_az(x[pos + 1])) return lk__cx_run(lk__cx_az, x, pos + 1, end) - pos;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_p(x0) && !lk__cx_sym(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1]))
+        return lk__cx_run(lk__cx_lm, x, pos + 1, end) - pos;
+    if (lk__cx_lm(x0)) return lk__cx_run(lk__cx_lm, x, pos, end) - pos;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_ps(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_ps(x0)) p = pos;
+    if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_ps, x, p, end), end) - pos;
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* [^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+
+ * |[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*
+ * |\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
+static int lk__rx_tekken(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e, p;
+    for (alt = 1; alt <= 2; alt++) {
+        if (opt && pos + 1 < end && (e = lk__tekken_letters(x, pos + 1, end, alt)) > 0) return e - pos;
+        if ((e = lk__tekken_letters(x, pos, end, alt)) > pos) return e - pos;
+    }
+    if (lk__cx_n(x0)) return 1;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        p = lk__cx_run(lk__cx_q, x, p, end);
+        while (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+
+/* Length of the match of pass `kind` starting at pos in [pos, end), or 0
+ * (arguments as above). */
+static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, const unsigned char *x, int pos, int end) {
+    uint32_t c = cp[pos];
+    int p;
+    switch (kind) {
+    case LK__RX_GPT2: return lk__rx_gpt2(cp, fl, pos, end);
+    case LK__RX_LLAMA3: return lk__rx_llama3(cp, fl, pos, end);
+    case LK__RX_QWEN2: return lk__rx_qwen2(x, pos, end);
+    case LK__RX_DS3: return lk__rx_deepseek3(x, pos, end);
+    case LK__RX_TEKKEN: return lk__rx_tekken(x, pos, end);
     case LK__RX_PUNCT_RUN:
     case LK__RX_PUNCT_RUN_FALCON:
         /* [\p{P}\$\+<=>\^~\|]+   (falcon adds `) */
@@ -9942,20 +9985,6 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
             if ((fl[p] & LK__UF_WS) || !((q >= 0x4E00 && q <= 0x9FA5) || (q >= 0x3040 && q <= 0x30FF))) break;
         }
         return p - pos;
-    case LK__RX_DS3: {
-        /* [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
-         * | ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
-        int x0 = x[pos];
-        if (lk__cx_apunct(x0) && pos + 1 < end && lk__cx_az(x[pos + 1])) return lk__cx_run(lk__cx_az, x, pos + 1, end) - pos;
-        if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_p(x0) && !lk__cx_sym(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1]))
-            return lk__cx_run(lk__cx_lm, x, pos + 1, end) - pos;
-        if (lk__cx_lm(x0)) return lk__cx_run(lk__cx_lm, x, pos, end) - pos;
-        p = -1;
-        if (x0 == ' ' && pos + 1 < end && lk__cx_ps(x[pos + 1])) p = pos + 1;
-        else if (lk__cx_ps(x0)) p = pos;
-        if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_ps, x, p, end), end) - pos;
-        return lk__cx_ws_tail(x, pos, end);
-    }
     case LK__RX_SENTINEL: { /* <sentinel:[0-9]+> */
         static const char pfx[] = "<sentinel:";
         int k;
@@ -9978,30 +10007,9 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
     }
     case LK__RX_PUNCT1:     /* [\p{P}!-/:-@\[-`{-~] */
         return lk__cx_p(x[pos]) || lk__cx_apunct(x[pos]) ? 1 : 0;
-    case LK__RX_TEKKEN: {
-        /* [^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+
-         * |[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*
-         * |\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
-        int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e;
-        for (alt = 1; alt <= 2; alt++) {
-            if (opt && pos + 1 < end && (e = lk__tekken_letters(x, pos + 1, end, alt)) > 0) return e - pos;
-            if ((e = lk__tekken_letters(x, pos, end, alt)) > pos) return e - pos;
-        }
-        if (lk__cx_n(x0)) return 1;
-        p = -1;
-        if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
-        else if (lk__cx_q(x0)) p = pos;
-        if (p >= 0) {
-            p = lk__cx_run(lk__cx_q, x, p, end);
-            while (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
-            return p - pos;
-        }
-        return lk__cx_ws_tail(x, pos, end);
-    }
     default:
         return 0;
     }
-#undef LK__F
 }
 
 /* Pre-tokenizer: split m codepoints into words by the passes of `pre`.
