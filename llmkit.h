@@ -1138,7 +1138,7 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
  * the ~5100 codepoints assigned since 14.0 count as unassigned here).
  *
  * Memory: the vocab copies what it needs from the GGUF (which may be freed
- * afterwards) through the allocator given to lk_vocab_load; lk_tokenize
+ * afterwards) through the allocator of its lk_vocab_params; lk_tokenize
  * takes scratch memory from the same allocator and frees it
  * before returning (an arena allocator therefore grows on every call). */
 typedef struct lk_vocab lk_vocab;
@@ -1181,8 +1181,14 @@ enum {
  * LK_ERR_FORMAT (array lengths that differ from the token count, duplicate
  * token texts, a token text over 1 MiB),
  * LK_ERR_UNSUPPORTED (another tokenizer model or pre-tokenizer),
- * LK_ERR_NOMEM. alloc NULL = default allocator. */
-LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out);
+ * LK_ERR_NOMEM. p NULL = lk_vocab_default_params(); *out is NULL after a
+ * failure. */
+typedef struct lk_vocab_params {
+    const lk_allocator *alloc;    /* NULL = default allocator                 */
+} lk_vocab_params;
+
+LKDEF lk_vocab_params lk_vocab_default_params(void);
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_vocab_params *p, lk_vocab **out);
 LKDEF void lk_vocab_free(lk_vocab *v);
 
 LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v);
@@ -10578,7 +10584,8 @@ static void lk__vocab_newline(lk_vocab *v) {
     }
 }
 
-LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out) {
+LKDEF lk_vocab_params lk_vocab_default_params(void) { lk_vocab_params p; p.alloc = NULL; return p; }
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_vocab_params *p, lk_vocab **out) {
     lk_allocator a;
     lk_vocab *v;
     lk_status st;
@@ -10587,7 +10594,7 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
     if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: out is NULL");
     *out = NULL;
     if (!g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: gguf is NULL");
-    a = lk__resolve_alloc(alloc);
+    a = lk__resolve_alloc(p ? p->alloc : NULL);
     v = LK__CAST(lk_vocab *, a.alloc(a.user, sizeof(lk_vocab), 64));
     if (!v) return LK__VOCAB_OOM();
     memset(v, 0, sizeof *v);
@@ -11382,7 +11389,9 @@ static lk_status lk__model_finish(lk_model *m, lk_model **out) {
     lk_status st;
     if ((st = lk__model_hparams(m)) || (st = lk__model_bind(m))) { lk_model_free(m); return st; }
     if (lk_gguf_find_key(m->g, "tokenizer.ggml.model") >= 0) {
-        if ((st = lk_vocab_load(m->g, &m->a, &m->vocab))) { lk_model_free(m); return st; }
+        lk_vocab_params vp = lk_vocab_default_params();
+        vp.alloc = &m->a;
+        if ((st = lk_vocab_load(m->g, &vp, &m->vocab))) { lk_model_free(m); return st; }
         if (lk_vocab_n_tokens(m->vocab) != m->hp.n_vocab) {
             st = lk_set_error(LK_ERR_FORMAT, "model: the tokenizer has %d tokens but token_embd.weight has %d rows",
                               lk_vocab_n_tokens(m->vocab), m->hp.n_vocab);

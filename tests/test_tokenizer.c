@@ -200,13 +200,15 @@ static void test_stories(void) {
             static unsigned char mem[1 << 20];
             lk_arena ar;
             lk_allocator al;
+            lk_vocab_params vp = lk_vocab_default_params();
             lk_gguf *g = NULL;
             lk_vocab *va = NULL;
             lk_arena_init(&ar, mem, sizeof mem);
             al = lk_arena_allocator(&ar);
+            vp.alloc = &al;
             CHECK_OK(lk_gguf_read_file(gp, NULL, &g));
             if (g) {
-                CHECK_OK(lk_vocab_load(g, &al, &va));
+                CHECK_OK(lk_vocab_load(g, &vp, &va));
                 lk_gguf_free(g);
                 n = va ? lk_tokenize(va, text, (int)strlen(text), toks, 64, 1, 0) : -1;
                 ok = n == 21;
@@ -217,7 +219,7 @@ static void test_stories(void) {
                 lk_arena_init(&ar, mem, 2000);
                 CHECK_OK(lk_gguf_read_file(gp, NULL, &g));
                 va = NULL;
-                CHECK(lk_vocab_load(g, &al, &va) == LK_ERR_NOMEM && va == NULL, "small arena");
+                CHECK(lk_vocab_load(g, &vp, &va) == LK_ERR_NOMEM && va == NULL, "small arena");
                 lk_gguf_free(g);
             }
         }
