@@ -1199,28 +1199,28 @@ LKDEF int lk_vocab_n_tokens(const lk_vocab *v);
  * bos 101 (CLS), unk 100, sep 102, pad 0, mask 103), and are dropped (-1)
  * when they fall outside the vocab. eot/eom are also found by token text
  * ("<|eot_id|>", "<|im_end|>", "<end_of_turn>", ...) as llama.cpp does. */
-LKDEF int lk_vocab_bos(const lk_vocab *v);
-LKDEF int lk_vocab_eos(const lk_vocab *v);
-LKDEF int lk_vocab_eot(const lk_vocab *v);
-LKDEF int lk_vocab_eom(const lk_vocab *v);
-LKDEF int lk_vocab_unk(const lk_vocab *v);
-LKDEF int lk_vocab_sep(const lk_vocab *v);
-LKDEF int lk_vocab_pad(const lk_vocab *v);
-LKDEF int lk_vocab_mask(const lk_vocab *v);
-LKDEF int lk_vocab_nl(const lk_vocab *v);              /* newline token */
+LKDEF lk_token lk_vocab_bos(const lk_vocab *v);
+LKDEF lk_token lk_vocab_eos(const lk_vocab *v);
+LKDEF lk_token lk_vocab_eot(const lk_vocab *v);
+LKDEF lk_token lk_vocab_eom(const lk_vocab *v);
+LKDEF lk_token lk_vocab_unk(const lk_vocab *v);
+LKDEF lk_token lk_vocab_sep(const lk_vocab *v);
+LKDEF lk_token lk_vocab_pad(const lk_vocab *v);
+LKDEF lk_token lk_vocab_mask(const lk_vocab *v);
+LKDEF lk_token lk_vocab_nl(const lk_vocab *v);         /* newline token */
 /* add_bos_token / add_eos_token, or the per-model default (SPM: bos yes;
  * BPE: bos only for llama3-style pre-tokenizers; WPM: bos yes). */
 LKDEF int lk_vocab_add_bos(const lk_vocab *v);
 LKDEF int lk_vocab_add_eos(const lk_vocab *v);
 /* Token text as stored (NUL-terminated; SPM/WPM spaces appear as U+2581,
  * BPE bytes in the GPT-2 mapping); NULL if id is out of range. */
-LKDEF const char *lk_vocab_token_text(const lk_vocab *v, int id);
-LKDEF float lk_vocab_token_score(const lk_vocab *v, int id);   /* 0 if out of range */
-LKDEF int lk_vocab_token_attr(const lk_vocab *v, int id);      /* LK_TOKEN_ATTR_*, 0 if out of range */
-LKDEF int lk_vocab_is_eog(const lk_vocab *v, int id);          /* end of generation (eos, eot, eom, ...) */
-LKDEF int lk_vocab_is_control(const lk_vocab *v, int id);
+LKDEF const char *lk_vocab_token_text(const lk_vocab *v, lk_token id);
+LKDEF float lk_vocab_token_score(const lk_vocab *v, lk_token id);   /* 0 if out of range */
+LKDEF int lk_vocab_token_attr(const lk_vocab *v, lk_token id);      /* LK_TOKEN_ATTR_*, 0 if out of range */
+LKDEF int lk_vocab_is_eog(const lk_vocab *v, lk_token id);          /* end of generation (eos, eot, eom, ...) */
+LKDEF int lk_vocab_is_control(const lk_vocab *v, lk_token id);
 /* id of the token whose text is exactly text[0..len), or -1. */
-LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
+LKDEF lk_token lk_vocab_find(const lk_vocab *v, const char *text, int len);
 
 /* Tokenize text[0..text_len) (may contain NULs; invalid UTF-8 is handled
  * like llama.cpp: U+FFFD for BPE/WPM, raw bytes for SPM). add_special adds
@@ -1230,21 +1230,21 @@ LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
  * to tokens[0..n_max), or -(number needed) if n_max is too small (nothing
  * useful is written then), or LK_TOKENIZE_ERROR (also for texts over
  * INT_MAX / 8 bytes). */
-LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                       int add_special, int parse_special);
 /* The bytes of one token (llama_token_to_piece with lstrip 0): SPM/WPM
  * U+2581 -> space, byte tokens -> their byte; BPE: the byte mapping
  * reversed. Control/unknown tokens give "" unless special != 0. Returns the
  * length (no NUL written), -(length) if len is too small, or
  * LK_TOKENIZE_ERROR for a bad id. */
-LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, int special);
+LKDEF int lk_token_to_piece(const lk_vocab *v, lk_token token, char *buf, int len, int special);
 /* Text of a token sequence (llama_detokenize): remove_special drops a
  * leading BOS / trailing EOS the vocab adds; unparse_special prints
  * control tokens. SPM drops the leading space of the first piece; BPE and
  * WPM vocabs with clean_spaces apply llama.cpp's " ." / " 's" clean-up.
  * Returns the length, -(needed) if text_len_max is too small, or
  * LK_TOKENIZE_ERROR. */
-LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char *text, int text_len_max,
+LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens, char *text, int text_len_max,
                         int remove_special, int unparse_special);
 
 /* ==========================================================================
@@ -10066,16 +10066,16 @@ struct lk_vocab {
     lk__merge *merges;
     uint32_t *mhash;              /* merge index + 1 */
     uint32_t mhash_mask;
-    int *special;                 /* control/user-defined/unknown ids, longest text first */
+    lk_token *special;            /* control/user-defined/unknown ids, longest text first */
     int n_special;
-    int eog[LK__VOCAB_MAX_EOG];
+    lk_token eog[LK__VOCAB_MAX_EOG];
     int n_eog;
-    int bos, eos, eot, eom, unk, sep, pad, mask, nl;
-    int fim_pre, fim_suf, fim_mid, fim_pad, fim_rep, fim_sep;
+    lk_token bos, eos, eot, eom, unk, sep, pad, mask, nl;
+    lk_token fim_pre, fim_suf, fim_mid, fim_pad, fim_rep, fim_sep;
     int add_bos, add_eos, add_space_prefix, ignore_merges, clean_spaces;
     int max_token_len;
-    int spm_byte[256];            /* SPM byte fallback: <0xXX> or the 1-byte token, -1 */
-    int one_byte[256];            /* token whose text is that single byte, -1 */
+    lk_token spm_byte[256];       /* SPM byte fallback: <0xXX> or the 1-byte token, -1 */
+    lk_token one_byte[256];       /* token whose text is that single byte, -1 */
     unsigned char benc[256][2];   /* GPT-2 byte -> unicode, as UTF-8 */
     unsigned char benc_len[256];
     short bdec[0x144];            /* mapped codepoint -> byte, -1 */
@@ -10093,7 +10093,7 @@ static void *lk__vocab_alloc(lk_vocab *v, size_t size) {
     return p;
 }
 
-LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len) {
+LKDEF lk_token lk_vocab_find(const lk_vocab *v, const char *text, int len) {
     uint32_t i;
     if (!v || len < 0 || (!text && len)) return -1;
     i = (uint32_t)lk__fnv(LK__FNV0, text, (size_t)len) & v->hash_mask;
@@ -10102,7 +10102,7 @@ LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len) {
         const lk__tok *t;
         if (!e) return -1;
         t = &v->toks[e - 1];
-        if (t->len == len && (len == 0 || memcmp(t->text, text, (size_t)len) == 0)) return (int)(e - 1);
+        if (t->len == len && (len == 0 || memcmp(t->text, text, (size_t)len) == 0)) return (lk_token)(e - 1);
     }
 }
 
@@ -10141,7 +10141,7 @@ static uint32_t lk__rd_u32le(const unsigned char *p) {
 /* an optional token-id KV: absent or -1 (as i32 or u32) = keep *id;
  * otherwise it must be an integer in range (llama.cpp warns and keeps the
  * default; we refuse the file) */
-static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, int *id) {
+static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, lk_token *id) {
     const lk_gguf_value *val = lk_gguf_get(g, key);
     int64_t x;
     if (!val) return LK_OK;
@@ -10152,7 +10152,7 @@ static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, int *
     if (x < 0 || x >= n)
         return lk_set_error(LK_ERR_RANGE, "lk_vocab_load: %s = %lld is outside the vocabulary [0, %d)", key,
                             (long long)x, n);
-    *id = (int)x;
+    *id = (lk_token)x;
     return LK_OK;
 }
 static lk_status lk__vocab_bool_kv(const lk_gguf *g, const char *key, int *out) {
@@ -10180,7 +10180,7 @@ static lk_status lk__vocab_arr_kv(const lk_gguf *g, const char *key, int et, int
     return LK_OK;
 }
 
-typedef struct lk__sp_item { int len, id; } lk__sp_item;
+typedef struct lk__sp_item { int len; lk_token id; } lk__sp_item;
 static int lk__sp_cmp(const void *a, const void *b) {
     const lk__sp_item *x = LK__CAST(const lk__sp_item *, a), *y = LK__CAST(const lk__sp_item *, b);
     if (x->len != y->len) return x->len > y->len ? -1 : 1;
@@ -10194,7 +10194,7 @@ static int lk__str_has(lk_str s, const char *sub) {
     return 0;
 }
 
-static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                              int add_special, int parse_special);
 
 static const struct { const char *name; int pre; int clean_spaces; int flags; } lk__pre_names[] = {
@@ -10236,7 +10236,7 @@ static int lk__text_in(const char *t, int n, const char *const *names) {
         if ((size_t)n == strlen(*names) && memcmp(t, *names, (size_t)n) == 0) return 1;
     return 0;
 }
-static void lk__eog_add(lk_vocab *v, int id) {
+static void lk__eog_add(lk_vocab *v, lk_token id) {
     int i;
     if (id < 0) return;
     for (i = 0; i < v->n_eog; i++) if (v->eog[i] == id) return;
@@ -10387,7 +10387,7 @@ static lk_status lk__vocab_tokens(lk_vocab *v, const lk__vocab_arrays *kv) {
         if (kv->types) t->attr = lk__token_type_attr((int32_t)lk__rd_u32le(LK__CAST(const unsigned char *, kv->types->v.arr) + 4 * (size_t)i));
         if (lk_vocab_find(v, t->text, t->len) >= 0)
             return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token %d duplicates the text of token %d ('%.*s')", i,
-                                lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
+                                (int)lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
         for (h = (uint32_t)lk__fnv(LK__FNV0, t->text, (size_t)t->len) & v->hash_mask; v->hash[h]; h = (h + 1) & v->hash_mask) {}
         v->hash[h] = (uint32_t)i + 1;
     }
@@ -10398,7 +10398,7 @@ static lk_status lk__vocab_tokens(lk_vocab *v, const lk__vocab_arrays *kv) {
  * be in range. Read in this order (the prefix/suffix/middle KVs override
  * fim_pre/suf/mid). */
 static lk_status lk__vocab_special_ids(lk_vocab *v, const lk_gguf *g) {
-    const struct { const char *key; int *id; } ids[] = {
+    const struct { const char *key; lk_token *id; } ids[] = {
         { "tokenizer.ggml.bos_token_id", &v->bos }, { "tokenizer.ggml.eos_token_id", &v->eos },
         { "tokenizer.ggml.eot_token_id", &v->eot }, { "tokenizer.ggml.eom_token_id", &v->eom },
         { "tokenizer.ggml.unknown_token_id", &v->unk }, { "tokenizer.ggml.seperator_token_id", &v->sep },
@@ -10438,7 +10438,7 @@ static void lk__vocab_find_by_text(lk_vocab *v) {
     static const char *const fsep_names[] = { "<|file_sep|>", NULL };
     static const char *const *const names[8] = { eot_names, eom_names, fpre_names, fsuf_names, fmid_names, fpad_names,
                                                  frep_names, fsep_names };
-    int *const ids[8] = { &v->eot, &v->eom, &v->fim_pre, &v->fim_suf, &v->fim_mid, &v->fim_pad, &v->fim_rep, &v->fim_sep };
+    lk_token *const ids[8] = { &v->eot, &v->eom, &v->fim_pre, &v->fim_suf, &v->fim_mid, &v->fim_pad, &v->fim_rep, &v->fim_sep };
     int i, k;
     for (i = 0; i < v->n_tokens; i++) {
         lk__tok *t = &v->toks[i];
@@ -10469,7 +10469,7 @@ static lk_status lk__vocab_special_list(lk_vocab *v) {
     for (i = 0; i < v->n_tokens; i++)
         if (v->toks[i].attr & mask) ns++;
     isz = sizeof(lk__sp_item) * (size_t)(ns ? ns : 1);
-    v->special = LK__CAST(int *, lk__vocab_alloc(v, sizeof(int) * (size_t)(ns ? ns : 1)));
+    v->special = LK__CAST(lk_token *, lk__vocab_alloc(v, sizeof(lk_token) * (size_t)(ns ? ns : 1)));
     items = LK__CAST(lk__sp_item *, lk__alloc(&v->alloc, isz));
     if (!v->special || !items) { lk__free(&v->alloc, items, isz); return LK__VOCAB_OOM(); }
     for (i = 0, k = 0; i < v->n_tokens; i++)
@@ -10486,13 +10486,14 @@ static lk_status lk__vocab_special_list(lk_vocab *v) {
 static void lk__vocab_attr_fixups(lk_vocab *v, const lk_gguf *g, lk_str pre) {
     lk_str gname;
     if (lk__str_has(pre, "jina-v2-de") || lk__str_has(pre, "jina-v2-es") || lk__str_has(pre, "jina-v2-code")) {
-        int id = lk_vocab_find(v, "<mask>", 6);
+        lk_token id = lk_vocab_find(v, "<mask>", 6);
         if (id >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_LSTRIP;
     } else if (lk_gguf_get_str(g, "general.name", &gname) == LK_OK) {
         char low[256];
         lk_str ls;
         size_t k, ln = gname.len < sizeof low ? (size_t)gname.len : sizeof low;
-        int i, id;
+        lk_token id;
+        int i;
         for (k = 0; k < ln; k++) {
             char ch = gname.ptr[k];
             low[k] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
@@ -10578,7 +10579,7 @@ static void lk__vocab_newline(lk_vocab *v) {
     if (v->type == LK_VOCAB_SPM) v->nl = v->spm_byte[10] >= 0 ? v->spm_byte[10] : v->pad;
     else if (v->type == LK_VOCAB_WPM) v->nl = v->pad;
     else {
-        int t1[8];
+        lk_token t1[8];
         int k = lk__tokenize_impl(v, "\n", 1, t1, 8, 0, 0);
         v->nl = k > 0 ? t1[0] : v->pad;
     }
@@ -10623,39 +10624,39 @@ fail:
 LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v) { return v ? v->type : (lk_vocab_type)0; }
 LKDEF const char *lk_vocab_pre(const lk_vocab *v) { return v ? v->pre_name : ""; }
 LKDEF int lk_vocab_n_tokens(const lk_vocab *v) { return v ? v->n_tokens : 0; }
-LKDEF int lk_vocab_bos(const lk_vocab *v) { return v ? v->bos : -1; }
-LKDEF int lk_vocab_eos(const lk_vocab *v) { return v ? v->eos : -1; }
-LKDEF int lk_vocab_eot(const lk_vocab *v) { return v ? v->eot : -1; }
-LKDEF int lk_vocab_eom(const lk_vocab *v) { return v ? v->eom : -1; }
-LKDEF int lk_vocab_unk(const lk_vocab *v) { return v ? v->unk : -1; }
-LKDEF int lk_vocab_sep(const lk_vocab *v) { return v ? v->sep : -1; }
-LKDEF int lk_vocab_pad(const lk_vocab *v) { return v ? v->pad : -1; }
-LKDEF int lk_vocab_mask(const lk_vocab *v) { return v ? v->mask : -1; }
-LKDEF int lk_vocab_nl(const lk_vocab *v) { return v ? v->nl : -1; }
+LKDEF lk_token lk_vocab_bos(const lk_vocab *v) { return v ? v->bos : -1; }
+LKDEF lk_token lk_vocab_eos(const lk_vocab *v) { return v ? v->eos : -1; }
+LKDEF lk_token lk_vocab_eot(const lk_vocab *v) { return v ? v->eot : -1; }
+LKDEF lk_token lk_vocab_eom(const lk_vocab *v) { return v ? v->eom : -1; }
+LKDEF lk_token lk_vocab_unk(const lk_vocab *v) { return v ? v->unk : -1; }
+LKDEF lk_token lk_vocab_sep(const lk_vocab *v) { return v ? v->sep : -1; }
+LKDEF lk_token lk_vocab_pad(const lk_vocab *v) { return v ? v->pad : -1; }
+LKDEF lk_token lk_vocab_mask(const lk_vocab *v) { return v ? v->mask : -1; }
+LKDEF lk_token lk_vocab_nl(const lk_vocab *v) { return v ? v->nl : -1; }
 LKDEF int lk_vocab_add_bos(const lk_vocab *v) { return v ? v->add_bos : 0; }
 LKDEF int lk_vocab_add_eos(const lk_vocab *v) { return v ? v->add_eos : 0; }
-LKDEF const char *lk_vocab_token_text(const lk_vocab *v, int id) {
+LKDEF const char *lk_vocab_token_text(const lk_vocab *v, lk_token id) {
     return v && id >= 0 && id < v->n_tokens ? v->toks[id].text : NULL;
 }
-LKDEF float lk_vocab_token_score(const lk_vocab *v, int id) {
+LKDEF float lk_vocab_token_score(const lk_vocab *v, lk_token id) {
     return v && id >= 0 && id < v->n_tokens ? v->toks[id].score : 0.0f;
 }
-LKDEF int lk_vocab_token_attr(const lk_vocab *v, int id) {
+LKDEF int lk_vocab_token_attr(const lk_vocab *v, lk_token id) {
     return v && id >= 0 && id < v->n_tokens ? v->toks[id].attr : 0;
 }
-LKDEF int lk_vocab_is_eog(const lk_vocab *v, int id) {
+LKDEF int lk_vocab_is_eog(const lk_vocab *v, lk_token id) {
     int i;
     if (!v || id < 0) return 0;
     for (i = 0; i < v->n_eog; i++) if (v->eog[i] == id) return 1;
     return 0;
 }
-LKDEF int lk_vocab_is_control(const lk_vocab *v, int id) {
+LKDEF int lk_vocab_is_control(const lk_vocab *v, lk_token id) {
     return (lk_vocab_token_attr(v, id) & LK_TOKEN_ATTR_CONTROL) != 0;
 }
 
 /* ---- tokenization ---- */
 typedef struct lk__sbuf { void *p; size_t cap; } lk__sbuf;
-typedef struct lk__frag { int off, len, tok; } lk__frag;      /* tok < 0: raw text */
+typedef struct lk__frag { int off, len; lk_token tok; } lk__frag;   /* tok < 0: raw text */
 typedef struct lk__sym { int off, n, prev, next; } lk__sym;
 typedef struct lk__bigram { double key; int left, right, lsz, rsz; } lk__bigram;
 enum { LK__B_FRAG0, LK__B_FRAG1, LK__B_TEXT, LK__B_SYM, LK__B_HEAP, LK__B_CP, LK__B_FL, LK__B_X, LK__B_SEG0,
@@ -10663,7 +10664,7 @@ enum { LK__B_FRAG0, LK__B_FRAG1, LK__B_TEXT, LK__B_SYM, LK__B_HEAP, LK__B_CP, LK
 
 typedef struct lk__tk {
     const lk_vocab *v;
-    int *out;
+    lk_token *out;
     int n_max;
     long long n;
     int oom;
@@ -10686,7 +10687,7 @@ static void *lk__tk_buf(lk__tk *t, int which, size_t n, size_t elem) {
     if (!b->p) t->oom = 1;
     return b->p;
 }
-static void lk__tk_emit(lk__tk *t, int id) {
+static void lk__tk_emit(lk__tk *t, lk_token id) {
     if (t->n < t->n_max) t->out[t->n] = id;
     t->n++;
 }
@@ -10747,7 +10748,7 @@ static int lk__merge_symbols(lk__tk *t, const char *s, int len, int bpe) {
                 int rk_ = lk__merge_rank(v, s + sym[l_].off, sym[l_].n, s + sym[r_].off, sym[r_].n); \
                 if (rk_ >= 0) { b_.key = -(double)rk_; b_.left = l_; b_.right = r_; b_.lsz = sym[l_].n; b_.rsz = sym[r_].n; lk__heap_push(heap, &nh, b_); } \
             } else { \
-                int id_ = lk_vocab_find(v, s + sym[l_].off, sym[l_].n + sym[r_].n); \
+                lk_token id_ = lk_vocab_find(v, s + sym[l_].off, sym[l_].n + sym[r_].n); \
                 if (id_ >= 0) { b_.key = (double)v->toks[id_].score; b_.left = l_; b_.right = r_; b_.lsz = sym[l_].n; b_.rsz = sym[r_].n; lk__heap_push(heap, &nh, b_); } \
             } \
         } \
@@ -10791,10 +10792,11 @@ static void lk__spm_fragment(lk__tk *t, const char *s, int len, int prefix) {
     if (nsym <= 0) return;
     sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
     for (i = 0; i != -1; i = sym[i].next) {
-        int id = lk_vocab_find(v, e + sym[i].off, sym[i].n), j;
+        lk_token id = lk_vocab_find(v, e + sym[i].off, sym[i].n), b;
+        int j;
         if (id >= 0) { lk__tk_emit(t, id); continue; }
         for (j = 0; j < sym[i].n; j++) {   /* byte fallback */
-            int b = v->spm_byte[(unsigned char)e[sym[i].off + j]];
+            b = v->spm_byte[(unsigned char)e[sym[i].off + j]];
             if (b < 0) b = v->unk;          /* llama.cpp throws here */
             if (b >= 0) lk__tk_emit(t, b);
         }
@@ -10848,17 +10850,18 @@ static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
         }
         start += seg[si];
         if (v->ignore_merges) {
-            int id = lk_vocab_find(v, w, wl);
+            lk_token id = lk_vocab_find(v, w, wl);
             if (id >= 0) { lk__tk_emit(t, id); continue; }
         }
         nsym = lk__merge_symbols(t, w, wl, 1);
         if (nsym <= 0) return;
         sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
         for (i = 0; i != -1; i = sym[i].next) {
-            int id = lk_vocab_find(v, w + sym[i].off, sym[i].n), j;
+            lk_token id = lk_vocab_find(v, w + sym[i].off, sym[i].n), b;
+            int j;
             if (id >= 0) { lk__tk_emit(t, id); continue; }
             for (j = 0; j < sym[i].n; j++) {
-                int b = v->one_byte[(unsigned char)w[sym[i].off + j]];
+                b = v->one_byte[(unsigned char)w[sym[i].off + j]];
                 if (b >= 0) lk__tk_emit(t, b);
             }
         }
@@ -10879,7 +10882,7 @@ static void lk__wpm_word(lk__tk *t, const char *w, int n) {
     for (i = 0; i < n; i++) {
         int j = n < i + v->max_token_len + 1 ? n : i + v->max_token_len + 1, found = 0;
         for (; j > i; j--) {
-            int id = lk_vocab_find(v, w + i, j - i);
+            lk_token id = lk_vocab_find(v, w + i, j - i);
             if (id >= 0) { lk__tk_emit(t, id); found = 1; i = j - 1; break; }
         }
         if (!found) { t->n = start; break; }
@@ -10920,7 +10923,7 @@ static void lk__wpm_fragment(lk__tk *t, const char *s, int len) {
 
 static int lk__is_space_c(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
-static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                              int add_special, int parse_special) {
     lk__tk t;
     lk__frag *fr, *nf;
@@ -10990,7 +10993,7 @@ static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, 
     return result > n_max ? -result : result;
 }
 
-LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                       int add_special, int parse_special) {
     if (!v) { lk_set_error(LK_ERR_INVALID_ARG, "lk_tokenize: vocab is NULL"); return LK_TOKENIZE_ERROR; }
     if (text_len < 0 || (!text && text_len > 0)) {
@@ -11017,7 +11020,7 @@ static void lk__pw_put(lk__pw *w, const char *s, int n) {
     memcpy(w->buf + w->n, s + i, (size_t)(n - i));
     w->n += n - i;
 }
-static void lk__piece(const lk_vocab *v, int token, int special, lk__pw *w) {
+static void lk__piece(const lk_vocab *v, lk_token token, int special, lk__pw *w) {
     const lk__tok *t = &v->toks[token];
     int attr = t->attr, i;
     if (!special && (attr & (LK_TOKEN_ATTR_UNKNOWN | LK_TOKEN_ATTR_CONTROL))) return;
@@ -11069,10 +11072,10 @@ static void lk__piece(const lk_vocab *v, int token, int special, lk__pw *w) {
     }
 }
 
-LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, int special) {
+LKDEF int lk_token_to_piece(const lk_vocab *v, lk_token token, char *buf, int len, int special) {
     lk__pw w;
     if (!v || token < 0 || token >= v->n_tokens || len < 0 || (!buf && len > 0)) {
-        lk_set_error(LK_ERR_INVALID_ARG, "lk_token_to_piece: bad argument (token %d, len %d)", token, len);
+        lk_set_error(LK_ERR_INVALID_ARG, "lk_token_to_piece: bad argument (token %d, len %d)", (int)token, len);
         return LK_TOKENIZE_ERROR;
     }
     w.buf = NULL; w.cap = 0; w.n = 0; w.skip = 0;
@@ -11084,7 +11087,7 @@ LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, in
     return (int)w.n;
 }
 
-LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char *text, int text_len_max,
+LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens, char *text, int text_len_max,
                         int remove_special, int unparse_special) {
     long long total = 0;
     int i, remove_space, avail;
@@ -11095,7 +11098,7 @@ LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char
     }
     for (i = 0; i < n_tokens; i++)
         if (tokens[i] < 0 || tokens[i] >= v->n_tokens) {
-            lk_set_error(LK_ERR_RANGE, "lk_detokenize: token %d at position %d is outside the vocabulary", tokens[i], i);
+            lk_set_error(LK_ERR_RANGE, "lk_detokenize: token %d at position %d is outside the vocabulary", (int)tokens[i], i);
             return LK_TOKENIZE_ERROR;
         }
     remove_space = v->add_space_prefix;
