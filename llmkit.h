@@ -14,6 +14,8 @@
  *   LLMKIT_NO_MALLOC     no malloc/free: all memory comes from caller arenas
  *   LLMKIT_NO_SIMD       scalar reference kernels only
  *   LLMKIT_NO_THREADS    ignore OpenMP even when compiled with -fopenmp
+ *   LLMKIT_NO_TOKENIZER  leave out the tokenizer (section 12; only the lk_vocab
+ *                        type name remains): models load without a vocabulary
  *   LLMKIT_ASSERT(x)     internal consistency checks (default: nothing). Never
  *                        used for input validation; bad input returns a status.
  *   LLMKIT_MALLOC(sz,u) / LLMKIT_FREE(p,u)   replace malloc/free (u = user ptr)
@@ -1147,10 +1149,14 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
  * the ~5100 codepoints assigned since 14.0 count as unassigned here).
  *
  * Memory: the vocab copies what it needs from the GGUF (which may be freed
- * afterwards) through the allocator given to lk_vocab_load; lk_tokenize
+ * afterwards) through the allocator of its lk_vocab_params; lk_tokenize
  * takes scratch memory from the same allocator and frees it
- * before returning (an arena allocator therefore grows on every call). */
+ * before returning (an arena allocator therefore grows on every call).
+ *
+ * LLMKIT_NO_TOKENIZER leaves all of this out except the lk_vocab type name
+ * (lk_model_vocab then returns NULL). */
 typedef struct lk_vocab lk_vocab;
+#ifndef LLMKIT_NO_TOKENIZER
 
 typedef enum lk_vocab_type {
     LK_VOCAB_SPM = 1,   /* tokenizer.ggml.model = "llama" */
@@ -1190,8 +1196,14 @@ enum {
  * LK_ERR_FORMAT (array lengths that differ from the token count, duplicate
  * token texts, a token text over 1 MiB),
  * LK_ERR_UNSUPPORTED (another tokenizer model or pre-tokenizer),
- * LK_ERR_NOMEM. alloc NULL = default allocator. */
-LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out);
+ * LK_ERR_NOMEM. p NULL = lk_vocab_default_params(); *out is NULL after a
+ * failure. */
+typedef struct lk_vocab_params {
+    const lk_allocator *alloc;    /* NULL = default allocator                 */
+} lk_vocab_params;
+
+LKDEF lk_vocab_params lk_vocab_default_params(void);
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_vocab_params *p, lk_vocab **out);
 LKDEF void lk_vocab_free(lk_vocab *v);
 
 LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v);
@@ -1202,28 +1214,28 @@ LKDEF int lk_vocab_n_tokens(const lk_vocab *v);
  * bos 101 (CLS), unk 100, sep 102, pad 0, mask 103), and are dropped (-1)
  * when they fall outside the vocab. eot/eom are also found by token text
  * ("<|eot_id|>", "<|im_end|>", "<end_of_turn>", ...) as llama.cpp does. */
-LKDEF int lk_vocab_bos(const lk_vocab *v);
-LKDEF int lk_vocab_eos(const lk_vocab *v);
-LKDEF int lk_vocab_eot(const lk_vocab *v);
-LKDEF int lk_vocab_eom(const lk_vocab *v);
-LKDEF int lk_vocab_unk(const lk_vocab *v);
-LKDEF int lk_vocab_sep(const lk_vocab *v);
-LKDEF int lk_vocab_pad(const lk_vocab *v);
-LKDEF int lk_vocab_mask(const lk_vocab *v);
-LKDEF int lk_vocab_nl(const lk_vocab *v);              /* newline token */
+LKDEF lk_token lk_vocab_bos(const lk_vocab *v);
+LKDEF lk_token lk_vocab_eos(const lk_vocab *v);
+LKDEF lk_token lk_vocab_eot(const lk_vocab *v);
+LKDEF lk_token lk_vocab_eom(const lk_vocab *v);
+LKDEF lk_token lk_vocab_unk(const lk_vocab *v);
+LKDEF lk_token lk_vocab_sep(const lk_vocab *v);
+LKDEF lk_token lk_vocab_pad(const lk_vocab *v);
+LKDEF lk_token lk_vocab_mask(const lk_vocab *v);
+LKDEF lk_token lk_vocab_nl(const lk_vocab *v);         /* newline token */
 /* add_bos_token / add_eos_token, or the per-model default (SPM: bos yes;
  * BPE: bos only for llama3-style pre-tokenizers; WPM: bos yes). */
 LKDEF int lk_vocab_add_bos(const lk_vocab *v);
 LKDEF int lk_vocab_add_eos(const lk_vocab *v);
 /* Token text as stored (NUL-terminated; SPM/WPM spaces appear as U+2581,
  * BPE bytes in the GPT-2 mapping); NULL if id is out of range. */
-LKDEF const char *lk_vocab_token_text(const lk_vocab *v, int id);
-LKDEF float lk_vocab_token_score(const lk_vocab *v, int id);   /* 0 if out of range */
-LKDEF int lk_vocab_token_attr(const lk_vocab *v, int id);      /* LK_TOKEN_ATTR_*, 0 if out of range */
-LKDEF int lk_vocab_is_eog(const lk_vocab *v, int id);          /* end of generation (eos, eot, eom, ...) */
-LKDEF int lk_vocab_is_control(const lk_vocab *v, int id);
+LKDEF const char *lk_vocab_token_text(const lk_vocab *v, lk_token id);
+LKDEF float lk_vocab_token_score(const lk_vocab *v, lk_token id);   /* 0 if out of range */
+LKDEF int lk_vocab_token_attr(const lk_vocab *v, lk_token id);      /* LK_TOKEN_ATTR_*, 0 if out of range */
+LKDEF int lk_vocab_is_eog(const lk_vocab *v, lk_token id);          /* end of generation (eos, eot, eom, ...) */
+LKDEF int lk_vocab_is_control(const lk_vocab *v, lk_token id);
 /* id of the token whose text is exactly text[0..len), or -1. */
-LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
+LKDEF lk_token lk_vocab_find(const lk_vocab *v, const char *text, int len);
 
 /* Tokenize text[0..text_len) (may contain NULs; invalid UTF-8 is handled
  * like llama.cpp: U+FFFD for BPE/WPM, raw bytes for SPM). add_special adds
@@ -1233,22 +1245,23 @@ LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len);
  * to tokens[0..n_max), or -(number needed) if n_max is too small (nothing
  * useful is written then), or LK_TOKENIZE_ERROR (also for texts over
  * INT_MAX / 8 bytes). */
-LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                       int add_special, int parse_special);
 /* The bytes of one token (llama_token_to_piece with lstrip 0): SPM/WPM
  * U+2581 -> space, byte tokens -> their byte; BPE: the byte mapping
  * reversed. Control/unknown tokens give "" unless special != 0. Returns the
  * length (no NUL written), -(length) if len is too small, or
  * LK_TOKENIZE_ERROR for a bad id. */
-LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, int special);
+LKDEF int lk_token_to_piece(const lk_vocab *v, lk_token token, char *buf, int len, int special);
 /* Text of a token sequence (llama_detokenize): remove_special drops a
  * leading BOS / trailing EOS the vocab adds; unparse_special prints
  * control tokens. SPM drops the leading space of the first piece; BPE and
  * WPM vocabs with clean_spaces apply llama.cpp's " ." / " 's" clean-up.
  * Returns the length, -(needed) if text_len_max is too small, or
  * LK_TOKENIZE_ERROR. */
-LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char *text, int text_len_max,
+LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens, char *text, int text_len_max,
                         int remove_special, int unparse_special);
+#endif /* LLMKIT_NO_TOKENIZER */
 
 /* ==========================================================================
  * 13. Model
@@ -1682,6 +1695,16 @@ LK__UNUSED static int lk__mul_ok(uint64_t a, uint64_t b, uint64_t *r) {
 LK__UNUSED static int lk__add_ok(uint64_t a, uint64_t b, uint64_t *r) {
     if (b > UINT64_MAX - a) return 0;
     *r = a + b; return 1;
+}
+
+/* FNV-1a over n bytes, continuing from h (start with LK__FNV0); used by
+ * the tokenizer's hash tables and the model's prefix cache / state files */
+#define LK__FNV0 14695981039346656037ull
+LK__UNUSED static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *s = LK__CAST(const unsigned char *, p);
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
+    return h;
 }
 
 /* --------------------------------------------------------------------------
@@ -2274,7 +2297,7 @@ static lk_status lk__gguf_new(const lk_gguf_params *p, lk_gguf **out) {
 }
 
 LKDEF lk_status lk_gguf_read_memory(const void *buf, size_t len, const lk_gguf_params *p, lk_gguf **out) {
-    lk_gguf *g;
+    lk_gguf *g = NULL;
     lk_status st;
     if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_read_memory: out is NULL");
     *out = NULL;
@@ -9522,6 +9545,7 @@ LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_
 /* --------------------------------------------------------------------------
  * 15.12 Tokenizer
  * -------------------------------------------------------------------------- */
+#ifndef LLMKIT_NO_TOKENIZER
 /* LK__UNICODE_TABLES_BEGIN */
 /* generated by tools/gen_unicode_tables.py from Unicode 14.0.0 (Python unicodedata) */
 #define LK__UCAT_N 2236
@@ -10449,114 +10473,157 @@ static int lk__poro_neg(uint32_t cp, int fl) {  /* [^(\s|.,!?…。，、।۔،
     }
 }
 
-/* Length of the match of pass `kind` starting at pos in [pos, end), or 0.
- * cp: codepoints, fl: lk__uflags, x: collapsed classes. The GPT2 and
- * LLAMA3 passes follow llama.cpp's hand-written splitters (always >= 1);
- * the others follow what std::regex (ECMAScript: leftmost, ordered
- * alternation, greedy with backtracking) does with llama.cpp's pattern. */
-static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, const unsigned char *x, int pos, int end) {
+/* The passes with many alternatives, one function each: the length of the
+ * match starting at pos in [pos, end) (cp: codepoints, fl: lk__uflags,
+ * x: collapsed classes). GPT2 and LLAMA3 follow llama.cpp's hand-written
+ * splitters (always >= 1); the others follow what std::regex (ECMAScript:
+ * leftmost, ordered alternation, greedy with backtracking) does with
+ * llama.cpp's pattern. */
 #define LK__F(i) ((i) < end ? (int)fl[i] : 0)
+/* 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+ */
+static int lk__rx_gpt2(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
     const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
     uint32_t c = cp[pos];
-    int p, f, f2, nw;
-    switch (kind) {
-    case LK__RX_GPT2:
-        /* 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+ */
-        if (c == '\'' && pos + 1 < end) {
-            uint32_t n1 = cp[pos + 1];
-            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
-            if (pos + 2 < end) {
-                uint32_t n2 = cp[pos + 2];
-                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
-            }
+    int p, f2, nw;
+    if (c == '\'' && pos + 1 < end) {
+        uint32_t n1 = cp[pos + 1];
+        if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+        if (pos + 2 < end) {
+            uint32_t n2 = cp[pos + 2];
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
         }
-        f2 = c == ' ' ? LK__F(pos + 1) : LK__F(pos);
-        p = pos + (c == ' ');
-        if (f2 & LK__UF_L) { while (LK__F(p) & LK__UF_L) p++; return p - pos; }
-        if (f2 & LK__UF_N) { while (LK__F(p) & LK__UF_N) p++; return p - pos; }
-        if (!(f2 & WLN) && f2) { while (!(LK__F(p) & WLN) && LK__F(p)) p++; return p - pos; }
-        nw = 0;
-        while (LK__F(pos + nw) & LK__UF_WS) nw++;
-        if (nw > 1 && pos + nw < end) return nw - 1;
-        if (nw > 0) return nw;
-        return 1;
-    case LK__RX_LLAMA3: {
-        /* (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
-        int last = -1;
-        f = LK__F(pos);
-        if (c == '\'' && pos + 1 < end) {
-            uint32_t n1 = lk__ulower_cp(cp[pos + 1]);
-            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
-            if (pos + 2 < end) {
-                uint32_t n2 = lk__ulower_cp(cp[pos + 2]);
-                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
-            }
-        }
-        if (!(c == '\r' || c == '\n' || (f & LK__UF_N))) {
-            if ((f & LK__UF_L) || (LK__F(pos + 1) & LK__UF_L)) {
-                p = pos + 1;
-                while (LK__F(p) & LK__UF_L) p++;
-                return p - pos;
-            }
-        }
-        if (f & LK__UF_N) {
-            p = pos;
-            while (p - pos < 3 && (LK__F(p) & LK__UF_N)) p++;
-            return p - pos;
-        }
-        f2 = c == ' ' ? LK__F(pos + 1) : f;
-        if (!(f2 & WLN) && f) {
-            p = pos + (c == ' ');
-            while (!(LK__F(p) & WLN) && LK__F(p)) p++;
-            while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
-            return p - pos;
-        }
-        nw = 0;
-        while (LK__F(pos + nw) & LK__UF_WS) {
-            if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
-            nw++;
-        }
-        if (last >= 0) return last - pos;
-        if (nw > 1 && pos + nw < end) return nw - 1;
-        if (nw > 0) return nw;
-        return 1;
     }
-    case LK__RX_QWEN2: {
-        /* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
-         * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text) */
-        int x0 = x[pos], w, k, lastrn = -1;
-        if (x0 == '\'' && pos + 1 < end) {
-            int n1 = x[pos + 1] | 0x20;   /* ASCII case fold (only letters are compared) */
-            if ((n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') && lk__cx_l(x[pos + 1])) return 2;
-            if (pos + 2 < end && lk__cx_l(x[pos + 1]) && lk__cx_l(x[pos + 2])) {
-                int n2 = x[pos + 2] | 0x20;
-                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
-            }
+    f2 = c == ' ' ? LK__F(pos + 1) : LK__F(pos);
+    p = pos + (c == ' ');
+    if (f2 & LK__UF_L) { while (LK__F(p) & LK__UF_L) p++; return p - pos; }
+    if (f2 & LK__UF_N) { while (LK__F(p) & LK__UF_N) p++; return p - pos; }
+    if (!(f2 & WLN) && f2) { while (!(LK__F(p) & WLN) && LK__F(p)) p++; return p - pos; }
+    nw = 0;
+    while (LK__F(pos + nw) & LK__UF_WS) nw++;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    if (nw > 0) return nw;
+    return 1;
+}
+/* (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
+static int lk__rx_llama3(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
+    const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
+    uint32_t c = cp[pos];
+    int p, f, f2, nw, last = -1;
+    f = LK__F(pos);
+    if (c == '\'' && pos + 1 < end) {
+        uint32_t n1 = lk__ulower_cp(cp[pos + 1]);
+        if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+        if (pos + 2 < end) {
+            uint32_t n2 = lk__ulower_cp(cp[pos + 2]);
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
         }
-        if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) {
+    }
+    if (!(c == '\r' || c == '\n' || (f & LK__UF_N))) {
+        if ((f & LK__UF_L) || (LK__F(pos + 1) & LK__UF_L)) {
             p = pos + 1;
-            while (p < end && lk__cx_l(x[p])) p++;
+            while (LK__F(p) & LK__UF_L) p++;
             return p - pos;
         }
-        if (lk__cx_l(x0)) { p = pos; while (p < end && lk__cx_l(x[p])) p++; return p - pos; }
-        if (lk__cx_n(x0)) return 1;
-        p = -1;
-        if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
-        else if (lk__cx_q(x0)) p = pos;
-        if (p >= 0) {
-            while (p < end && lk__cx_q(x[p])) p++;
-            while (p < end && lk__cx_rn(x[p])) p++;
-            return p - pos;
-        }
-        w = pos;
-        while (w < end && lk__cx_s(x[w])) w++;
-        for (k = pos; k < w; k++) if (lk__cx_rn(x[k])) lastrn = k;
-        if (lastrn >= 0) return lastrn + 1 - pos;     /* \s*[\r\n]+ */
-        if (w > pos && w == end) return w - pos;      /* \s+(?!\S) at the end */
-        if (w - pos >= 2) return w - pos - 1;         /* \s+(?!\S) */
-        if (w > pos) return w - pos;                  /* \s+ */
-        return 0;
     }
+    if (f & LK__UF_N) {
+        p = pos;
+        while (p - pos < 3 && (LK__F(p) & LK__UF_N)) p++;
+        return p - pos;
+    }
+    f2 = c == ' ' ? LK__F(pos + 1) : f;
+    if (!(f2 & WLN) && f) {
+        p = pos + (c == ' ');
+        while (!(LK__F(p) & WLN) && LK__F(p)) p++;
+        while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
+        return p - pos;
+    }
+    nw = 0;
+    while (LK__F(pos + nw) & LK__UF_WS) {
+        if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
+        nw++;
+    }
+    if (last >= 0) return last - pos;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    if (nw > 0) return nw;
+    return 1;
+}
+#undef LK__F
+/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
+ * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text) */
+static int lk__rx_qwen2(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p;
+    if (x0 == '\'' && pos + 1 < end) {
+        int n1 = x[pos + 1] | 0x20;   /* ASCII case fold (only letters are compared) */
+        if ((n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') && lk__cx_l(x[pos + 1])) return 2;
+        if (pos + 2 < end && lk__cx_l(x[pos + 1]) && lk__cx_l(x[pos + 2])) {
+            int n2 = x[pos + 2] | 0x20;
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
+        }
+    }
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) {
+        p = pos + 1;
+        while (p < end && lk__cx_l(x[p])) p++;
+        return p - pos;
+    }
+    if (lk__cx_l(x0)) { p = pos; while (p < end && lk__cx_l(x[p])) p++; return p - pos; }
+    if (lk__cx_n(x0)) return 1;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        while (p < end && lk__cx_q(x[p])) p++;
+        while (p < end && lk__cx_rn(x[p])) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* deepseek-v3's last pass:
+ * [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
+ * | ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
+static int lk__rx_deepseek3(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p;
+    if (lk__cx_apunct(x0) && pos + 1 < end && lk__cx_az(x[pos + 1])) return lk__cx_run(lk__cx_az, x, pos + 1, end) - pos;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_p(x0) && !lk__cx_sym(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1]))
+        return lk__cx_run(lk__cx_lm, x, pos + 1, end) - pos;
+    if (lk__cx_lm(x0)) return lk__cx_run(lk__cx_lm, x, pos, end) - pos;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_ps(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_ps(x0)) p = pos;
+    if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_ps, x, p, end), end) - pos;
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* [^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+
+ * |[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*
+ * |\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
+static int lk__rx_tekken(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e, p;
+    for (alt = 1; alt <= 2; alt++) {
+        if (opt && pos + 1 < end && (e = lk__tekken_letters(x, pos + 1, end, alt)) > 0) return e - pos;
+        if ((e = lk__tekken_letters(x, pos, end, alt)) > pos) return e - pos;
+    }
+    if (lk__cx_n(x0)) return 1;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        p = lk__cx_run(lk__cx_q, x, p, end);
+        while (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+
+/* Length of the match of pass `kind` starting at pos in [pos, end), or 0
+ * (arguments as above). */
+static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, const unsigned char *x, int pos, int end) {
+    uint32_t c = cp[pos];
+    int p;
+    switch (kind) {
+    case LK__RX_GPT2: return lk__rx_gpt2(cp, fl, pos, end);
+    case LK__RX_LLAMA3: return lk__rx_llama3(cp, fl, pos, end);
+    case LK__RX_QWEN2: return lk__rx_qwen2(x, pos, end);
+    case LK__RX_DS3: return lk__rx_deepseek3(x, pos, end);
+    case LK__RX_TEKKEN: return lk__rx_tekken(x, pos, end);
     case LK__RX_PUNCT_RUN:
     case LK__RX_PUNCT_RUN_FALCON:
         /* [\p{P}\$\+<=>\^~\|]+   (falcon adds `) */
@@ -10621,20 +10688,6 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
             if ((fl[p] & LK__UF_WS) || !((q >= 0x4E00 && q <= 0x9FA5) || (q >= 0x3040 && q <= 0x30FF))) break;
         }
         return p - pos;
-    case LK__RX_DS3: {
-        /* [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
-         * | ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
-        int x0 = x[pos];
-        if (lk__cx_apunct(x0) && pos + 1 < end && lk__cx_az(x[pos + 1])) return lk__cx_run(lk__cx_az, x, pos + 1, end) - pos;
-        if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_p(x0) && !lk__cx_sym(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1]))
-            return lk__cx_run(lk__cx_lm, x, pos + 1, end) - pos;
-        if (lk__cx_lm(x0)) return lk__cx_run(lk__cx_lm, x, pos, end) - pos;
-        p = -1;
-        if (x0 == ' ' && pos + 1 < end && lk__cx_ps(x[pos + 1])) p = pos + 1;
-        else if (lk__cx_ps(x0)) p = pos;
-        if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_ps, x, p, end), end) - pos;
-        return lk__cx_ws_tail(x, pos, end);
-    }
     case LK__RX_SENTINEL: { /* <sentinel:[0-9]+> */
         static const char pfx[] = "<sentinel:";
         int k;
@@ -10657,30 +10710,9 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
     }
     case LK__RX_PUNCT1:     /* [\p{P}!-/:-@\[-`{-~] */
         return lk__cx_p(x[pos]) || lk__cx_apunct(x[pos]) ? 1 : 0;
-    case LK__RX_TEKKEN: {
-        /* [^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+
-         * |[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*
-         * |\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
-        int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e;
-        for (alt = 1; alt <= 2; alt++) {
-            if (opt && pos + 1 < end && (e = lk__tekken_letters(x, pos + 1, end, alt)) > 0) return e - pos;
-            if ((e = lk__tekken_letters(x, pos, end, alt)) > pos) return e - pos;
-        }
-        if (lk__cx_n(x0)) return 1;
-        p = -1;
-        if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
-        else if (lk__cx_q(x0)) p = pos;
-        if (p >= 0) {
-            p = lk__cx_run(lk__cx_q, x, p, end);
-            while (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
-            return p - pos;
-        }
-        return lk__cx_ws_tail(x, pos, end);
-    }
     default:
         return 0;
     }
-#undef LK__F
 }
 
 /* Pre-tokenizer: split m codepoints into words by the passes of `pre`.
@@ -10731,16 +10763,16 @@ struct lk_vocab {
     lk__merge *merges;
     uint32_t *mhash;              /* merge index + 1 */
     uint32_t mhash_mask;
-    int *special;                 /* control/user-defined/unknown ids, longest text first */
+    lk_token *special;            /* control/user-defined/unknown ids, longest text first */
     int n_special;
-    int eog[LK__VOCAB_MAX_EOG];
+    lk_token eog[LK__VOCAB_MAX_EOG];
     int n_eog;
-    int bos, eos, eot, eom, unk, sep, pad, mask, nl;
-    int fim_pre, fim_suf, fim_mid, fim_pad, fim_rep, fim_sep;
+    lk_token bos, eos, eot, eom, unk, sep, pad, mask, nl;
+    lk_token fim_pre, fim_suf, fim_mid, fim_pad, fim_rep, fim_sep;
     int add_bos, add_eos, add_space_prefix, ignore_merges, clean_spaces;
     int max_token_len;
-    int spm_byte[256];            /* SPM byte fallback: <0xXX> or the 1-byte token, -1 */
-    int one_byte[256];            /* token whose text is that single byte, -1 */
+    lk_token spm_byte[256];       /* SPM byte fallback: <0xXX> or the 1-byte token, -1 */
+    lk_token one_byte[256];       /* token whose text is that single byte, -1 */
     unsigned char benc[256][2];   /* GPT-2 byte -> unicode, as UTF-8 */
     unsigned char benc_len[256];
     short bdec[0x144];            /* mapped codepoint -> byte, -1 */
@@ -10748,14 +10780,6 @@ struct lk_vocab {
     size_t block_size[LK__VOCAB_BLOCKS];
     int n_blocks;
 };
-
-static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
-    const unsigned char *s = LK__CAST(const unsigned char *, p);
-    size_t i;
-    for (i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
-    return h;
-}
-#define LK__FNV0 14695981039346656037ull
 
 static void *lk__vocab_alloc(lk_vocab *v, size_t size) {
     void *p;
@@ -10766,7 +10790,7 @@ static void *lk__vocab_alloc(lk_vocab *v, size_t size) {
     return p;
 }
 
-LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len) {
+LKDEF lk_token lk_vocab_find(const lk_vocab *v, const char *text, int len) {
     uint32_t i;
     if (!v || len < 0 || (!text && len)) return -1;
     i = (uint32_t)lk__fnv(LK__FNV0, text, (size_t)len) & v->hash_mask;
@@ -10775,7 +10799,7 @@ LKDEF int lk_vocab_find(const lk_vocab *v, const char *text, int len) {
         const lk__tok *t;
         if (!e) return -1;
         t = &v->toks[e - 1];
-        if (t->len == len && (len == 0 || memcmp(t->text, text, (size_t)len) == 0)) return (int)(e - 1);
+        if (t->len == len && (len == 0 || memcmp(t->text, text, (size_t)len) == 0)) return (lk_token)(e - 1);
     }
 }
 
@@ -10814,7 +10838,7 @@ static uint32_t lk__rd_u32le(const unsigned char *p) {
 /* an optional token-id KV: absent or -1 (as i32 or u32) = keep *id;
  * otherwise it must be an integer in range (llama.cpp warns and keeps the
  * default; we refuse the file) */
-static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, int *id) {
+static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, lk_token *id) {
     const lk_gguf_value *val = lk_gguf_get(g, key);
     int64_t x;
     if (!val) return LK_OK;
@@ -10825,7 +10849,7 @@ static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, int *
     if (x < 0 || x >= n)
         return lk_set_error(LK_ERR_RANGE, "lk_vocab_load: %s = %lld is outside the vocabulary [0, %d)", key,
                             (long long)x, n);
-    *id = (int)x;
+    *id = (lk_token)x;
     return LK_OK;
 }
 static lk_status lk__vocab_bool_kv(const lk_gguf *g, const char *key, int *out) {
@@ -10853,7 +10877,7 @@ static lk_status lk__vocab_arr_kv(const lk_gguf *g, const char *key, int et, int
     return LK_OK;
 }
 
-typedef struct lk__sp_item { int len, id; } lk__sp_item;
+typedef struct lk__sp_item { int len; lk_token id; } lk__sp_item;
 static int lk__sp_cmp(const void *a, const void *b) {
     const lk__sp_item *x = LK__CAST(const lk__sp_item *, a), *y = LK__CAST(const lk__sp_item *, b);
     if (x->len != y->len) return x->len > y->len ? -1 : 1;
@@ -10867,7 +10891,7 @@ static int lk__str_has(lk_str s, const char *sub) {
     return 0;
 }
 
-static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                              int add_special, int parse_special);
 
 static const struct { const char *name; int pre; int clean_spaces; int flags; } lk__pre_names[] = {
@@ -10909,55 +10933,30 @@ static int lk__text_in(const char *t, int n, const char *const *names) {
         if ((size_t)n == strlen(*names) && memcmp(t, *names, (size_t)n) == 0) return 1;
     return 0;
 }
-static void lk__eog_add(lk_vocab *v, int id) {
+static void lk__eog_add(lk_vocab *v, lk_token id) {
     int i;
     if (id < 0) return;
     for (i = 0; i < v->n_eog; i++) if (v->eog[i] == id) return;
     if (v->n_eog < LK__VOCAB_MAX_EOG) v->eog[v->n_eog++] = id;
 }
 
-LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vocab **out) {
-    lk_allocator a;
-    lk_vocab *v;
-    lk_status st;
-    lk_str model, pre, gname;
-    const lk_gguf_value *toks_v = NULL, *scores_v = NULL, *types_v = NULL, *merges_v = NULL;
-    int64_t n64;
-    int n, i, have_pre;
-    size_t blob_size, off;
-    uint64_t cap;
-    char *blob;
-    static const char *const eot_names[] = { "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
-                                             "<EOT>", "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>", NULL };
-    static const char *const eom_names[] = { "<|eom_id|>", NULL };
-    static const char *const fpre_names[] = { "<|fim_prefix|>", "<fim-prefix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "begin\xef\xbd\x9c>", "<PRE>", NULL };
-    static const char *const fsuf_names[] = { "<|fim_suffix|>", "<fim-suffix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "hole\xef\xbd\x9c>", "<SUF>", NULL };
-    static const char *const fmid_names[] = { "<|fim_middle|>", "<fim-middle>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "end\xef\xbd\x9c>", "<MID>", NULL };
-    static const char *const fpad_names[] = { "<|fim_pad|>", "<fim-pad>", "<PAD>", NULL };
-    static const char *const frep_names[] = { "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", NULL };
-    static const char *const fsep_names[] = { "<|file_sep|>", NULL };
+/* ---- lk_vocab_load, one step at a time ---- */
+#define LK__VOCAB_OOM() lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory")
 
-    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: out is NULL");
-    *out = NULL;
-    if (!g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: gguf is NULL");
-    a = lk__resolve_alloc(alloc);
-    v = LK__CAST(lk_vocab *, a.alloc(a.user, sizeof(lk_vocab), 64));
-    if (!v) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory");
-    memset(v, 0, sizeof *v);
-    v->alloc = a;
-
-#define LK__VCHECK(expr) do { st = (expr); if (st) goto fail; } while (0)
-#define LK__VFAIL(code, ...) do { st = lk_set_error(code, __VA_ARGS__); goto fail; } while (0)
-
-    /* model type and per-model defaults (llama.cpp llama_vocab::impl::load) */
-    if (!lk_gguf_get(g, "tokenizer.ggml.model")) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.model is absent");
+/* model type and per-model defaults (llama.cpp llama_vocab::impl::load);
+ * *pre is tokenizer.ggml.pre ("" when absent) */
+static lk_status lk__vocab_model(lk_vocab *v, const lk_gguf *g, lk_str *pre) {
+    lk_str model;
+    int have_pre;
+    if (!lk_gguf_get(g, "tokenizer.ggml.model"))
+        return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.model is absent");
     if (lk_gguf_get_str(g, "tokenizer.ggml.model", &model) != LK_OK)
-        LK__VFAIL(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.model must be a string");
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.model must be a string");
     have_pre = lk_gguf_get(g, "tokenizer.ggml.pre") != NULL;
-    pre.ptr = ""; pre.len = 0;
-    if (have_pre && lk_gguf_get_str(g, "tokenizer.ggml.pre", &pre) != LK_OK)
-        LK__VFAIL(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.pre must be a string");
-    memcpy(v->pre_name, pre.ptr, pre.len < sizeof v->pre_name ? (size_t)pre.len : sizeof v->pre_name - 1);
+    pre->ptr = ""; pre->len = 0;
+    if (have_pre && lk_gguf_get_str(g, "tokenizer.ggml.pre", pre) != LK_OK)
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.pre must be a string");
+    memcpy(v->pre_name, pre->ptr, pre->len < sizeof v->pre_name ? (size_t)pre->len : sizeof v->pre_name - 1);
     v->eot = v->eom = v->sep = v->pad = v->mask = v->nl = -1;
     v->fim_pre = v->fim_suf = v->fim_mid = v->fim_pad = v->fim_rep = v->fim_sep = -1;
     if (lk_str_eq(model, "llama")) {
@@ -10978,308 +10977,383 @@ LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_allocator *alloc, lk_vo
         v->pre = LK__PRE_DEFAULT;
         if (have_pre) {
             for (k = 0; k < sizeof lk__pre_names / sizeof lk__pre_names[0]; k++)
-                if (lk_str_eq(pre, lk__pre_names[k].name)) break;
+                if (lk_str_eq(*pre, lk__pre_names[k].name)) break;
             if (k == sizeof lk__pre_names / sizeof lk__pre_names[0])
-                LK__VFAIL(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
-                          (int)(pre.len > 64 ? 64 : pre.len), pre.ptr);
+                return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
+                                    (int)(pre->len > 64 ? 64 : pre->len), pre->ptr);
             v->pre = lk__pre_names[k].pre;
             v->clean_spaces = lk__pre_names[k].clean_spaces;
             if (lk__pre_names[k].flags & 1) v->ignore_merges = 1;
             if (lk__pre_names[k].flags & 2) v->add_bos = 1;
-            if (lk_str_eq(pre, "chatglm-bpe")) v->bos = -1;
+            if (lk_str_eq(*pre, "chatglm-bpe")) v->bos = -1;
         }
     } else {
-        LK__VFAIL(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2 and bert are supported)",
-                  (int)(model.len > 64 ? 64 : model.len), model.ptr);
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2 and bert are supported)",
+                            (int)(model.len > 64 ? 64 : model.len), model.ptr);
     }
-    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_space_prefix", &v->add_space_prefix));
+    return lk__vocab_bool_kv(g, "tokenizer.ggml.add_space_prefix", &v->add_space_prefix);
+}
 
-    /* tokens, scores, types */
-    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.tokens", LK_GGUF_STRING, -1, -1, &toks_v));
-    if (!toks_v) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.tokens is absent");
-    if (toks_v->n == 0 || toks_v->n > 0x7fffffffull / 4)
-        LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.tokens has %llu entries", (unsigned long long)toks_v->n);
-    n64 = (int64_t)toks_v->n;
-    n = (int)n64;
-    v->n_tokens = n;
-    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, -1, n64, &scores_v));
-    LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.token_type", LK_GGUF_INT32, LK_GGUF_UINT32, n64, &types_v));
+/* the array KVs, checked for type and length before anything is built */
+typedef struct lk__vocab_arrays { const lk_gguf_value *tokens, *scores, *types, *merges; } lk__vocab_arrays;
+static lk_status lk__vocab_get_arrays(const lk_vocab *v, const lk_gguf *g, lk__vocab_arrays *kv) {
+    lk_status st;
+    int64_t n;
+    kv->tokens = kv->scores = kv->types = kv->merges = NULL;
+    if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.tokens", LK_GGUF_STRING, -1, -1, &kv->tokens))) return st;
+    if (!kv->tokens) return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.tokens is absent");
+    if (kv->tokens->n == 0 || kv->tokens->n > 0x7fffffffull / 4)
+        return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.tokens has %llu entries", (unsigned long long)kv->tokens->n);
+    n = (int64_t)kv->tokens->n;
+    if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, -1, n, &kv->scores))) return st;
+    if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.token_type", LK_GGUF_INT32, LK_GGUF_UINT32, n, &kv->types))) return st;
     if (v->type == LK_VOCAB_BPE) {
-        LK__VCHECK(lk__vocab_arr_kv(g, "tokenizer.ggml.merges", LK_GGUF_STRING, -1, -1, &merges_v));
-        if (!merges_v) LK__VFAIL(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.merges is absent (required for gpt2)");
-        if (merges_v->n > 0x7fffffffull / 4)
-            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.merges has %llu entries", (unsigned long long)merges_v->n);
+        if ((st = lk__vocab_arr_kv(g, "tokenizer.ggml.merges", LK_GGUF_STRING, -1, -1, &kv->merges))) return st;
+        if (!kv->merges) return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.merges is absent (required for gpt2)");
+        if (kv->merges->n > 0x7fffffffull / 4)
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: tokenizer.ggml.merges has %llu entries", (unsigned long long)kv->merges->n);
     }
+    return LK_OK;
+}
 
+/* token_type KV value -> LK_TOKEN_ATTR_* */
+static int lk__token_type_attr(int32_t tt) {
+    switch (tt) {
+    case 1: return LK_TOKEN_ATTR_NORMAL;
+    case 2: return LK_TOKEN_ATTR_UNKNOWN;
+    case 3: return LK_TOKEN_ATTR_CONTROL;
+    case 4: return LK_TOKEN_ATTR_USER_DEFINED;
+    case 5: return LK_TOKEN_ATTR_UNUSED;
+    case 6: return LK_TOKEN_ATTR_BYTE;
+    default: return LK_TOKEN_ATTR_UNDEFINED;
+    }
+}
+
+/* llama.cpp renames empty tokens "[EMPTY_<id>]"; writes it to dst (room
+ * for 24 bytes) and returns its length */
+static int lk__empty_token_name(char *dst, int id) {
+    char num[16];
+    int k = 0, x = id, j;
+    do { num[k++] = (char)('0' + x % 10); x /= 10; } while (x);
+    memcpy(dst, "[EMPTY_", 7);
+    for (j = 0; j < k; j++) dst[7 + j] = num[k - 1 - j];
+    dst[7 + k] = ']';
+    return 8 + k;
+}
+
+/* token texts (copied into one block), scores, attributes and the
+ * text -> id hash; duplicate texts are refused */
+static lk_status lk__vocab_tokens(lk_vocab *v, const lk__vocab_arrays *kv) {
+    const int n = (int)kv->tokens->n;
+    size_t blob_size = 0, off = 0;
+    uint64_t cap;
+    char *blob;
+    int i;
+    v->n_tokens = n;
     v->toks = LK__CAST(lk__tok *, lk__vocab_alloc(v, sizeof(lk__tok) * (size_t)n));
     for (cap = 16; cap < (uint64_t)n * 2; cap <<= 1) {}
     v->hash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)cap));
-    if (!v->toks || !v->hash) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d tokens", n);
+    if (!v->toks || !v->hash) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d tokens", n);
     memset(v->hash, 0, sizeof(uint32_t) * (size_t)cap);
     v->hash_mask = (uint32_t)(cap - 1);
-    blob_size = 0;
     for (i = 0; i < n; i++) {
-        uint64_t l = toks_v->v.strs[i].len;
+        uint64_t l = kv->tokens->v.strs[i].len;
         if (l > LK__MAX_TOKEN_BYTES)
-            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long (limit %d)", i, (unsigned long long)l, LK__MAX_TOKEN_BYTES);
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token %d is %llu bytes long (limit %d)", i, (unsigned long long)l, LK__MAX_TOKEN_BYTES);
         blob_size += (l ? (size_t)l : 24) + 1;
-        if (blob_size > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token texts exceed 2 GiB");
+        if (blob_size > (size_t)0x7fffffff) return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token texts exceed 2 GiB");
     }
     blob = LK__CAST(char *, lk__vocab_alloc(v, blob_size));
-    if (!blob) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for token texts");
-    off = 0;
+    if (!blob) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory for token texts");
     for (i = 0; i < n; i++) {
         lk__tok *t = &v->toks[i];
-        lk_str s = toks_v->v.strs[i];
+        lk_str s = kv->tokens->v.strs[i];
         uint32_t h;
         t->text = blob + off;
         if (s.len) { memcpy(blob + off, s.ptr, (size_t)s.len); t->len = (int)s.len; }
-        else {   /* llama.cpp renames empty tokens "[EMPTY_<id>]" */
-            char num[16];
-            int k = 0, x = i, j;
-            do { num[k++] = (char)('0' + x % 10); x /= 10; } while (x);
-            memcpy(blob + off, "[EMPTY_", 7);
-            for (j = 0; j < k; j++) blob[off + 7 + (size_t)j] = num[k - 1 - j];
-            blob[off + 7 + (size_t)k] = ']';
-            t->len = 8 + k;
-        }
+        else t->len = lk__empty_token_name(blob + off, i);
         blob[off + (size_t)t->len] = 0;
         off += (size_t)t->len + 1;
         if (t->len > v->max_token_len) v->max_token_len = t->len;
         t->score = 0.0f;
-        if (scores_v) {
-            uint32_t u = lk__rd_u32le(LK__CAST(const unsigned char *, scores_v->v.arr) + 4 * (size_t)i);
+        if (kv->scores) {
+            uint32_t u = lk__rd_u32le(LK__CAST(const unsigned char *, kv->scores->v.arr) + 4 * (size_t)i);
             memcpy(&t->score, &u, 4);
         }
         t->attr = LK_TOKEN_ATTR_NORMAL;
-        if (types_v) {
-            int32_t tt = (int32_t)lk__rd_u32le(LK__CAST(const unsigned char *, types_v->v.arr) + 4 * (size_t)i);
-            switch (tt) {
-            case 1: t->attr = LK_TOKEN_ATTR_NORMAL; break;
-            case 2: t->attr = LK_TOKEN_ATTR_UNKNOWN; break;
-            case 3: t->attr = LK_TOKEN_ATTR_CONTROL; break;
-            case 4: t->attr = LK_TOKEN_ATTR_USER_DEFINED; break;
-            case 5: t->attr = LK_TOKEN_ATTR_UNUSED; break;
-            case 6: t->attr = LK_TOKEN_ATTR_BYTE; break;
-            default: t->attr = LK_TOKEN_ATTR_UNDEFINED; break;
-            }
-        }
+        if (kv->types) t->attr = lk__token_type_attr((int32_t)lk__rd_u32le(LK__CAST(const unsigned char *, kv->types->v.arr) + 4 * (size_t)i));
         if (lk_vocab_find(v, t->text, t->len) >= 0)
-            LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: token %d duplicates the text of token %d ('%.*s')", i,
-                      lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: token %d duplicates the text of token %d ('%.*s')", i,
+                                (int)lk_vocab_find(v, t->text, t->len), t->len > 40 ? 40 : t->len, t->text);
         for (h = (uint32_t)lk__fnv(LK__FNV0, t->text, (size_t)t->len) & v->hash_mask; v->hash[h]; h = (h + 1) & v->hash_mask) {}
         v->hash[h] = (uint32_t)i + 1;
     }
+    return LK_OK;
+}
 
-    /* special ids: defaults outside the vocab are dropped; KVs must be in range */
+/* special ids from KVs: defaults outside the vocab are dropped; KVs must
+ * be in range. Read in this order (the prefix/suffix/middle KVs override
+ * fim_pre/suf/mid). */
+static lk_status lk__vocab_special_ids(lk_vocab *v, const lk_gguf *g) {
+    const struct { const char *key; lk_token *id; } ids[] = {
+        { "tokenizer.ggml.bos_token_id", &v->bos }, { "tokenizer.ggml.eos_token_id", &v->eos },
+        { "tokenizer.ggml.eot_token_id", &v->eot }, { "tokenizer.ggml.eom_token_id", &v->eom },
+        { "tokenizer.ggml.unknown_token_id", &v->unk }, { "tokenizer.ggml.seperator_token_id", &v->sep },
+        { "tokenizer.ggml.padding_token_id", &v->pad }, { "tokenizer.ggml.mask_token_id", &v->mask },
+        { "tokenizer.ggml.fim_pre_token_id", &v->fim_pre }, { "tokenizer.ggml.fim_suf_token_id", &v->fim_suf },
+        { "tokenizer.ggml.fim_mid_token_id", &v->fim_mid }, { "tokenizer.ggml.fim_pad_token_id", &v->fim_pad },
+        { "tokenizer.ggml.fim_rep_token_id", &v->fim_rep }, { "tokenizer.ggml.fim_sep_token_id", &v->fim_sep },
+        { "tokenizer.ggml.prefix_token_id", &v->fim_pre }, { "tokenizer.ggml.suffix_token_id", &v->fim_suf },
+        { "tokenizer.ggml.middle_token_id", &v->fim_mid },
+    };
+    const int n = v->n_tokens;
+    size_t k;
+    lk_status st;
     if (v->bos >= n) v->bos = -1;
     if (v->eos >= n) v->eos = -1;
     if (v->unk >= n) v->unk = -1;
     if (v->sep >= n) v->sep = -1;
     if (v->pad >= n) v->pad = -1;
     if (v->mask >= n) v->mask = -1;
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.bos_token_id", n, &v->bos));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eos_token_id", n, &v->eos));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eot_token_id", n, &v->eot));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.eom_token_id", n, &v->eom));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.unknown_token_id", n, &v->unk));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.seperator_token_id", n, &v->sep));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.padding_token_id", n, &v->pad));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.mask_token_id", n, &v->mask));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_pre_token_id", n, &v->fim_pre));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_suf_token_id", n, &v->fim_suf));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_mid_token_id", n, &v->fim_mid));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_pad_token_id", n, &v->fim_pad));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_rep_token_id", n, &v->fim_rep));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.fim_sep_token_id", n, &v->fim_sep));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.prefix_token_id", n, &v->fim_pre));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.suffix_token_id", n, &v->fim_suf));
-    LK__VCHECK(lk__vocab_id_kv(g, "tokenizer.ggml.middle_token_id", n, &v->fim_mid));
-    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_bos_token", &v->add_bos));
-    LK__VCHECK(lk__vocab_bool_kv(g, "tokenizer.ggml.add_eos_token", &v->add_eos));
+    for (k = 0; k < sizeof ids / sizeof ids[0]; k++)
+        if ((st = lk__vocab_id_kv(g, ids[k].key, n, ids[k].id))) return st;
+    if ((st = lk__vocab_bool_kv(g, "tokenizer.ggml.add_bos_token", &v->add_bos))) return st;
+    return lk__vocab_bool_kv(g, "tokenizer.ggml.add_eos_token", &v->add_eos);
+}
 
-    /* find eot/eom/fim tokens by text (first in id order), and mark them control */
-    for (i = 0; i < n; i++) {
+/* eot/eom/fim tokens not set by KVs are found by text (first in id
+ * order) and marked control */
+static void lk__vocab_find_by_text(lk_vocab *v) {
+    static const char *const eot_names[] = { "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+                                             "<EOT>", "<\xef\xbd\x9c" "end\xe2\x96\x81" "of\xe2\x96\x81" "sentence\xef\xbd\x9c>", NULL };
+    static const char *const eom_names[] = { "<|eom_id|>", NULL };
+    static const char *const fpre_names[] = { "<|fim_prefix|>", "<fim-prefix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "begin\xef\xbd\x9c>", "<PRE>", NULL };
+    static const char *const fsuf_names[] = { "<|fim_suffix|>", "<fim-suffix>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "hole\xef\xbd\x9c>", "<SUF>", NULL };
+    static const char *const fmid_names[] = { "<|fim_middle|>", "<fim-middle>", "<\xef\xbd\x9c" "fim\xe2\x96\x81" "end\xef\xbd\x9c>", "<MID>", NULL };
+    static const char *const fpad_names[] = { "<|fim_pad|>", "<fim-pad>", "<PAD>", NULL };
+    static const char *const frep_names[] = { "<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", NULL };
+    static const char *const fsep_names[] = { "<|file_sep|>", NULL };
+    static const char *const *const names[8] = { eot_names, eom_names, fpre_names, fsuf_names, fmid_names, fpad_names,
+                                                 frep_names, fsep_names };
+    lk_token *const ids[8] = { &v->eot, &v->eom, &v->fim_pre, &v->fim_suf, &v->fim_mid, &v->fim_pad, &v->fim_rep, &v->fim_sep };
+    int i, k;
+    for (i = 0; i < v->n_tokens; i++) {
         lk__tok *t = &v->toks[i];
         int hit = 0;
-#define LK__FIND_BY_TEXT(field, names) \
-        if (v->field < 0 && lk__text_in(t->text, t->len, names)) { v->field = i; hit = 1; }
-        LK__FIND_BY_TEXT(eot, eot_names)
-        LK__FIND_BY_TEXT(eom, eom_names)
-        LK__FIND_BY_TEXT(fim_pre, fpre_names)
-        LK__FIND_BY_TEXT(fim_suf, fsuf_names)
-        LK__FIND_BY_TEXT(fim_mid, fmid_names)
-        LK__FIND_BY_TEXT(fim_pad, fpad_names)
-        LK__FIND_BY_TEXT(fim_rep, frep_names)
-        LK__FIND_BY_TEXT(fim_sep, fsep_names)
-#undef LK__FIND_BY_TEXT
+        for (k = 0; k < 8; k++)
+            if (*ids[k] < 0 && lk__text_in(t->text, t->len, names[k])) { *ids[k] = i; hit = 1; }
         if (hit) t->attr |= LK_TOKEN_ATTR_CONTROL;
     }
-    /* end-of-generation set */
+}
+
+/* the end-of-generation set: fim pad/rep/sep, tokens with an
+ * end-of-generation text (marked control), eos, eot, eom */
+static void lk__vocab_eog_set(lk_vocab *v) {
+    int i;
     lk__eog_add(v, v->fim_pad); lk__eog_add(v, v->fim_rep); lk__eog_add(v, v->fim_sep);
-    for (i = 0; i < n; i++)
+    for (i = 0; i < v->n_tokens; i++)
         if (lk__is_eog_text(v->toks[i].text, v->toks[i].len)) { lk__eog_add(v, i); v->toks[i].attr |= LK_TOKEN_ATTR_CONTROL; }
     lk__eog_add(v, v->eos); lk__eog_add(v, v->eot); lk__eog_add(v, v->eom);
+}
 
-    /* special tokens (partitioned out of the text before tokenizing), longest first */
-    {
-        int ns = 0, k;
-        lk__sp_item *items;
-        for (i = 0; i < n; i++)
-            if (v->toks[i].attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN)) ns++;
-        v->special = LK__CAST(int *, lk__vocab_alloc(v, sizeof(int) * (size_t)(ns ? ns : 1)));
-        items = LK__CAST(lk__sp_item *, lk__alloc(&v->alloc, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1)));
-        if (!v->special || !items) { lk__free(&v->alloc, items, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1)); LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory"); }
-        for (i = 0, k = 0; i < n; i++)
-            if (v->toks[i].attr & (LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN)) {
-                items[k].len = v->toks[i].len; items[k].id = i; k++;
-            }
-        qsort(items, (size_t)ns, sizeof *items, lk__sp_cmp);
-        for (k = 0; k < ns; k++) v->special[k] = items[k].id;
-        v->n_special = ns;
-        lk__free(&v->alloc, items, sizeof(lk__sp_item) * (size_t)(ns ? ns : 1));
-    }
+/* control, user-defined and unknown tokens, longest text first: the
+ * texts lk_tokenize partitions out before tokenizing */
+static lk_status lk__vocab_special_list(lk_vocab *v) {
+    const int mask = LK_TOKEN_ATTR_CONTROL | LK_TOKEN_ATTR_USER_DEFINED | LK_TOKEN_ATTR_UNKNOWN;
+    int ns = 0, i, k;
+    size_t isz;
+    lk__sp_item *items;
+    for (i = 0; i < v->n_tokens; i++)
+        if (v->toks[i].attr & mask) ns++;
+    isz = sizeof(lk__sp_item) * (size_t)(ns ? ns : 1);
+    v->special = LK__CAST(lk_token *, lk__vocab_alloc(v, sizeof(lk_token) * (size_t)(ns ? ns : 1)));
+    items = LK__CAST(lk__sp_item *, lk__alloc(&v->alloc, isz));
+    if (!v->special || !items) { lk__free(&v->alloc, items, isz); return LK__VOCAB_OOM(); }
+    for (i = 0, k = 0; i < v->n_tokens; i++)
+        if (v->toks[i].attr & mask) { items[k].len = v->toks[i].len; items[k].id = i; k++; }
+    qsort(items, (size_t)ns, sizeof *items, lk__sp_cmp);
+    for (k = 0; k < ns; k++) v->special[k] = items[k].id;
+    v->n_special = ns;
+    lk__free(&v->alloc, items, isz);
+    return LK_OK;
+}
 
-    /* per-model token attributes llama.cpp sets by name */
+/* per-model token attributes llama.cpp sets by name: jina-v2 <mask>
+ * lstrip; phi-3 (general.name) rstrip on the special tokens */
+static void lk__vocab_attr_fixups(lk_vocab *v, const lk_gguf *g, lk_str pre) {
+    lk_str gname;
     if (lk__str_has(pre, "jina-v2-de") || lk__str_has(pre, "jina-v2-es") || lk__str_has(pre, "jina-v2-code")) {
-        int id = lk_vocab_find(v, "<mask>", 6);
+        lk_token id = lk_vocab_find(v, "<mask>", 6);
         if (id >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_LSTRIP;
     } else if (lk_gguf_get_str(g, "general.name", &gname) == LK_OK) {
         char low[256];
         lk_str ls;
         size_t k, ln = gname.len < sizeof low ? (size_t)gname.len : sizeof low;
-        int is_phi3;
+        lk_token id;
+        int i;
         for (k = 0; k < ln; k++) {
             char ch = gname.ptr[k];
             low[k] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
         }
         ls.ptr = low; ls.len = ln;
-        is_phi3 = lk__str_has(ls, "phi-3") || lk__str_has(ls, "phi3");
-        if (is_phi3) {
-            int id;
-            for (i = 0; i < v->n_special; i++) v->toks[v->special[i]].attr |= LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "</s>", 4)) >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "<unk>", 5)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "<s>", 3)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
-            if ((id = lk_vocab_find(v, "<|endoftext|>", 13)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
-        }
+        if (!lk__str_has(ls, "phi-3") && !lk__str_has(ls, "phi3")) return;
+        for (i = 0; i < v->n_special; i++) v->toks[v->special[i]].attr |= LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "</s>", 4)) >= 0) v->toks[id].attr |= LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "<unk>", 5)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "<s>", 3)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
+        if ((id = lk_vocab_find(v, "<|endoftext|>", 13)) >= 0) v->toks[id].attr &= ~LK_TOKEN_ATTR_RSTRIP;
     }
+}
 
-    /* byte tables */
-    {
-        int b, k = 0;
-        static const char hex[] = "0123456789ABCDEF";
-        for (b = 0; b < 0x144; b++) v->bdec[b] = -1;
-        for (b = 0; b < 256; b++) {
-            char buf[6];
-            unsigned char c1 = (unsigned char)b;
-            uint32_t mcp;
-            buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[b >> 4]; buf[4] = hex[b & 15]; buf[5] = '>';
-            v->one_byte[b] = lk_vocab_find(v, (const char *)&c1, 1);
-            v->spm_byte[b] = lk_vocab_find(v, buf, 6);
-            if (v->spm_byte[b] < 0) v->spm_byte[b] = v->one_byte[b];
-            /* GPT-2 bytes_to_unicode: printable Latin-1 maps to itself, the
-             * other 68 bytes to U+0100.. in byte order */
-            if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) mcp = (uint32_t)b;
-            else mcp = 256u + (uint32_t)k++;
-            v->benc_len[b] = (unsigned char)lk__utf8_put(mcp, v->benc[b]);
-            v->bdec[mcp] = (short)b;
-        }
+/* byte tables: SPM byte fallback (<0xXX>, else the 1-byte token), the
+ * 1-byte tokens, and GPT-2's byte <-> unicode mapping */
+static void lk__vocab_byte_tables(lk_vocab *v) {
+    static const char hex[] = "0123456789ABCDEF";
+    int b, k = 0;
+    for (b = 0; b < 0x144; b++) v->bdec[b] = -1;
+    for (b = 0; b < 256; b++) {
+        char buf[6];
+        unsigned char c1 = (unsigned char)b;
+        uint32_t mcp;
+        buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[b >> 4]; buf[4] = hex[b & 15]; buf[5] = '>';
+        v->one_byte[b] = lk_vocab_find(v, (const char *)&c1, 1);
+        v->spm_byte[b] = lk_vocab_find(v, buf, 6);
+        if (v->spm_byte[b] < 0) v->spm_byte[b] = v->one_byte[b];
+        /* GPT-2 bytes_to_unicode: printable Latin-1 maps to itself, the
+         * other 68 bytes to U+0100.. in byte order */
+        if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) mcp = (uint32_t)b;
+        else mcp = 256u + (uint32_t)k++;
+        v->benc_len[b] = (unsigned char)lk__utf8_put(mcp, v->benc[b]);
+        v->bdec[mcp] = (short)b;
     }
+}
 
-    /* merges: "left right" split at the first space after position 0; the
-     * first occurrence of a pair keeps its rank */
-    if (merges_v && merges_v->n) {
-        uint64_t mcap;
-        size_t mblob = 0;
-        char *mb;
-        int nm = (int)merges_v->n;
-        for (i = 0; i < nm; i++) {
-            if (merges_v->v.strs[i].len > 2 * LK__MAX_TOKEN_BYTES + 1)
-                LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merge %d is %llu bytes long", i, (unsigned long long)merges_v->v.strs[i].len);
-            mblob += (size_t)merges_v->v.strs[i].len + 1;
-            if (mblob > (size_t)0x7fffffff) LK__VFAIL(LK_ERR_FORMAT, "lk_vocab_load: merges exceed 2 GiB");
-        }
-        for (mcap = 16; mcap < (uint64_t)nm * 2; mcap <<= 1) {}
-        v->merges = LK__CAST(lk__merge *, lk__vocab_alloc(v, sizeof(lk__merge) * (size_t)nm));
-        v->mhash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)mcap));
-        mb = LK__CAST(char *, lk__vocab_alloc(v, mblob ? mblob : 1));
-        if (!v->merges || !v->mhash || !mb) LK__VFAIL(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d merges", nm);
-        memset(v->mhash, 0, sizeof(uint32_t) * (size_t)mcap);
-        v->mhash_mask = (uint32_t)(mcap - 1);
-        v->n_merges = nm;
-        off = 0;
-        for (i = 0; i < nm; i++) {
-            lk_str s = merges_v->v.strs[i];
-            lk__merge *m = &v->merges[i];
-            int sp = -1, k;
-            uint32_t h;
-            memcpy(mb + off, s.ptr, (size_t)s.len);
-            mb[off + (size_t)s.len] = 0;
-            m->s = mb + off; m->len = (int)s.len;
-            off += (size_t)s.len + 1;
-            for (k = 1; k < m->len; k++) if (m->s[k] == ' ') { sp = k; break; }
-            m->split = sp;
-            if (sp < 0) continue;   /* no pair: llama.cpp stores ("", "") which never matches */
-            if (lk__merge_rank(v, m->s, sp, m->s + sp + 1, m->len - sp - 1) >= 0) continue;
-            for (h = (uint32_t)lk__fnv(LK__FNV0, m->s, (size_t)m->len) & v->mhash_mask; v->mhash[h]; h = (h + 1) & v->mhash_mask) {}
-            v->mhash[h] = (uint32_t)i + 1;
-        }
+/* merges: "left right" split at the first space after position 0; the
+ * first occurrence of a pair keeps its rank */
+static lk_status lk__vocab_merges(lk_vocab *v, const lk_gguf_value *merges_v) {
+    uint64_t mcap;
+    size_t mblob = 0, off = 0;
+    char *mb;
+    int nm, i;
+    if (!merges_v || !merges_v->n) return LK_OK;
+    nm = (int)merges_v->n;
+    for (i = 0; i < nm; i++) {
+        if (merges_v->v.strs[i].len > 2 * LK__MAX_TOKEN_BYTES + 1)
+            return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: merge %d is %llu bytes long", i, (unsigned long long)merges_v->v.strs[i].len);
+        mblob += (size_t)merges_v->v.strs[i].len + 1;
+        if (mblob > (size_t)0x7fffffff) return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: merges exceed 2 GiB");
     }
+    for (mcap = 16; mcap < (uint64_t)nm * 2; mcap <<= 1) {}
+    v->merges = LK__CAST(lk__merge *, lk__vocab_alloc(v, sizeof(lk__merge) * (size_t)nm));
+    v->mhash = LK__CAST(uint32_t *, lk__vocab_alloc(v, sizeof(uint32_t) * (size_t)mcap));
+    mb = LK__CAST(char *, lk__vocab_alloc(v, mblob ? mblob : 1));
+    if (!v->merges || !v->mhash || !mb) return lk_set_error(LK_ERR_NOMEM, "lk_vocab_load: out of memory for %d merges", nm);
+    memset(v->mhash, 0, sizeof(uint32_t) * (size_t)mcap);
+    v->mhash_mask = (uint32_t)(mcap - 1);
+    v->n_merges = nm;
+    for (i = 0; i < nm; i++) {
+        lk_str s = merges_v->v.strs[i];
+        lk__merge *m = &v->merges[i];
+        int sp = -1, k;
+        uint32_t h;
+        memcpy(mb + off, s.ptr, (size_t)s.len);
+        mb[off + (size_t)s.len] = 0;
+        m->s = mb + off; m->len = (int)s.len;
+        off += (size_t)s.len + 1;
+        for (k = 1; k < m->len; k++) if (m->s[k] == ' ') { sp = k; break; }
+        m->split = sp;
+        if (sp < 0) continue;   /* no pair: llama.cpp stores ("", "") which never matches */
+        if (lk__merge_rank(v, m->s, sp, m->s + sp + 1, m->len - sp - 1) >= 0) continue;
+        for (h = (uint32_t)lk__fnv(LK__FNV0, m->s, (size_t)m->len) & v->mhash_mask; v->mhash[h]; h = (h + 1) & v->mhash_mask) {}
+        v->mhash[h] = (uint32_t)i + 1;
+    }
+    return LK_OK;
+}
 
-    /* newline token */
+/* the newline token: SPM <0x0A> (or the "\n" token), BPE whatever "\n"
+ * tokenizes to; otherwise the padding token */
+static void lk__vocab_newline(lk_vocab *v) {
     if (v->type == LK_VOCAB_SPM) v->nl = v->spm_byte[10] >= 0 ? v->spm_byte[10] : v->pad;
     else if (v->type == LK_VOCAB_WPM) v->nl = v->pad;
     else {
-        int t1[8];
+        lk_token t1[8];
         int k = lk__tokenize_impl(v, "\n", 1, t1, 8, 0, 0);
         v->nl = k > 0 ? t1[0] : v->pad;
     }
+}
+
+LKDEF lk_vocab_params lk_vocab_default_params(void) { lk_vocab_params p; p.alloc = NULL; return p; }
+LKDEF lk_status lk_vocab_load(const lk_gguf *g, const lk_vocab_params *p, lk_vocab **out) {
+    lk_allocator a;
+    lk_vocab *v;
+    lk_status st;
+    lk_str pre;
+    lk__vocab_arrays kv;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: out is NULL");
+    *out = NULL;
+    if (!g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_vocab_load: gguf is NULL");
+    a = lk__resolve_alloc(p ? p->alloc : NULL);
+    v = LK__CAST(lk_vocab *, a.alloc(a.user, sizeof(lk_vocab), 64));
+    if (!v) return LK__VOCAB_OOM();
+    memset(v, 0, sizeof *v);
+    v->alloc = a;
+#define LK__VCHECK(expr) do { if ((st = (expr)) != LK_OK) goto fail; } while (0)
+    LK__VCHECK(lk__vocab_model(v, g, &pre));
+    LK__VCHECK(lk__vocab_get_arrays(v, g, &kv));
+    LK__VCHECK(lk__vocab_tokens(v, &kv));
+    LK__VCHECK(lk__vocab_special_ids(v, g));
+    lk__vocab_find_by_text(v);
+    lk__vocab_eog_set(v);
+    LK__VCHECK(lk__vocab_special_list(v));
+    lk__vocab_attr_fixups(v, g, pre);
+    lk__vocab_byte_tables(v);
+    LK__VCHECK(lk__vocab_merges(v, kv.merges));
+    lk__vocab_newline(v);
 #undef LK__VCHECK
-#undef LK__VFAIL
     *out = v;
     return LK_OK;
 fail:
     lk_vocab_free(v);
     return st;
 }
+#undef LK__VOCAB_OOM
 
 LKDEF lk_vocab_type lk_vocab_get_type(const lk_vocab *v) { return v ? v->type : (lk_vocab_type)0; }
 LKDEF const char *lk_vocab_pre(const lk_vocab *v) { return v ? v->pre_name : ""; }
 LKDEF int lk_vocab_n_tokens(const lk_vocab *v) { return v ? v->n_tokens : 0; }
-LKDEF int lk_vocab_bos(const lk_vocab *v) { return v ? v->bos : -1; }
-LKDEF int lk_vocab_eos(const lk_vocab *v) { return v ? v->eos : -1; }
-LKDEF int lk_vocab_eot(const lk_vocab *v) { return v ? v->eot : -1; }
-LKDEF int lk_vocab_eom(const lk_vocab *v) { return v ? v->eom : -1; }
-LKDEF int lk_vocab_unk(const lk_vocab *v) { return v ? v->unk : -1; }
-LKDEF int lk_vocab_sep(const lk_vocab *v) { return v ? v->sep : -1; }
-LKDEF int lk_vocab_pad(const lk_vocab *v) { return v ? v->pad : -1; }
-LKDEF int lk_vocab_mask(const lk_vocab *v) { return v ? v->mask : -1; }
-LKDEF int lk_vocab_nl(const lk_vocab *v) { return v ? v->nl : -1; }
+LKDEF lk_token lk_vocab_bos(const lk_vocab *v) { return v ? v->bos : -1; }
+LKDEF lk_token lk_vocab_eos(const lk_vocab *v) { return v ? v->eos : -1; }
+LKDEF lk_token lk_vocab_eot(const lk_vocab *v) { return v ? v->eot : -1; }
+LKDEF lk_token lk_vocab_eom(const lk_vocab *v) { return v ? v->eom : -1; }
+LKDEF lk_token lk_vocab_unk(const lk_vocab *v) { return v ? v->unk : -1; }
+LKDEF lk_token lk_vocab_sep(const lk_vocab *v) { return v ? v->sep : -1; }
+LKDEF lk_token lk_vocab_pad(const lk_vocab *v) { return v ? v->pad : -1; }
+LKDEF lk_token lk_vocab_mask(const lk_vocab *v) { return v ? v->mask : -1; }
+LKDEF lk_token lk_vocab_nl(const lk_vocab *v) { return v ? v->nl : -1; }
 LKDEF int lk_vocab_add_bos(const lk_vocab *v) { return v ? v->add_bos : 0; }
 LKDEF int lk_vocab_add_eos(const lk_vocab *v) { return v ? v->add_eos : 0; }
-LKDEF const char *lk_vocab_token_text(const lk_vocab *v, int id) {
+LKDEF const char *lk_vocab_token_text(const lk_vocab *v, lk_token id) {
     return v && id >= 0 && id < v->n_tokens ? v->toks[id].text : NULL;
 }
-LKDEF float lk_vocab_token_score(const lk_vocab *v, int id) {
+LKDEF float lk_vocab_token_score(const lk_vocab *v, lk_token id) {
     return v && id >= 0 && id < v->n_tokens ? v->toks[id].score : 0.0f;
 }
-LKDEF int lk_vocab_token_attr(const lk_vocab *v, int id) {
+LKDEF int lk_vocab_token_attr(const lk_vocab *v, lk_token id) {
     return v && id >= 0 && id < v->n_tokens ? v->toks[id].attr : 0;
 }
-LKDEF int lk_vocab_is_eog(const lk_vocab *v, int id) {
+LKDEF int lk_vocab_is_eog(const lk_vocab *v, lk_token id) {
     int i;
     if (!v || id < 0) return 0;
     for (i = 0; i < v->n_eog; i++) if (v->eog[i] == id) return 1;
     return 0;
 }
-LKDEF int lk_vocab_is_control(const lk_vocab *v, int id) {
+LKDEF int lk_vocab_is_control(const lk_vocab *v, lk_token id) {
     return (lk_vocab_token_attr(v, id) & LK_TOKEN_ATTR_CONTROL) != 0;
 }
 
 /* ---- tokenization ---- */
 typedef struct lk__sbuf { void *p; size_t cap; } lk__sbuf;
-typedef struct lk__frag { int off, len, tok; } lk__frag;      /* tok < 0: raw text */
+typedef struct lk__frag { int off, len; lk_token tok; } lk__frag;   /* tok < 0: raw text */
 typedef struct lk__sym { int off, n, prev, next; } lk__sym;
 typedef struct lk__bigram { double key; int left, right, lsz, rsz; } lk__bigram;
 enum { LK__B_FRAG0, LK__B_FRAG1, LK__B_TEXT, LK__B_SYM, LK__B_HEAP, LK__B_CP, LK__B_FL, LK__B_X, LK__B_SEG0,
@@ -11287,7 +11361,7 @@ enum { LK__B_FRAG0, LK__B_FRAG1, LK__B_TEXT, LK__B_SYM, LK__B_HEAP, LK__B_CP, LK
 
 typedef struct lk__tk {
     const lk_vocab *v;
-    int *out;
+    lk_token *out;
     int n_max;
     long long n;
     int oom;
@@ -11310,7 +11384,7 @@ static void *lk__tk_buf(lk__tk *t, int which, size_t n, size_t elem) {
     if (!b->p) t->oom = 1;
     return b->p;
 }
-static void lk__tk_emit(lk__tk *t, int id) {
+static void lk__tk_emit(lk__tk *t, lk_token id) {
     if (t->n < t->n_max) t->out[t->n] = id;
     t->n++;
 }
@@ -11371,7 +11445,7 @@ static int lk__merge_symbols(lk__tk *t, const char *s, int len, int bpe) {
                 int rk_ = lk__merge_rank(v, s + sym[l_].off, sym[l_].n, s + sym[r_].off, sym[r_].n); \
                 if (rk_ >= 0) { b_.key = -(double)rk_; b_.left = l_; b_.right = r_; b_.lsz = sym[l_].n; b_.rsz = sym[r_].n; lk__heap_push(heap, &nh, b_); } \
             } else { \
-                int id_ = lk_vocab_find(v, s + sym[l_].off, sym[l_].n + sym[r_].n); \
+                lk_token id_ = lk_vocab_find(v, s + sym[l_].off, sym[l_].n + sym[r_].n); \
                 if (id_ >= 0) { b_.key = (double)v->toks[id_].score; b_.left = l_; b_.right = r_; b_.lsz = sym[l_].n; b_.rsz = sym[r_].n; lk__heap_push(heap, &nh, b_); } \
             } \
         } \
@@ -11415,10 +11489,11 @@ static void lk__spm_fragment(lk__tk *t, const char *s, int len, int prefix) {
     if (nsym <= 0) return;
     sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
     for (i = 0; i != -1; i = sym[i].next) {
-        int id = lk_vocab_find(v, e + sym[i].off, sym[i].n), j;
+        lk_token id = lk_vocab_find(v, e + sym[i].off, sym[i].n), b;
+        int j;
         if (id >= 0) { lk__tk_emit(t, id); continue; }
         for (j = 0; j < sym[i].n; j++) {   /* byte fallback */
-            int b = v->spm_byte[(unsigned char)e[sym[i].off + j]];
+            b = v->spm_byte[(unsigned char)e[sym[i].off + j]];
             if (b < 0) b = v->unk;          /* llama.cpp throws here */
             if (b >= 0) lk__tk_emit(t, b);
         }
@@ -11472,17 +11547,18 @@ static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
         }
         start += seg[si];
         if (v->ignore_merges) {
-            int id = lk_vocab_find(v, w, wl);
+            lk_token id = lk_vocab_find(v, w, wl);
             if (id >= 0) { lk__tk_emit(t, id); continue; }
         }
         nsym = lk__merge_symbols(t, w, wl, 1);
         if (nsym <= 0) return;
         sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
         for (i = 0; i != -1; i = sym[i].next) {
-            int id = lk_vocab_find(v, w + sym[i].off, sym[i].n), j;
+            lk_token id = lk_vocab_find(v, w + sym[i].off, sym[i].n), b;
+            int j;
             if (id >= 0) { lk__tk_emit(t, id); continue; }
             for (j = 0; j < sym[i].n; j++) {
-                int b = v->one_byte[(unsigned char)w[sym[i].off + j]];
+                b = v->one_byte[(unsigned char)w[sym[i].off + j]];
                 if (b >= 0) lk__tk_emit(t, b);
             }
         }
@@ -11503,7 +11579,7 @@ static void lk__wpm_word(lk__tk *t, const char *w, int n) {
     for (i = 0; i < n; i++) {
         int j = n < i + v->max_token_len + 1 ? n : i + v->max_token_len + 1, found = 0;
         for (; j > i; j--) {
-            int id = lk_vocab_find(v, w + i, j - i);
+            lk_token id = lk_vocab_find(v, w + i, j - i);
             if (id >= 0) { lk__tk_emit(t, id); found = 1; i = j - 1; break; }
         }
         if (!found) { t->n = start; break; }
@@ -11544,7 +11620,7 @@ static void lk__wpm_fragment(lk__tk *t, const char *s, int len) {
 
 static int lk__is_space_c(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
-static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                              int add_special, int parse_special) {
     lk__tk t;
     lk__frag *fr, *nf;
@@ -11614,7 +11690,7 @@ static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, 
     return result > n_max ? -result : result;
 }
 
-LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, int *tokens, int n_max,
+LKDEF int lk_tokenize(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                       int add_special, int parse_special) {
     if (!v) { lk_set_error(LK_ERR_INVALID_ARG, "lk_tokenize: vocab is NULL"); return LK_TOKENIZE_ERROR; }
     if (text_len < 0 || (!text && text_len > 0)) {
@@ -11641,7 +11717,7 @@ static void lk__pw_put(lk__pw *w, const char *s, int n) {
     memcpy(w->buf + w->n, s + i, (size_t)(n - i));
     w->n += n - i;
 }
-static void lk__piece(const lk_vocab *v, int token, int special, lk__pw *w) {
+static void lk__piece(const lk_vocab *v, lk_token token, int special, lk__pw *w) {
     const lk__tok *t = &v->toks[token];
     int attr = t->attr, i;
     if (!special && (attr & (LK_TOKEN_ATTR_UNKNOWN | LK_TOKEN_ATTR_CONTROL))) return;
@@ -11693,10 +11769,10 @@ static void lk__piece(const lk_vocab *v, int token, int special, lk__pw *w) {
     }
 }
 
-LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, int special) {
+LKDEF int lk_token_to_piece(const lk_vocab *v, lk_token token, char *buf, int len, int special) {
     lk__pw w;
     if (!v || token < 0 || token >= v->n_tokens || len < 0 || (!buf && len > 0)) {
-        lk_set_error(LK_ERR_INVALID_ARG, "lk_token_to_piece: bad argument (token %d, len %d)", token, len);
+        lk_set_error(LK_ERR_INVALID_ARG, "lk_token_to_piece: bad argument (token %d, len %d)", (int)token, len);
         return LK_TOKENIZE_ERROR;
     }
     w.buf = NULL; w.cap = 0; w.n = 0; w.skip = 0;
@@ -11708,7 +11784,7 @@ LKDEF int lk_token_to_piece(const lk_vocab *v, int token, char *buf, int len, in
     return (int)w.n;
 }
 
-LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char *text, int text_len_max,
+LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens, char *text, int text_len_max,
                         int remove_special, int unparse_special) {
     long long total = 0;
     int i, remove_space, avail;
@@ -11719,7 +11795,7 @@ LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char
     }
     for (i = 0; i < n_tokens; i++)
         if (tokens[i] < 0 || tokens[i] >= v->n_tokens) {
-            lk_set_error(LK_ERR_RANGE, "lk_detokenize: token %d at position %d is outside the vocabulary", tokens[i], i);
+            lk_set_error(LK_ERR_RANGE, "lk_detokenize: token %d at position %d is outside the vocabulary", (int)tokens[i], i);
             return LK_TOKENIZE_ERROR;
         }
     remove_space = v->add_space_prefix;
@@ -11771,6 +11847,7 @@ LKDEF int lk_detokenize(const lk_vocab *v, const int *tokens, int n_tokens, char
     }
     return (int)total;
 }
+#endif /* LLMKIT_NO_TOKENIZER */
 
 /* --------------------------------------------------------------------------
  * 15.13 Model
@@ -12096,8 +12173,11 @@ static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_mode
         lk_model_free(m);
         return st;
     }
+#ifndef LLMKIT_NO_TOKENIZER
     if (lk_gguf_find_key(m->g, "tokenizer.ggml.model") >= 0) {
-        if ((st = lk_vocab_load(m->g, &m->a, &m->vocab))) { lk_model_free(m); return st; }
+        lk_vocab_params vp = lk_vocab_default_params();
+        vp.alloc = &m->a;
+        if ((st = lk_vocab_load(m->g, &vp, &m->vocab))) { lk_model_free(m); return st; }
         if (lk_vocab_n_tokens(m->vocab) != m->hp.n_vocab) {
             st = lk_set_error(LK_ERR_FORMAT, "model: the tokenizer has %d tokens but token_embd.weight has %d rows",
                               lk_vocab_n_tokens(m->vocab), m->hp.n_vocab);
@@ -12105,6 +12185,7 @@ static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_mode
             return st;
         }
     }
+#endif
     *out = m;
     return LK_OK;
 }
@@ -12145,7 +12226,9 @@ LKDEF void lk_model_free(lk_model *m) {
     if (!m) return;
     a = m->a;
     if (m->layers) lk__free(&a, m->layers, sizeof(lk__layer) * (size_t)m->hp.n_layer);
+#ifndef LLMKIT_NO_TOKENIZER
     lk_vocab_free(m->vocab);
+#endif
     lk_gguf_free(m->g);
     lk__free(&a, m, sizeof *m);
 }

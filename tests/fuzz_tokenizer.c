@@ -13,7 +13,7 @@ static const char *const lk_fz_names[] = { "llama-spm", "phi-3", "gpt-2", "deeps
 static lk_vocab *lk_fz_vocabs[7];
 
 static void lk_fz_run(const lk_vocab *v, const char *text, int len) {
-    static int toks[1 << 16];
+    static lk_token toks[1 << 16];
     static char out[1 << 18];
     int ps, n;
     for (ps = 0; ps < 2; ps++) {

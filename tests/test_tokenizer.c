@@ -17,7 +17,8 @@ static lk_vocab *load_vocab(const char *path, lk_gguf **gout) {
 
 /* detokenize must reproduce the text exactly */
 static int round_trip(const lk_vocab *v, const char *text, int len, int add_special) {
-    int toks[4096], n, m;
+    lk_token toks[4096];
+    int n, m;
     char out[16384];
     n = lk_tokenize(v, text, len, toks, 4096, add_special, 0);
     if (n < 0) return 0;
@@ -59,7 +60,8 @@ static void test_vocab_vectors(const char *name) {
         for (;;) {
             /* next input string */
             size_t k, end = ipos;
-            int exp[1024], nexp = 0, got[1024], ngot, i, ok;
+            lk_token exp[1024], got[1024];
+            int nexp = 0, ngot, i, ok;
             char *line;
             size_t lend;
             while (end + sizeof sep - 1 <= ilen && memcmp(inp + end, sep, sizeof sep - 1) != 0) end++;
@@ -71,7 +73,7 @@ static void test_vocab_vectors(const char *name) {
             for (k = opos; k < lend;) {
                 while (k < lend && outp[k] == ' ') k++;
                 if (k >= lend) break;
-                exp[nexp++] = (int)strtol((char *)outp + k, NULL, 10);
+                exp[nexp++] = (lk_token)strtol((char *)outp + k, NULL, 10);
                 while (k < lend && outp[k] != ' ') k++;
             }
             (void)line;
@@ -81,9 +83,9 @@ static void test_vocab_vectors(const char *name) {
             if (ok) npass++;
             else {
                 printf("  %s case %d: got %d tokens:", name, ncase, ngot);
-                for (i = 0; i < ngot && i < 24; i++) printf(" %d", got[i]);
+                for (i = 0; i < ngot && i < 24; i++) printf(" %d", (int)got[i]);
                 printf("\n      expected %d:", nexp);
-                for (i = 0; i < nexp && i < 24; i++) printf(" %d", exp[i]);
+                for (i = 0; i < nexp && i < 24; i++) printf(" %d", (int)exp[i]);
                 printf("\n");
             }
             /* exact round trips where llama.cpp's detokenizer is lossless
@@ -131,10 +133,11 @@ static int json_unescape(const char *s, char *out, int cap) {   /* s points afte
 static void test_stories(void) {
     const char *gp = lk_t_fixture("stories260K/stories260K-F32.gguf");
     const char *gr = lk_t_fixture("stories260K/greedy.txt");
-    static const int s1[] = {1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 298, 315, 421, 395, 317, 426, 338, 401, 396, 267, 337};
+    static const lk_token s1[] = {1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 298, 315, 421, 395, 317, 426, 338, 401, 396, 267, 337};
     const char *text = "Once upon a time, there was a little girl named Lily. She loved to play";
     lk_vocab *v;
-    int toks[64], n, i, ok;
+    lk_token toks[64];
+    int n, i, ok;
     char buf[512];
     if (!gp) { lk_t_skip("tokenizer-stories260K", "fixtures absent"); return; }
     lk_t_begin("tokenizer-stories260K");
@@ -181,10 +184,11 @@ static void test_stories(void) {
             p = strstr(gz, "gen_ids: ");
             q = p ? strstr(p, "text: \"") : NULL;
             if (p && q) {
-                int ids[128], ni = 0, tl, pl = 0;
+                lk_token ids[128];
+                int ni = 0, tl, pl = 0;
                 char exp[2048], got[2048];
                 p += 9;
-                while (*p && *p != '\n' && ni < 128) { ids[ni++] = (int)strtol(p, &p, 10); while (*p == ' ') p++; }
+                while (*p && *p != '\n' && ni < 128) { ids[ni++] = (lk_token)strtol(p, &p, 10); while (*p == ' ') p++; }
                 tl = json_unescape(q + 7, exp, sizeof exp);
                 for (i = 0; i < ni; i++) {
                     int k = lk_token_to_piece(v, ids[i], got + pl, (int)sizeof got - pl, 1);
@@ -200,13 +204,15 @@ static void test_stories(void) {
             static unsigned char mem[1 << 20];
             lk_arena ar;
             lk_allocator al;
+            lk_vocab_params vp = lk_vocab_default_params();
             lk_gguf *g = NULL;
             lk_vocab *va = NULL;
             lk_arena_init(&ar, mem, sizeof mem);
             al = lk_arena_allocator(&ar);
+            vp.alloc = &al;
             CHECK_OK(lk_gguf_read_file(gp, NULL, &g));
             if (g) {
-                CHECK_OK(lk_vocab_load(g, &al, &va));
+                CHECK_OK(lk_vocab_load(g, &vp, &va));
                 lk_gguf_free(g);
                 n = va ? lk_tokenize(va, text, (int)strlen(text), toks, 64, 1, 0) : -1;
                 ok = n == 21;
@@ -217,7 +223,7 @@ static void test_stories(void) {
                 lk_arena_init(&ar, mem, 2000);
                 CHECK_OK(lk_gguf_read_file(gp, NULL, &g));
                 va = NULL;
-                CHECK(lk_vocab_load(g, &al, &va) == LK_ERR_NOMEM && va == NULL, "small arena");
+                CHECK(lk_vocab_load(g, &vp, &va) == LK_ERR_NOMEM && va == NULL, "small arena");
                 lk_gguf_free(g);
             }
         }
@@ -242,7 +248,8 @@ static void test_hostile(void) {
         const char *gp;
         lk_vocab *v;
         unsigned char junk[3000];
-        int toks[8192], i, n, n2;
+        lk_token toks[8192];
+        int i, n, n2;
         unsigned x = 12345u;
         snprintf(rel, sizeof rel, "tokenizer/ggml-vocab-%s.gguf", names[k]);
         gp = lk_t_fixture(rel);
@@ -285,9 +292,10 @@ static void test_hostile(void) {
         n = lk_tokenize(v, "a\0b", 3, toks, 16, 0, 0);
         n2 = lk_tokenize(v, "a", 1, toks, 16, 0, 0);
         if (lk_vocab_get_type(v) == LK_VOCAB_WPM) {   /* WPM drops U+0000 like llama.cpp: same as "ab" */
-            int t2[16], t3[16], n3 = lk_tokenize(v, "ab", 2, t2, 16, 0, 0);
+            lk_token t2[16], t3[16];
+            int n3 = lk_tokenize(v, "ab", 2, t2, 16, 0, 0);
             n = lk_tokenize(v, "a\0b", 3, t3, 16, 0, 0);
-            CHECK(n == n3 && !memcmp(t3, t2, sizeof(int) * (size_t)(n > 0 ? n : 0)), "%s: NUL in WPM", names[k]);
+            CHECK(n == n3 && !memcmp(t3, t2, sizeof(lk_token) * (size_t)(n > 0 ? n : 0)), "%s: NUL in WPM", names[k]);
         } else CHECK(n > n2, "%s: embedded NUL ignored (%d vs %d)", names[k], n, n2);
         lk_vocab_free(v);
     }
@@ -331,7 +339,8 @@ static lk_status load_bad(int mutate, char *msg, size_t msgcap) {
     snprintf(msg, msgcap, "%s", lk_last_error());
     if (st == LK_OK) {   /* the good file: check it tokenizes */
         /* "ab" -> BOS, "\u2581a", "b"; "a b" -> the lone U+2581 has no byte tokens: 3 x unk */
-        int t[8], n = lk_tokenize(v, "ab", 2, t, 8, 1, 0);
+        lk_token t[8];
+        int n = lk_tokenize(v, "ab", 2, t, 8, 1, 0);
         CHECK(n == 3 && t[0] == 1 && t[1] == 3 && t[2] == 4, "tiny vocab tokenize: n=%d", n);
         n = lk_tokenize(v, "a b", 3, t, 8, 0, 0);
         CHECK(n == 5 && t[0] == 3 && t[1] == 0 && t[2] == 0 && t[3] == 0 && t[4] == 4, "tiny vocab unk fallback: n=%d", n);
@@ -386,14 +395,15 @@ static void test_special(void) {
     const char *gp = lk_t_fixture("tokenizer/ggml-vocab-llama-spm.gguf");
     const char *bp = lk_t_fixture("tokenizer/ggml-vocab-bert-bge.gguf");
     lk_vocab *v;
-    int t[64], n;
+    lk_token t[64];
+    int n;
     if (!gp || !bp) { lk_t_skip("tokenizer-special", "fixtures absent"); return; }
     lk_t_begin("tokenizer-special");
     v = load_vocab(gp, NULL);
     if (v) {
         /* "<s>" as text vs as a control token */
         n = lk_tokenize(v, "<s>Hi</s>", 9, t, 64, 0, 1);
-        CHECK(n >= 3 && t[0] == 1 && t[n - 1] == 2, "parse_special: n=%d t0=%d", n, n > 0 ? t[0] : -1);
+        CHECK(n >= 3 && t[0] == 1 && t[n - 1] == 2, "parse_special: n=%d t0=%d", n, n > 0 ? (int)t[0] : -1);
         n = lk_tokenize(v, "<s>Hi</s>", 9, t, 64, 0, 0);
         CHECK(n > 3 && t[0] != 1, "no parse_special: n=%d", n);
         n = lk_tokenize(v, "Hi", 2, t, 64, 1, 0);

@@ -21,7 +21,7 @@ int main(int argc, char **argv) {
     int bos = 1, special = 0, pieces = 0, i, n;
     long len = 0;
     char *buf = NULL;
-    int *toks;
+    lk_token *toks;
     lk_gguf *g;
     lk_vocab *v;
     for (i = 1; i < argc; i++) {
@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
     n = lk_tokenize(v, text, (int)len, NULL, 0, bos, special);
     if (n == LK_TOKENIZE_ERROR) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
     if (n < 0) n = -n;
-    toks = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n + 1));
     n = lk_tokenize(v, text, (int)len, toks, n + 1, bos, special);
     if (n < 0) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
     for (i = 0; i < n; i++) {
@@ -56,8 +56,8 @@ int main(int argc, char **argv) {
             char piece[256];
             int k = lk_token_to_piece(v, toks[i], piece, (int)sizeof piece - 1, 1);
             piece[k > 0 ? k : 0] = 0;
-            printf("%6d -> '%s'\n", toks[i], piece);
-        } else printf(i ? " %d" : "%d", toks[i]);
+            printf("%6d -> '%s'\n", (int)toks[i], piece);
+        } else printf(i ? " %d" : "%d", (int)toks[i]);
     }
     if (!pieces) printf("\n");
     free(toks); free(buf); lk_vocab_free(v); lk_gguf_free(g);
