@@ -179,12 +179,12 @@ typedef struct lk_type_traits {
 } lk_type_traits;
 
 /* NULL for ids that are not (or no longer) valid tensor types */
-LKDEF const lk_type_traits *lk_type_get(int type);
-LKDEF const char *lk_type_name(int type);           /* "?" if unknown */
-LKDEF int lk_type_from_name(const char *name);      /* case-insensitive, -1 if none */
+LKDEF const lk_type_traits *lk_type_get(lk_type type);
+LKDEF const char *lk_type_name(lk_type type);       /* "?" if unknown */
+LKDEF lk_type lk_type_from_name(const char *name);  /* case-insensitive, LK_TYPE_NONE if none */
 /* Bytes of a row of n elements; 0 if n is not a multiple of the block size
  * or the type is unknown. */
-LKDEF size_t lk_row_size(int type, int64_t n);
+LKDEF size_t lk_row_size(lk_type type, int64_t n);
 
 /* A token id: an index into a model's vocabulary. Every signature that
  * takes or returns tokens uses lk_token (tokenizer, decode, samplers). */
@@ -304,7 +304,7 @@ LKDEF lk_status lk_gguf_read_file(const char *path, const lk_gguf_params *p, lk_
 #endif
 LKDEF void lk_gguf_free(lk_gguf *g);
 
-LKDEF const char *lk_gguf_type_name(int t);          /* "u32", "str", ... */
+LKDEF const char *lk_gguf_type_name(lk_gguf_type t);  /* "u32", "str", ...; "?" if unknown */
 LKDEF int64_t lk_gguf_find_key(const lk_gguf *g, const char *key);      /* -1 = absent */
 LKDEF int64_t lk_gguf_find_tensor(const lk_gguf *g, const char *name);  /* -1 = absent */
 LKDEF const lk_gguf_value *lk_gguf_get(const lk_gguf *g, const char *key); /* NULL = absent */
@@ -338,7 +338,8 @@ LKDEF lk_status lk_gguf_tensor_view(const lk_gguf *g, int64_t i, lk_tensor *t);
 
 typedef struct lk_gguf_writer lk_gguf_writer;
 
-LKDEF lk_status lk_gguf_writer_new(const lk_allocator *alloc, lk_gguf_writer **out);
+/* p: its alloc is used (NULL = defaults) */
+LKDEF lk_status lk_gguf_writer_new(const lk_gguf_params *p, lk_gguf_writer **out);
 LKDEF void lk_gguf_writer_free(lk_gguf_writer *w);
 LKDEF lk_status lk_gguf_writer_set_alignment(lk_gguf_writer *w, uint32_t alignment); /* also writes general.alignment */
 /* Add a KV of any type, including arrays and nested arrays (a value read
@@ -457,10 +458,11 @@ LKDEF uint16_t lk_fp32_to_fp16(float f);
 LKDEF float lk_bf16_to_fp32(uint16_t h);
 LKDEF uint16_t lk_fp32_to_bf16(float f);
 
-/* Row conversion through the type table; n must be a multiple of the block
- * size and the type must have the kernel (else nothing is written). */
-LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n);
-LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n);
+/* Row conversion through the type table. LK_ERR_INVALID_ARG for an unknown
+ * type, NULL pointers or n not a multiple of the block size,
+ * LK_ERR_UNSUPPORTED when the type has no such kernel (nothing is written). */
+LKDEF lk_status lk_quantize_row(lk_type type, const float *x, void *y, int64_t n);
+LKDEF lk_status lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n);
 /* Quantize nrows rows of n_per_row floats (like ggml_quantize_chunk without
  * an importance matrix); *out_bytes (may be NULL) = bytes written. */
 LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes);
@@ -593,7 +595,7 @@ typedef enum lk_ftype {
 
 typedef struct lk_ftype_info {
     const char *name;    /* as llama-quantize spells it: "Q4_K_M"              */
-    int ftype;           /* lk_ftype value (general.file_type)                 */
+    lk_ftype ftype;      /* general.file_type                                  */
     lk_type type;        /* base tensor type of the mix (Q4_K for Q4_K_M)      */
 } lk_ftype_info;
 
@@ -602,7 +604,7 @@ typedef struct lk_ftype_info {
 LKDEF const lk_ftype_info *lk_ftype_find(const char *name);
 /* The entry of a file type id (the canonical name, never an alias); NULL if
  * unknown. */
-LKDEF const lk_ftype_info *lk_ftype_get(int ftype);
+LKDEF const lk_ftype_info *lk_ftype_get(lk_ftype ftype);
 /* Entry i of the table (for listing the names), NULL for i out of range. */
 LKDEF const lk_ftype_info *lk_ftype_at(int i);
 
@@ -638,7 +640,7 @@ LKDEF void lk_quant_mix_init_shape(lk_quant_mix *m, const char *arch, int n_laye
  * (F32, F16, BF16). A result whose block does not divide ne0 is replaced by
  * lk_quant_fallback_type (counted in m->n_fallback). Call it only for
  * tensors lk_quant_wants_quantize accepts (and not with --pure). */
-LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int ftype);
+LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype);
 /* llama-quantize's replacement for type t when rows of ne0 elements do not
  * fit its block: IQ/TQ/Q2_K/Q3_K -> IQ4_NL (TQ -> Q4_0), Q4_K -> Q5_0,
  * Q5_K -> Q5_1, Q6_K -> Q8_0, anything else -> F16; F16 again if the
@@ -661,12 +663,12 @@ typedef struct lk_quantize_gguf_progress {
 } lk_quantize_gguf_progress;
 
 typedef struct lk_quantize_gguf_params {
-    int ftype;                   /* lk_ftype: base type, mix, general.file_type */
+    lk_ftype ftype;              /* base type, mix, general.file_type           */
     int pure;                    /* every quantized weight gets the base type   */
     int leave_output;            /* do not touch output.weight                  */
     int allow_requantize;        /* accept quantized input tensors              */
-    int output_type;             /* lk_type for output.weight, or -1            */
-    int token_embd_type;         /* lk_type for token_embd.weight, or -1        */
+    lk_type output_type;         /* for output.weight, or LK_TYPE_NONE          */
+    lk_type token_embd_type;     /* for token_embd.weight, or LK_TYPE_NONE      */
     const struct lk_threads *threads;  /* rows split over tasks; NULL = default */
     const lk_allocator *alloc;   /* writer and scratch memory; NULL = default   */
     /* called after each tensor (may be NULL); for progress output */
@@ -943,12 +945,10 @@ typedef struct lk_kv_cache_params {
     int zip_window;           /* rows kept unquantized (32)                  */
 } lk_kv_cache_params;
 
-LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v);
+/* Bytes lk_kv_cache_init needs for these parameters (0 if they are invalid). */
+LKDEF size_t lk_kv_cache_bytes(const lk_kv_cache_params *p);
 /* Lay the cache out in `mem` (lk_kv_cache_bytes bytes, 64-byte aligned). */
-LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem);
-/* The same with every option (0 if the parameters are invalid). */
-LKDEF size_t lk_kv_cache_bytes_ex(const lk_kv_cache_params *p);
-LKDEF lk_status lk_kv_cache_init_ex(lk_kv_cache *c, const lk_kv_cache_params *p, void *mem);
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, const lk_kv_cache_params *p, void *mem);
 /* Store row `slot` of layer il from f32 k[n_embd_k], v[n_embd_v]. Rows of a
  * layer must be stored in order (slot = rows stored so far, any chunking). */
 LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v);
@@ -991,7 +991,7 @@ LKDEF void lk_rng_gumbel_fill(lk_rng *r, float *out, size_t n);
 
 /* --- candidates ---------------------------------------------------------- */
 typedef struct lk_token_data {
-    int32_t id;       /* token id                                  */
+    lk_token id;      /* token id                                  */
     float logit;      /* log-odds, modified by the samplers         */
     float p;          /* probability, valid after a softmax step    */
 } lk_token_data;
@@ -1003,7 +1003,7 @@ typedef struct lk_candidates {
 } lk_candidates;
 
 typedef struct lk_logit_bias {
-    int32_t token;
+    lk_token token;
     float bias;       /* added to the logit; -INFINITY bans the token */
 } lk_logit_bias;
 
@@ -1017,7 +1017,7 @@ LKDEF lk_status lk_candidates_init(lk_candidates *c, lk_token_data *buf, const f
 /* Sort (logit desc) and set p = softmax(logit). */
 LKDEF lk_status lk_sample_softmax(lk_candidates *c);
 /* Token with the largest logit (lowest id on ties); does not modify c. */
-LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token);
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, lk_token *out_token);
 /* logit /= t (t finite). t <= 0: every logit but the largest becomes -inf.
  * If logit / t would overflow, (logit - max) / t is stored instead (same
  * softmax). */
@@ -1041,21 +1041,21 @@ LKDEF lk_status lk_sample_typical(lk_candidates *c, float p, int min_keep);
  *   logit -= cnt * freq + present.
  * repeat must be > 0 (1 = off). Tokens not among the candidates are ignored.
  * Cost O(n_history^2 + n_history * size) here; the chain uses a faster path. */
-LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const lk_token *history, int n_history,
                                     float repeat, float freq, float present);
 /* logit[token] += bias for each entry (tokens absent from c are ignored). */
 LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias, int n_bias);
 /* Softmax, then draw a token from p with r. */
-LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token);
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, lk_token *out_token);
 /* Mirostat 2.0: keep tokens with surprise -log2 p <= *mu (at least the top
  * one), renormalize, draw, then *mu -= eta * (-log2 p_drawn - tau), with
  * p_drawn the renormalized probability. Initialise *mu = 2 * tau. */
 LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
-                                      float *mu, int32_t *out_token);
+                                      float *mu, lk_token *out_token);
 /* Mirostat 1.0: Zipf exponent s_hat from the top m tokens, k from s_hat and
  * *mu over a vocabulary of n_vocab, top-k, draw, same mu update. */
 LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
-                                   int n_vocab, float *mu, int32_t *out_token);
+                                   int n_vocab, float *mu, lk_token *out_token);
 
 /* --- the sampler chain --------------------------------------------------- */
 typedef struct lk_sampler_params {
@@ -1076,7 +1076,7 @@ typedef struct lk_sampler_params {
     const lk_logit_bias *logit_bias; /* copied at creation; may be NULL   */
     int n_logit_bias;
     int n_vocab;             /* > 0: preallocate; 0: on first sample      */
-    const lk_allocator *allocator;   /* NULL = default                     */
+    const lk_allocator *alloc;       /* NULL = default                     */
 } lk_sampler_params;
 
 typedef struct lk_sampler lk_sampler;
@@ -1101,12 +1101,12 @@ LKDEF lk_status lk_sampler_params_set(lk_sampler_params *p, const char *name, co
 LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out);
 /* Sample a token from logits[0..n_vocab). Errors (token -1): NULL, n_vocab
  * <= 0, NaN/+inf logits, every candidate banned, bias token >= n_vocab. */
-LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int *out_token);
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, lk_token *out_token);
 /* Convenience: the token, or -1 with lk_last_error() set. */
-LKDEF int lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
+LKDEF lk_token lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
 /* Record a token as generated (or as part of the prompt): feeds the
  * penalty history. (Mirostat's mu is updated inside sample, as in llama.cpp.) */
-LKDEF lk_status lk_sampler_accept(lk_sampler *s, int token);
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, lk_token token);
 /* Forget the history, reset mu to 2*tau and reseed the RNG. */
 LKDEF void lk_sampler_reset(lk_sampler *s);
 LKDEF void lk_sampler_free(lk_sampler *s);
@@ -1121,8 +1121,8 @@ LKDEF lk_rng *lk_sampler_rng(lk_sampler *s);
  * probability vectors over n_vocab tokens (non-negative, each summing to 1).
  * Returns the token (== draft_token iff accepted), or -1 on bad input with
  * lk_last_error() set. */
-LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
-                             int32_t draft_token, lk_rng *r);
+LKDEF lk_token lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                             lk_token draft_token, lk_rng *r);
 
 /* ==========================================================================
  * 12. Tokenizer
@@ -1351,25 +1351,27 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
 LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *p, lk_context **out);
 LKDEF void lk_context_free(lk_context *c);
-/* Run tokens at positions n_past, n_past+1, ... (prefill in chunks of
- * n_batch). Logits: the last token's, or every token's with logits_all. */
-LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n);
-/* Same with explicit positions (non-decreasing, >= the last stored one). */
-LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n);
+/* ---- decoding: run tokens through the model ----
+ * lk_decode: tokens at positions n_past, n_past+1, ... (prefill in chunks of
+ * n_batch). Logits: the last token's, or every token's with logits_all. A
+ * failed call stores nothing (the context is as before it). */
+LKDEF lk_status lk_decode(lk_context *c, const lk_token *tokens, int n);
+/* The same with explicit positions (non-decreasing, >= the last stored one). */
+LKDEF lk_status lk_decode_pos(lk_context *c, const lk_token *tokens, const int *pos, int n);
+/* Packed sequences (Prepacking): seg[i] is token i's segment id; a token
+ * attends only to rows of its own segment (block-diagonal causal mask), and
+ * positions are per segment (they may restart at 0 for a new segment; they
+ * must not decrease within a segment). seg NULL = all segment 0; pos NULL =
+ * continue from the last stored position. */
+LKDEF lk_status lk_decode_ext(lk_context *c, const lk_token *tokens, const int *pos, const int *seg, int n);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
- * that row was not computed. */
+ * that row was not computed (or the last decode failed). */
 LKDEF const float *lk_logits(const lk_context *c, int i);
 LKDEF int lk_context_n_past(const lk_context *c);
 LKDEF int lk_context_n_ctx(const lk_context *c);
 /* Forget everything after the first n tokens (speculative rollback). */
 LKDEF lk_status lk_context_truncate(lk_context *c, int n);
 LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c);
-/* Packed sequences (Prepacking): seg[i] is token i's segment id; a token
- * attends only to rows of its own segment (block-diagonal causal mask), and
- * positions are per segment (they may restart at 0 for a new segment; they
- * must not decrease within a segment). seg NULL = all segment 0; pos NULL =
- * continue from the last stored position. */
-LKDEF lk_status lk_decode_ext(lk_context *c, const int *tokens, const int *pos, const int *seg, int n);
 /* Bytes of KV state: the cache buffer plus the policy's metadata; for the
  * eviction policies (streaming, h2o, keyformer) the rows counted are the
  * budget per layer (what an evicting cache holds), not the buffer. */
@@ -1849,11 +1851,11 @@ static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
 #undef LK__QZ
 /* LK__TYPE_TABLE_END */
 
-LKDEF const lk_type_traits *lk_type_get(int type) {
-    if (type < 0 || type >= LK_TYPE_COUNT || !lk__type_table[type].name) return NULL;
+LKDEF const lk_type_traits *lk_type_get(lk_type type) {
+    if ((int)type < 0 || (int)type >= LK_TYPE_COUNT || !lk__type_table[type].name) return NULL;
     return &lk__type_table[type];
 }
-LKDEF const char *lk_type_name(int type) {
+LKDEF const char *lk_type_name(lk_type type) {
     const lk_type_traits *t = lk_type_get(type);
     return t ? t->name : "?";
 }
@@ -1866,14 +1868,14 @@ static int lk__strieq(const char *a, const char *b) {
     }
     return *a == *b;
 }
-LKDEF int lk_type_from_name(const char *name) {
+LKDEF lk_type lk_type_from_name(const char *name) {
     int i;
-    if (!name) return -1;
+    if (!name) return LK_TYPE_NONE;
     for (i = 0; i < LK_TYPE_COUNT; i++)
-        if (lk__type_table[i].name && lk__strieq(lk__type_table[i].name, name)) return i;
-    return -1;
+        if (lk__type_table[i].name && lk__strieq(lk__type_table[i].name, name)) return (lk_type)i;
+    return LK_TYPE_NONE;
 }
-LKDEF size_t lk_row_size(int type, int64_t n) {
+LKDEF size_t lk_row_size(lk_type type, int64_t n) {
     const lk_type_traits *t = lk_type_get(type);
     uint64_t r;
     if (!t || n < 0 || n % t->blck_size) return 0;
@@ -1934,8 +1936,8 @@ static const char *const lk__gguf_type_names[LK_GGUF_TYPE_COUNT] = {
 };
 static const unsigned char lk__gguf_type_size[LK_GGUF_TYPE_COUNT] = { 1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8 };
 
-LKDEF const char *lk_gguf_type_name(int t) {
-    return t >= 0 && t < LK_GGUF_TYPE_COUNT ? lk__gguf_type_names[t] : "?";
+LKDEF const char *lk_gguf_type_name(lk_gguf_type t) {
+    return (int)t >= 0 && t < LK_GGUF_TYPE_COUNT ? lk__gguf_type_names[t] : "?";
 }
 LKDEF lk_gguf_params lk_gguf_default_params(void) {
     lk_gguf_params p;
@@ -2669,8 +2671,8 @@ static char *lk__strdup_a(const lk_allocator *a, const char *s) {
     return d;
 }
 
-LKDEF lk_status lk_gguf_writer_new(const lk_allocator *alloc, lk_gguf_writer **out) {
-    lk_allocator a = lk__resolve_alloc(alloc);
+LKDEF lk_status lk_gguf_writer_new(const lk_gguf_params *p, lk_gguf_writer **out) {
+    lk_allocator a = lk__resolve_alloc(p ? p->alloc : NULL);
     lk_gguf_writer *w;
     if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_writer_new: out is NULL");
     w = LK__CAST(lk_gguf_writer *, a.alloc(a.user, sizeof *w, 16));
@@ -4136,15 +4138,25 @@ static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void
 }
 
 /* ---- row API and matmul ------------------------------------------------------ */
-LKDEF void lk_quantize_row(lk_type type, const float *x, void *y, int64_t n) {
-    const lk_type_traits *t = lk_type_get(type);
-    if (!t || !t->from_float || n <= 0 || n % t->blck_size) return;
-    t->from_float(x, y, n);
+static lk_status lk__row_check(const char *fn, const lk_type_traits *t, lk_type type, const void *x, const void *y, int64_t n, int has) {
+    if (!t) return lk_set_error(LK_ERR_INVALID_ARG, "%s: unknown type %d", fn, (int)type);
+    if (!x || !y || n < 0 || n % t->blck_size)
+        return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL row or %lld elements (not a multiple of the %s block of %lld)", fn, (long long)n, t->name,
+                            (long long)t->blck_size);
+    if (!has) return lk_set_error(LK_ERR_UNSUPPORTED, "%s: no %s kernel for %s in this build", fn, fn[3] == 'q' ? "quantize" : "dequantize", t->name);
+    return LK_OK;
 }
-LKDEF void lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n) {
+LKDEF lk_status lk_quantize_row(lk_type type, const float *x, void *y, int64_t n) {
     const lk_type_traits *t = lk_type_get(type);
-    if (!t || !t->to_float || n <= 0 || n % t->blck_size) return;
-    t->to_float(x, y, n);
+    lk_status st = lk__row_check("lk_quantize_row", t, type, x, y, n, t && t->from_float);
+    if (!st && n) t->from_float(x, y, n);
+    return st;
+}
+LKDEF lk_status lk_dequantize_row(lk_type type, const void *x, float *y, int64_t n) {
+    const lk_type_traits *t = lk_type_get(type);
+    lk_status st = lk__row_check("lk_dequantize_row", t, type, x, y, n, t && t->to_float);
+    if (!st && n) t->to_float(x, y, n);
+    return st;
 }
 LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, size_t *out_bytes) {
     const lk_type_traits *t = lk_type_get(type);
@@ -6792,7 +6804,7 @@ LKDEF const lk_ftype_info *lk_ftype_find(const char *name) {
         if (lk__strieq(lk__ftypes[i].name, name)) return &lk__ftypes[i];
     return NULL;
 }
-LKDEF const lk_ftype_info *lk_ftype_get(int ftype) {
+LKDEF const lk_ftype_info *lk_ftype_get(lk_ftype ftype) {
     int i;
     for (i = 0; i < LK__N_FTYPES; i++)
         if (lk__ftypes[i].ftype == ftype) return &lk__ftypes[i];
@@ -6894,7 +6906,7 @@ LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
 /* The rules below test the file type against sets of ids: LK__F(Q4_K_M) is
  * "ftype is LK_FTYPE_Q4_K_M". */
 #define LK__F(x) (ftype == LK_FTYPE_##x)
-LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int ftype) {
+LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype) {
     const lk_type_traits *tt = lk_type_get(default_type);
     lk_type t = default_type;
     int falcon;
@@ -7086,7 +7098,11 @@ LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_param
     if ((st = lk_quant_mix_init(&mix, in))) return st;
     nt = lk_threads_count(p->threads);
 
-    if ((st = lk_gguf_writer_new(&a, &w))) return st;
+    {
+        lk_gguf_params wp = lk_gguf_default_params();
+        wp.alloc = &a;
+        if ((st = lk_gguf_writer_new(&wp, &w))) return st;
+    }
     /* metadata: copied in order, then quantization_version and file_type appended */
     for (k = 0; k < in->n_kv; k++) {
         const lk_gguf_kv *kv = &in->kv[k];
@@ -8117,17 +8133,11 @@ static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
     s->total = s->k + s->v + s->pos + s->seg + 2 * s->zk + 2 * s->zp + 2 * s->zs + s->zq;
     return 1;
 }
-LKDEF size_t lk_kv_cache_bytes_ex(const lk_kv_cache_params *p) {
+LKDEF size_t lk_kv_cache_bytes(const lk_kv_cache_params *p) {
     lk__kv_sizes s;
     return p && lk__kv_sizes_get(p, &s) ? s.total : 0;
 }
-LKDEF size_t lk_kv_cache_bytes(lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v) {
-    lk_kv_cache_params p;
-    memset(&p, 0, sizeof p);
-    p.type = type; p.n_layer = n_layer; p.n_ctx = n_ctx; p.n_embd_k = n_embd_k; p.n_embd_v = n_embd_v;
-    return lk_kv_cache_bytes_ex(&p);
-}
-LKDEF lk_status lk_kv_cache_init_ex(lk_kv_cache *c, const lk_kv_cache_params *p, void *mem) {
+LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, const lk_kv_cache_params *p, void *mem) {
     lk__kv_sizes s;
     unsigned char *q = LK__CAST(unsigned char *, mem);
     if (!c || !mem || !p) return lk_set_error(LK_ERR_INVALID_ARG, "kv cache: bad arguments");
@@ -8158,12 +8168,6 @@ LKDEF lk_status lk_kv_cache_init_ex(lk_kv_cache *c, const lk_kv_cache_params *p,
         memset(c->zq, 0, s.zq);
     }
     return LK_OK;
-}
-LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, lk_type type, int n_layer, int n_ctx, int n_embd_k, int n_embd_v, void *mem) {
-    lk_kv_cache_params p;
-    memset(&p, 0, sizeof p);
-    p.type = type; p.n_layer = n_layer; p.n_ctx = n_ctx; p.n_embd_k = n_embd_k; p.n_embd_v = n_embd_v;
-    return lk_kv_cache_init_ex(c, &p, mem);
 }
 static void lk__kv_put_row(lk_type type, unsigned char *dst, const float *x, int n) {
     int i;
@@ -8955,7 +8959,7 @@ LKDEF lk_status lk_sample_softmax(lk_candidates *c) {
     return lk__softmax_sorted(c->data, c->size);
 }
 
-LKDEF lk_status lk_sample_greedy(const lk_candidates *c, int32_t *out_token) {
+LKDEF lk_status lk_sample_greedy(const lk_candidates *c, lk_token *out_token) {
     size_t i, best = 0;
     lk_status st = lk__cand_check(c, "lk_sample_greedy");
     if (st) return st;
@@ -9110,7 +9114,7 @@ static lk_status lk__check_penalties(const char *fn, float repeat, float freq, f
     return LK_OK;
 }
 
-LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, int n_history,
+LKDEF lk_status lk_sample_penalties(lk_candidates *c, const lk_token *history, int n_history,
                                     float repeat, float freq, float present) {
     int i, j;
     lk_status st = lk__cand_check(c, "lk_sample_penalties");
@@ -9120,7 +9124,7 @@ LKDEF lk_status lk_sample_penalties(lk_candidates *c, const int32_t *history, in
     if ((st = lk__check_penalties("lk_sample_penalties", repeat, freq, present)) != LK_OK) return st;
     if (repeat == 1.0f && freq == 0.0f && present == 0.0f) return LK_OK;
     for (i = 0; i < n_history; i++) {
-        int32_t t = history[i];
+        lk_token t = history[i];
         int cnt = 0, dup = 0;
         size_t k;
         for (j = 0; j < i; j++) if (history[j] == t) { dup = 1; break; }
@@ -9141,7 +9145,7 @@ LKDEF lk_status lk_sample_logit_bias(lk_candidates *c, const lk_logit_bias *bias
     if (n_bias < 0 || (n_bias > 0 && !bias))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bad bias list (n %d)", n_bias);
     for (j = 0; j < n_bias; j++) {
-        int32_t t = bias[j].token;
+        lk_token t = bias[j].token;
         size_t k;
         if (lk__isnan(bias[j].bias) || bias[j].bias == (float)HUGE_VAL)
             return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_logit_bias: bias %d for token %d is NaN or +inf", j, (int)t);
@@ -9168,7 +9172,7 @@ static size_t lk__draw(const lk_token_data *d, size_t n, lk_rng *r) {
     return last;   /* rounding: the last token with p > 0 */
 }
 
-LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token) {
+LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, lk_token *out_token) {
     lk_status st = lk__cand_check(c, "lk_sample_dist");
     if (st) return st;
     if (!r || !out_token) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sample_dist: NULL rng or out_token");
@@ -9177,7 +9181,7 @@ LKDEF lk_status lk_sample_dist(lk_candidates *c, lk_rng *r, int32_t *out_token) 
     return LK_OK;
 }
 
-static lk_status lk__check_mirostat(const char *fn, lk_rng *r, float tau, float eta, float *mu, int32_t *out) {
+static lk_status lk__check_mirostat(const char *fn, lk_rng *r, float tau, float eta, float *mu, lk_token *out) {
     if (!r || !mu || !out) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL rng, mu or out_token", fn);
     if (!lk__isfinite(tau) || !lk__isfinite(eta) || !lk__isfinite(*mu))
         return lk_set_error(LK_ERR_INVALID_ARG, "%s: tau, eta and mu must be finite", fn);
@@ -9185,7 +9189,7 @@ static lk_status lk__check_mirostat(const char *fn, lk_rng *r, float tau, float 
 }
 
 LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, float eta,
-                                      float *mu, int32_t *out_token) {
+                                      float *mu, lk_token *out_token) {
     float mx;
     double sum = 0.0;
     size_t i, n = 0, idx;
@@ -9219,7 +9223,7 @@ LKDEF lk_status lk_sample_mirostat_v2(lk_candidates *c, lk_rng *r, float tau, fl
 }
 
 LKDEF lk_status lk_sample_mirostat(lk_candidates *c, lk_rng *r, float tau, float eta, int m,
-                                   int n_vocab, float *mu, int32_t *out_token) {
+                                   int n_vocab, float *mu, lk_token *out_token) {
     double sti = 0.0, stt = 0.0, s_hat, eps, k;
     size_t i, mm, kk, idx;
     lk_status st = lk__cand_check(c, "lk_sample_mirostat");
@@ -9264,7 +9268,7 @@ struct lk_sampler {
     lk_token_data *cand;        /* [cap]                                  */
     int32_t *counts;            /* [cap], all zero between calls          */
     int cap;
-    int32_t *ring;              /* [ring_cap] last tokens, oldest at head */
+    lk_token *ring;             /* [ring_cap] last tokens, oldest at head */
     int ring_cap, ring_len, ring_head;
     lk_logit_bias *bias;        /* [n_logit_bias]                         */
     lk_rng rng;
@@ -9279,7 +9283,7 @@ LKDEF lk_sampler_params lk_sampler_default_params(void) {
     p.repeat_penalty = 1.0f; p.repeat_last_n = 64;
     p.frequency_penalty = 0.0f; p.presence_penalty = 0.0f;
     p.mirostat = 0; p.mirostat_tau = 5.0f; p.mirostat_eta = 0.1f;
-    p.seed = 0; p.logit_bias = NULL; p.n_logit_bias = 0; p.n_vocab = 0; p.allocator = NULL;
+    p.seed = 0; p.logit_bias = NULL; p.n_logit_bias = 0; p.n_vocab = 0; p.alloc = NULL;
     return p;
 }
 
@@ -9339,7 +9343,7 @@ static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
     if (p->n_vocab < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: n_vocab %d < 0", fn, p->n_vocab);
     if (p->n_logit_bias < 0 || (p->n_logit_bias > 0 && !p->logit_bias)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: bad logit_bias list (n %d)", fn, p->n_logit_bias);
     for (i = 0; i < p->n_logit_bias; i++) {
-        int32_t t = p->logit_bias[i].token;
+        lk_token t = p->logit_bias[i].token;
         float b = p->logit_bias[i].bias;
         if (t < 0 || (p->n_vocab > 0 && t >= p->n_vocab)) return lk_set_error(LK_ERR_RANGE, "%s: logit_bias[%d] token %d out of range", fn, i, (int)t);
         if (lk__isnan(b) || b == (float)HUGE_VAL) return lk_set_error(LK_ERR_INVALID_ARG, "%s: logit_bias[%d] is NaN or +inf", fn, i);
@@ -9375,7 +9379,7 @@ LKDEF void lk_sampler_free(lk_sampler *s) {
     al = s->al;
     lk__free(&al, s->cand, (size_t)s->cap * sizeof(lk_token_data));
     lk__free(&al, s->counts, (size_t)s->cap * sizeof(int32_t));
-    lk__free(&al, s->ring, (size_t)s->ring_cap * sizeof(int32_t));
+    lk__free(&al, s->ring, (size_t)s->ring_cap * sizeof(lk_token));
     lk__free(&al, s->bias, (size_t)s->p.n_logit_bias * sizeof(lk_logit_bias));
     lk__free(&al, s, sizeof *s);
 }
@@ -9389,7 +9393,7 @@ LKDEF void lk_sampler_reset(lk_sampler *s) {
 
 LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out) {
     lk_sampler_params p = params ? *params : lk_sampler_default_params();
-    lk_allocator al = lk__resolve_alloc(p.allocator);
+    lk_allocator al = lk__resolve_alloc(p.alloc);
     lk_sampler *s;
     lk_status st;
     if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_new: NULL out");
@@ -9403,7 +9407,7 @@ LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out
     memset(s, 0, sizeof *s);
     s->al = al;
     s->p = p;
-    s->p.allocator = NULL;
+    s->p.alloc = NULL;
     s->p.logit_bias = NULL;
     s->p.n_logit_bias = 0;
     if (p.n_logit_bias > 0) {
@@ -9414,7 +9418,7 @@ LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out
         s->p.logit_bias = s->bias;
     }
     if (p.repeat_last_n > 0) {
-        s->ring = LK__CAST(int32_t *, lk__alloc(&al, (size_t)p.repeat_last_n * sizeof(int32_t)));
+        s->ring = LK__CAST(lk_token *, lk__alloc(&al, (size_t)p.repeat_last_n * sizeof(lk_token)));
         if (!s->ring) { lk_sampler_free(s); return lk_set_error(LK_ERR_NOMEM, "lk_sampler_new: out of memory"); }
         s->ring_cap = p.repeat_last_n;
     }
@@ -9424,7 +9428,7 @@ LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out
     return LK_OK;
 }
 
-LKDEF lk_status lk_sampler_accept(lk_sampler *s, int token) {
+LKDEF lk_status lk_sampler_accept(lk_sampler *s, lk_token token) {
     if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_accept: NULL sampler");
     if (token < 0) return lk_set_error(LK_ERR_RANGE, "lk_sampler_accept: token %d < 0", (int)token);
     if (s->ring_cap == 0) return LK_OK;
@@ -9447,11 +9451,11 @@ static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
     int i;
     if (s->ring_len == 0 || (p->repeat_penalty == 1.0f && p->frequency_penalty == 0.0f && p->presence_penalty == 0.0f)) return;
     for (i = 0; i < s->ring_len; i++) {
-        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        lk_token t = s->ring[(s->ring_head + i) % s->ring_cap];
         if ((size_t)t < c->size) s->counts[t]++;
     }
     for (i = 0; i < s->ring_len; i++) {
-        int32_t t = s->ring[(s->ring_head + i) % s->ring_cap];
+        lk_token t = s->ring[(s->ring_head + i) % s->ring_cap];
         if ((size_t)t < c->size && s->counts[t] > 0) {
             c->data[t].logit = lk__penalize(c->data[t].logit, s->counts[t], p->repeat_penalty,
                                             p->frequency_penalty, p->presence_penalty);
@@ -9461,7 +9465,7 @@ static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
     c->sorted = 0;
 }
 
-LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, int *out_token) {
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, lk_token *out_token) {
     const lk_sampler_params *p;
     lk_candidates c;
     lk_status st;
@@ -9501,15 +9505,15 @@ LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_v
     return lk_sample_dist(&c, &s->rng, out_token);
 }
 
-LKDEF int lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
-    int t = -1;
+LKDEF lk_token lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
+    lk_token t = -1;
     if (lk_sampler_sample_ex(s, logits, n_vocab, &t) != LK_OK) return -1;
     return t;
 }
 
 /* --- speculative acceptance ----------------------------------------------- */
-LKDEF int32_t lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
-                             int32_t draft_token, lk_rng *r) {
+LKDEF lk_token lk_spec_accept(const float *p_target, const float *q_draft, int n_vocab,
+                              lk_token draft_token, lk_rng *r) {
     double px, qx, res = 0.0, u, cum = 0.0;
     int i, last = -1;
     if (!p_target || !q_draft || !r) { lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_accept: NULL argument"); return -1; }
@@ -12407,7 +12411,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     memset(&z->kvp, 0, sizeof z->kvp);
     z->kvp.type = p->kv_type; z->kvp.n_layer = L; z->kvp.n_ctx = z->n_ctx; z->kvp.n_embd_k = nkv; z->kvp.n_embd_v = nkv;
     z->kvp.head_dim = d; z->kvp.zip_bits = p->kv_zip_bits; z->kvp.zip_window = p->kv_zip_window;
-    z->kv = lk__pad64(lk_kv_cache_bytes_ex(&z->kvp));
+    z->kv = lk__pad64(lk_kv_cache_bytes(&z->kvp));
     if (!z->kv) return lk_set_error(LK_ERR_INVALID_ARG, "context: invalid KV cache settings");
     /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
     z->total = 2 * z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->scr_i + z->scr_p + z->split +
@@ -12462,7 +12466,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
 #undef LK__TAKE
     c->kp.scr_f = z.scr_f;
     c->mm_size = z.mm;
-    if ((st = lk_kv_cache_init_ex(&c->kv, &z.kvp, q))) {
+    if ((st = lk_kv_cache_init(&c->kv, &z.kvp, q))) {
         lk_context_free(c);
         return st;
     }
@@ -12696,7 +12700,7 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
 /* Shared by lk_decode, lk_decode_pos and lk_decode_ext: pos == NULL
  * continues from the last stored position. Everything is validated before
  * any state changes. */
-static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, const int *seg, int n) {
+static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *pos, const int *seg, int n) {
     int i, done = 0, V;
     int last, base;
     lk_status st;
@@ -12737,12 +12741,12 @@ static lk_status lk__decode(lk_context *c, const int *tokens, const int *pos, co
     c->logit_row0 = c->p.logits_all ? 0 : n - 1;
     return LK_OK;
 }
-LKDEF lk_status lk_decode_pos(lk_context *c, const int *tokens, const int *pos, int n) {
+LKDEF lk_status lk_decode_pos(lk_context *c, const lk_token *tokens, const int *pos, int n) {
     if (!pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_pos: pos is NULL");
     return lk__decode(c, tokens, pos, NULL, n);
 }
-LKDEF lk_status lk_decode(lk_context *c, const int *tokens, int n) { return lk__decode(c, tokens, NULL, NULL, n); }
-LKDEF lk_status lk_decode_ext(lk_context *c, const int *tokens, const int *pos, const int *seg, int n) {
+LKDEF lk_status lk_decode(lk_context *c, const lk_token *tokens, int n) { return lk__decode(c, tokens, NULL, NULL, n); }
+LKDEF lk_status lk_decode_ext(lk_context *c, const lk_token *tokens, const int *pos, const int *seg, int n) {
     if (seg && !pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_ext: segments need explicit positions");
     return lk__decode(c, tokens, pos, seg, n);
 }
@@ -12754,7 +12758,7 @@ LKDEF uint64_t lk_context_kv_bytes(const lk_context *c) {
     kp.head_dim = c->kv.head_dim; kp.zip_bits = c->kv.zip_bits; kp.zip_window = c->kv.zip_window;
     if (lk__kv_policies[pp->policy].evicts && pp->budget > 0 && pp->budget < c->n_ctx)
         kp.n_ctx = pp->budget;   /* an evicting cache holds budget rows per layer */
-    return lk_kv_cache_bytes_ex(&kp) + lk__kvp_bytes(&c->kp, kp.n_ctx);
+    return lk_kv_cache_bytes(&kp) + lk__kvp_bytes(&c->kp, kp.n_ctx);
 }
 
 /* ---- prefix cache ------------------------------------------------------------- */

@@ -238,8 +238,8 @@ static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
     lk_t_begin(nm);
     memset(&cp, 0, sizeof cp);
     cp.type = type; cp.n_layer = 2; cp.n_ctx = N; cp.n_embd_k = E; cp.n_embd_v = E; cp.head_dim = D; cp.zip_bits = zip_bits; cp.zip_window = W;
-    CHECK(lk_kv_cache_bytes_ex(&cp) <= sizeof mem, "cache too big");
-    CHECK_OK(lk_kv_cache_init_ex(&c, &cp, mem));
+    CHECK(lk_kv_cache_bytes(&cp) <= sizeof mem, "cache too big");
+    CHECK_OK(lk_kv_cache_init(&c, &cp, mem));
     for (i = 0; i < N * E; i++) { K[i] = 2.0f * frand() + (i % E == 3 ? 5.0f : 0.0f); Vv[i] = frand(); }
     for (t = 0; t < N; t++) { lk_kv_cache_store(&c, 1, t, K + t * E, Vv + t * E); c.pos[t] = t; }
     c.n = N;
@@ -295,7 +295,7 @@ static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
     }
     CHECK(worst_read < 1e-5, "dequantized rows differ from the reference by %g", worst_read);
     CHECK(worst < 1e-4, "attention differs from the reference by %g", worst);
-    printf("  %s: bytes %zu, |row - ref| %.2g, |attn - ref| %.2g\n", name, lk_kv_cache_bytes_ex(&cp), worst_read, worst);
+    printf("  %s: bytes %zu, |row - ref| %.2g, |attn - ref| %.2g\n", name, lk_kv_cache_bytes(&cp), worst_read, worst);
     lk_t_end();
 }
 

@@ -34,6 +34,15 @@ static lk_gguf_params params(void) {
 #endif
     return p;
 }
+/* writer parameters with allocator a (NULL: the default) */
+static const lk_gguf_params *wparams(const lk_allocator *a) {
+    static lk_gguf_params p[4];
+    static int k = 0;
+    lk_gguf_params *q = &p[k++ & 3];
+    *q = lk_gguf_default_params();
+    q->alloc = a;
+    return q;
+}
 /* allocator for writers: NULL (default) or, under LLMKIT_NO_MALLOC, a second arena */
 static lk_arena warena;
 static lk_allocator warena_alloc;
@@ -252,7 +261,7 @@ static void check_rewrite_identical(const char *rel) {
     lk_t_begin(name);
     orig = lk_t_read_file(p, &len);
     { lk_gguf_params pp = params(); CHECK_OK(lk_gguf_read_memory(orig, len, &pp, &g)); }
-    CHECK_OK(lk_gguf_writer_new(walloc(), &w));
+    CHECK_OK(lk_gguf_writer_new(wparams(walloc()), &w));
     if (!g || !w) { lk_t_end(); return; }
     for (i = 0; i < g->n_kv; i++) {
         char key[256];
@@ -297,7 +306,7 @@ static void check_roundtrip_all_types(void) {
     int64_t ne1[2] = {3, 2}, ne2[1] = {3};
     lk_gguf_params pp = params();
     lk_t_begin("gguf-roundtrip-all-types");
-    CHECK_OK(lk_gguf_writer_new(walloc(), &w));
+    CHECK_OK(lk_gguf_writer_new(wparams(walloc()), &w));
     if (!w) { lk_t_end(); return; }
     CHECK_OK(lk_gguf_writer_set_alignment(w, 64));
     memset(&v, 0, sizeof v);
@@ -387,7 +396,7 @@ static void check_roundtrip_all_types(void) {
         lk_gguf_writer *w2; unsigned char *b2;
         pp = params();
         CHECK_OK(lk_gguf_read_memory(buf, (size_t)size, &pp, &g));
-        CHECK_OK(lk_gguf_writer_new(walloc2(), &w2));
+        CHECK_OK(lk_gguf_writer_new(wparams(walloc2()), &w2));
         if (!g || !w2) { lk_t_end(); return; }
         for (i = 0; i < g->n_kv; i++) {
             char key[64]; snprintf(key, sizeof key, "%.*s", (int)g->kv[i].key.len, g->kv[i].key.ptr);

@@ -30,7 +30,7 @@ static void test_ftype_names(void) {
     lk_t_begin("ftype_names");
     for (i = 0; i < sizeof want / sizeof want[0]; i++) {
         f = lk_ftype_find(want[i].name);
-        CHECK(f && f->ftype == want[i].id && f->type == want[i].type && strcmp(f->name, want[i].name) == 0, "%s", want[i].name);
+        CHECK(f && (int)f->ftype == want[i].id && f->type == want[i].type && strcmp(f->name, want[i].name) == 0, "%s", want[i].name);
         f = lk_ftype_get(want[i].id);
         CHECK(f && strcmp(f->name, want[i].name) == 0, "lk_ftype_get(%d) is not %s", want[i].id, want[i].name);
     }
@@ -75,7 +75,7 @@ static void test_ftype_fixtures(void) {
         if (!g) continue;
         CHECK_OK(lk_gguf_get_u32(g, "general.file_type", &id));
         ti = lk_gguf_find_tensor(g, "blk.0.attn_q.weight");
-        CHECK(f && (int)id == f->ftype, "%s: general.file_type %u, table %d", names[i], (unsigned)id, f ? f->ftype : -1);
+        CHECK(f && (int)id == (int)f->ftype, "%s: general.file_type %u, table %d", names[i], (unsigned)id, f ? (int)f->ftype : -1);
         CHECK(f && ti >= 0 && g->tensors[ti].type == f->type, "%s: --pure weights are %s, table says %s", names[i],
               ti >= 0 ? lk_type_name(g->tensors[ti].type) : "?", f ? lk_type_name(f->type) : "?");
         lk_gguf_free(g);
@@ -204,7 +204,7 @@ static void check_mix_file(const char *case_name, const char *src_rel, const cha
     CHECK_OK(lk_gguf_read_file(ref_path, NULL, &ref));
     if (!src || !ref || !ft) goto out;
     CHECK_OK(lk_gguf_get_u32(ref, "general.file_type", &file_type));
-    CHECK((int)file_type == ft->ftype, "%s: general.file_type %u, lk_ftype_find says %d", ref_rel, (unsigned)file_type, ft->ftype);
+    CHECK((int)file_type == (int)ft->ftype, "%s: general.file_type %u, lk_ftype_find says %d", ref_rel, (unsigned)file_type, (int)ft->ftype);
     CHECK(ref->n_tensors == src->n_tensors, "tensor counts differ");
     CHECK_OK(lk_quant_mix_init(&m, src));
     n = (int64_t)src->n_tensors;

@@ -602,7 +602,7 @@ static void test_chain_misc(void) {
         int32_t seq[200];
         long after_new;
         a.alloc = cnt_alloc; a.free = cnt_free; a.user = NULL;
-        sp.allocator = &a; sp.n_vocab = NV; sp.seed = 1234; sp.repeat_penalty = 1.1f;
+        sp.alloc = &a; sp.n_vocab = NV; sp.seed = 1234; sp.repeat_penalty = 1.1f;
         sp.typical_p = 0.9f; sp.top_k = 0;
         CHECK_OK(lk_sampler_new(&sp, &s1));
         after_new = n_allocs;
@@ -611,7 +611,7 @@ static void test_chain_misc(void) {
             CHECK(n_allocs == after_new, "allocated during sampling: %ld", n_allocs - after_new);
             /* same seed, same logits -> same tokens; reset -> same again */
             g_data.st = 0; ref_seed(&g_data, 777, 1);
-            sp.allocator = NULL; sp.n_vocab = 0;
+            sp.alloc = NULL; sp.n_vocab = 0;
             CHECK_OK(lk_sampler_new(&sp, &s2));
             lk_sampler_reset(s1);
             if (s2) {
@@ -639,7 +639,7 @@ static void test_chain_misc(void) {
         lk_sampler *s = NULL;
         lk_arena_init(&ar, mem, sizeof mem);
         a = lk_arena_allocator(&ar);
-        sp.allocator = &a; sp.n_vocab = 1000;
+        sp.alloc = &a; sp.n_vocab = 1000;
         CHECK_OK(lk_sampler_new(&sp, &s));
         if (s) { rand_logits(1000, 1.0); CHECK(lk_sampler_sample(s, logits, 1000) >= 0, "arena sample"); lk_sampler_free(s); }
         sp.n_vocab = 100000;   /* does not fit: clean error */
