@@ -1303,6 +1303,9 @@ typedef struct lk_model_params {
 typedef struct lk_model lk_model;
 
 LKDEF lk_model_params lk_model_default_params(void);
+/* Set one field by its command-line name (as lk_context_params_set):
+ * check-tensors 0|1. LK_ERR_NOT_FOUND for another name. */
+LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const char *value);
 #ifndef LLMKIT_NO_STDIO
 LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out);
 #endif
@@ -1318,8 +1321,11 @@ LKDEF const char *lk_arch_name(lk_arch a);
 /* bytes of weights the forward pass reads per token (for bandwidth figures) */
 LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
 
+#define LK_CTX_DEFAULT 4096       /* n_ctx when lk_context_params.n_ctx is 0 */
 typedef struct lk_context_params {
-    int n_ctx;                    /* 0 = the model's training context          */
+    int n_ctx;                    /* 0 = the model's training context, at most
+                                   * LK_CTX_DEFAULT (4096, llama.cpp's tools'
+                                   * default); set it for longer contexts     */
     int n_batch;                  /* tokens per forward chunk (512)            */
     lk_type kv_type;              /* f32, f16 (default), q8_0, q4_0; with kv_zip_bits: the window type */
     int kv_zip_bits;              /* 0, or 4 / 2: the zip KV format (section 10) */
@@ -1690,6 +1696,11 @@ LK__UNUSED static void lk__free(const lk_allocator *a, void *p, size_t size) {
 }
 
 /* overflow-checked size arithmetic: return 0 on overflow */
+/* Saturating size arithmetic for buffer sizes computed from file or caller
+ * numbers: SIZE_MAX stands for "does not fit"; callers refuse totals of
+ * half the address space or more (also on 32-bit targets). */
+LK__UNUSED static size_t lk__szm(size_t a, size_t b) { return a && b > SIZE_MAX / a ? SIZE_MAX : a * b; }
+LK__UNUSED static size_t lk__sza(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
 LK__UNUSED static int lk__mul_ok(uint64_t a, uint64_t b, uint64_t *r) {
     if (a && b > UINT64_MAX / a) return 0;
     *r = a * b; return 1;
@@ -8098,7 +8109,7 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
  * -------------------------------------------------------------------------- */
-static size_t lk__pad64(size_t x) { return (x + 63) & ~(size_t)63; }
+static size_t lk__pad64(size_t x) { return x > SIZE_MAX - 63 ? SIZE_MAX : (x + 63) & ~(size_t)63; }   /* saturating */
 /* byte sizes of every part; 0 total = invalid parameters */
 typedef struct lk__kv_sizes { size_t row_k, row_v, k, v, pos, seg, zrow, zk, zp, zs, zq, total; int W; } lk__kv_sizes;
 static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
@@ -8119,19 +8130,20 @@ static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
         if (!s->row_k || !s->row_v) return 0;
     } else return 0;
     rows = p->zip_bits ? s->W : p->n_ctx;
-    s->k = lk__pad64((size_t)p->n_layer * rows * s->row_k);
-    s->v = lk__pad64((size_t)p->n_layer * rows * s->row_v);
-    s->pos = lk__pad64((size_t)p->n_ctx * sizeof(int32_t));
+    s->k = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)rows), s->row_k));
+    s->v = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)rows), s->row_v));
+    s->pos = lk__pad64(lk__szm((size_t)p->n_ctx, sizeof(int32_t)));
     s->seg = s->pos;
     if (p->zip_bits) {
         s->zrow = (size_t)p->n_embd_k * p->zip_bits / 8;
-        s->zk = lk__pad64((size_t)p->n_layer * p->n_ctx * s->zrow);
-        s->zp = lk__pad64((size_t)p->n_layer * p->n_ctx * (p->n_embd_k / hd) * 2 * sizeof(uint16_t));
-        s->zs = lk__pad64((size_t)p->n_layer * p->n_embd_k * sizeof(float));
-        s->zq = lk__pad64((size_t)p->n_layer * sizeof(int32_t));
+        s->zk = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)p->n_ctx), s->zrow));
+        s->zp = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)p->n_ctx), (size_t)(p->n_embd_k / hd) * 2 * sizeof(uint16_t)));
+        s->zs = lk__pad64(lk__szm((size_t)p->n_layer, (size_t)p->n_embd_k * sizeof(float)));
+        s->zq = lk__pad64(lk__szm((size_t)p->n_layer, sizeof(int32_t)));
     }
-    s->total = s->k + s->v + s->pos + s->seg + 2 * s->zk + 2 * s->zp + 2 * s->zs + s->zq;
-    return 1;
+    s->total = lk__sza(lk__sza(lk__sza(s->k, s->v), lk__sza(s->pos, s->seg)),
+                       lk__sza(lk__sza(lk__szm(2, s->zk), lk__szm(2, s->zp)), lk__sza(lk__szm(2, s->zs), s->zq)));
+    return s->total < SIZE_MAX / 2;
 }
 LKDEF size_t lk_kv_cache_bytes(const lk_kv_cache_params *p) {
     lk__kv_sizes s;
@@ -8680,17 +8692,17 @@ static void lk__state_none(const lk__kvp *k, lk__kvp_sizes *z) { (void)k; (void)
 static void lk__state_quest(const lk__kvp *k, lk__kvp_sizes *z) {
     z->pg = k->pp.page_size > 0 ? k->pp.page_size : 16;
     z->n_pages = (k->n_ctx + z->pg - 1) / z->pg;
-    z->quest = lk__pad64(sizeof(float) * (size_t)k->n_layer * k->n_head_kv * z->n_pages * 2 * k->head_dim);
+    z->quest = lk__pad64(lk__szm(lk__szm(sizeof(float) * 2 * (size_t)k->n_layer * k->n_head_kv, (size_t)z->n_pages), (size_t)k->head_dim));
 }
 static void lk__state_h2o(const lk__kvp *k, lk__kvp_sizes *z) {
     const size_t LG = (size_t)k->n_layer * k->n_head_kv;
-    z->h2o_kept = lk__pad64(sizeof(int32_t) * LG * k->n_ctx);
-    z->h2o_acc = lk__pad64(sizeof(float) * LG * k->n_ctx);
+    z->h2o_kept = lk__pad64(lk__szm(sizeof(int32_t) * LG, (size_t)k->n_ctx));
+    z->h2o_acc = lk__pad64(lk__szm(sizeof(float) * LG, (size_t)k->n_ctx));
     z->h2o_n = lk__pad64(sizeof(int) * LG);
     z->h2o_rng = lk__pad64(sizeof(lk_rng) * LG);
 }
 static void lk__state_ts(const lk__kvp *k, lk__kvp_sizes *z) {
-    z->ts_sel = lk__pad64(sizeof(int32_t) * (size_t)k->n_layer * k->n_ctx);
+    z->ts_sel = lk__pad64(lk__szm(sizeof(int32_t) * (size_t)k->n_layer, (size_t)k->n_ctx));
     z->ts_n = lk__pad64(sizeof(int) * (size_t)k->n_layer);
     z->ts_q = lk__pad64(sizeof(float) * (size_t)k->n_layer * k->n_head * k->head_dim);
     z->ts_vote = lk__pad64(sizeof(float) * (size_t)k->n_ctx);
@@ -8742,7 +8754,11 @@ static lk_status lk__kvp_sizes_get(const lk__kvp *k, lk__kvp_sizes *z) {
     if (!lk__kv_policies[pp->policy].attend)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv policy %s is compiled out (LLMKIT_NO_KV_POLICIES)", lk__kv_policies[pp->policy].name);
     lk__kv_policies[pp->policy].state(k, z);
-    z->total = z->quest + z->h2o_kept + z->h2o_acc + z->h2o_n + z->h2o_rng + z->ts_sel + 2 * z->ts_n + z->ts_q + z->ts_vote;
+    {
+        const size_t parts[] = { z->quest, z->h2o_kept, z->h2o_acc, z->h2o_n, z->h2o_rng, z->ts_sel, z->ts_n, z->ts_n, z->ts_q, z->ts_vote };
+        size_t i;
+        for (i = 0; i < sizeof parts / sizeof parts[0]; i++) z->total = lk__sza(z->total, parts[i]);
+    }
     return LK_OK;
 }
 /* Lay the state out in mem (z->total bytes, zeroed) */
@@ -11925,6 +11941,15 @@ struct lk_model {
 };
 
 LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; memset(&p, 0, sizeof p); return p; }
+LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const char *v) {
+    long long i = 0;
+    lk_status st;
+    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_params_set: NULL argument");
+    if (strcmp(lk__opt_name(name), "check-tensors")) return lk_set_error(LK_ERR_NOT_FOUND, "unknown model option %s", name);
+    if ((st = lk__opt_int(name, v, 0, 1, &i))) return st;
+    p->check_tensors = (int)i;
+    return LK_OK;
+}
 LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
 LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
 LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
@@ -12367,7 +12392,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, d = hp->head_dim_k, L = hp->n_layer;
     lk_status st;
     memset(z, 0, sizeof *z);
-    z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train;
+    z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
     z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
     if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
     if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
@@ -12391,17 +12416,19 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (z->n_thr < 1) z->n_thr = 1;
     z->n_tasks = z->n_thr > hp->n_head ? z->n_thr : hp->n_head;
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
-    z->posb = lk__pad64(sizeof(int) * (size_t)z->n_batch);
-    z->x = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_embd);
-    z->q = lk__pad64(sizeof(float) * (size_t)z->n_batch * nq);
-    z->kvr = lk__pad64(sizeof(float) * (size_t)z->n_batch * nkv);
-    z->ff1 = lk__pad64(sizeof(float) * (size_t)z->n_batch * f1);
-    z->ff2 = lk__pad64(sizeof(float) * (size_t)z->n_batch * hp->n_ff);
-    z->logits = lk__pad64(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1) * hp->n_vocab);
+    /* every size saturates (lk__szm): a model or setting that cannot be
+     * addressed is refused below instead of wrapping around */
+    z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
+    z->x = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_embd));
+    z->q = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nq));
+    z->kvr = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nkv));
+    z->ff1 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)f1));
+    z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_ff));
+    z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1), (size_t)hp->n_vocab));
     z->scr_f = 2 * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp */
-    z->scores = lk__pad64(sizeof(float) * (size_t)z->n_tasks * z->scr_f);
-    z->scr_i = lk__pad64(sizeof(int32_t) * (size_t)z->n_tasks * 2 * z->n_ctx);
-    z->scr_p = lk__pad64(sizeof(lk__sel_pair) * (size_t)z->n_tasks * z->n_ctx);
+    z->scores = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_tasks, z->scr_f));
+    z->scr_i = lk__pad64(lk__szm(sizeof(int32_t) * 2 * (size_t)z->n_tasks, (size_t)z->n_ctx));
+    z->scr_p = lk__pad64(lk__szm(sizeof(lk__sel_pair) * (size_t)z->n_tasks, (size_t)z->n_ctx));
     if (p->attn_split > 1) {
         int per = (z->n_ctx + p->attn_split - 1) / p->attn_split;
         lk_attn_params ap = lk_attn_default_params(d);
@@ -12412,10 +12439,16 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->kvp.type = p->kv_type; z->kvp.n_layer = L; z->kvp.n_ctx = z->n_ctx; z->kvp.n_embd_k = nkv; z->kvp.n_embd_v = nkv;
     z->kvp.head_dim = d; z->kvp.zip_bits = p->kv_zip_bits; z->kvp.zip_window = p->kv_zip_window;
     z->kv = lk__pad64(lk_kv_cache_bytes(&z->kvp));
-    if (!z->kv) return lk_set_error(LK_ERR_INVALID_ARG, "context: invalid KV cache settings");
+    if (!z->kv) return lk_set_error(LK_ERR_NOMEM, "context: the KV cache for n_ctx %d cannot be addressed (or its settings are invalid)", z->n_ctx);
     /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
-    z->total = 2 * z->posb + 3 * z->x + 2 * z->q + 2 * z->kvr + z->ff1 + z->ff2 + z->logits + z->scores + z->scr_i + z->scr_p + z->split +
-               z->mm + z->kv + 64;
+    {   /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
+        const size_t parts[] = { z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
+                                 z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64 };
+        size_t k;
+        for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
+    }
+    if (z->total >= SIZE_MAX / 2 || z->pol.total >= SIZE_MAX / 2)
+        return lk_set_error(LK_ERR_NOMEM, "context: n_ctx %d with this model needs more memory than can be addressed", z->n_ctx);
     return LK_OK;
 }
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
