@@ -2241,7 +2241,7 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
             t->ne[d] = (int64_t)ne;
         }
         if ((st = lk__rd_u32(&r, &type, name))) return st;
-        tt = lk_type_get((int)type);
+        tt = lk_type_get((lk_type)type);
         if (!tt)
             return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' type at byte offset %llu: unknown or removed tensor type %u",
                                 name, (unsigned long long)(r.off - 4), (unsigned)type);
@@ -2324,7 +2324,7 @@ LKDEF lk_status lk_gguf_read_memory(const void *buf, size_t len, const lk_gguf_p
 
 #ifndef LLMKIT_NO_STDIO
 LKDEF lk_status lk_gguf_read_file(const char *path, const lk_gguf_params *p, lk_gguf **out) {
-    lk_gguf *g;
+    lk_gguf *g = NULL;
     lk_status st;
     if (!out || !path) return lk_set_error(LK_ERR_INVALID_ARG, "lk_gguf_read_file: NULL argument");
     *out = NULL;
@@ -2469,7 +2469,7 @@ static lk_status lk__arr_elem(const lk_gguf_value *a, uint64_t idx, lk_gguf_valu
 static lk_status lk__get_err(lk_status st, const char *key, const char *want, const lk_gguf_value *v) {
     if (st == LK_ERR_NOT_FOUND) return lk_set_error(st, "gguf: key '%s' not found", key);
     if (st == LK_ERR_RANGE) return lk_set_error(st, "gguf: key '%s': value out of range for %s", key, want);
-    return lk_set_error(st, "gguf: key '%s' has type %s%s%s, expected %s", key, lk_gguf_type_name(v ? (int)v->type : -1),
+    return lk_set_error(st, "gguf: key '%s' has type %s%s%s, expected %s", key, (v ? lk_gguf_type_name(v->type) : "?"),
                         v && v->type == LK_GGUF_ARRAY ? " of " : "", v && v->type == LK_GGUF_ARRAY ? lk_gguf_type_name(v->arr_type) : "", want);
 }
 /* kind: 0 = u64, 1 = i64, 2 = f64; idx < 0 = scalar only */
@@ -2504,7 +2504,7 @@ LKDEF lk_status lk_gguf_get_f64_at(const lk_gguf *g, const char *key, uint64_t i
     return lk__get_num(g, key, 2, idx > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)idx, out);
 }
 LKDEF lk_status lk_gguf_get_u32(const lk_gguf *g, const char *key, uint32_t *out) {
-    uint64_t v;
+    uint64_t v = 0;
     lk_status st = lk_gguf_get_u64(g, key, &v);
     if (st) return st;
     if (v > UINT32_MAX) return lk_set_error(LK_ERR_RANGE, "gguf: key '%s': %llu does not fit in u32", key, (unsigned long long)v);
@@ -2512,7 +2512,7 @@ LKDEF lk_status lk_gguf_get_u32(const lk_gguf *g, const char *key, uint32_t *out
     return LK_OK;
 }
 LKDEF lk_status lk_gguf_get_i32(const lk_gguf *g, const char *key, int32_t *out) {
-    int64_t v;
+    int64_t v = 0;
     lk_status st = lk_gguf_get_i64(g, key, &v);
     if (st) return st;
     if (v > INT32_MAX || v < INT32_MIN) return lk_set_error(LK_ERR_RANGE, "gguf: key '%s': %lld does not fit in i32", key, (long long)v);
@@ -2520,7 +2520,7 @@ LKDEF lk_status lk_gguf_get_i32(const lk_gguf *g, const char *key, int32_t *out)
     return LK_OK;
 }
 LKDEF lk_status lk_gguf_get_f32(const lk_gguf *g, const char *key, float *out) {
-    double v;
+    double v = 0.0;
     lk_status st = lk_gguf_get_f64(g, key, &v);
     if (!st) *out = (float)v;
     return st;
@@ -6854,7 +6854,7 @@ static int lk__qm_n_gqa(const lk_quant_mix *m) { return m->n_head_kv > 0 ? m->n_
 static int lk__qm_meta_int(const lk_gguf *g, const char *arch, const char *suffix, int dflt) {
     char key[128];
     size_t a = strlen(arch), s = strlen(suffix);
-    uint64_t v;
+    uint64_t v = 0;
     if (a + 1 + s + 1 > sizeof key) return dflt;
     memcpy(key, arch, a); key[a] = '.'; memcpy(key + a + 1, suffix, s + 1);
     if (lk_gguf_find_key(g, key) >= 0 && lk_gguf_get_u64_at(g, key, 0, &v) == LK_OK && v < 0x7fffffff) return (int)v;
@@ -6874,7 +6874,7 @@ LKDEF void lk_quant_mix_init_shape(lk_quant_mix *m, const char *arch, int n_laye
 }
 LKDEF lk_status lk_quant_mix_init(lk_quant_mix *m, const lk_gguf *g) {
     char arch[64];
-    lk_str s;
+    lk_str s = { NULL, 0 };
     uint64_t i;
     int n_head;
     if (!m || !g) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quant_mix_init: NULL argument");
@@ -7043,7 +7043,7 @@ LKDEF lk_quantize_gguf_params lk_quantize_gguf_default_params(void) {
     lk_quantize_gguf_params p;
     memset(&p, 0, sizeof p);
     p.ftype = LK_FTYPE_Q8_0;
-    p.output_type = p.token_embd_type = -1;
+    p.output_type = p.token_embd_type = LK_TYPE_NONE;
     p.threads = NULL; p.alloc = NULL; p.progress = NULL; p.progress_user = NULL;
     return p;
 }
@@ -10864,7 +10864,7 @@ static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, lk_to
     if (!val) return LK_OK;
     if (lk_gguf_get_i64(g, key, &x) != LK_OK)
         return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be an integer token id, not %s", key,
-                            lk_gguf_type_name((int)val->type));
+                            lk_gguf_type_name(val->type));
     if (x == -1 || x == 0xFFFFFFFFll) return LK_OK;   /* "none" (converters write -1 / UINT32_MAX): keep the default */
     if (x < 0 || x >= n)
         return lk_set_error(LK_ERR_RANGE, "lk_vocab_load: %s = %lld is outside the vocabulary [0, %d)", key,
@@ -10874,10 +10874,10 @@ static lk_status lk__vocab_id_kv(const lk_gguf *g, const char *key, int n, lk_to
 }
 static lk_status lk__vocab_bool_kv(const lk_gguf *g, const char *key, int *out) {
     const lk_gguf_value *val = lk_gguf_get(g, key);
-    int b;
+    int b = 0;
     if (!val) return LK_OK;
     if (lk_gguf_get_bool(g, key, &b) != LK_OK)
-        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be a bool, not %s", key, lk_gguf_type_name((int)val->type));
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be a bool, not %s", key, lk_gguf_type_name(val->type));
     *out = b;
     return LK_OK;
 }
@@ -10887,9 +10887,9 @@ static lk_status lk__vocab_arr_kv(const lk_gguf *g, const char *key, int et, int
     *out = NULL;
     if (!val) return LK_OK;
     if (val->type != LK_GGUF_ARRAY || ((int)val->arr_type != et && (int)val->arr_type != et2))
-        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be an array of %s, not %s%s", key, lk_gguf_type_name(et),
+        return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: %s must be an array of %s, not %s%s", key, lk_gguf_type_name((lk_gguf_type)et),
                             val->type == LK_GGUF_ARRAY ? "an array of " : "",
-                            lk_gguf_type_name(val->type == LK_GGUF_ARRAY ? (int)val->arr_type : (int)val->type));
+                            lk_gguf_type_name(val->type == LK_GGUF_ARRAY ? val->arr_type : val->type));
     if (n >= 0 && val->n != (uint64_t)n)
         return lk_set_error(LK_ERR_FORMAT, "lk_vocab_load: %s has %llu elements, expected %lld (one per token)", key,
                             (unsigned long long)val->n, (long long)n);
@@ -11958,8 +11958,8 @@ LKDEF const lk_vocab *lk_model_vocab(const lk_model *m) { return m->vocab; }
 /* "<arch>.<suffix>" as an int in [lo, hi]; missing -> def (def < 0: required) */
 static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suffix, int64_t def, int64_t lo, int64_t hi, int *out) {
     char key[128];
-    int64_t v;
-    uint64_t n, i;
+    int64_t v = 0;
+    uint64_t n = 0, i;
     lk_status st;
     lk__fmt(key, sizeof key, "%s.%s", arch, suffix);
     if (lk_gguf_find_key(g, key) < 0) {
@@ -11972,7 +11972,7 @@ static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suff
         if (n == 0) return lk_set_error(LK_ERR_FORMAT, "model: key '%s' is an empty array", key);
         if ((st = lk_gguf_get_i64_at(g, key, 0, &v))) return st;
         for (i = 1; i < n; i++) {
-            int64_t w;
+            int64_t w = 0;
             if ((st = lk_gguf_get_i64_at(g, key, i, &w))) return st;
             if (w != v) return lk_set_error(LK_ERR_UNSUPPORTED, "model: key '%s' varies per layer (not supported)", key);
         }
@@ -11984,7 +11984,7 @@ static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suff
 }
 static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *suffix, float def, float *out) {
     char key[128];
-    double v;
+    double v = 0.0;
     lk_status st;
     lk__fmt(key, sizeof key, "%s.%s", arch, suffix);
     if (lk_gguf_find_key(g, key) < 0) { *out = def; return LK_OK; }
@@ -12025,7 +12025,7 @@ static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, 
 
 /* RoPE hyperparameters: rope.dimension_count, freq_base, linear / YaRN scaling */
 static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__arch_info *ai, lk_hparams *hp) {
-    lk_str rs;
+    lk_str rs = { NULL, 0 };
     char key[96];
     float f = 1.0f;
     int n_rot = 0;
@@ -12057,7 +12057,7 @@ static lk_status lk__model_hparams(lk_model *m) {
     lk_hparams *hp = &m->hp;
     const lk__arch_info *ai;
     const char *arch;
-    lk_str s;
+    lk_str s = { NULL, 0 };
     int i, hd;
     lk_status st;
     memset(hp, 0, sizeof *hp);
