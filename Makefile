@@ -29,9 +29,9 @@ HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
 .PHONY: all test fuzz fuzz-seeds clean compile-checks
 all: $(TOOLS) $(EXAMPLES)
 
-$(B)/%: tools/%.c llmkit.h | $(B)
+$(B)/%: tools/%.c llmkit.h tools/lk_tool.h | $(B)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
-$(B)/%: examples/%.c llmkit.h | $(B)
+$(B)/%: examples/%.c llmkit.h tools/lk_tool.h | $(B)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
 $(B)/tests/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
