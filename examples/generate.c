@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
     lk_sampler_params sp = lk_sampler_default_params();
     lk_model *m; lk_context *c; lk_sampler *s;
     const lk_vocab *v;
-    int *toks, cap;
+    lk_token *toks;
+    int cap;
     double t0, t1, t2;
     int n_done = 0;
     char piece[256];
@@ -60,7 +61,7 @@ int main(int argc, char **argv) {
     if (!v) return tool_fail(1, "%s has no tokenizer", model);
     if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);
     cap = (int)strlen(prompt) + 8;
-    toks = (int *)malloc(sizeof(int) * (size_t)cap);
+    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
     if (!toks) return tool_fail(1, "out of memory");
     n_prompt = lk_tokenize(v, prompt, (int)strlen(prompt), toks, cap, 1, 0);
     if (n_prompt < 0) return tool_fail(1, "cannot tokenize the prompt: %s", lk_last_error());
@@ -75,7 +76,8 @@ int main(int argc, char **argv) {
     if (lk_decode(c, toks, n_prompt)) { fputc('\n', stderr); return tool_lk_fail(1); }
     t1 = tool_now();
     while (n_done < n_gen && lk_context_n_past(c) < lk_context_n_ctx(c)) {
-        int t = lk_sampler_sample(s, lk_logits(c, -1), lk_model_n_vocab(m)), len;
+        lk_token t = lk_sampler_sample(s, lk_logits(c, -1), lk_model_n_vocab(m));
+        int len;
         if (t < 0) { fputc('\n', stderr); return tool_lk_fail(1); }
         lk_sampler_accept(s, t);
         n_done++;

@@ -73,7 +73,8 @@ int main(int argc, char **argv) {
     printf("|------|------------:|----------:|------------:|------------:|-----------:|-----------------:|\n");
     printf("| memory read | | | %.1f | 100%% | | |\n", bw);
     for (k = 0; k < n_names; k++) {
-        int type = lk_type_from_name(names[k]), n_copies, c, rep;
+        lk_type type = lk_type_from_name(names[k]);
+        int n_copies, c, rep;
         const lk_type_traits *tt = lk_type_get(type);
         size_t rsz, msz, scr_n;
         unsigned char *w, *scr;
@@ -97,11 +98,11 @@ int main(int argc, char **argv) {
         for (r = 64; r < rows; r++) memcpy(w + (size_t)r * rsz, w + (size_t)(r % 64) * rsz, rsz);
         for (c = 1; c < n_copies; c++) memcpy(w + msz * (size_t)c, w, msz);
         ne[0] = cols_in; ne[1] = rows;
-        for (c = 0; c < n_copies; c++) lk_tensor_init(&W[c], (lk_type)type, 2, ne, w + msz * (size_t)c);
+        for (c = 0; c < n_copies; c++) lk_tensor_init(&W[c], type, 2, ne, w + msz * (size_t)c);
         x = (float *)malloc(sizeof(float) * (size_t)(cols_in * nb));
         y = (float *)malloc(sizeof(float) * (size_t)(rows * nb));
         for (r = 0; r < cols_in * nb; r++) x[r] = frand();
-        scr_n = lk_matmul_scratch_size((lk_type)type, cols_in, nb);
+        scr_n = lk_matmul_scratch_size(type, cols_in, nb);
         scr = (unsigned char *)malloc(scr_n ? scr_n : 1);
         for (rep = 0; rep < reps; rep++) {   /* 1 column: one pass over all copies */
             double t0 = tool_now();

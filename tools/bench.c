@@ -247,7 +247,7 @@ static const char *kv_name(const lk_context_params *p) {
 }
 
 /* one timed run (or warm-up) of a test; returns seconds, < 0 on error */
-static double run_once(lk_context *c, const int *toks, int n_prompt, int n_gen) {
+static double run_once(lk_context *c, const lk_token *toks, int n_prompt, int n_gen) {
     double t0, t1;
     int i;
     if (lk_context_truncate(c, 0)) return -1;
@@ -320,8 +320,9 @@ int main(int argc, char **argv) {
         for (ti = 0; ti < n_thr; ti++) {
             /* the tests: every -p value as ppN, then every -n value as tgN */
             for (it = 0; it < n_pp + n_tg; it++) {
-                int n_prompt = it < n_pp ? pp[it] : 0, n_gen = it < n_pp ? 0 : tg[it - n_pp], rep, *toks;
+                int n_prompt = it < n_pp ? pp[it] : 0, n_gen = it < n_pp ? 0 : tg[it - n_pp], rep;
                 lk_context_params cp = base;
+                lk_token *toks;
                 lk_context *c;
                 lk_rng rng;
                 res r;
@@ -338,11 +339,11 @@ int main(int argc, char **argv) {
                 strftime(r.time_str, sizeof r.time_str, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
                 cp.n_ctx = r.n_ctx; cp.n_batch = n_batch; cp.n_threads = thr[ti];
                 if (lk_context_new(m, &cp, &c)) return tool_fail(1, "%s: %s", models[im], lk_last_error());
-                toks = (int *)malloc(sizeof(int) * (size_t)(n_prompt + n_gen));
+                toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n_prompt + n_gen));
                 r.ns = (double *)malloc(sizeof(double) * (size_t)reps);
                 if (!toks || !r.ns) return tool_fail(1, "out of memory");
                 lk_rng_seed(&rng, 1234);
-                for (k = 0; k < n_prompt + n_gen; k++) toks[k] = (int)lk_rng_below(&rng, (uint32_t)n_vocab);
+                for (k = 0; k < n_prompt + n_gen; k++) toks[k] = (lk_token)lk_rng_below(&rng, (uint32_t)n_vocab);
                 /* warm-up (touches every weight page and the scratch): a prompt of
                  * min(n_prompt, 32) tokens, or one generated token. llama-bench
                  * warms up with the full prompt; ours is shorter to save time. */

@@ -16,7 +16,7 @@ int main(int argc, char **argv) {
     lk_context_params cp = lk_context_default_params();
     lk_model *m;
     lk_context *c;
-    int *ids;
+    lk_token *ids;
     int n = 0, cap, i, done;
     FILE *f;
     tool_name = "logits";
@@ -35,13 +35,13 @@ int main(int argc, char **argv) {
     }
     if (!model || !toks || !out) return tool_usage(USAGE);
     cap = (int)strlen(toks) / 2 + 2;
-    ids = (int *)malloc(sizeof(int) * (size_t)cap);
+    ids = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
     if (!ids) return tool_fail(1, "out of memory");
     for (const char *p = toks; *p; ) {
         char *e;
         long v = strtol(p, &e, 10);
         if (e == p || v < 0 || v > 0x7fffffff || n >= cap) return tool_fail(2, "bad --tokens list near '%s'", p);
-        ids[n++] = (int)v;
+        ids[n++] = (lk_token)v;
         p = *e == ',' ? e + 1 : e;
         if (*e && *e != ',') return tool_fail(2, "bad --tokens list near '%s'", e);
     }

@@ -27,7 +27,7 @@
     "         (any lk_context_params_set name: --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
 
 /* log p(tok) from a row of logits (max-shifted, double sum as llama.cpp) */
-static double log_prob(const float *l, int n, int tok) {
+static double log_prob(const float *l, int n, lk_token tok) {
     float mx = l[0];
     double sum = 0.0;
     int i;
@@ -43,7 +43,8 @@ int main(int argc, char **argv) {
     lk_model *m; lk_context *c;
     const lk_vocab *v;
     char *text; size_t tlen;
-    int *toks, n_tok, n_chunk, V, ch, count = 0;
+    lk_token *toks;
+    int n_tok, n_chunk, V, ch, count = 0;
     double t_start;
     double nll = 0.0, nll2 = 0.0;
     tool_name = "perplexity";
@@ -69,7 +70,7 @@ int main(int argc, char **argv) {
     n_tok = lk_tokenize(v, text, (int)tlen, NULL, 0, 1, 0);
     if (n_tok == LK_TOKENIZE_ERROR) return tool_lk_fail(1);
     n_tok = n_tok < 0 ? -n_tok : n_tok;
-    toks = (int *)malloc(sizeof(int) * (size_t)(n_tok + 1));
+    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n_tok + 1));
     if (!toks) return tool_fail(1, "out of memory");
     n_tok = lk_tokenize(v, text, (int)tlen, toks, n_tok + 1, 1, 0);
     if (n_tok < 2 * n_ctx)
@@ -81,7 +82,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "perplexity: %d tokens, %d windows of %d, scoring the second half of each\n", n_tok, n_chunk, n_ctx);
     t_start = tool_now();
     for (ch = 0; ch < n_chunk; ch++) {
-        int start = ch * n_ctx, first = n_ctx / 2, done = 0, save = toks[start];
+        int start = ch * n_ctx, first = n_ctx / 2, done = 0;
+        lk_token save = toks[start];
         lk_context_truncate(c, 0);
         if (lk_vocab_add_bos(v) && lk_vocab_bos(v) >= 0) toks[start] = lk_vocab_bos(v);
         while (done < n_ctx) {

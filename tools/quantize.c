@@ -48,8 +48,8 @@ static int lkq_parse_args(int argc, char **argv, lkq_opts *o, const char **in, c
         else if (strcmp(argv[i], "--allow-requantize") == 0) o->qp.allow_requantize = 1;
         else if (strcmp(argv[i], "--quiet") == 0) o->quiet = 1;
         else if ((strcmp(argv[i], "--output-tensor-type") == 0 || strcmp(argv[i], "--token-embedding-type") == 0) && i + 1 < argc) {
-            int t = lk_type_from_name(argv[i + 1]);
-            if (t < 0) return tool_fail(1, "unknown tensor type '%s'", argv[i + 1]);
+            lk_type t = lk_type_from_name(argv[i + 1]);
+            if (t == LK_TYPE_NONE) return tool_fail(1, "unknown tensor type '%s'", argv[i + 1]);
             if (argv[i][2] == 'o') o->qp.output_type = t; else o->qp.token_embd_type = t;
             i++;
         } else return tool_fail(1, "unknown option '%s'", argv[i]);
