@@ -95,5 +95,23 @@ tokenize)
   [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
   out=$($B/tokenize -m "$S/stories260K-F32.gguf" -p "Once upon a time, there was a little girl named Lily. She loved to play")
   [ "$(echo $out)" = "1 403 407 261 378 432 383 286 261 376 298 315 421 395 317 426 338 401 396 267 337" ] || { echo "got: $out"; exit 1; } ;;
+build-alone)
+  # every tool and example builds by itself with the plainest command line,
+  # cc -O2 -I. FILE -lm, without a warning; and is warning-free as strict C99
+  # with gcc -fopenmp (as the Makefile builds them) and with clang (these two
+  # check syntax only, which is quick)
+  t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+  W="-Wall -Wextra -Wpedantic -Werror"
+  bad=0
+  for f in tools/*.c examples/*.c; do
+    n=$(basename "$f" .c)
+    cc -O2 -I. $W "$f" -o "$t/$n" -lm 2> "$t/err" || { echo "FAILED: cc -O2 -I. $W $f -lm"; head -20 "$t/err"; bad=1; }
+    gcc -std=c99 -fopenmp -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: gcc -std=c99 -fopenmp $W $f"; head -20 "$t/err"; bad=1; }
+    if command -v clang > /dev/null; then
+      clang -std=c99 -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: clang -std=c99 $W $f"; head -20 "$t/err"; bad=1; }
+    fi
+    echo "$f"
+  done
+  exit $bad ;;
 *) echo "unknown check $1"; exit 2 ;;
 esac
