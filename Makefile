@@ -72,7 +72,8 @@ RUN_ARGS = \
   "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
   "generate=tests/tools.sh generate" \
   "tokenize=tests/tools.sh tokenize" \
-  "tools-build-alone=tests/tools.sh build-alone"
+  "tools-build-alone=tests/tools.sh build-alone" \
+  "simple=tests/tools.sh simple"
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
