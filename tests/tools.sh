@@ -98,15 +98,17 @@ tokenize)
 build-alone)
   # every tool and example builds by itself with the plainest command line,
   # cc -O2 -I. FILE -lm, without a warning; and is warning-free as strict C99
-  # with gcc -fopenmp (as the Makefile builds them) and with clang (these two
-  # check syntax only, which is quick)
+  # with gcc, with and without -fopenmp (the Makefile builds with it; <omp.h>
+  # can hide a missing _POSIX_C_SOURCE), and with clang (syntax only, quick)
   t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
   W="-Wall -Wextra -Wpedantic -Werror"
   bad=0
   for f in tools/*.c examples/*.c; do
     n=$(basename "$f" .c)
     cc -O2 -I. $W "$f" -o "$t/$n" -lm 2> "$t/err" || { echo "FAILED: cc -O2 -I. $W $f -lm"; head -20 "$t/err"; bad=1; }
-    gcc -std=c99 -fopenmp -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: gcc -std=c99 -fopenmp $W $f"; head -20 "$t/err"; bad=1; }
+    for omp in "" -fopenmp; do
+      gcc -std=c99 $omp -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: gcc -std=c99 $omp $W $f"; head -20 "$t/err"; bad=1; }
+    done
     if command -v clang > /dev/null; then
       clang -std=c99 -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: clang -std=c99 $W $f"; head -20 "$t/err"; bad=1; }
     fi
