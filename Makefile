@@ -29,9 +29,9 @@ HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
 .PHONY: all test fuzz fuzz-seeds clean compile-checks
 all: $(TOOLS) $(EXAMPLES)
 
-$(B)/%: tools/%.c llmkit.h | $(B)
+$(B)/%: tools/%.c llmkit.h tools/lk_tool.h | $(B)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
-$(B)/%: examples/%.c llmkit.h | $(B)
+$(B)/%: examples/%.c llmkit.h tools/lk_tool.h | $(B)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
 $(B)/tests/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
@@ -71,7 +71,9 @@ RUN_ARGS = \
   "perplexity-vs-llama.cpp=tests/tools.sh perplexity" \
   "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
   "generate=tests/tools.sh generate" \
-  "tokenize=tests/tools.sh tokenize"
+  "tokenize=tests/tools.sh tokenize" \
+  "tools-build-alone=tests/tools.sh build-alone" \
+  "simple=tests/tools.sh simple"
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \

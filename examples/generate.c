@@ -13,33 +13,19 @@
  * --attn-split, --attn-tile, --lssar-p, --kv-recent, --kv-seed, --reuse-cos.
  * A bad value stops with a message naming the flag. Prompt and generation
  * speed are printed on stderr at the end. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 199309L  /* clock_gettime */
-#endif
+#include "tools/lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-static int usage(void) {
-    fprintf(stderr,
-        "usage: generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]\n"
-        "                [--temp T] [--top-k K] [--top-p P] [--min-p P] [--repeat-penalty R]\n"
-        "                [--repeat-last-n N] [--seed S] [--ignore-eos]\n"
-        "                [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n"
-        "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n"
-        "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n"
-        "                (also --typical --min-keep --frequency-penalty --presence-penalty --mirostat --mirostat-ent\n"
-        "                 --mirostat-lr --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)\n");
-    return 2;
-}
+#define USAGE \
+    "generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]\n" \
+    "                [--temp T] [--top-k K] [--top-p P] [--min-p P] [--repeat-penalty R]\n" \
+    "                [--repeat-last-n N] [--seed S] [--ignore-eos]\n" \
+    "                [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n" \
+    "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
+    "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
+    "                (also --typical --min-keep --frequency-penalty --presence-penalty --mirostat --mirostat-ent\n" \
+    "                 --mirostat-lr --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
 
 int main(int argc, char **argv) {
     const char *model = NULL, *prompt = "";
@@ -48,59 +34,60 @@ int main(int argc, char **argv) {
     lk_sampler_params sp = lk_sampler_default_params();
     lk_model *m; lk_context *c; lk_sampler *s;
     const lk_vocab *v;
-    int *toks, cap;
+    lk_token *toks;
+    int cap;
     double t0, t1, t2;
     int n_done = 0;
     char piece[256];
+    tool_name = "generate";
     sp.seed = (uint64_t)time(NULL);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
         if (!strcmp(a, "--ignore-eos")) { ignore_eos = 1; continue; }
-        if (!x) return usage();
+        if (!x) return tool_usage(USAGE);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-p")) prompt = x;
         else if (!strcmp(a, "-n")) {
-            char *end;
-            long v = strtol(x, &end, 10);
-            if (end == x || *end || v < 0 || v > 1000000000L) { fprintf(stderr, "generate: -n expects a count >= 0, got '%s'\n", x); return 2; }
-            n_gen = (int)v;
+            if (!tool_parse_int(x, 0, 1000000000L, &n_gen)) return tool_fail(2, "-n expects a count >= 0, got '%s'", x);
         } else if ((st = lk_sampler_params_set(&sp, a, x)) == LK_ERR_NOT_FOUND && (st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND)
-            return usage();
-        else if (st) { fprintf(stderr, "generate: %s\n", lk_last_error()); return 2; }
+            return tool_usage(USAGE);
+        else if (st) return tool_lk_fail(2);
         i++;
     }
-    if (!model || n_gen < 0) return usage();
-    if (lk_model_load_file(model, NULL, &m)) { fprintf(stderr, "generate: %s\n", lk_last_error()); return 1; }
+    if (!model || n_gen < 0) return tool_usage(USAGE);
+    if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
     v = lk_model_vocab(m);
-    if (!v) { fprintf(stderr, "generate: %s has no tokenizer\n", model); return 1; }
-    if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "generate: %s\n", lk_last_error()); return 1; }
+    if (!v) return tool_fail(1, "%s has no tokenizer", model);
+    if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);
     cap = (int)strlen(prompt) + 8;
-    toks = (int *)malloc(sizeof(int) * (size_t)cap);
+    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
+    if (!toks) return tool_fail(1, "out of memory");
     n_prompt = lk_tokenize(v, prompt, (int)strlen(prompt), toks, cap, 1, 0);
-    if (n_prompt < 0) { fprintf(stderr, "generate: cannot tokenize the prompt: %s\n", lk_last_error()); return 1; }
+    if (n_prompt < 0) return tool_fail(1, "cannot tokenize the prompt: %s", lk_last_error());
     if (n_prompt == 0) { toks[0] = lk_vocab_bos(v) >= 0 ? lk_vocab_bos(v) : 0; n_prompt = 1; }
-    if (n_prompt >= lk_context_n_ctx(c)) { fprintf(stderr, "generate: the prompt (%d tokens) does not fit the context (%d)\n", n_prompt, lk_context_n_ctx(c)); return 1; }
+    if (n_prompt >= lk_context_n_ctx(c)) return tool_fail(1, "the prompt (%d tokens) does not fit the context (%d)", n_prompt, lk_context_n_ctx(c));
     sp.n_vocab = lk_model_n_vocab(m);
-    if (lk_sampler_new(&sp, &s)) { fprintf(stderr, "generate: %s\n", lk_last_error()); return 1; }
+    if (lk_sampler_new(&sp, &s)) return tool_lk_fail(1);
     fputs(prompt, stdout);
     fflush(stdout);
     for (i = 0; i < n_prompt; i++) lk_sampler_accept(s, toks[i]);
-    t0 = now_s();
-    if (lk_decode(c, toks, n_prompt)) { fprintf(stderr, "\ngenerate: %s\n", lk_last_error()); return 1; }
-    t1 = now_s();
+    t0 = tool_now();
+    if (lk_decode(c, toks, n_prompt)) { fputc('\n', stderr); return tool_lk_fail(1); }
+    t1 = tool_now();
     while (n_done < n_gen && lk_context_n_past(c) < lk_context_n_ctx(c)) {
-        int t = lk_sampler_sample(s, lk_logits(c, -1), lk_model_n_vocab(m)), len;
-        if (t < 0) { fprintf(stderr, "\ngenerate: %s\n", lk_last_error()); return 1; }
+        lk_token t = lk_sampler_sample(s, lk_logits(c, -1), lk_model_n_vocab(m));
+        int len;
+        if (t < 0) { fputc('\n', stderr); return tool_lk_fail(1); }
         lk_sampler_accept(s, t);
         n_done++;
         if (!ignore_eos && lk_vocab_is_eog(v, t)) break;
         len = lk_token_to_piece(v, t, piece, (int)sizeof piece, 0);
         if (len > 0) { fwrite(piece, 1, (size_t)len, stdout); fflush(stdout); }
         if (n_done == n_gen) break;
-        if (lk_decode(c, &t, 1)) { fprintf(stderr, "\ngenerate: %s\n", lk_last_error()); return 1; }
+        if (lk_decode(c, &t, 1)) { fputc('\n', stderr); return tool_lk_fail(1); }
     }
-    t2 = now_s();
+    t2 = tool_now();
     printf("\n");
     fprintf(stderr, "\nprompt: %d tokens in %.3f s (%.1f t/s); generation: %d tokens in %.3f s (%.1f t/s)\n",
             n_prompt, t1 - t0, n_prompt / (t1 - t0 > 0 ? t1 - t0 : 1e-9), n_done, t2 - t1, n_done / (t2 - t1 > 0 ? t2 - t1 : 1e-9));

@@ -16,7 +16,7 @@ static float frand(void) { return 2.0f * lk_rng_float(&R) - 1.0f; }
 
 #define V 512
 static lk_model *M;
-static int TOK[4096];
+static lk_token TOK[4096];
 static int NTOK;
 static lk_context *mk(int n_batch, lk_type kv, int zip, int threads, lk_kv_policy pol, int budget) {
     lk_context_params cp = lk_context_default_params();
@@ -86,7 +86,8 @@ static void test_chunked(float *full, float *tmp) {
 static void test_packed(float *tmp) {
     /* two prompts packed in one batch, positions restarting at 0 = separate runs */
     static float a[60 * V], b[80 * V];
-    int tok[140], pos[140], seg[140], i;
+    lk_token tok[140];
+    int pos[140], seg[140], i;
     lk_context *c;
     lk_t_begin("stories260K: packed segments (Prepacking) = separate prompts");
     c = mk(256, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0); run(c, 60, 60, a); lk_context_free(c);
@@ -188,7 +189,7 @@ static void test_kv_types_model(const float *full, float *tmp) {
     lk_t_end();
 }
 
-static lk_status dec(lk_context *c, const int *t, int n) {   /* chunks of 32 (logits_all) */
+static lk_status dec(lk_context *c, const lk_token *t, int n) {   /* chunks of 32 (logits_all) */
     lk_status st = LK_OK;
     while (n > 0 && !st) { int k = n < 32 ? n : 32; st = lk_decode(c, t, k); t += k; n -= k; }
     return st;

@@ -133,7 +133,8 @@ int main(void) {
         const lk_vocab *v = lk_model_vocab(m);
         lk_context *c = NULL;
         lk_context_params cp = lk_context_default_params();
-        int toks[8] = { 1, 259, 261, 300, 400, 511, 3, 100 }, i, t, ids[8], n;
+        lk_token toks[8] = { 1, 259, 261, 300, 400, 511, 3, 100 }, ids[8];
+        int i, t, n;
         char piece[32];
         /* the preset: 256 / 512 / 2 layers / 4 heads / 2 kv heads / vocab 512 */
         CHECK(hp->arch == LK_ARCH_LLAMA && hp->n_embd == 256 && hp->n_ff == 512 && hp->n_layer == 2 && hp->n_head == 4 &&

@@ -17,22 +17,25 @@
 #include <math.h>
 
 #define MAXT 64
-static int seq[MAXT]; static int nseq;
+static lk_token seq[MAXT]; static int nseq;
 
 static int read_seq_a(void) {
     const char *p = lk_t_fixture("sequences.txt");
-    FILE *f; char tag[8]; int n, i;
+    FILE *f; char tag[8]; int n, i, id;
     if (!p) return 0;
     f = fopen(p, "r");
     if (fscanf(f, "%7s %d", tag, &n) != 2 || n > MAXT) { fclose(f); return 0; }
-    for (i = 0; i < n; i++) if (fscanf(f, "%d", &seq[i]) != 1) { fclose(f); return 0; }
+    for (i = 0; i < n; i++) {
+        if (fscanf(f, "%d", &id) != 1) { fclose(f); return 0; }
+        seq[i] = id;
+    }
     fclose(f);
     nseq = n;
     return 1;
 }
 
 /* logits of all positions through the same path as tools/logits */
-static float *run_model(const char *path, const int *toks, int n, lk_type kv, int n_threads, int n_batch, int *n_vocab) {
+static float *run_model(const char *path, const lk_token *toks, int n, lk_type kv, int n_threads, int n_batch, int *n_vocab) {
     lk_model *m; lk_context *c;
     lk_context_params cp = lk_context_default_params();
     float *out;

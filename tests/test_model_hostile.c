@@ -50,7 +50,7 @@ static void expect(const char *what, const char *key, const lk_gguf_value *v, co
     if (want == LK_OK) {
         CHECK(st == LK_OK, "%s: refused: %s", what, lk_last_error());
         if (m) {   /* and it runs */
-            lk_context *c; int t = 1;
+            lk_context *c; lk_token t = 1;
             lk_context_params cp = lk_context_default_params();
             cp.n_ctx = 8;
             CHECK_OK(lk_context_new(m, &cp, &c));

@@ -161,7 +161,7 @@ static void test_greedy_temperature(void) {
     lk_t_begin("greedy_is_argmax");
     for (trial = 0; trial < 50; trial++) {
         int n = 1 + (int)(urand() * NV), best = 0;
-        int32_t tok = -1;
+        lk_token tok = -1;
         rand_logits(n, 3.0);
         if (trial % 5 == 0 && n > 3) logits[n - 1] = logits[n / 2] = 50.0f;   /* a tie: lowest id wins */
         for (i = 1; i < n; i++) if (logits[i] > logits[best]) best = i;
@@ -224,7 +224,7 @@ static void test_truncation(void) {
         CHECK(c.size == want, "trial %d: size %zu != %zu", trial, c.size, want);
         if (k > 0 && k < n) {
             CHECK(c.sorted, "not marked sorted");
-            for (i = 0; i < (int)c.size; i++) CHECK(c.data[i].id == idx[i], "trial %d pos %d: %d != %d", trial, i, c.data[i].id, idx[i]);
+            for (i = 0; i < (int)c.size; i++) CHECK(c.data[i].id == idx[i], "trial %d pos %d: %d != %d", trial, i, (int)c.data[i].id, idx[i]);
         }
     }
     lk_t_end();
@@ -282,7 +282,7 @@ static void test_truncation(void) {
         CHECK_OK(lk_sample_min_p(&c, mp, min_keep));
         if (want >= min_keep) {
             CHECK((int)c.size == want, "trial %d: kept %zu want %d", trial, c.size, want);
-            for (i = 0; i < (int)c.size; i++) CHECK(pd[c.data[i].id] >= mp * pmax, "trial %d: token %d below cutoff", trial, c.data[i].id);
+            for (i = 0; i < (int)c.size; i++) CHECK(pd[c.data[i].id] >= mp * pmax, "trial %d: token %d below cutoff", trial, (int)c.data[i].id);
         } else {
             int w = min_keep < n ? min_keep : n;
             double key[NV];
@@ -332,7 +332,7 @@ static void test_penalties(void) {
     lk_t_begin("penalties_handcrafted");
     {
         /* history: token 3 x3, token 5 x2, token 7 x1, token 42 (not a candidate) */
-        static const int32_t hist[7] = { 3, 5, 3, 7, 42, 3, 5 };
+        static const lk_token hist[7] = { 3, 5, 3, 7, 42, 3, 5 };
         float l[10] = { 0.5f, 1.0f, -1.0f, 2.0f, 0.0f, -2.0f, 3.0f, 1.5f, 0.25f, -0.75f };
         float want[10];
         const float rep = 1.3f, fr = 0.1f, pr = 0.5f;
@@ -347,11 +347,11 @@ static void test_penalties(void) {
         CHECK_OK(lk_candidates_init(&c, buf, l, 10));
         CHECK_OK(lk_sample_top_k(&c, 9));   /* sorts; drops token 5 (lowest) */
         CHECK_OK(lk_sample_penalties(&c, hist, 7, rep, fr, pr));
-        for (i = 0; i < (int)c.size; i++) CHECK(fabsf(c.data[i].logit - want[c.data[i].id]) < 1e-6f, "shuffled token %d", c.data[i].id);
+        for (i = 0; i < (int)c.size; i++) CHECK(fabsf(c.data[i].logit - want[c.data[i].id]) < 1e-6f, "shuffled token %d", (int)c.data[i].id);
         /* zero logit counts as "<= 0": multiplied (stays 0), then minus */
         {
             float z[2] = { 0.0f, 1.0f };
-            int32_t h[1] = { 0 };
+            lk_token h[1] = { 0 };
             CHECK_OK(lk_candidates_init(&c, buf, z, 2));
             CHECK_OK(lk_sample_penalties(&c, h, 1, 2.0f, 0.0f, 0.25f));
             CHECK(c.data[0].logit == -0.25f, "zero logit: %g", c.data[0].logit);
@@ -416,7 +416,7 @@ static void test_distributions(void) {
         softmax_d(l, 10, 1.0, pd);
         lk_rng_seed(&r, 2024);
         for (i = 0; i < 100000; i++) {
-            int32_t t = -1;
+            lk_token t = -1;
             lk_candidates_init(&c, buf, l, 10);
             CHECK_OK(lk_sample_dist(&c, &r, &t));
             if (t >= 0 && t < 10) cnt[t]++;
@@ -448,7 +448,7 @@ static void test_distributions(void) {
         sp.seed = 77;
         CHECK_OK(lk_sampler_new(&sp, &s));
         if (s) {
-            for (i = 0; i < n; i++) { int32_t t = lk_sampler_sample(s, l, 12); if (t >= 0 && t < 12) cnt[t]++; else CHECK(0, "bad token"); }
+            for (i = 0; i < n; i++) { lk_token t = lk_sampler_sample(s, l, 12); if (t >= 0 && t < 12) cnt[t]++; else CHECK(0, "bad token"); }
             for (i = keep; i < 12; i++) CHECK(cnt[i] == 0, "truncated token %d drawn %ld times", i, cnt[i]);
             x = chi2(cnt, q, 12, n);
             printf("  chain: %d survivors, chi2 = %.2f (df %d, crit %.3f)\n", keep, x, df, chi2_999[df]);
@@ -473,7 +473,7 @@ static void test_distributions(void) {
         lk_rng_seed(&r, 5);
         for (i = 0; i < n; i++) {
             double u = lk_rng_double(&r);
-            int32_t d = 7, t;
+            lk_token d = 7, t;
             for (k = 0; k < 8; k++) if (u < qc[k]) { d = k; break; }
             t = lk_spec_accept(p, q, 8, d, &r);
             if (t < 0 || t >= 8) { CHECK(0, "bad token %d", (int)t); continue; }
@@ -502,7 +502,7 @@ static void test_mirostat(void) {
         lk_rng_seed(&r, 11);
         for (step = 0; step < 300; step++) {
             int n = 50 + step % 100, kept = 0, top = 0;
-            int32_t t = -1;
+            lk_token t = -1;
             double zs = 0, expect, mu0 = mu;
             rand_logits(n, 1.0 + (step % 7));
             softmax_d(logits, n, 1.0, pd);
@@ -531,7 +531,7 @@ static void test_mirostat(void) {
             for (step = 0; step < 100; step++) {
                 int n = 200, kept = 0;
                 double zs = 0, mu0 = lk_sampler_mirostat_mu(s), expect;
-                int32_t t;
+                lk_token t;
                 rand_logits(n, 3.0);
                 softmax_d(logits, n, 0.7, pd);
                 t = lk_sampler_sample(s, logits, n);
@@ -557,7 +557,7 @@ static void test_mirostat(void) {
         for (step = 0; step < 100; step++) {
             int n = 500, m = 100, kk, rank = -1;
             double key[NV], sti = 0, stt = 0, sh, eps, k, zs = 0, expect, mu0 = mu;
-            int32_t t = -1;
+            lk_token t = -1;
             rand_logits(n, 2.0);
             for (i = 0; i < n; i++) key[i] = logits[i];
             order_desc(key, n, idx);
@@ -599,7 +599,7 @@ static void test_chain_misc(void) {
         lk_allocator a;
         lk_sampler_params sp = lk_sampler_default_params();
         lk_sampler *s1 = NULL, *s2 = NULL;
-        int32_t seq[200];
+        lk_token seq[200];
         long after_new;
         a.alloc = cnt_alloc; a.free = cnt_free; a.user = NULL;
         sp.alloc = &a; sp.n_vocab = NV; sp.seed = 1234; sp.repeat_penalty = 1.1f;
@@ -616,7 +616,7 @@ static void test_chain_misc(void) {
             lk_sampler_reset(s1);
             if (s2) {
                 for (i = 0; i < 100; i++) {
-                    int32_t a1, a2;
+                    lk_token a1, a2;
                     rand_logits(NV, 2.0);
                     a1 = lk_sampler_sample(s1, logits, NV); a2 = lk_sampler_sample(s2, logits, NV);
                     CHECK(a1 == a2, "step %d: %d != %d", i, (int)a1, (int)a2);
@@ -666,7 +666,7 @@ static void test_chain_misc(void) {
                 if (!s) break;
                 for (i = 0; i < n; i++) big[i] = (float)(2.0 * nrand());
                 t0 = clock();
-                for (i = 0; i < reps; i++) { int32_t t = lk_sampler_sample(s, big, n); CHECK(t >= 0 && t < n, "token"); lk_sampler_accept(s, t); }
+                for (i = 0; i < reps; i++) { lk_token t = lk_sampler_sample(s, big, n); CHECK(t >= 0 && t < n, "token"); lk_sampler_accept(s, t); }
                 ms = 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC / reps;
                 printf("  n_vocab %d, %s: %.2f ms/sample\n", n, names[k], ms);
                 lk_sampler_free(s); s = NULL;
@@ -683,7 +683,7 @@ static void test_bad_inputs(void) {
     lk_sampler *s = NULL;
     lk_sampler_params sp;
     float l[4] = { 1, 2, 3, 4 };
-    int32_t t;
+    lk_token t;
     lk_t_begin("bad_inputs_return_errors");
     lk_rng_seed(&r, 1);
     CHECK_OK(lk_sampler_new(NULL, &s));
@@ -714,7 +714,7 @@ static void test_bad_inputs(void) {
             CHECK_OK(lk_sampler_new(&q, &s2));
             if (s2) {
                 lk_sampler_accept(s2, 0); lk_sampler_accept(s2, 2);
-                for (k = 0; k < 2000; k++) { int32_t x = lk_sampler_sample(s2, h, 4); if (x >= 0) cnt[x]++; else CHECK(0, "overflow: %s", lk_last_error()); }
+                for (k = 0; k < 2000; k++) { lk_token x = lk_sampler_sample(s2, h, 4); if (x >= 0) cnt[x]++; else CHECK(0, "overflow: %s", lk_last_error()); }
                 CHECK(cnt[1] == 0 && cnt[3] == 0 && cnt[0] > 800 && cnt[2] > 800, "overflow counts %ld %ld %ld %ld", cnt[0], cnt[1], cnt[2], cnt[3]);
                 lk_sampler_free(s2);
             }
@@ -854,7 +854,7 @@ static void test_fixtures(void) {
                 sp.temperature = 0.0f;
                 CHECK_OK(lk_sampler_new(&sp, &s));
                 if (s && nf >= (size_t)n_prompt * 512) {
-                    int32_t t = lk_sampler_sample(s, lg + (size_t)(n_prompt - 1) * 512, 512);
+                    lk_token t = lk_sampler_sample(s, lg + (size_t)(n_prompt - 1) * 512, 512);
                     CHECK(t == first, "%s: greedy %d, llama.cpp %d", model, (int)t, first);
                     files++;
                 }
@@ -899,7 +899,7 @@ static void test_fixtures(void) {
             sp.seed = (uint64_t)row;
             CHECK_OK(lk_sampler_new(&sp, &s));
             if (!s) break;
-            for (k = 0; k < n; k++) { int32_t t = lk_sampler_sample(s, l, 512); if (t >= 0 && t < 512) cnt[t]++; }
+            for (k = 0; k < n; k++) { lk_token t = lk_sampler_sample(s, l, 512); if (t >= 0 && t < 512) cnt[t]++; }
             lk_sampler_free(s);
             for (i = 0; i < 512; i++) if (q[i] == 0) CHECK(cnt[i] == 0, "row %d: truncated token %d drawn", row, i);
             df = keep - 1;

@@ -6,7 +6,7 @@
 #include "tests/lk_test.h"
 #include <math.h>
 
-static const int S1[21] = {1,403,407,261,378,432,383,286,261,376,298,315,421,395,317,426,338,401,396,267,337};
+static const lk_token S1[21] = {1,403,407,261,378,432,383,286,261,376,298,315,421,395,317,426,338,401,396,267,337};
 #define NS1 21
 #define V 512
 
@@ -110,9 +110,10 @@ static void test_logits(void) {
 }
 
 /* greedy decode: prompt then n new tokens, one decode per token */
-static int greedy(const lk_model *m, lk_type kv, const int *prompt, int np, int n, int *out) {
+static int greedy(const lk_model *m, lk_type kv, const lk_token *prompt, int np, int n, lk_token *out) {
     lk_context *c = ctx(m, np + n + 1, 64, kv, 0, 2);
-    int i, j, t;
+    lk_token t;
+    int i, j;
     if (!c || lk_decode(c, prompt, np)) { lk_context_free(c); return 0; }
     for (i = 0; i < n; i++) {
         const float *l = lk_logits(c, -1);
@@ -127,17 +128,19 @@ static void test_greedy(void) {
     const char *p = lk_t_fixture("stories260K/greedy.txt");
     FILE *f;
     char line[4096], file[128] = "", kvs[8] = "";
-    int prompt[5] = {1, 403, 407, 261, 378}, runs = 0;
+    lk_token prompt[5] = {1, 403, 407, 261, 378};
+    int runs = 0;
     if (!p) { lk_t_skip("stories-greedy", "fixtures absent"); return; }
     lk_t_begin("stories-greedy-ids (every llama.cpp run in greedy.txt)");
     f = fopen(p, "r");
     while (fgets(line, sizeof line, f)) {
         if (sscanf(line, "[llama.cpp %127s kv=%7[^]]]", file, kvs) == 2) continue;
         if (!strncmp(line, "gen_ids:", 8) && file[0]) {
-            int ref[100], ours[100], n = 0, first = -1, i;
+            lk_token ref[100], ours[100];
+            int n = 0, first = -1, i;
             char *s = line + 8, rel[160];
             lk_model *m;
-            while (n < 100) { char *e; long v = strtol(s, &e, 10); if (e == s) break; ref[n++] = (int)v; s = e; }
+            while (n < 100) { char *e; long v = strtol(s, &e, 10); if (e == s) break; ref[n++] = (lk_token)v; s = e; }
             snprintf(rel, sizeof rel, "stories260K/%s", file);
             if (!(m = load(rel))) { CHECK(0, "%s", rel); file[0] = 0; continue; }
             CHECK(greedy(m, !strcmp(kvs, "f16") ? LK_TYPE_F16 : LK_TYPE_F32, prompt, 5, n, ours) == n, "%s: decode", file);
@@ -167,7 +170,8 @@ static void test_story(void) {
     lk_model *m = load("stories260K/stories260K-F32.gguf");
     char *want = NULL, *got;
     size_t len;
-    int toks[300], n, i, gen[300], ng;
+    lk_token toks[300], gen[300];
+    int n, i, ng;
     if (!p || !m) { lk_t_skip("stories-llama2c-story", "fixtures absent"); lk_model_free(m); return; }
     lk_t_begin("stories-llama2c-story (256 steps, text identical)");
     {   /* the story is the block after the "# stdout" line, up to the blank line */
@@ -198,7 +202,8 @@ static void test_context_rules(void) {
     lk_model *m = load("stories260K/stories260K-Q8_0.gguf");
     lk_context *c;
     float *a, *b;
-    int bad[2] = {1, 512}, pos[3] = {0, 1, 2}, i, nb[] = {1, 3, 7, 21};
+    lk_token bad[2] = {1, 512};
+    int pos[3] = {0, 1, 2}, i, nb[] = {1, 3, 7, 21};
     if (!m) { lk_t_skip("stories-context-rules", "fixtures absent"); return; }
     lk_t_begin("context-errors (overflow, token range, position order)");
     c = ctx(m, 8, 4, LK_TYPE_F16, 0, 1);

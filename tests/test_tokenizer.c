@@ -152,7 +152,7 @@ static void test_stories(void) {
         n = lk_tokenize(v, text, (int)strlen(text), toks, 64, 1, 0);
         ok = n == 21;
         for (i = 0; ok && i < n; i++) ok = toks[i] == s1[i];
-        CHECK(ok, "S1: got %d tokens (first %d)", n, n > 0 ? toks[0] : -1);
+        CHECK(ok, "S1: got %d tokens (first %d)", n, n > 0 ? (int)toks[0] : -1);
         /* n_max too small: -(needed) */
         CHECK(lk_tokenize(v, text, (int)strlen(text), toks, 5, 1, 0) == -21, "short buffer");
         CHECK(lk_tokenize(v, text, (int)strlen(text), NULL, 0, 1, 0) == -21, "count only");
@@ -408,7 +408,7 @@ static void test_special(void) {
         CHECK(n > 3 && t[0] != 1, "no parse_special: n=%d", n);
         n = lk_tokenize(v, "Hi", 2, t, 64, 1, 0);
         CHECK(n == 2 && t[0] == 1, "add_special adds BOS");
-        CHECK(lk_vocab_nl(v) == 13, "nl %d", lk_vocab_nl(v));
+        CHECK(lk_vocab_nl(v) == 13, "nl %d", (int)lk_vocab_nl(v));
         lk_vocab_free(v);
     }
     v = load_vocab(bp, NULL);

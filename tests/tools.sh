@@ -95,5 +95,64 @@ tokenize)
   [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
   out=$($B/tokenize -m "$S/stories260K-F32.gguf" -p "Once upon a time, there was a little girl named Lily. She loved to play")
   [ "$(echo $out)" = "1 403 407 261 378 432 383 286 261 376 298 315 421 395 317 426 338 401 396 267 337" ] || { echo "got: $out"; exit 1; } ;;
+build-alone)
+  # every tool and example builds by itself with the plainest command line,
+  # cc -O2 -I. FILE -lm, without a warning; and is warning-free as strict C99
+  # with gcc, with and without -fopenmp (the Makefile builds with it; <omp.h>
+  # can hide a missing _POSIX_C_SOURCE), and with clang (syntax only, quick)
+  t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+  W="-Wall -Wextra -Wpedantic -Werror"
+  bad=0
+  for f in tools/*.c examples/*.c; do
+    n=$(basename "$f" .c)
+    cc -O2 -I. $W "$f" -o "$t/$n" -lm 2> "$t/err" || { echo "FAILED: cc -O2 -I. $W $f -lm"; head -20 "$t/err"; bad=1; }
+    for omp in "" -fopenmp; do
+      gcc -std=c99 $omp -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: gcc -std=c99 $omp $W $f"; head -20 "$t/err"; bad=1; }
+    done
+    if command -v clang > /dev/null; then
+      clang -std=c99 -fsyntax-only -I. $W "$f" 2> "$t/err" || { echo "FAILED: clang -std=c99 $W $f"; head -20 "$t/err"; bad=1; }
+    fi
+    echo "$f"
+  done
+  exit $bad ;;
+simple)
+  # the README's quick start is examples/simple.c, verbatim
+  t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+  awk '/^## / { q = ($0 == "## Quick start") } q && $0 == "```c" { p = 1; next } p && $0 == "```" { exit } p' README.md > "$t/readme.c"
+  cmp -s "$t/readme.c" examples/simple.c || { echo "README's quick start is not examples/simple.c:"; diff "$t/readme.c" examples/simple.c | head -20; exit 1; }
+  # a bad command line: exit 2; a missing model: exit 1 and one stderr line naming it
+  $B/simple > /dev/null 2>&1; rc=$?
+  [ $rc -eq 2 ] || { echo "no argument: exit $rc, wanted 2"; exit 1; }
+  err=$($B/simple /nonexistent.gguf 2>&1 > /dev/null); rc=$?
+  [ $rc -eq 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && case "$err" in *nonexistent.gguf*) true ;; *) false ;; esac ||
+    { echo "missing model: exit $rc, message '$err'"; exit 1; }
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-F32.gguf" ] && [ -f "$S/greedy.txt" ] && [ -f "$S/tok512.bin" ] || { echo "fixtures absent"; exit 77; }
+  out=$($B/simple "$S/stories260K-F32.gguf") || exit 1
+  # reference: the first 64 ids of llama.cpp's greedy continuation (F32, KV f32; llama2.c gives the
+  # same ids), spelled with llama2.c's tokenizer file tok512.bin (per piece: float32 score, int32
+  # length, the bytes; "<0xXX>" is that byte), after the prompt
+  ids=$(sed -n '/^\[llama.cpp stories260K-F32.gguf kv=f32\]/,/^gen_ids:/s/^gen_ids: //p' "$S/greedy.txt" | tr ' ' '\n' | head -64 | tr '\n' ' ')
+  [ "$(echo $ids | wc -w)" -eq 64 ] || { echo "greedy.txt: no gen_ids for stories260K-F32.gguf kv=f32"; exit 1; }
+  ref="Once upon a time"$(od -An -v -tu1 "$S/tok512.bin" | LC_ALL=C awk -v ids="$ids" '
+    { for (i = 1; i <= NF; i++) b[n++] = $i }
+    function u32(p) { return b[p] + 256 * (b[p + 1] + 256 * (b[p + 2] + 256 * b[p + 3])) }
+    END {
+      h = "0123456789ABCDEF"
+      for (p = 4; p + 8 <= n; t++) {
+        len = u32(p + 4); p += 8; s = ""
+        for (j = 0; j < len; j++) s = s sprintf("%c", b[p + j])
+        p += len
+        if (s ~ /^<0x[0-9A-F][0-9A-F]>$/) s = sprintf("%c", 16 * (index(h, substr(s, 4, 1)) - 1) + index(h, substr(s, 5, 1)) - 1)
+        piece[t] = s
+      }
+      k = split(ids, id, " ")
+      for (i = 1; i <= k; i++) printf "%s", piece[id[i]]
+    }')
+  [ "$out" = "$ref" ] || { printf 'simple printed:\n%s\nllama.cpp greedy (64 tokens):\n%s\n' "$out" "$ref"; exit 1; }
+  # and that is how llama2.c's own greedy story begins
+  story=$(sed -n '/^# stdout/,/^$/p' "$S/llama2c_run_greedy.txt" | sed 1d)
+  case "$story" in "$out"*) ;; *) echo "not the beginning of llama2.c's story"; exit 1 ;; esac
+  printf '%s\n' "$out" ;;
 *) echo "unknown check $1"; exit 2 ;;
 esac

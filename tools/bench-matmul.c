@@ -10,18 +10,10 @@
  * multiply-add). The memory line is a plain read of a 512 MiB buffer with
  * the same threads. Best of REPS runs (default 5) each: the machine may be
  * shared. Markdown table on stdout. */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 static uint64_t rs = 88172645463325252ull;
 static float frand(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (float)((double)(rs >> 11) / 9007199254740992.0 * 2.0 - 1.0); }
 
@@ -46,9 +38,9 @@ static double mem_bw(const lk_threads *th, int reps) {
     for (i = 0; i < n / 8; i++) p[i] = i;
     j->p = p; j->n = n / 8;
     for (rep = 0; rep < 2 * reps; rep++) {
-        double t0 = now(), gb;
+        double t0 = tool_now(), gb;
         lk_parallel_for(th, nt, rd_task, j);
-        gb = (double)n / (now() - t0) / 1e9;
+        gb = (double)n / (tool_now() - t0) / 1e9;
         if (gb > best) best = gb;
     }
     free(p); free(j);
@@ -62,13 +54,14 @@ int main(int argc, char **argv) {
     int64_t rows = 4096, cols_in = 4096, nb = 64;
     lk_threads th;
     double bw;
+    tool_name = "bench-matmul";
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-t") && i + 1 < argc) nt = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) rows = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-k") && i + 1 < argc) cols_in = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc) nb = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-n") && i + 1 < argc) reps = atoi(argv[++i]);
-        else if (argv[i][0] == '-') { fprintf(stderr, "usage: %s [-t threads] [-r rows] [-k cols_in] [-b cols] [-n reps] [type...]\n", argv[0]); return 2; }
+        else if (argv[i][0] == '-') return tool_usage("bench-matmul [-t threads] [-r rows] [-k cols_in] [-b cols] [-n reps] [type...]");
         else if (n_names < 64) names[n_names++] = argv[i];
     }
     if (!n_names) for (i = 0; i < (int)(sizeof deflt / sizeof deflt[0]); i++) names[n_names++] = deflt[i];
@@ -80,7 +73,8 @@ int main(int argc, char **argv) {
     printf("|------|------------:|----------:|------------:|------------:|-----------:|-----------------:|\n");
     printf("| memory read | | | %.1f | 100%% | | |\n", bw);
     for (k = 0; k < n_names; k++) {
-        int type = lk_type_from_name(names[k]), n_copies, c, rep;
+        lk_type type = lk_type_from_name(names[k]);
+        int n_copies, c, rep;
         const lk_type_traits *tt = lk_type_get(type);
         size_t rsz, msz, scr_n;
         unsigned char *w, *scr;
@@ -104,23 +98,23 @@ int main(int argc, char **argv) {
         for (r = 64; r < rows; r++) memcpy(w + (size_t)r * rsz, w + (size_t)(r % 64) * rsz, rsz);
         for (c = 1; c < n_copies; c++) memcpy(w + msz * (size_t)c, w, msz);
         ne[0] = cols_in; ne[1] = rows;
-        for (c = 0; c < n_copies; c++) lk_tensor_init(&W[c], (lk_type)type, 2, ne, w + msz * (size_t)c);
+        for (c = 0; c < n_copies; c++) lk_tensor_init(&W[c], type, 2, ne, w + msz * (size_t)c);
         x = (float *)malloc(sizeof(float) * (size_t)(cols_in * nb));
         y = (float *)malloc(sizeof(float) * (size_t)(rows * nb));
         for (r = 0; r < cols_in * nb; r++) x[r] = frand();
-        scr_n = lk_matmul_scratch_size((lk_type)type, cols_in, nb);
+        scr_n = lk_matmul_scratch_size(type, cols_in, nb);
         scr = (unsigned char *)malloc(scr_n ? scr_n : 1);
         for (rep = 0; rep < reps; rep++) {   /* 1 column: one pass over all copies */
-            double t0 = now();
+            double t0 = tool_now();
             for (c = 0; c < n_copies; c++)
-                if (lk_matmul(&W[c], x, 1, y, scr, scr_n, &th)) { fprintf(stderr, "%s\n", lk_last_error()); return 1; }
-            t0 = (now() - t0) / n_copies;
+                if (lk_matmul(&W[c], x, 1, y, scr, scr_n, &th)) return tool_lk_fail(1);
+            t0 = (tool_now() - t0) / n_copies;
             if (t0 < t1) t1 = t0;
         }
         for (rep = 0; rep < reps; rep++) {
-            double t0 = now();
-            if (lk_matmul(&W[rep % n_copies], x, nb, y, scr, scr_n, &th)) { fprintf(stderr, "%s\n", lk_last_error()); return 1; }
-            t0 = now() - t0;
+            double t0 = tool_now();
+            if (lk_matmul(&W[rep % n_copies], x, nb, y, scr, scr_n, &th)) return tool_lk_fail(1);
+            t0 = tool_now() - t0;
             if (t0 < tb) tb = t0;
         }
         printf("| %s | %.1f | %.3f | %.1f | %.0f%% | %.1f | %.1f |\n", tt->name, (double)msz / 1048576.0, t1 * 1e3,

@@ -26,23 +26,19 @@
  * model_size, model_n_params, n_batch, n_threads, type_k, n_prompt, n_gen,
  * test_time, avg_ns, stddev_ns, avg_ts, stddev_ts, samples_ns, samples_ts)
  * plus weight_bytes, weight_gbs, mem_bw_gbs and bw_pct (0 for pp tests). */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <math.h>
-#include <time.h>
 #if !defined(LLMKIT_NO_SIMD) && defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#define USAGE \
+    "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]\n" \
+    "             [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]\n" \
+    "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...]\n" \
+    "defaults: -p 512 -n 128 -r 5 -b 512 -o md; -t: all cores; -c: n_prompt + n_gen"
 
 /* ---- memory-read bandwidth ----------------------------------------------- */
 typedef struct bw_job { const uint64_t *buf; size_t n; uint64_t sums[256]; } bw_job;
@@ -96,9 +92,9 @@ static double measure_bw(int n_threads) {
     for (rep = 0; rep < 5; rep++) {
         double t0, t1;
         memset(job.sums, 0, sizeof job.sums);
-        t0 = now_s();
+        t0 = tool_now();
         lk_parallel_for(&th, nt, bw_task, &job);
-        t1 = now_s();
+        t1 = tool_now();
         for (k = 0; k < nt; k++) chk += job.sums[k];
         if (t1 > t0 && (double)bytes / (t1 - t0) / 1e9 > best) best = (double)bytes / (t1 - t0) / 1e9;
     }
@@ -249,25 +245,17 @@ static const char *kv_name(const lk_context_params *p) {
     if (p->kv_zip_bits) return p->kv_zip_bits == 4 ? "zip4" : "zip2";
     return lk_type_name(p->kv_type);
 }
-static int usage(void) {
-    fprintf(stderr,
-        "usage: bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]\n"
-        "             [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]\n"
-        "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...]\n"
-        "defaults: -p 512 -n 128 -r 5 -b 512 -o md; -t: all cores; -c: n_prompt + n_gen\n");
-    return 2;
-}
 
 /* one timed run (or warm-up) of a test; returns seconds, < 0 on error */
-static double run_once(lk_context *c, const int *toks, int n_prompt, int n_gen) {
+static double run_once(lk_context *c, const lk_token *toks, int n_prompt, int n_gen) {
     double t0, t1;
     int i;
     if (lk_context_truncate(c, 0)) return -1;
-    t0 = now_s();
+    t0 = tool_now();
     if (n_prompt > 0 && lk_decode(c, toks, n_prompt)) return -1;
     for (i = 0; i < n_gen; i++)
         if (lk_decode(c, &toks[n_prompt + i], 1)) return -1;
-    t1 = now_s();
+    t1 = tool_now();
     return t1 - t0;
 }
 
@@ -281,36 +269,37 @@ int main(int argc, char **argv) {
     res *all;
     int n_all = 0;
 
+    tool_name = "bench";
     for (k = 1; k < argc; k++) {
         const char *a = argv[k], *x = k + 1 < argc ? argv[k + 1] : NULL;
         if (!strcmp(a, "-v")) { verbose = 1; continue; }
         if (!strcmp(a, "--no-bw")) { no_bw = 1; continue; }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !x) return usage();
-        if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return usage(); models[n_models++] = x; }
-        else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return usage(); }
-        else if (!strcmp(a, "-n")) { if (parse_list(x, tg, &n_tg, 0)) return usage(); }
-        else if (!strcmp(a, "-t")) { if (parse_list(x, thr, &n_thr, 1)) return usage(); }
-        else if (!strcmp(a, "-r")) { reps = atoi(x); if (reps < 1 || reps > 10000) return usage(); }
-        else if (!strcmp(a, "-c")) { n_ctx_arg = atoi(x); if (n_ctx_arg < 0) return usage(); }
-        else if (!strcmp(a, "-b")) { n_batch = atoi(x); if (n_batch < 1) return usage(); }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !x) return tool_usage(USAGE);
+        if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return tool_usage(USAGE); models[n_models++] = x; }
+        else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return tool_usage(USAGE); }
+        else if (!strcmp(a, "-n")) { if (parse_list(x, tg, &n_tg, 0)) return tool_usage(USAGE); }
+        else if (!strcmp(a, "-t")) { if (parse_list(x, thr, &n_thr, 1)) return tool_usage(USAGE); }
+        else if (!strcmp(a, "-r")) { reps = atoi(x); if (reps < 1 || reps > 10000) return tool_usage(USAGE); }
+        else if (!strcmp(a, "-c")) { n_ctx_arg = atoi(x); if (n_ctx_arg < 0) return tool_usage(USAGE); }
+        else if (!strcmp(a, "-b")) { n_batch = atoi(x); if (n_batch < 1) return tool_usage(USAGE); }
         else if (!strcmp(a, "-o")) {
             if (!strcmp(x, "md")) fmt = 0; else if (!strcmp(x, "csv")) fmt = 1;
             else if (!strcmp(x, "json")) fmt = 2; else if (!strcmp(x, "jsonl")) fmt = 3;
-            else return usage();
+            else return tool_usage(USAGE);
         } else {
             lk_status st = lk_context_params_set(&base, a, x);   /* --kv / --kv-type, --attn, --kv-policy, ... */
-            if (st == LK_ERR_NOT_FOUND) return usage();
-            if (st) { fprintf(stderr, "bench: %s\n", lk_last_error()); return 2; }
+            if (st == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+            if (st) return tool_lk_fail(2);
         }
         k++;
     }
-    if (!n_models) return usage();
+    if (!n_models) return tool_usage(USAGE);
     if (!n_pp) pp[n_pp++] = 512;
     if (!n_tg) tg[n_tg++] = 128;
     if (!n_thr) { lk_threads th; memset(&th, 0, sizeof th); thr[n_thr++] = lk_threads_count(&th); }
     for (k = 0; k < n_thr; k++) { bw_have[k] = 0; bw_cache[k] = 0; }
     all = (res *)calloc((size_t)(n_models * n_thr * (n_pp + n_tg)), sizeof *all);
-    if (!all) { fprintf(stderr, "bench: out of memory\n"); return 1; }
+    if (!all) return tool_fail(1, "out of memory");
 
     for (im = 0; im < n_models; im++) {
         lk_model *m;
@@ -319,10 +308,7 @@ int main(int argc, char **argv) {
         char desc[96];
         int n_vocab, ti;
         uint64_t i;
-        if (lk_model_load_file(models[im], NULL, &m)) {
-            fprintf(stderr, "bench: %s: %s\n", models[im], lk_last_error());
-            return 1;
-        }
+        if (lk_model_load_file(models[im], NULL, &m)) return tool_fail(1, "%s: %s", models[im], lk_last_error());
         g = lk_model_gguf(m);
         for (i = 0; i < g->n_tensors; i++) {
             lk_tensor t;
@@ -334,8 +320,9 @@ int main(int argc, char **argv) {
         for (ti = 0; ti < n_thr; ti++) {
             /* the tests: every -p value as ppN, then every -n value as tgN */
             for (it = 0; it < n_pp + n_tg; it++) {
-                int n_prompt = it < n_pp ? pp[it] : 0, n_gen = it < n_pp ? 0 : tg[it - n_pp], rep, *toks;
+                int n_prompt = it < n_pp ? pp[it] : 0, n_gen = it < n_pp ? 0 : tg[it - n_pp], rep;
                 lk_context_params cp = base;
+                lk_token *toks;
                 lk_context *c;
                 lk_rng rng;
                 res r;
@@ -347,25 +334,24 @@ int main(int argc, char **argv) {
                 r.model_size = size; r.n_params = n_params; r.weight_bytes = wbytes;
                 r.n_prompt = n_prompt; r.n_gen = n_gen; r.n_threads = thr[ti]; r.n_batch = n_batch; r.ti = ti;
                 r.n_ctx = n_ctx_arg ? n_ctx_arg : n_prompt + n_gen;
-                if (r.n_ctx < n_prompt + n_gen) { fprintf(stderr, "bench: -c %d < n_prompt + n_gen = %d\n", r.n_ctx, n_prompt + n_gen); return 1; }
+                if (r.n_ctx < n_prompt + n_gen) return tool_fail(1, "-c %d < n_prompt + n_gen = %d", r.n_ctx, n_prompt + n_gen);
                 now = time(NULL);
                 strftime(r.time_str, sizeof r.time_str, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
                 cp.n_ctx = r.n_ctx; cp.n_batch = n_batch; cp.n_threads = thr[ti];
-                if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "bench: %s: %s\n", models[im], lk_last_error()); return 1; }
-                toks = (int *)malloc(sizeof(int) * (size_t)(n_prompt + n_gen));
+                if (lk_context_new(m, &cp, &c)) return tool_fail(1, "%s: %s", models[im], lk_last_error());
+                toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n_prompt + n_gen));
                 r.ns = (double *)malloc(sizeof(double) * (size_t)reps);
-                if (!toks || !r.ns) { fprintf(stderr, "bench: out of memory\n"); return 1; }
+                if (!toks || !r.ns) return tool_fail(1, "out of memory");
                 lk_rng_seed(&rng, 1234);
-                for (k = 0; k < n_prompt + n_gen; k++) toks[k] = (int)lk_rng_below(&rng, (uint32_t)n_vocab);
+                for (k = 0; k < n_prompt + n_gen; k++) toks[k] = (lk_token)lk_rng_below(&rng, (uint32_t)n_vocab);
                 /* warm-up (touches every weight page and the scratch): a prompt of
                  * min(n_prompt, 32) tokens, or one generated token. llama-bench
                  * warms up with the full prompt; ours is shorter to save time. */
-                if (run_once(c, toks, n_prompt < 32 ? n_prompt : 32, n_prompt ? 0 : 1) < 0) {
-                    fprintf(stderr, "bench: %s: %s\n", models[im], lk_last_error()); return 1;
-                }
+                if (run_once(c, toks, n_prompt < 32 ? n_prompt : 32, n_prompt ? 0 : 1) < 0) 
+                    return tool_fail(1, "%s: %s", models[im], lk_last_error());
                 for (rep = 0; rep < reps; rep++) {
                     double s = run_once(c, toks, n_prompt, n_gen);
-                    if (s < 0) { fprintf(stderr, "bench: %s: %s\n", models[im], lk_last_error()); return 1; }
+                    if (s < 0) return tool_fail(1, "%s: %s", models[im], lk_last_error());
                     r.ns[r.n_samples++] = s * 1e9;
                     if (verbose) fprintf(stderr, "bench: %s pp%d tg%d t%d rep %d: %.3f s\n", models[im], n_prompt, n_gen, thr[ti], rep, s);
                 }

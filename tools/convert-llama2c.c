@@ -14,19 +14,16 @@
  *   int32 len, bytes. Spaces become U+2581 as in SentencePiece vocabularies.
  * N_CTX defaults to the checkpoint's seq_len (llama.cpp's converter writes
  * 128 unless told otherwise; logits do not depend on it). */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int die(const char *msg) { fprintf(stderr, "convert-llama2c: %s\n", msg); return 1; }
 
 int main(int argc, char **argv) {
     const char *min = NULL, *tin = NULL, *out = NULL;
     int32_t cfg[7], n_ctx = 0;
     int dim, hidden, L, nh, nkv, V, seq, shared, hs, kvd, i, l, k;
     size_t mlen, tlen, need_f;
+    char *mfile, *tfile;
     unsigned char *mb, *tb;
     const float *w, *p;
     lk_gguf_writer *wr;
@@ -36,6 +33,7 @@ int main(int argc, char **argv) {
     size_t off;
     char name[64];
     int pos = 0;
+    tool_name = "convert-llama2c";
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-c") && i + 1 < argc) n_ctx = atoi(argv[++i]);
         else if (pos == 0) { min = argv[i]; pos++; }
@@ -43,33 +41,23 @@ int main(int argc, char **argv) {
         else if (pos == 2) { out = argv[i]; pos++; }
         else pos = 9;
     }
-    if (pos != 3) { fprintf(stderr, "usage: convert-llama2c MODEL.bin TOKENIZER.bin OUT.gguf [-c N_CTX]\n"); return 2; }
-    {   /* read both files whole */
-        FILE *f = fopen(min, "rb"); long n;
-        if (!f) return die("cannot open the model file");
-        fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-        if (n < 28) return die("model file is too short for a llama2.c header");
-        mlen = (size_t)n; mb = (unsigned char *)malloc(mlen);
-        if (!mb || fread(mb, 1, mlen, f) != mlen) return die("cannot read the model file");
-        fclose(f);
-        f = fopen(tin, "rb");
-        if (!f) return die("cannot open the tokenizer file");
-        fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-        if (n < 4) return die("tokenizer file is too short");
-        tlen = (size_t)n; tb = (unsigned char *)malloc(tlen);
-        if (!tb || fread(tb, 1, tlen, f) != tlen) return die("cannot read the tokenizer file");
-        fclose(f);
-    }
+    if (pos != 3) return tool_usage("convert-llama2c MODEL.bin TOKENIZER.bin OUT.gguf [-c N_CTX]");
+    /* read both files whole */
+    if (tool_read_file(min, &mfile, &mlen)) return tool_lk_fail(1);
+    if (mlen < 28) return tool_fail(1, "model file is too short for a llama2.c header");
+    if (tool_read_file(tin, &tfile, &tlen)) return tool_lk_fail(1);
+    if (tlen < 4) return tool_fail(1, "tokenizer file is too short");
+    mb = (unsigned char *)mfile; tb = (unsigned char *)tfile;
     memcpy(cfg, mb, sizeof cfg);
     dim = cfg[0]; hidden = cfg[1]; L = cfg[2]; nh = cfg[3]; nkv = cfg[4]; V = cfg[5]; seq = cfg[6];
     shared = V > 0; if (V < 0) V = -V;
     if (dim <= 0 || hidden <= 0 || L <= 0 || nh <= 0 || nkv <= 0 || V <= 0 || seq <= 0 || dim > (1 << 16) || hidden > (1 << 18) ||
         L > 1024 || V > (1 << 22) || seq > (1 << 22) || dim % nh || nh % nkv)
-        return die("the header is not a valid llama2.c config");
+        return tool_fail(1, "the header is not a valid llama2.c config");
     hs = dim / nh; kvd = nkv * hs;
     need_f = (size_t)V * dim + (size_t)L * (2 * (size_t)dim + 2 * (size_t)dim * dim + 2 * (size_t)kvd * dim + 3 * (size_t)hidden * dim) + dim +
              (size_t)seq * hs + (shared ? 0 : (size_t)V * dim);
-    if (need_f > (mlen - 28) / 4) return die("the model file is shorter than its header says");
+    if (need_f > (mlen - 28) / 4) return tool_fail(1, "the model file is shorter than its header says");
     w = (const float *)(mb + 28);
 
     /* tokenizer */
@@ -78,9 +66,9 @@ int main(int argc, char **argv) {
     off = 4;
     for (i = 0; i < V; i++) {
         int32_t len; unsigned bv; char *t; int j, o = 0;
-        if (off + 8 > tlen) return die("the tokenizer file is truncated");
+        if (off + 8 > tlen) return tool_fail(1, "the tokenizer file is truncated");
         memcpy(&scores[i], tb + off, 4); memcpy(&len, tb + off + 4, 4); off += 8;
-        if (len < 0 || (size_t)len > tlen - off) return die("the tokenizer file has a bad token length");
+        if (len < 0 || (size_t)len > tlen - off) return tool_fail(1, "the tokenizer file has a bad token length");
         t = (char *)malloc((size_t)len * 3 + 8);
         for (j = 0; j < len; j++) {   /* ' ' -> U+2581 (e2 96 81) */
             unsigned char ch = tb[off + j];
@@ -96,8 +84,8 @@ int main(int argc, char **argv) {
         toks[i] = t;
     }
 
-    if (lk_gguf_writer_new(NULL, &wr)) return die(lk_last_error());
-#define CK(x) do { if (x) return die(lk_last_error()); } while (0)
+    if (lk_gguf_writer_new(NULL, &wr)) return tool_lk_fail(1);
+#define CK(x) do { if (x) return tool_lk_fail(1); } while (0)
     CK(lk_gguf_writer_add_arr_str(wr, "tokenizer.ggml.tokens", (const char *const *)toks, (uint64_t)V));
     CK(lk_gguf_writer_add_arr(wr, "tokenizer.ggml.scores", LK_GGUF_FLOAT32, scores, (uint64_t)V));
     CK(lk_gguf_writer_add_arr(wr, "tokenizer.ggml.token_type", LK_GGUF_INT32, types, (uint64_t)V));

@@ -3,10 +3,11 @@
  *   usage: gguf-inspect [--all] FILE      (--all prints whole arrays)
  * Exit status 0 for a valid file; otherwise one line on stderr saying what
  * is wrong and exit status 1. */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <string.h>
+
+#define USAGE "gguf-inspect [--all] FILE"
 
 static void print_str(lk_str s, uint64_t max) {
     uint64_t i;
@@ -60,17 +61,15 @@ int main(int argc, char **argv) {
     uint64_t i;
     int all = 0, k;
     const char *path = NULL;
+    tool_name = "gguf-inspect";
     for (k = 1; k < argc; k++) {
         if (strcmp(argv[k], "--all") == 0) all = 1;
         else if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
-            printf("usage: gguf-inspect [--all] FILE\n"); return 0;
+            printf("usage: %s\n", USAGE); return 0;
         } else path = argv[k];
     }
-    if (!path) { fprintf(stderr, "usage: gguf-inspect [--all] FILE\n"); return 2; }
-    if (lk_gguf_read_file(path, NULL, &g) != LK_OK) {
-        fprintf(stderr, "gguf-inspect: %s\n", lk_last_error());
-        return 1;
-    }
+    if (!path) return tool_usage(USAGE);
+    if (lk_gguf_read_file(path, NULL, &g) != LK_OK) return tool_lk_fail(1);
     printf("file:      %s\n", path);
     printf("version:   %u\n", (unsigned)g->version);
     printf("alignment: %llu\n", (unsigned long long)g->alignment);

@@ -4,26 +4,22 @@
  *          (and any other lk_context_params_set option, e.g. --attn lssa)
  * OUT.bin holds [n_tokens][n_vocab] floats, row i = prediction after tokens
  * 0..i (the fixtures' format). Token ids are fed verbatim; no BOS is added. */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-static int usage(void) {
-    fprintf(stderr, "usage: logits -m MODEL --tokens ID,ID,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t THREADS] [-b N_BATCH] -o OUT.bin\n"
-                    "       (and any other lk_context_params_set option, e.g. --attn lssa)\n");
-    return 2;
-}
+#define USAGE "logits -m MODEL --tokens ID,ID,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t THREADS] [-b N_BATCH] -o OUT.bin\n" \
+              "       (and any other lk_context_params_set option, e.g. --attn lssa)"
 
 int main(int argc, char **argv) {
     const char *model = NULL, *toks = NULL, *out = NULL;
     lk_context_params cp = lk_context_default_params();
     lk_model *m;
     lk_context *c;
-    int *ids;
+    lk_token *ids;
     int n = 0, cap, i, done;
     FILE *f;
+    tool_name = "logits";
     cp.kv_type = LK_TYPE_F32;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -32,37 +28,37 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-o") && v) { out = v; i++; }
         else if (v) {   /* -t, -b, --kv (f32 f16 q8_0 q4_0 zip4 zip2), --attn, ...: lk_context_params_set */
             lk_status st = lk_context_params_set(&cp, a, v);
-            if (st == LK_ERR_NOT_FOUND) return usage();
-            if (st) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 2; }
+            if (st == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+            if (st) return tool_lk_fail(2);
             i++;
-        } else return usage();
+        } else return tool_usage(USAGE);
     }
-    if (!model || !toks || !out) return usage();
+    if (!model || !toks || !out) return tool_usage(USAGE);
     cap = (int)strlen(toks) / 2 + 2;
-    ids = (int *)malloc(sizeof(int) * (size_t)cap);
+    ids = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
+    if (!ids) return tool_fail(1, "out of memory");
     for (const char *p = toks; *p; ) {
         char *e;
         long v = strtol(p, &e, 10);
-        if (e == p || v < 0 || v > 0x7fffffff || n >= cap) { fprintf(stderr, "logits: bad --tokens list near '%s'\n", p); return 2; }
-        ids[n++] = (int)v;
+        if (e == p || v < 0 || v > 0x7fffffff || n >= cap) return tool_fail(2, "bad --tokens list near '%s'", p);
+        ids[n++] = (lk_token)v;
         p = *e == ',' ? e + 1 : e;
-        if (*e && *e != ',') { fprintf(stderr, "logits: bad --tokens list near '%s'\n", e); return 2; }
+        if (*e && *e != ',') return tool_fail(2, "bad --tokens list near '%s'", e);
     }
-    if (n == 0) { fprintf(stderr, "logits: no tokens\n"); return 2; }
-    if (lk_model_load_file(model, NULL, &m)) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 1; }
+    if (n == 0) return tool_fail(2, "no tokens");
+    if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
     cp.n_ctx = n;
     if (cp.n_batch <= 0) cp.n_batch = 512;
     cp.logits_all = 1;
-    if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 1; }
+    if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);
     f = fopen(out, "wb");
-    if (!f) { fprintf(stderr, "logits: cannot create %s\n", out); return 1; }
+    if (!f) return tool_fail(1, "cannot create %s: %s", out, strerror(errno));
     for (done = 0; done < n; ) {   /* logits_all: at most n_batch tokens per call */
         int k = n - done < cp.n_batch ? n - done : cp.n_batch, r;
-        if (lk_decode(c, ids + done, k)) { fprintf(stderr, "logits: %s\n", lk_last_error()); return 1; }
+        if (lk_decode(c, ids + done, k)) return tool_lk_fail(1);
         for (r = 0; r < k; r++)
-            if (fwrite(lk_logits(c, r), sizeof(float), (size_t)lk_model_n_vocab(m), f) != (size_t)lk_model_n_vocab(m)) {
-                fprintf(stderr, "logits: write error\n"); return 1;
-            }
+            if (fwrite(lk_logits(c, r), sizeof(float), (size_t)lk_model_n_vocab(m), f) != (size_t)lk_model_n_vocab(m))
+                return tool_fail(1, "cannot write %s", out);
         done += k;
     }
     fclose(f);

@@ -14,33 +14,20 @@
  * (Y: the standard error of the mean NLL, times PPL), then the KV bytes
  * (lk_context_kv_bytes) and the evaluation speed in tokens/s (with -b 1
  * every token is a decode step). */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 199309L  /* clock_gettime */
-#endif
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <math.h>
-#include <time.h>
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-static int usage(void) {
-    fprintf(stderr, "usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--chunks N]\n"
-                    "         [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n"
-                    "         [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n"
-                    "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n"
-                    "         (any lk_context_params_set name: --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)\n");
-    return 2;
-}
+#define USAGE \
+    "perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--chunks N]\n" \
+    "         [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n" \
+    "         [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
+    "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
+    "         (any lk_context_params_set name: --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
 
 /* log p(tok) from a row of logits (max-shifted, double sum as llama.cpp) */
-static double log_prob(const float *l, int n, int tok) {
+static double log_prob(const float *l, int n, lk_token tok) {
     float mx = l[0];
     double sum = 0.0;
     int i;
@@ -55,59 +42,53 @@ int main(int argc, char **argv) {
     lk_context_params cp = lk_context_default_params();
     lk_model *m; lk_context *c;
     const lk_vocab *v;
-    char *text; long tlen;
-    int *toks, n_tok, n_chunk, V, ch, count = 0;
+    char *text; size_t tlen;
+    lk_token *toks;
+    int n_tok, n_chunk, V, ch, count = 0;
     double t_start;
     double nll = 0.0, nll2 = 0.0;
-    FILE *f;
+    tool_name = "perplexity";
     cp.n_ctx = n_ctx; cp.n_batch = n_batch;   /* llama-perplexity's defaults */
-    for (i = 1; i < argc; i++) {
+    for (i = 1; i < argc; i += 2) {   /* every option takes a value */
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
-        if (!x) return usage();
+        if (!x) return tool_usage(USAGE);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-f")) file = x;
         else if (!strcmp(a, "--chunks")) {
-            char *end;
-            long v = strtol(x, &end, 10);
-            if (end == x || *end || v > 1000000000L) { fprintf(stderr, "perplexity: --chunks expects a count, got '%s'\n", x); return 2; }
-            max_chunks = (int)v;
-        } else if ((st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND) return usage();
-        else if (st) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 2; }
-        i++;
+            if (!tool_parse_int(x, -1000000000L, 1000000000L, &max_chunks)) return tool_fail(2, "--chunks expects a count, got '%s'", x);
+        } else if ((st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+        else if (st) return tool_lk_fail(2);
     }
     n_ctx = cp.n_ctx; n_batch = cp.n_batch;
-    if (!model || !file || n_ctx < 4 || n_batch < 1) return usage();
-    if (!(f = fopen(file, "rb"))) { fprintf(stderr, "perplexity: cannot open %s\n", file); return 1; }
-    fseek(f, 0, SEEK_END); tlen = ftell(f); fseek(f, 0, SEEK_SET);
-    text = (char *)malloc((size_t)tlen + 1);
-    if (!text || fread(text, 1, (size_t)tlen, f) != (size_t)tlen) { fprintf(stderr, "perplexity: cannot read %s\n", file); return 1; }
-    text[tlen] = 0; fclose(f);
-    if (lk_model_load_file(model, NULL, &m)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
-    if (!(v = lk_model_vocab(m))) { fprintf(stderr, "perplexity: %s has no tokenizer\n", model); return 1; }
+    if (!model || !file || n_ctx < 4 || n_batch < 1) return tool_usage(USAGE);
+    if (tool_read_file(file, &text, &tlen)) return tool_lk_fail(1);
+    if (tlen > 0x7fffffff) return tool_fail(1, "%s: too large (%zu bytes)", file, tlen);
+    if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
+    if (!(v = lk_model_vocab(m))) return tool_fail(1, "%s has no tokenizer", model);
     V = lk_model_n_vocab(m);
     n_tok = lk_tokenize(v, text, (int)tlen, NULL, 0, 1, 0);
-    if (n_tok == LK_TOKENIZE_ERROR) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+    if (n_tok == LK_TOKENIZE_ERROR) return tool_lk_fail(1);
     n_tok = n_tok < 0 ? -n_tok : n_tok;
-    toks = (int *)malloc(sizeof(int) * (size_t)(n_tok + 1));
+    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n_tok + 1));
+    if (!toks) return tool_fail(1, "out of memory");
     n_tok = lk_tokenize(v, text, (int)tlen, toks, n_tok + 1, 1, 0);
-    if (n_tok < 2 * n_ctx) {
-        fprintf(stderr, "perplexity: need at least %d tokens for a context of %d, the text has %d\n", 2 * n_ctx, n_ctx, n_tok);
-        return 1;
-    }
+    if (n_tok < 2 * n_ctx)
+        return tool_fail(1, "need at least %d tokens for a context of %d, the text has %d", 2 * n_ctx, n_ctx, n_tok);
     n_chunk = n_tok / n_ctx;
     if (max_chunks > 0 && max_chunks < n_chunk) n_chunk = max_chunks;
     cp.n_ctx = n_ctx; cp.n_batch = n_batch < n_ctx ? n_batch : n_ctx; cp.logits_all = 1;
-    if (lk_context_new(m, &cp, &c)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+    if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);
     fprintf(stderr, "perplexity: %d tokens, %d windows of %d, scoring the second half of each\n", n_tok, n_chunk, n_ctx);
-    t_start = now_s();
+    t_start = tool_now();
     for (ch = 0; ch < n_chunk; ch++) {
-        int start = ch * n_ctx, first = n_ctx / 2, done = 0, save = toks[start];
+        int start = ch * n_ctx, first = n_ctx / 2, done = 0;
+        lk_token save = toks[start];
         lk_context_truncate(c, 0);
         if (lk_vocab_add_bos(v) && lk_vocab_bos(v) >= 0) toks[start] = lk_vocab_bos(v);
         while (done < n_ctx) {
             int k = n_ctx - done < cp.n_batch ? n_ctx - done : cp.n_batch, j;
-            if (lk_decode(c, toks + start + done, k)) { fprintf(stderr, "perplexity: %s\n", lk_last_error()); return 1; }
+            if (lk_decode(c, toks + start + done, k)) return tool_lk_fail(1);
             for (j = 0; j < k; j++) {
                 int p = done + j;   /* position in the window */
                 if (p >= first && p < n_ctx - 1) {
@@ -129,7 +110,7 @@ int main(int argc, char **argv) {
     }
     {
         const lk_kv_cache *kv = lk_context_kv(c);
-        double dt = now_s() - t_start;
+        double dt = tool_now() - t_start;
         printf("KV cache: %llu bytes (%s%s, policy %s, budget %d, %d x %d rows)\n", (unsigned long long)lk_context_kv_bytes(c),
                kv->zip_bits == 4 ? "zip4 window " : kv->zip_bits == 2 ? "zip2 window " : "", lk_type_name(kv->type),
                lk_kv_policy_name(cp.kv_policy.policy), cp.kv_policy.budget, kv->n_layer, kv->n_ctx);

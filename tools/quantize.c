@@ -17,13 +17,17 @@
  *          names, e.g. q8_0), --allow-requantize, -q/--quiet.
  * Progress goes to stderr. Define LK_QUANTIZE_NO_MAIN to use the argument
  * parser from a test. */
+#include "lk_tool.h"
 #ifndef LLMKIT_IMPLEMENTATION
 #define LLMKIT_IMPLEMENTATION
 #endif
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+#define USAGE \
+    "quantize [--pure] [--leave-output-tensor] [--allow-requantize] [--output-tensor-type T]\n" \
+    "                [--token-embedding-type T] [--quiet] IN.gguf OUT.gguf TYPE [nthreads]\n" \
+    "TYPE: Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q2_K_S Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K\n" \
+    "      F16 BF16 F32 (and the IQ/TQ names, where llmkit has the quantizer)"
 
 typedef struct lkq_opts {
     lk_quantize_gguf_params qp;  /* threads left NULL: the caller points it at an lk_threads */
@@ -35,6 +39,7 @@ typedef struct lkq_opts {
 /* Parse argv (without the program name); 0 on success, else prints usage/error. */
 static int lkq_parse_args(int argc, char **argv, lkq_opts *o, const char **in, const char **outp) {
     int i = 0;
+    tool_name = "quantize";
     memset(o, 0, sizeof *o);
     o->qp = lk_quantize_gguf_default_params();
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -43,30 +48,19 @@ static int lkq_parse_args(int argc, char **argv, lkq_opts *o, const char **in, c
         else if (strcmp(argv[i], "--allow-requantize") == 0) o->qp.allow_requantize = 1;
         else if (strcmp(argv[i], "--quiet") == 0) o->quiet = 1;
         else if ((strcmp(argv[i], "--output-tensor-type") == 0 || strcmp(argv[i], "--token-embedding-type") == 0) && i + 1 < argc) {
-            int t = lk_type_from_name(argv[i + 1]);
-            if (t < 0) { fprintf(stderr, "quantize: unknown tensor type '%s'\n", argv[i + 1]); return 1; }
+            lk_type t = lk_type_from_name(argv[i + 1]);
+            if (t == LK_TYPE_NONE) return tool_fail(1, "unknown tensor type '%s'", argv[i + 1]);
             if (argv[i][2] == 'o') o->qp.output_type = t; else o->qp.token_embd_type = t;
             i++;
-        } else { fprintf(stderr, "quantize: unknown option '%s'\n", argv[i]); return 1; }
+        } else return tool_fail(1, "unknown option '%s'", argv[i]);
     }
     if (i < argc && strcmp(argv[i], "-q") == 0) { o->quiet = 1; i++; }
-    if (argc - i < 3 || argc - i > 4) {
-        fprintf(stderr, "usage: quantize [--pure] [--leave-output-tensor] [--allow-requantize] [--output-tensor-type T]\n"
-                        "                [--token-embedding-type T] [--quiet] IN.gguf OUT.gguf TYPE [nthreads]\n"
-                        "TYPE: Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q2_K_S Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K\n"
-                        "      F16 BF16 F32 (and the IQ/TQ names, where llmkit has the quantizer)\n");
-        return 1;
-    }
+    if (argc - i < 3 || argc - i > 4) { tool_usage(USAGE); return 1; }
     *in = argv[i]; *outp = argv[i + 1];
     o->ft = lk_ftype_find(argv[i + 2]);
-    if (!o->ft) { fprintf(stderr, "quantize: unknown type '%s'\n", argv[i + 2]); return 1; }
+    if (!o->ft) return tool_fail(1, "unknown type '%s'", argv[i + 2]);
     o->qp.ftype = o->ft->ftype;
-    if (argc - i == 4) {
-        char *end;
-        long nt = strtol(argv[i + 3], &end, 10);
-        if (*end || nt < 1 || nt > 4096) { fprintf(stderr, "quantize: bad thread count '%s'\n", argv[i + 3]); return 1; }
-        o->n_threads = (int)nt;
-    }
+    if (argc - i == 4 && !tool_parse_int(argv[i + 3], 1, 4096, &o->n_threads)) return tool_fail(1, "bad thread count '%s'", argv[i + 3]);
     return 0;
 }
 
@@ -86,7 +80,7 @@ static void lkq_progress(void *user, const lk_quantize_gguf_progress *e) {
 int main(int argc, char **argv) {
     lkq_opts o;
     lk_threads th;
-    const char *in_path, *out_path;
+    const char *in_path = NULL, *out_path = NULL;
     lk_gguf *in = NULL;
     lk_gguf_writer *w = NULL;
     lk_quantize_gguf_stats stats;
@@ -96,7 +90,7 @@ int main(int argc, char **argv) {
     th.n_threads = o.n_threads;
     o.qp.threads = &th;
     if (!o.quiet) o.qp.progress = lkq_progress;
-    if ((st = lk_gguf_read_file(in_path, NULL, &in))) { fprintf(stderr, "quantize: %s: %s\n", in_path, lk_last_error()); return 1; }
+    if ((st = lk_gguf_read_file(in_path, NULL, &in))) return tool_fail(1, "%s: %s", in_path, lk_last_error());
     if (!o.quiet) fprintf(stderr, "quantize: %s -> %s as %s (general.file_type %d)\n", in_path, out_path, o.ft->name, o.ft->ftype);
     st = lk_quantize_gguf(in, &o.qp, &w, &stats);
     if (!st && !o.quiet) {
@@ -106,7 +100,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "WARNING: %d of %d tensor(s) required fallback quantization\n", stats.n_fallback, stats.n_mixed + stats.n_fallback);
     }
     if (!st) st = lk_gguf_writer_write_file(w, out_path);
-    if (st) fprintf(stderr, "quantize: %s\n", lk_last_error());
+    if (st) tool_lk_fail(1);
     lk_gguf_writer_free(w);
     lk_gguf_free(in);
     return st ? 1 : 0;

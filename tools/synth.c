@@ -30,13 +30,10 @@
  * The file is written incrementally: header and tensor infos first, then
  * each tensor generated and quantized in chunks of rows (at most ~64 MiB of
  * floats at a time), so a 7B-shape model needs well under 1 GB of RAM. */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <math.h>
-#include <errno.h>
 
 typedef struct syn_preset {
     const char *name, *arch;
@@ -153,20 +150,12 @@ static int syn_cmp(const void *a, const void *b) {
 
 static int usage(void) {
     size_t i;
-    fprintf(stderr, "usage: synth [--arch llama|qwen2] --preset NAME [--type T] [--pure] [--layers N] [--seed S]\n"
-                    "             [--vocab N] [--ctx N] [-t THREADS] [-q] -o FILE.gguf\n"
-                    "presets:");
+    tool_usage("synth [--arch llama|qwen2] --preset NAME [--type T] [--pure] [--layers N] [--seed S]\n"
+               "             [--vocab N] [--ctx N] [-t THREADS] [-q] -o FILE.gguf");
+    fprintf(stderr, "presets:");
     for (i = 0; i < sizeof syn_presets / sizeof syn_presets[0]; i++) fprintf(stderr, " %s", syn_presets[i].name);
     fprintf(stderr, "\nT: a llama-quantize type name (Q4_0, Q8_0, Q4_K_M, F16, F32, ...), default F16\n");
     return 2;
-}
-
-static int syn_parse_int(const char *s, int lo, int hi, int *out) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi) return 1;
-    *out = (int)v;
-    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -186,6 +175,7 @@ int main(int argc, char **argv) {
     unsigned char *dst = NULL;
     size_t f32_cap = 0, dst_cap = 0;
 
+    tool_name = "synth";
     for (k = 1; k < argc; k++) {
         const char *a = argv[k], *x = k + 1 < argc ? argv[k + 1] : NULL;
         if (!strcmp(a, "--pure")) { pure = 1; continue; }
@@ -196,21 +186,21 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--type")) type_name = x;
         else if (!strcmp(a, "-o")) out_path = x;
         else if (!strcmp(a, "--seed")) seed = strtoull(x, NULL, 10);
-        else if (!strcmp(a, "--layers")) { if (syn_parse_int(x, 1, 4096, &n_layer)) return usage(); }
-        else if (!strcmp(a, "--vocab")) { if (syn_parse_int(x, 300, 1 << 22, &n_vocab)) return usage(); }
-        else if (!strcmp(a, "--ctx")) { if (syn_parse_int(x, 1, 1 << 24, &n_ctx)) return usage(); }
-        else if (!strcmp(a, "-t")) { if (syn_parse_int(x, 1, 4096, &n_threads)) return usage(); }
+        else if (!strcmp(a, "--layers")) { if (!tool_parse_int(x, 1, 4096, &n_layer)) return usage(); }
+        else if (!strcmp(a, "--vocab")) { if (!tool_parse_int(x, 300, 1L << 22, &n_vocab)) return usage(); }
+        else if (!strcmp(a, "--ctx")) { if (!tool_parse_int(x, 1, 1L << 24, &n_ctx)) return usage(); }
+        else if (!strcmp(a, "-t")) { if (!tool_parse_int(x, 1, 4096, &n_threads)) return usage(); }
         else return usage();
         k++;
     }
     if (!preset_name || !out_path) return usage();
     for (i = 0; i < sizeof syn_presets / sizeof syn_presets[0]; i++)
         if (!strcmp(syn_presets[i].name, preset_name)) pr = &syn_presets[i];
-    if (!pr) { fprintf(stderr, "synth: unknown preset '%s'\n", preset_name); return usage(); }
+    if (!pr) { tool_fail(2, "unknown preset '%s'", preset_name); return usage(); }
     if (!arch) arch = pr->arch;
-    if (strcmp(arch, "llama") && strcmp(arch, "qwen2")) { fprintf(stderr, "synth: --arch must be llama or qwen2\n"); return 2; }
+    if (strcmp(arch, "llama") && strcmp(arch, "qwen2")) return tool_fail(2, "--arch must be llama or qwen2");
     ft = lk_ftype_find(type_name);
-    if (!ft) { fprintf(stderr, "synth: unknown type '%s'\n", type_name); return 2; }
+    if (!ft) return tool_fail(2, "unknown type '%s'", type_name);
     if (n_layer < 0) n_layer = pr->n_layer;
     if (n_vocab < 0) n_vocab = pr->n_vocab;
     if (n_ctx < 0) n_ctx = pr->n_ctx;
@@ -219,7 +209,7 @@ int main(int argc, char **argv) {
 
     /* ---- the tensor list -------------------------------------------------- */
     ts = (syn_tensor *)calloc((size_t)(3 + 12 * n_layer), sizeof *ts);
-    if (!ts) { fprintf(stderr, "synth: out of memory\n"); return 1; }
+    if (!ts) return tool_fail(1, "out of memory");
 #define SYN_ADD(nm_fmt, lay, kind_, nd, e0, e1) do { \
         syn_tensor *t_ = &ts[n_t++]; \
         snprintf(t_->name, sizeof t_->name, nm_fmt, lay); \
@@ -265,10 +255,8 @@ int main(int argc, char **argv) {
                 if (t->ne[0] % lk_type_get(nt_)->blck_size) nt_ = lk_quant_fallback_type(nt_, t->ne[0]);
                 t->type = nt_;
             }
-            if (!lk_type_get(t->type) || (t->type != LK_TYPE_F32 && !lk_type_get(t->type)->from_float)) {
-                fprintf(stderr, "synth: no quantizer for %s\n", lk_type_name(t->type));
-                return 1;
-            }
+            if (!lk_type_get(t->type) || (t->type != LK_TYPE_F32 && !lk_type_get(t->type)->from_float))
+                return tool_fail(1, "no quantizer for %s", lk_type_name(t->type));
             t->nbytes = (uint64_t)lk_row_size(t->type, t->ne[0]) * (uint64_t)t->ne[1];
             t->offset = off;
             off += (t->nbytes + 31) / 32 * 32;
@@ -279,7 +267,7 @@ int main(int argc, char **argv) {
     /* ---- header and metadata --------------------------------------------- */
     o.f = fopen(out_path, "wb");
     o.pos = 0; o.err = 0;
-    if (!o.f) { fprintf(stderr, "synth: cannot create %s: %s\n", out_path, strerror(errno)); return 1; }
+    if (!o.f) return tool_fail(1, "cannot create %s: %s", out_path, strerror(errno));
     so_bytes(&o, "GGUF", 4);
     so_u32(&o, 3);
     so_u64(&o, (uint64_t)n_t);
@@ -346,8 +334,8 @@ int main(int argc, char **argv) {
             free(dst); dst_cap = (size_t)rows_per_chunk * row_size;
             dst = (unsigned char *)malloc(dst_cap);
         }
-        if (!f32 || !dst) { fprintf(stderr, "synth: out of memory\n"); return 1; }
-        if (o.pos != data_start + t->offset) { fprintf(stderr, "synth: internal error: offset mismatch at %s\n", t->name); return 1; }
+        if (!f32 || !dst) return tool_fail(1, "out of memory");
+        if (o.pos != data_start + t->offset) return tool_fail(1, "internal error: offset mismatch at %s", t->name);
         if (!quiet)
             fprintf(stderr, "[%3d/%3d] %-28s %6lld x %6lld  %-6s\n", k + 1, n_t, t->name, (long long)t->ne[0],
                     (long long)t->ne[1], lk_type_name(t->type));
@@ -359,14 +347,14 @@ int main(int argc, char **argv) {
             job.nrows = t->ne[1] - r < rows_per_chunk ? t->ne[1] - r : rows_per_chunk;
             job.f32 = f32; job.dst = dst; job.row_size = row_size; job.fail = 0;
             lk_parallel_for(&th, (int)(job.nrows < nt ? job.nrows : nt), syn_task, &job);
-            if (job.fail) { fprintf(stderr, "synth: quantizing %s to %s failed\n", t->name, lk_type_name(t->type)); return 1; }
+            if (job.fail) return tool_fail(1, "quantizing %s to %s failed", t->name, lk_type_name(t->type));
             so_bytes(&o, dst, (size_t)job.nrows * row_size);
         }
         so_pad(&o, 32);
     }
     free(f32); free(dst); free(ts);
     if (fclose(o.f) != 0 && !o.err) o.err = errno ? errno : EIO;
-    if (o.err) { fprintf(stderr, "synth: writing %s failed: %s\n", out_path, strerror(o.err)); remove(out_path); return 1; }
+    if (o.err) { remove(out_path); return tool_fail(1, "writing %s failed: %s", out_path, strerror(o.err)); }
     if (!quiet)
         fprintf(stderr, "synth: wrote %s: %s %s, %d layers, %.3f B params, %.2f MiB\n", out_path, arch, ft->name, n_layer,
                 (double)total_params / 1e9, (double)o.pos / 1048576.0);

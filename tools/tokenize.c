@@ -5,25 +5,21 @@
  * the text of control tokens (e.g. "<s>") into those tokens (llama_tokenize's
  * parse_special); by default such text is tokenized as plain text.
  * --pieces prints one "id -> 'piece'" line per token instead. */
+#include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-static int usage(void) {
-    fprintf(stderr, "usage: tokenize -m MODEL [--no-bos] [--special] [--pieces] (-p TEXT | -f FILE)\n");
-    return 2;
-}
+#define USAGE "tokenize -m MODEL [--no-bos] [--special] [--pieces] (-p TEXT | -f FILE)"
 
 int main(int argc, char **argv) {
     const char *model = NULL, *text = NULL, *file = NULL;
     int bos = 1, special = 0, pieces = 0, i, n;
-    long len = 0;
+    size_t len = 0;
     char *buf = NULL;
     lk_token *toks;
     lk_gguf *g;
     lk_vocab *v;
+    tool_name = "tokenize";
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--no-bos")) bos = 0;
         else if (!strcmp(argv[i], "--special")) special = 1;
@@ -31,26 +27,23 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "-m") && i + 1 < argc) model = argv[++i];
         else if (!strcmp(argv[i], "-p") && i + 1 < argc) text = argv[++i];
         else if (!strcmp(argv[i], "-f") && i + 1 < argc) file = argv[++i];
-        else return usage();
+        else return tool_usage(USAGE);
     }
-    if (!model || (!text == !file)) return usage();
+    if (!model || (!text == !file)) return tool_usage(USAGE);
     if (file) {
-        FILE *f = fopen(file, "rb");
-        if (!f) { fprintf(stderr, "tokenize: cannot open %s\n", file); return 1; }
-        fseek(f, 0, SEEK_END); len = ftell(f); fseek(f, 0, SEEK_SET);
-        buf = (char *)malloc((size_t)len + 1);
-        if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) { fprintf(stderr, "tokenize: cannot read %s\n", file); return 1; }
-        fclose(f);
+        if (tool_read_file(file, &buf, &len)) return tool_lk_fail(1);
         text = buf;
-    } else len = (long)strlen(text);
+    } else len = strlen(text);
+    if (len > 0x7fffffff) return tool_fail(1, "the text is too large (%zu bytes)", len);
     /* only the tokenizer is needed: read the metadata, not the weights */
-    if (lk_gguf_read_file(model, NULL, &g) || lk_vocab_load(g, NULL, &v)) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
+    if (lk_gguf_read_file(model, NULL, &g) || lk_vocab_load(g, NULL, &v)) return tool_lk_fail(1);
     n = lk_tokenize(v, text, (int)len, NULL, 0, bos, special);
-    if (n == LK_TOKENIZE_ERROR) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
+    if (n == LK_TOKENIZE_ERROR) return tool_lk_fail(1);
     if (n < 0) n = -n;
     toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n + 1));
+    if (!toks) return tool_fail(1, "out of memory");
     n = lk_tokenize(v, text, (int)len, toks, n + 1, bos, special);
-    if (n < 0) { fprintf(stderr, "tokenize: %s\n", lk_last_error()); return 1; }
+    if (n < 0) return tool_lk_fail(1);
     for (i = 0; i < n; i++) {
         if (pieces) {
             char piece[256];

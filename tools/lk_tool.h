@@ -1,0 +1,122 @@
+/* lk_tool.h - the few lines every llmkit command-line tool would repeat.
+ *
+ * Include it first, before any other header, then the library:
+ *     #include "lk_tool.h"            (examples/: "tools/lk_tool.h")
+ *     #define LLMKIT_IMPLEMENTATION
+ *     #include "llmkit.h"
+ * It asks for POSIX (clock_gettime), includes <stdio.h>, <stdlib.h>,
+ * <string.h>, <time.h> and llmkit.h's declarations, and defines static
+ * helpers. Messages follow llmkit's convention (llmkit.h section 2): one
+ * line on stderr, "NAME: what went wrong", and the exit status 1 for a
+ * failure or 2 for a bad command line. Each helper is marked unused, so a
+ * tool compiles warning-free whatever it calls. Not part of the library:
+ * examples/simple.c shows the bare API without it. */
+#ifndef LK_TOOL_H
+#define LK_TOOL_H
+
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, CLOCK_MONOTONIC */
+#endif
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "llmkit.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TOOL_UNUSED __attribute__((unused))
+#define TOOL_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define TOOL_UNUSED
+#define TOOL_PRINTF(fmt, args)
+#endif
+
+/* The tool's name, the first word of every message: set it first in main. */
+static TOOL_UNUSED const char *tool_name = "llmkit";
+
+/* Seconds on a monotonic clock: subtract two readings for a duration. */
+static TOOL_UNUSED double tool_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Print "usage: TEXT" on stderr and return 2 (a bad command line):
+ *     return tool_usage("tokenize -m MODEL (-p TEXT | -f FILE)"); */
+static TOOL_UNUSED int tool_usage(const char *text) {
+    fprintf(stderr, "usage: %s\n", text);
+    return 2;
+}
+
+/* Print "NAME: message" (printf-style) on stderr and return status:
+ *     return tool_fail(1, "cannot create %s", path); */
+static TOOL_UNUSED TOOL_PRINTF(2, 3) int tool_fail(int status, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "%s: ", tool_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return status;
+}
+
+/* After a failed llmkit call: print "NAME: lk_last_error()" and return status:
+ *     if (lk_model_load_file(path, NULL, &m)) return tool_lk_fail(1); */
+static TOOL_UNUSED int tool_lk_fail(int status) {
+    return tool_fail(status, "%s", lk_last_error());
+}
+
+/* Parse a whole string as a decimal integer in [lo, hi]: 1 and *out set,
+ * or 0 (nothing but the number is allowed, not even spaces after it). */
+static TOOL_UNUSED int tool_parse_int(const char *s, long lo, long hi, int *out) {
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* Read a whole file into *data (malloc'd, NUL-terminated, free() it) and its
+ * length into *size. On failure *data is NULL and lk_last_error() says why
+ * ("cannot open PATH: reason"); returns LK_ERR_IO or LK_ERR_NOMEM. */
+static TOOL_UNUSED lk_status tool_read_file(const char *path, char **data, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 65536;
+    long n;
+    *data = NULL;
+    *size = 0;
+    if (!f) return lk_set_error(LK_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    /* a regular file: its size (+ NUL + 1 byte to see the end) in one buffer;
+     * a pipe cannot seek: the buffer doubles as it fills */
+    if (fseek(f, 0, SEEK_END) == 0) {
+        if ((n = ftell(f)) >= 0) cap = (size_t)n + 2;
+        rewind(f);
+    }
+    for (;;) {
+        size_t got;
+        if (!buf || cap - len < 2) {   /* room for a read and the NUL */
+            size_t ncap = !buf ? cap : cap > ((size_t)-1) / 4 ? 0 : 2 * cap;
+            char *nb = ncap ? (char *)realloc(buf, ncap) : NULL;
+            if (!nb && !buf && cap > 65536) { cap = 65536; continue; }   /* a size we cannot trust (a directory) */
+            if (!nb) { free(buf); fclose(f); return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", path); }
+            buf = nb;
+            cap = ncap;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { free(buf); fclose(f); return lk_set_error(LK_ERR_IO, "cannot read %s: %s", path, strerror(errno)); }
+    fclose(f);
+    buf[len] = 0;
+    *data = buf;
+    *size = len;
+    return LK_OK;
+}
+
+#endif /* LK_TOOL_H */
