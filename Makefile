@@ -53,11 +53,17 @@ $(B)/fuzz_gguf: tests/fuzz_gguf.c llmkit.h | $(B)
 $(B):
 	@mkdir -p $(B)
 
-# The header must compile warning-free as C99 (gcc, clang) and C++11 (g++, clang++).
+# The header must compile warning-free as C99 (gcc, clang) and C++11 (g++, clang++),
+# with each compile-out switch and with the minimal firmware combination.
+SWITCHES = LLMKIT_NO_TOKENIZER LLMKIT_NO_IQ LLMKIT_NO_QUANTIZE LLMKIT_NO_KV_POLICIES
+FIRMWARE = $(SWITCHES) LLMKIT_NO_STDIO LLMKIT_NO_MALLOC LLMKIT_NO_THREADS LLMKIT_STATIC
 compile-checks: | $(B)
 	@printf '#define LLMKIT_IMPLEMENTATION\n#include "llmkit.h"\nint main(void){return 0;}\n' > $(B)/cc_check.c
 	@cp $(B)/cc_check.c $(B)/cc_check.cpp
 	@printf '#define LLMKIT_IMPLEMENTATION\n#define LLMKIT_NO_STDIO\n#define LLMKIT_NO_MALLOC\n#define LLMKIT_NO_SIMD\n#define LLMKIT_STATIC\n#include "llmkit.h"\nint main(void){return 0;}\n' > $(B)/cc_check_min.c
+	@for sw in $(SWITCHES); do printf '#define LLMKIT_IMPLEMENTATION\n#define %s\n#include "llmkit.h"\nint main(void){return 0;}\n' $$sw > $(B)/cc_check_$$sw.c; cp $(B)/cc_check_$$sw.c $(B)/cc_check_$$sw.cpp; done
+	@printf '#define LLMKIT_IMPLEMENTATION\n$(foreach sw,$(FIRMWARE),#define $(sw)\n)#include "llmkit.h"\nint main(void){return 0;}\n' > $(B)/cc_check_firmware.c
+	@cp $(B)/cc_check_firmware.c $(B)/cc_check_firmware.cpp
 
 RUN_ARGS = \
   "compile-gcc-c99=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
@@ -73,12 +79,17 @@ RUN_ARGS = \
   "generate=tests/tools.sh generate" \
   "tokenize=tests/tools.sh tokenize" \
   "tools-build-alone=tests/tools.sh build-alone" \
-  "simple=tests/tools.sh simple"
+  "simple=tests/tools.sh simple" \
+  $(foreach sw,$(SWITCHES),"compile-gcc-c99-$(sw)=gcc -std=c99 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).c -o /dev/null" \
+  "compile-g++-c++11-$(sw)=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).cpp -o /dev/null") \
+  "compile-gcc-c99-firmware-Os=gcc -std=c99 -Os $(WARN) -Werror -I. -c $(B)/cc_check_firmware.c -o /dev/null" \
+  "compile-g++-c++11-firmware-O2=g++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_firmware.cpp -o /dev/null"
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
   "compile-clang++-c++11=clang++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
   "compile-clang++-c++11-native-O2=clang++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
+  "compile-clang-c99-firmware-Os=clang -std=c99 -Os $(WARN) -Werror -I. -c $(B)/cc_check_firmware.c -o /dev/null" \
   "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(B)/fuzz-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
 FUZZ_BIN = $(B)/fuzz_gguf
 endif
