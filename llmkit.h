@@ -14,31 +14,63 @@
  *   LLMKIT_NO_MALLOC     no malloc/free: all memory comes from caller arenas
  *   LLMKIT_NO_SIMD       scalar reference kernels only
  *   LLMKIT_NO_THREADS    ignore OpenMP even when compiled with -fopenmp
- *   LLMKIT_NO_TOKENIZER  leave out the tokenizer (section 12; only the lk_vocab
- *                        type name remains): models load without a vocabulary
  *   LLMKIT_ASSERT(x)     internal consistency checks (default: nothing). Never
  *                        used for input validation; bad input returns a status.
  *   LLMKIT_MALLOC(sz,u) / LLMKIT_FREE(p,u)   replace malloc/free (u = user ptr)
+ * Compile-out switches, so that firmware links only what it runs:
+ *   LLMKIT_NO_TOKENIZER  leave out the tokenizer (section 12; only the lk_vocab
+ *                        type name remains): models load without a vocabulary
+ *   LLMKIT_NO_IQ         leave out the IQ and ternary formats (7b): the types
+ *                        stay known, using them reports LK_ERR_UNSUPPORTED
+ *   LLMKIT_NO_QUANTIZE   leave out the weight quantizers and model
+ *                        quantization (7c); the activation quantizers and the
+ *                        q8_0 / q4_0 ones the KV cache uses stay
+ *   LLMKIT_NO_KV_POLICIES  full attention only (section 10's other policies
+ *                        are refused at context creation)
  *
  * LICENSE: MIT or public domain (Unlicense), your choice. See end of file.
  *
- * TABLE OF CONTENTS (the implementation follows the same order)
+ * TABLE OF CONTENTS (the implementation, section 15, follows the same order:
+ * 15.N implements section N)
  *    1. Usage, configuration, version            (this block)
- *    2. Status codes and error messages           lk_status, lk_last_error
+ *    2. Status codes and error messages           lk_status, lk_last_error, the error conventions
  *    3. Memory                                    lk_allocator, lk_arena
- *    4. Types                                     lk_type, lk_type_traits
+ *    4. Types                                     lk_type, lk_type_traits, lk_token
  *    5. Tensors                                   lk_tensor
  *    6. GGUF                                      lk_gguf (reader), lk_gguf_writer
- *    7. Quantization                              block formats, dot products, matmul,
- *                                                 model quantization (lk_quantize_gguf)
+ *    7. Quantization                              7a float, legacy and K-quant formats, matmul
+ *                                                 7b IQ and ternary formats
+ *                                                 7c model quantization (lk_quantize_gguf)
+ *                                                 (15.7s: the SIMD kernels of 7a and 7b)
  *    8. Ops                                       norms, RoPE, activations, softmax
  *    9. Attention                                 one core over a KV view
- *   10. KV cache                                  storage types, policies
+ *   10. KV cache                                  storage types (15.10), policies (15.10p)
  *   11. Sampling                                  samplers, chain, RNG
  *   12. Tokenizer                                 SPM, BPE, WPM from GGUF metadata
  *   13. Model                                     architectures, forward, context
  *   14. Threads                                   the parallel-for hook
  *   15. Implementation                            #ifdef LLMKIT_IMPLEMENTATION
+ *
+ * WHERE TO FIND (search for the name)
+ *   the forward pass        lk__forward: lk__embed, then per layer lk__attn_block and
+ *                           lk__ffn_block, then lk__output (15.13)
+ *   the architectures       lk__archs, one row each (15.13)
+ *   the attention layer     lk__kv_attend and the policy table lk__kv_policies (15.10p);
+ *                           the core lk_attn and its stages lk__attn_dots, _mask_scale,
+ *                           _exp, _weights, _vsum (15.9)
+ *   the type table          lk__type_table (15.4)
+ *   a format's reference    lk__quantize_row_<t>, lk__dequantize_row_<t>,
+ *                           lk__vec_dot_<t>_<act>_ref (15.7a); lk__<iq type>_* (15.7b)
+ *   a format's SIMD         15.7s: lk__tile_*_x86 (x86), lk__vd_*_arm (NEON); the
+ *                           LK__DOT rows pick per machine. Every reference names its
+ *                           SIMD kernels and every kernel its reference.
+ *   matmul                  lk_matmul (15.7a)
+ *   the tokenizer           lk_vocab_load (its steps: lk__vocab_*), lk_tokenize (15.12)
+ *   the GGUF parser         lk__gguf_parse (15.6)
+ *   the KV cache            lk_kv_cache_store, lk_kv_cache_view (15.10)
+ *   the sampler chain       lk_sampler_sample_ex (15.11)
+ *   option names            lk_model_params_set, lk_context_params_set,
+ *                           lk_sampler_params_set (one table each, for every tool)
  */
 #ifndef LLMKIT_H
 #define LLMKIT_H
@@ -1786,7 +1818,7 @@ static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *x, const void
 static void lk__dequantize_row_q8_K(const void *x, float *y, int64_t n);
 static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n);
 #ifndef LLMKIT_NO_IQ
-/* 7b. IQ and ternary kernels (defined in 15.7, sub-section 7b) */
+/* 7b. IQ and ternary kernels (defined in 15.7b) */
 #define LK__IQ_PROTO(t) \
     static void lk__##t##_to_float(const void *x, float *y, int64_t n); \
     static void lk__##t##_vec_dot(int64_t n, float *s, const void *x, const void *y);
@@ -2147,32 +2179,29 @@ static int lk__cmp_off_idx(const void *a, const void *b) {
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static lk_status lk__gguf_parse(lk_gguf *g) {
-    lk__rd r;
+/* magic, version, counts (bounded by the bytes left), and the arrays they size */
+static lk_status lk__gguf_header(lk_gguf *g, lk__rd *r) {
     lk_status st;
     uint32_t version;
-    uint64_t i, n_tensors, n_kv, at;
-    int64_t ai;
-    r.p = g->buf; r.len = g->len; r.off = 0;
-
+    uint64_t n_tensors, n_kv;
     if (g->len < 4 || memcmp(g->buf, "GGUF", 4) != 0)
         return lk_set_error(LK_ERR_FORMAT, "gguf: magic at byte offset 0: not a GGUF file (expected \"GGUF\")");
-    r.off = 4;
-    if ((st = lk__rd_u32(&r, &version, "version"))) return st;
+    r->off = 4;
+    if ((st = lk__rd_u32(r, &version, "version"))) return st;
     if (version == 1) return lk_set_error(LK_ERR_UNSUPPORTED, "gguf: version at byte offset 4: GGUF v1 is not supported (v2 and v3 are)");
     if (version == 0x02000000u || version == 0x03000000u)
         return lk_set_error(LK_ERR_UNSUPPORTED, "gguf: version at byte offset 4: big-endian GGUF is not supported");
     if (version != 2 && version != 3)
         return lk_set_error(LK_ERR_FORMAT, "gguf: version at byte offset 4: unknown version %u", (unsigned)version);
     g->version = version;
-    if ((st = lk__rd_u64(&r, &n_tensors, "tensor count")) || (st = lk__rd_u64(&r, &n_kv, "kv count"))) return st;
+    if ((st = lk__rd_u64(r, &n_tensors, "tensor count")) || (st = lk__rd_u64(r, &n_kv, "kv count"))) return st;
     /* each KV takes >= 12 bytes, each tensor info >= 32: bound counts by the file size */
-    if (n_kv > (r.len - r.off) / 12 || n_kv >= 0x7fffffffu)
+    if (n_kv > (r->len - r->off) / 12 || n_kv >= 0x7fffffffu)
         return lk_set_error(LK_ERR_FORMAT, "gguf: kv count at byte offset 16: %llu key-value pairs cannot fit in the %llu bytes left",
-                            (unsigned long long)n_kv, (unsigned long long)(r.len - r.off));
-    if (n_tensors > (r.len - r.off) / 32 || n_tensors >= 0x7fffffffu)
+                            (unsigned long long)n_kv, (unsigned long long)(r->len - r->off));
+    if (n_tensors > (r->len - r->off) / 32 || n_tensors >= 0x7fffffffu)
         return lk_set_error(LK_ERR_FORMAT, "gguf: tensor count at byte offset 8: %llu tensors cannot fit in the %llu bytes left",
-                            (unsigned long long)n_tensors, (unsigned long long)(r.len - r.off));
+                            (unsigned long long)n_tensors, (unsigned long long)(r->len - r->off));
     g->n_kv = n_kv; g->n_tensors = n_tensors;
     g->kv = LK__CAST(lk_gguf_kv *, lk__gguf_alloc(g, n_kv * sizeof(lk_gguf_kv)));
     g->tensors = LK__CAST(lk_gguf_tensor *, lk__gguf_alloc(g, n_tensors * sizeof(lk_gguf_tensor)));
@@ -2180,25 +2209,35 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
     g->tensor_hash_ = lk__hash_new(g, n_tensors, &g->tensor_hash_cap_);
     if (!g->kv || !g->tensors || !g->kv_hash_ || !g->tensor_hash_)
         return lk_set_error(LK_ERR_NOMEM, "gguf: out of memory for %llu KVs and %llu tensors", (unsigned long long)n_kv, (unsigned long long)n_tensors);
-
-    for (i = 0; i < n_kv; i++) {
+    return LK_OK;
+}
+/* the key-value pairs: unique, well-formed keys; values of known types */
+static lk_status lk__gguf_kvs(lk_gguf *g, lk__rd *r) {
+    lk_status st;
+    uint64_t i, at;
+    int64_t ai;
+    for (i = 0; i < g->n_kv; i++) {
         lk_gguf_kv *kv = &g->kv[i];
         uint32_t type;
         char key[96];
-        at = r.off;
+        at = r->off;
         kv->offset = at;
-        if ((st = lk__rd_str(&r, &kv->key, "kv key")) || (st = lk__check_name(kv->key, "kv key", at))) return st;
+        if ((st = lk__rd_str(r, &kv->key, "kv key")) || (st = lk__check_name(kv->key, "kv key", at))) return st;
         /* a printable copy of the key for messages */
         { size_t m = kv->key.len < sizeof key - 1 ? (size_t)kv->key.len : sizeof key - 1; memcpy(key, kv->key.ptr, m); key[m] = 0; }
         if ((ai = lk__hash_insert(g->kv_hash_, g->kv_hash_cap_, kv->key, (uint32_t)i, lk__kv_name, g)) >= 0)
             return lk_set_error(LK_ERR_FORMAT, "gguf: kv key at byte offset %llu: duplicate key '%s'", (unsigned long long)at, key);
-        if ((st = lk__rd_u32(&r, &type, key))) return st;
+        if ((st = lk__rd_u32(r, &type, key))) return st;
         if (type >= LK_GGUF_TYPE_COUNT)
             return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: unknown value type %u",
-                                key, (unsigned long long)(r.off - 4), (unsigned)type);
-        if ((st = lk__rd_value(g, &r, (lk_gguf_type)type, &kv->value, 0, key))) return st;
+                                key, (unsigned long long)(r->off - 4), (unsigned)type);
+        if ((st = lk__rd_value(g, r, (lk_gguf_type)type, &kv->value, 0, key))) return st;
     }
-
+    return LK_OK;
+}
+/* general.alignment: a power of two in [1, 2^30] (default 32) */
+static lk_status lk__gguf_alignment(lk_gguf *g) {
+    int64_t ai;
     g->alignment = LK_GGUF_DEFAULT_ALIGNMENT;
     ai = lk_gguf_find_key(g, "general.alignment");
     if (ai >= 0) {
@@ -2214,39 +2253,46 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
         g->alignment = a;
     }
 
-    for (i = 0; i < n_tensors; i++) {
+    return LK_OK;
+}
+/* the tensor infos: unique names, 1..4 dims, a known type, whole blocks per
+ * row, sizes that do not overflow, aligned offsets */
+static lk_status lk__gguf_tensor_infos(lk_gguf *g, lk__rd *r) {
+    lk_status st;
+    uint64_t i, at;
+    for (i = 0; i < g->n_tensors; i++) {
         lk_gguf_tensor *t = &g->tensors[i];
         const lk_type_traits *tt;
         uint32_t nd, type;
         uint64_t nrows = 1, rowbytes;
         int d;
         char name[96];
-        at = r.off;
-        if ((st = lk__rd_str(&r, &t->name, "tensor name")) || (st = lk__check_name(t->name, "tensor name", at))) return st;
+        at = r->off;
+        if ((st = lk__rd_str(r, &t->name, "tensor name")) || (st = lk__check_name(t->name, "tensor name", at))) return st;
         { size_t m = t->name.len < sizeof name - 1 ? (size_t)t->name.len : sizeof name - 1; memcpy(name, t->name.ptr, m); name[m] = 0; }
         if (lk__hash_insert(g->tensor_hash_, g->tensor_hash_cap_, t->name, (uint32_t)i, lk__tensor_name, g) >= 0)
             return lk_set_error(LK_ERR_FORMAT, "gguf: tensor name at byte offset %llu: duplicate tensor '%s'", (unsigned long long)at, name);
-        if ((st = lk__rd_u32(&r, &nd, name))) return st;
+        if ((st = lk__rd_u32(r, &nd, name))) return st;
         if (nd < 1 || nd > LK_MAX_DIMS)
             return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' n_dims at byte offset %llu: %u is not in 1..%d",
-                                name, (unsigned long long)(r.off - 4), (unsigned)nd, LK_MAX_DIMS);
+                                name, (unsigned long long)(r->off - 4), (unsigned)nd, LK_MAX_DIMS);
         t->n_dims = (int)nd;
         for (d = 0; d < LK_MAX_DIMS; d++) t->ne[d] = 1;
         for (d = 0; d < (int)nd; d++) {
             uint64_t ne;
-            if ((st = lk__rd_u64(&r, &ne, name))) return st;
+            if ((st = lk__rd_u64(r, &ne, name))) return st;
             if (ne > (uint64_t)INT64_MAX)
                 return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' ne[%d] at byte offset %llu: negative element count",
-                                    name, d, (unsigned long long)(r.off - 8));
+                                    name, d, (unsigned long long)(r->off - 8));
             t->ne[d] = (int64_t)ne;
         }
-        if ((st = lk__rd_u32(&r, &type, name))) return st;
+        if ((st = lk__rd_u32(r, &type, name))) return st;
         tt = lk_type_get((lk_type)type);
         if (!tt)
             return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' type at byte offset %llu: unknown or removed tensor type %u",
-                                name, (unsigned long long)(r.off - 4), (unsigned)type);
+                                name, (unsigned long long)(r->off - 4), (unsigned)type);
         t->type = (lk_type)type;
-        if ((st = lk__rd_u64(&r, &t->offset, name))) return st;
+        if ((st = lk__rd_u64(r, &t->offset, name))) return st;
         if (t->ne[0] % tt->blck_size)
             return lk_set_error(LK_ERR_FORMAT, "gguf: tensor '%s' at byte offset %llu: row length %lld is not a multiple of the %s block size %lld",
                                 name, (unsigned long long)at, (long long)t->ne[0], tt->name, (long long)tt->blck_size);
@@ -2267,8 +2313,14 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
                                 name, (unsigned long long)at, (unsigned long long)t->offset, (unsigned long long)g->alignment);
     }
 
+    return LK_OK;
+}
+/* the data section: every tensor inside it, no two sharing bytes */
+static lk_status lk__gguf_data(lk_gguf *g, uint64_t header_end) {
+    const uint64_t n_tensors = g->n_tensors;
+    uint64_t i;
     /* data section: aligned after the header */
-    g->data_offset = r.off + (g->alignment - r.off % g->alignment) % g->alignment;
+    g->data_offset = header_end + (g->alignment - header_end % g->alignment) % g->alignment;
     if (n_tensors > 0 && g->data_offset > g->len)
         return lk_set_error(LK_ERR_FORMAT, "gguf: data section at byte offset %llu: starts beyond the end of the file (%llu bytes)",
                             (unsigned long long)g->data_offset, (unsigned long long)g->len);
@@ -2297,6 +2349,14 @@ static lk_status lk__gguf_parse(lk_gguf *g) {
         }
     }
     return LK_OK;
+}
+static lk_status lk__gguf_parse(lk_gguf *g) {
+    lk__rd r;
+    lk_status st;
+    r.p = g->buf; r.len = g->len; r.off = 0;
+    if ((st = lk__gguf_header(g, &r)) || (st = lk__gguf_kvs(g, &r)) || (st = lk__gguf_alignment(g)) || (st = lk__gguf_tensor_infos(g, &r)))
+        return st;
+    return lk__gguf_data(g, r.off);
 }
 
 static lk_status lk__gguf_new(const lk_gguf_params *p, lk_gguf **out) {
@@ -3112,6 +3172,7 @@ static float lk__vdot_flt_ref(int64_t n, const void *x, int xh, const void *y, i
     }
     return lk__vdot_tail((n & ~(int64_t)63) ? lk__dot64_ref(x, xh, y, yh, n & ~(int64_t)63) : 0.0f, x, xh, y, yh, n & ~(int64_t)63, n, dbl);
 }
+/* SIMD: lk__vd_f32_x86 / lk__vd_f16_x86 (x86; AVX-512 tiles: lk__tile_flt_x86), lk__vd_f32_arm / lk__vd_f16_arm (NEON) */
 static LK__UNUSED void lk__vec_dot_f32_ref(int64_t n, float *s, const void *vx, const void *vy) { *s = lk__vdot_flt_ref(n, vx, 0, vy, 0, 0); }
 static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, const void *vy) { *s = lk__vdot_flt_ref(n, vx, 1, vy, 1, 1); }
 /* bf16 . bf16. Rows that are a multiple of 32 use the arithmetic of the
@@ -3189,6 +3250,7 @@ static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
         }
     }
 }
+/* SIMD: lk__vd_q4_0_t (x86), lk__vd_q4_0_arm (NEON); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q4_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
@@ -3251,6 +3313,7 @@ static float lk__hsum8(const float *l) {
     float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
     return (t0 + t2) + (t1 + t3);
 }
+/* SIMD: lk__vd_q4_1_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
@@ -3318,6 +3381,7 @@ static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
         }
     }
 }
+/* SIMD: lk__vd_q5_0_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q5_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
@@ -3381,6 +3445,7 @@ static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
         }
     }
 }
+/* SIMD: lk__vd_q5_1_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q5_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
     const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
@@ -3429,6 +3494,7 @@ static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
  * as acc[m] = fma(dx*dy, (float)sum, acc[m]); then an 8-lane horizontal add.
  * Matching the rounding makes our logits follow llama.cpp's bit for bit
  * where the inputs agree. */
+/* SIMD: lk__vd_q8_0_t (x86), lk__vd_q8_0_arm (NEON); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
@@ -3975,6 +4041,7 @@ static void lk__dequantize_row_q6_K(const void *vx, float *y, int64_t n) {
 }
 
 /* Q8_K: activations for the K-quant dots; d = max/-127 (float, not f16). */
+/* SIMD: lk__act_q8_K_x86 (x86) */
 static LK__UNUSED void lk__quantize_row_q8_K_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -4021,6 +4088,7 @@ static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, i
         for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
 }
 
+/* SIMD: lk__vd_q2_K_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4047,6 +4115,7 @@ static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void
     *s = sumf;
 }
 
+/* SIMD: lk__vd_q3_K_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4091,6 +4160,7 @@ static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float d
     dmin = dminx * yb->d;
     *sumf -= dmin * (float)sumi;
 }
+/* SIMD: lk__vd_q4_K_t (x86), lk__vd_q4_K_arm (NEON); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4109,6 +4179,7 @@ static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
+/* SIMD: lk__vd_q5_K_t (x86), lk__vd_q5_K_arm (NEON); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4127,6 +4198,7 @@ static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
+/* SIMD: lk__vd_q6_K_t (x86), lk__vd_q6_K_arm (NEON); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4300,6 +4372,7 @@ static int lk__act_round(float v) {   /* round half to even, clamped to int8 */
     if (v <= -128.0f) return -128;
     return lk__nearest_int(v);        /* exact for |v| < 2^22 */
 }
+/* SIMD: lk__act_q8_0_x86 (x86), lk__act_q8_0_arm (NEON) */
 static LK__UNUSED void lk__act_quantize_q8_0_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -4312,6 +4385,7 @@ static LK__UNUSED void lk__act_quantize_q8_0_ref(const float *x, void *vy, int64
         for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__act_round(x[j] * id);
     }
 }
+/* SIMD: lk__act_q8_1_x86 (x86), lk__act_q8_1_arm (NEON) */
 static LK__UNUSED void lk__act_quantize_q8_1_ref(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
@@ -4441,7 +4515,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 
 #ifndef LLMKIT_NO_IQ
 /* --------------------------------------------------------------------------
- * 7b. IQ and ternary formats (implementation)
+ * 15.7b IQ and ternary formats
  * --------------------------------------------------------------------------
  * Kernels read and write raw little-endian bytes at the ggml offsets (see
  * the lk_block_* structs in section 7b), so they need no alignment and work
@@ -5049,6 +5123,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
  * blocks (fp16 d, int8 qs[32]: 34 B). Integer sums per sub-block, scaled
  * in float per super-block, as ggml's scalar code does. */
 #define LK__Q8K_BYTES 292
+/* SIMD: lk__vd_iq4_nl_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t ib; int j;
@@ -5065,6 +5140,7 @@ static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *v
     }
     *s = sumf;
 }
+/* SIMD: lk__vd_iq4_xs_t (x86); LK__DOT (15.7s) picks one */
 static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int ib, j;
@@ -5974,6 +6050,7 @@ static __m256i lk__q32_x(const __m256 *v, float id, __m256i *sum) {
     if (sum) *sum = _mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3));
     return lk__pack32_x(i0, i1, i2, i3);
 }
+/* reference: lk__act_quantize_q8_0_ref (15.7a) */
 static void lk__act_q8_0_x86(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -5984,6 +6061,7 @@ static void lk__act_q8_0_x86(const float *x, void *vy, int64_t n) {
         _mm256_storeu_si256((__m256i *)(void *)y[i].qs, lk__q32_x(v, amax != 0.0f ? 127.0f / amax : 0.0f, NULL));
     }
 }
+/* reference: lk__act_quantize_q8_1_ref (15.7a) */
 static void lk__act_q8_1_x86(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
@@ -5996,6 +6074,7 @@ static void lk__act_q8_1_x86(const float *x, void *vy, int64_t n) {
         y[i].s = LK__F2H(d * (float)lk__hsum8i_x(sum));
     }
 }
+/* reference: lk__quantize_row_q8_K_ref (15.7a) */
 static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
     lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -6038,6 +6117,7 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
  * int lanes = dp4(u, y) - off * dp4(1, y): exact integers of 4 products.
  * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
  * add m * s per block in a separate float sum. */
+/* kinds: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1; each equals lk__vec_dot_<type>_q8_0/_q8_1_ref (15.7a) or lk__iq4_nl_vec_dot_ref (15.7b) */
 LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
     static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };
@@ -6094,6 +6174,7 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + summ[r][c];
 }
 /* q4_K . q8_K */
+/* references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
 LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C, int q5) {
     int64_t i, nb = n / LK_QK_K;
@@ -6165,6 +6246,7 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
 }
 /* q6_K . q8_K */
+/* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
 LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C) {
     int64_t i, nb = n / LK_QK_K;
@@ -6211,32 +6293,41 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     }
     LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
+/* reference: lk__vec_dot_q8_0_q8_0_ref (15.7a) */
 static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
 }
+/* reference: lk__vec_dot_q4_0_q8_0_ref (15.7a) */
 static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
 }
+/* reference: lk__vec_dot_q5_0_q8_0_ref (15.7a) */
 static void lk__vd_q5_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 2);
 }
 #ifndef LLMKIT_NO_IQ
+/* reference: lk__iq4_nl_vec_dot_ref (15.7b) */
 static void lk__vd_iq4_nl_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 3);
 }
 #endif
+/* reference: lk__vec_dot_q4_1_q8_1_ref (15.7a) */
 static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 4);
 }
+/* reference: lk__vec_dot_q5_1_q8_1_ref (15.7a) */
 static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 5);
 }
+/* reference: lk__vec_dot_q4_K_q8_K_ref (15.7a) */
 static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
 }
+/* reference: lk__vec_dot_q5_K_q8_K_ref (15.7a) */
 static void lk__vd_q5_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
 }
+/* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
 static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
@@ -6264,6 +6355,7 @@ static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const uns
 static void lk__t41_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 /* q3_K . q8_K: u = low 2 bits + 4 * high bit, value u - 4; int16 pairs of
  * (u - 4) * y as ggml forms them, times the signed 6-bit scales */
+/* reference: lk__vec_dot_q3_K_q8_K_ref (15.7a) */
 LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C) {
     int64_t i, nb = n / LK_QK_K;
@@ -6316,6 +6408,7 @@ LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
 /* q2_K . q8_K: unsigned 2-bit quants times 4-bit scales; mins apart */
+/* reference: lk__vec_dot_q2_K_q8_K_ref (15.7a) */
 LK__AINL void lk__tile_q2_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C) {
     int64_t i, nb = n / LK_QK_K;
@@ -6354,9 +6447,11 @@ LK__AINL void lk__tile_q2_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
 }
+/* reference: lk__vec_dot_q3_K_q8_K_ref (15.7a) */
 static void lk__vd_q3_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q3_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
+/* reference: lk__vec_dot_q2_K_q8_K_ref (15.7a) */
 static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
@@ -6367,6 +6462,7 @@ static void lk__t41_q2_K(int64_t n, const unsigned char *w, size_t ws, const uns
 #ifndef LLMKIT_NO_IQ
 /* iq4_xs . q8_K: levels by table lookup, int16 pairs by the sign trick,
  * times the 6-bit sub-block scale minus 32 */
+/* reference: lk__iq4_xs_vec_dot_ref (15.7b) */
 LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                   float *y, int64_t ys, int R, int C) {
     const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
@@ -6406,6 +6502,7 @@ LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, 
 }
 #endif
 #ifndef LLMKIT_NO_IQ
+/* reference: lk__iq4_xs_vec_dot_ref (15.7b) */
 static void lk__vd_iq4_xs_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_iq4_xs_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
@@ -6426,6 +6523,7 @@ static float lk__red16_z(__m512 v) {   /* lanes j + (8 + j), then lk__hsum8's or
 LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
     return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
 }
+/* references: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref, lk__vec_dot_bf16_ref (15.7a) */
 LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
     const int es = kind == 0 ? 4 : 2;
@@ -6496,6 +6594,7 @@ static int32x4_t lk__dp4_a(int32x4_t acc, int8x16_t a, int8x16_t b) {
     return vaddq_s32(acc, vpaddq_s32(vpaddlq_s16(p0), vpaddlq_s16(p1)));
 #endif
 }
+/* reference: lk__vec_dot_q8_0_q8_0_ref (15.7a) */
 static void lk__vd_q8_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx), *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -6509,6 +6608,7 @@ static void lk__vd_q8_0_arm(int64_t n, float *s, const void *vx, const void *vy)
     }
     *s = lk__hsum8_a(lo, hi);
 }
+/* reference: lk__vec_dot_q4_0_q8_0_ref (15.7a) */
 static void lk__vd_q4_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
@@ -6529,6 +6629,7 @@ static void lk__vd_q4_0_arm(int64_t n, float *s, const void *vx, const void *vy)
     *s = lk__hsum8_a(lo, hi);
 }
 /* float dots: 16 lanes (4 x 4), fma, reduced 8+8 then as lk__hsum8; tail in double */
+/* reference: lk__vec_dot_f32_ref (15.7a; NEON lanes differ from it in the last bits) */
 static void lk__vd_f32_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
     float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
@@ -6544,6 +6645,7 @@ static void lk__vd_f32_arm(int64_t n, float *s, const void *vx, const void *vy) 
     *s = (float)((double)lk__hsum8_a(vaddq_f32(a2, a0), vaddq_f32(a3, a1)) + tail);
 }
 static float32x4_t lk__f16x4_a(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
+/* reference: lk__vec_dot_f16_ref (15.7a; NEON lanes differ from it in the last bits) */
 static void lk__vd_f16_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
@@ -6586,6 +6688,7 @@ static void lk__act_q8_a(const float *x, int8_t *q, float *amax_out, float (*idf
     }
 }
 static float lk__id127_a(float amax) { return amax != 0.0f ? 127.0f / amax : 0.0f; }
+/* reference: lk__act_quantize_q8_0_ref (15.7a) */
 static void lk__act_q8_0_arm(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -6595,6 +6698,7 @@ static void lk__act_q8_0_arm(const float *x, void *vy, int64_t n) {
         y[i].d = LK__F2H(amax / 127.0f);
     }
 }
+/* reference: lk__act_quantize_q8_1_ref (15.7a) */
 static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
@@ -6609,6 +6713,7 @@ static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
 }
 /* K-quants: per sub-block integer dots times the integer scale in 4 int32
  * lanes, one float fma per super-block; min / offset terms in integers */
+/* reference: lk__vec_dot_q4_K_q8_K_ref (15.7a) */
 static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -6639,6 +6744,7 @@ static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy)
     }
     *s = summ + vaddvq_f32(acc);
 }
+/* reference: lk__vec_dot_q5_K_q8_K_ref (15.7a) */
 static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -6673,6 +6779,7 @@ static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy)
     }
     *s = summ + vaddvq_f32(acc);
 }
+/* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
 static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -6781,7 +6888,7 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
 
 #ifndef LLMKIT_NO_QUANTIZE
 /* --------------------------------------------------------------------------
- * 15.7q Model quantization: file types, mix rules, lk_quantize_gguf
+ * 15.7c Model quantization: file types, mix rules, lk_quantize_gguf
  * -------------------------------------------------------------------------- */
 /* Canonical names first (lk_ftype_get returns the first entry of an id),
  * then llama-quantize's aliases. */
@@ -7080,157 +7187,158 @@ static void *lk__qg_reserve(const lk_allocator *a, void **buf, size_t *cap, size
     return *buf;
 }
 
-LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_params *p, lk_gguf_writer **out, lk_quantize_gguf_stats *stats) {
+/* lk_quantize_gguf's working state: the allocator and grow-only buffers */
+typedef struct lk__qg {
     lk_allocator a;
+    const lk_quantize_gguf_params *p;
     const lk_ftype_info *fi;
     lk_quant_mix mix;
-    lk_quantize_gguf_stats sum;
-    lk__qg_item *items = NULL;
-    char *names = NULL, *key;
-    void *key_buf = NULL, *f32_buf = NULL, *q_buf = NULL;
-    size_t items_size = 0, names_size = 0, key_cap = 0, f32_cap = 0, q_cap = 0, off;
-    int64_t i, n;
-    uint64_t k, total;
-    lk_gguf_writer *w = NULL;
-    lk_status st = LK_OK;
-    int nt;
+    int nt;                          /* threads                                   */
+    void *key_buf, *f32_buf, *q_buf; /* a key; f32 rows of a tensor; its quantized rows */
+    size_t key_cap, f32_cap, q_cap;
+} lk__qg;
 
-    if (out) *out = NULL;
-    if (stats) memset(stats, 0, sizeof *stats);
-    if (!in || !p || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: NULL argument");
-    if (!(fi = lk_ftype_get(p->ftype))) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: unknown file type %d", p->ftype);
-    if ((p->output_type >= 0 && !lk_type_get(p->output_type)) || (p->token_embd_type >= 0 && !lk_type_get(p->token_embd_type)))
-        return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: unknown output (%d) or token embedding (%d) type", p->output_type, p->token_embd_type);
-    if (in->n_tensors > (uint64_t)INT64_MAX / 2 || in->n_tensors > SIZE_MAX / sizeof(lk__qg_item))
-        return lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: too many tensors");
-    a = lk__resolve_alloc(p->alloc);
-    n = (int64_t)in->n_tensors;
-    memset(&sum, 0, sizeof sum);
-    if ((st = lk_quant_mix_init(&mix, in))) return st;
-    nt = lk_threads_count(p->threads);
-
-    {
-        lk_gguf_params wp = lk_gguf_default_params();
-        wp.alloc = &a;
-        if ((st = lk_gguf_writer_new(&wp, &w))) return st;
-    }
-    /* metadata: copied in order, then quantization_version and file_type appended */
+/* metadata copied in order (minus the keys the new file restates), then
+ * quantization_version and file_type appended */
+static lk_status lk__qg_metadata(lk__qg *q, const lk_gguf *in, lk_gguf_writer *w) {
+    uint64_t k;
+    lk_status st;
     for (k = 0; k < in->n_kv; k++) {
         const lk_gguf_kv *kv = &in->kv[k];
+        char *key;
         if (lk_str_eq(kv->key, "general.quantization_version") || lk_str_eq(kv->key, "general.file_type") ||
             lk_str_eq(kv->key, "split.no") || lk_str_eq(kv->key, "split.count") || lk_str_eq(kv->key, "split.tensors.count"))
             continue;
-        if (kv->key.len >= SIZE_MAX - 1 || !lk__qg_reserve(&a, &key_buf, &key_cap, (size_t)kv->key.len + 1)) {
-            st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: out of memory");
-            goto done;
-        }
-        key = LK__CAST(char *, key_buf);
+        if (kv->key.len >= SIZE_MAX - 1 || !lk__qg_reserve(&q->a, &q->key_buf, &q->key_cap, (size_t)kv->key.len + 1))
+            return lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: out of memory");
+        key = LK__CAST(char *, q->key_buf);
         memcpy(key, kv->key.ptr, (size_t)kv->key.len);
         key[kv->key.len] = 0;
         if (strcmp(key, "general.alignment") == 0 && kv->value.type == LK_GGUF_UINT32)
             st = lk_gguf_writer_set_alignment(w, (uint32_t)kv->value.v.u);
         else
             st = lk_gguf_writer_add_value(w, key, &kv->value);
-        if (st) goto done;
+        if (st) return st;
     }
-    if ((st = lk_gguf_writer_add_u32(w, "general.quantization_version", 2))) goto done;
-    if ((st = lk_gguf_writer_add_u32(w, "general.file_type", (uint32_t)p->ftype))) goto done;
-
-    /* NUL-terminated names, sorted into llama-quantize's order */
-    for (i = 0, total = 0; i < n; i++) total += in->tensors[i].name.len + 1;   /* <= file size */
-    items_size = (size_t)(n ? n : 1) * sizeof *items;
-    names_size = (size_t)total;
-    if (total > SIZE_MAX / 2) { st = lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: tensor names too long"); goto done; }
-    items = LK__CAST(lk__qg_item *, lk__alloc(&a, items_size));
-    names = LK__CAST(char *, lk__alloc(&a, names_size));
-    if (!items || !names) { st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: out of memory"); goto done; }
-    for (i = 0, off = 0; i < n; i++) {
+    if ((st = lk_gguf_writer_add_u32(w, "general.quantization_version", 2))) return st;
+    return lk_gguf_writer_add_u32(w, "general.file_type", (uint32_t)q->p->ftype);
+}
+/* the tensors' NUL-terminated names in names[], items[] sorted into
+ * llama-quantize's order (caller frees both: n items, `total` name bytes) */
+static lk_status lk__qg_order(lk__qg *q, const lk_gguf *in, lk__qg_item **items, char **names, size_t *names_size) {
+    const int64_t n = (int64_t)in->n_tensors;
+    uint64_t total = 0;
+    size_t off = 0;
+    int64_t i;
+    for (i = 0; i < n; i++) total += in->tensors[i].name.len + 1;   /* <= file size */
+    if (total > SIZE_MAX / 2) return lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: tensor names too long");
+    *names_size = (size_t)total;
+    *items = LK__CAST(lk__qg_item *, lk__alloc(&q->a, (size_t)(n ? n : 1) * sizeof **items));
+    *names = LK__CAST(char *, lk__alloc(&q->a, *names_size));
+    if (!*items || !*names) return lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: out of memory");
+    for (i = 0; i < n; i++) {
         lk_str nm = in->tensors[i].name;
-        memcpy(names + off, nm.ptr, (size_t)nm.len);
-        names[off + nm.len] = 0;
-        items[i].idx = i;
-        items[i].name = names + off;
-        items[i].layer = lk__qm_layer(items[i].name, -1);
+        memcpy(*names + off, nm.ptr, (size_t)nm.len);
+        (*names)[off + nm.len] = 0;
+        (*items)[i].idx = i;
+        (*items)[i].name = *names + off;
+        (*items)[i].layer = lk__qm_layer((*items)[i].name, -1);
         off += (size_t)nm.len + 1;
     }
-    if (n > 1) qsort(items, (size_t)n, sizeof *items, lk__qg_cmp);
+    if (n > 1) qsort(*items, (size_t)n, sizeof **items, lk__qg_cmp);
+    return LK_OK;
+}
+/* the type one tensor gets: the file type's mix (or its base type with
+ * pure), explicit output / token_embd types, a fallback when rows do not
+ * fit; src_type when it is not quantized at all */
+static lk_type lk__qg_pick(lk__qg *q, const lk_gguf_tensor *t, const char *name, const int64_t *ne, int n_dims) {
+    const lk_quantize_gguf_params *p = q->p;
+    lk_type type = q->fi->type;
+    if (!lk_quant_wants_quantize(name, n_dims, p->leave_output)) return t->type;
+    if (!p->pure) type = lk_quant_mix_type(&q->mix, type, name, ne[0], p->ftype);
+    if (p->token_embd_type != LK_TYPE_NONE && strcmp(name, "token_embd.weight") == 0) type = p->token_embd_type;
+    if (p->output_type != LK_TYPE_NONE && strcmp(name, "output.weight") == 0) type = p->output_type;
+    if (ne[0] % lk_type_get(type)->blck_size) {      /* pure or explicit types */
+        type = lk_quant_fallback_type(type, ne[0]);
+        q->mix.n_fallback++;
+    }
+    return type;
+}
+/* quantize tensor t (nrows rows of ne0) to `type` into q->q_buf: from f32
+ * directly, or dequantized first (floats; quantized types with
+ * allow_requantize). *bytes = the new size */
+static lk_status lk__qg_convert(lk__qg *q, const lk_gguf_tensor *t, const char *name, int64_t ne0, int64_t nrows, lk_type type, uint64_t *bytes) {
+    const lk_type_traits *src_tt = lk_type_get(t->type), *dst_tt = lk_type_get(type);
+    const size_t row_size = lk_row_size(type, ne0);
+    uint64_t f32_bytes;
+    const float *src;
+    lk__qg_job job;
+    if (!dst_tt->from_float) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize_gguf: %s: no quantizer for type %s", name, lk_type_name(type));
+    if (!lk__mul_ok((uint64_t)ne0 * (uint64_t)nrows, sizeof(float), &f32_bytes) || !lk__mul_ok((uint64_t)nrows, row_size, bytes) ||
+        f32_bytes > SIZE_MAX || *bytes > SIZE_MAX)
+        return lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: %s: tensor too large", name);
+    if (t->type == LK_TYPE_F32) src = LK__CAST(const float *, t->data);
+    else if (src_tt && src_tt->to_float && (!src_tt->is_quantized || q->p->allow_requantize)) {
+        const size_t src_row = lk_row_size(t->type, ne0);
+        float *f = LK__CAST(float *, lk__qg_reserve(&q->a, &q->f32_buf, &q->f32_cap, (size_t)f32_bytes));
+        int64_t r;
+        if (!f) return lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: %s: out of memory", name);
+        for (r = 0; r < nrows; r++) src_tt->to_float(LK__CAST(const unsigned char *, t->data) + (size_t)r * src_row, f + r * ne0, ne0);
+        src = f;
+    } else
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize_gguf: %s: requantizing from type %s is disabled (or impossible)", name,
+                            lk_type_name(t->type));
+    if (!lk__qg_reserve(&q->a, &q->q_buf, &q->q_cap, (size_t)*bytes)) return lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: %s: out of memory", name);
+    job.type = type; job.src = src; job.dst = LK__CAST(unsigned char *, q->q_buf);
+    job.nrows = nrows; job.n_per_row = ne0; job.row_size = row_size; job.failed = 0;
+    lk_parallel_for(q->p->threads, (int)(nrows < q->nt ? nrows : q->nt), lk__qg_task, &job);
+    if (job.failed) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: %s: quantization to %s failed", name, lk_type_name(type));
+    return LK_OK;
+}
 
-    for (i = 0; i < n; i++) {
+LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_params *p, lk_gguf_writer **out, lk_quantize_gguf_stats *stats) {
+    lk__qg q;
+    lk_quantize_gguf_stats sum;
+    lk__qg_item *items = NULL;
+    char *names = NULL;
+    size_t names_size = 0;
+    int64_t i, n;
+    lk_gguf_writer *w = NULL;
+    lk_gguf_params wp = lk_gguf_default_params();
+    lk_status st = LK_OK;
+
+    if (out) *out = NULL;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!in || !p || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: NULL argument");
+    memset(&q, 0, sizeof q);
+    q.p = p;
+    if (!(q.fi = lk_ftype_get(p->ftype))) return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: unknown file type %d", (int)p->ftype);
+    if ((p->output_type != LK_TYPE_NONE && !lk_type_get(p->output_type)) || (p->token_embd_type != LK_TYPE_NONE && !lk_type_get(p->token_embd_type)))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: unknown output (%d) or token embedding (%d) type", (int)p->output_type, (int)p->token_embd_type);
+    if (in->n_tensors > (uint64_t)INT64_MAX / 2 || in->n_tensors > SIZE_MAX / sizeof(lk__qg_item))
+        return lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: too many tensors");
+    q.a = lk__resolve_alloc(p->alloc);
+    q.nt = lk_threads_count(p->threads);
+    n = (int64_t)in->n_tensors;
+    memset(&sum, 0, sizeof sum);
+    if ((st = lk_quant_mix_init(&q.mix, in))) return st;
+    wp.alloc = &q.a;
+    if ((st = lk_gguf_writer_new(&wp, &w))) return st;
+    if ((st = lk__qg_metadata(&q, in, w)) || (st = lk__qg_order(&q, in, &items, &names, &names_size))) goto done;
+    for (i = 0; i < n; i++) {   /* in llama-quantize's order */
         const lk_gguf_tensor *t = &in->tensors[items[i].idx];
         const char *name = items[i].name;
         int n_dims = 1, d, convert;
-        int64_t ne[LK_MAX_DIMS], nrows;
-        uint64_t nel;
-        lk_type new_type = t->type;
+        int64_t ne[LK_MAX_DIMS];
+        lk_type new_type;
         uint64_t new_size = t->nbytes;
-        const void *new_data = t->data;
         for (d = 0; d < LK_MAX_DIMS; d++) { ne[d] = d < t->n_dims ? t->ne[d] : 1; if (ne[d] > 1) n_dims = d + 1; }
-        nrows = ne[1] * ne[2] * ne[3];                   /* the reader checked the sizes */
-        nel = (uint64_t)ne[0] * (uint64_t)nrows;
-        convert = lk_quant_wants_quantize(name, n_dims, p->leave_output);
-        if (convert) {
-            new_type = fi->type;
-            if (!p->pure) new_type = lk_quant_mix_type(&mix, new_type, name, ne[0], p->ftype);
-            if (p->token_embd_type >= 0 && strcmp(name, "token_embd.weight") == 0) new_type = (lk_type)p->token_embd_type;
-            if (p->output_type >= 0 && strcmp(name, "output.weight") == 0) new_type = (lk_type)p->output_type;
-            if (ne[0] % lk_type_get(new_type)->blck_size) {      /* pure or explicit types */
-                new_type = lk_quant_fallback_type(new_type, ne[0]);
-                mix.n_fallback++;
-            }
-            convert = t->type != new_type;
-        }
-        if (convert) {
-            const lk_type_traits *src_tt = lk_type_get(t->type), *dst_tt = lk_type_get(new_type);
-            const float *src;
-            lk__qg_job job;
-            size_t row_size = lk_row_size(new_type, ne[0]);
-            uint64_t f32_bytes, q_bytes;
-            if (!dst_tt->from_float) {
-                st = lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize_gguf: %s: no quantizer for type %s", name, lk_type_name(new_type));
-                goto done;
-            }
-            if (!lk__mul_ok(nel, sizeof(float), &f32_bytes) || !lk__mul_ok((uint64_t)nrows, row_size, &q_bytes) ||
-                f32_bytes > SIZE_MAX || q_bytes > SIZE_MAX) {
-                st = lk_set_error(LK_ERR_RANGE, "lk_quantize_gguf: %s: tensor too large", name);
-                goto done;
-            }
-            if (t->type == LK_TYPE_F32) {
-                src = LK__CAST(const float *, t->data);
-            } else if (src_tt && src_tt->to_float && (!src_tt->is_quantized || p->allow_requantize)) {
-                size_t src_row = lk_row_size(t->type, ne[0]);
-                float *f;
-                int64_t r;
-                if (!(f = LK__CAST(float *, lk__qg_reserve(&a, &f32_buf, &f32_cap, (size_t)f32_bytes)))) {
-                    st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: %s: out of memory", name);
-                    goto done;
-                }
-                for (r = 0; r < nrows; r++)
-                    src_tt->to_float(LK__CAST(const unsigned char *, t->data) + (size_t)r * src_row, f + r * ne[0], ne[0]);
-                src = f;
-            } else {
-                st = lk_set_error(LK_ERR_UNSUPPORTED, "lk_quantize_gguf: %s: requantizing from type %s is disabled (or impossible)",
-                                  name, lk_type_name(t->type));
-                goto done;
-            }
-            if (!lk__qg_reserve(&a, &q_buf, &q_cap, (size_t)q_bytes)) {
-                st = lk_set_error(LK_ERR_NOMEM, "lk_quantize_gguf: %s: out of memory", name);
-                goto done;
-            }
-            job.type = new_type; job.src = src; job.dst = LK__CAST(unsigned char *, q_buf);
-            job.nrows = nrows; job.n_per_row = ne[0]; job.row_size = row_size; job.failed = 0;
-            lk_parallel_for(p->threads, (int)(nrows < nt ? nrows : nt), lk__qg_task, &job);
-            if (job.failed) {
-                st = lk_set_error(LK_ERR_INVALID_ARG, "lk_quantize_gguf: %s: quantization to %s failed", name, lk_type_name(new_type));
-                goto done;
-            }
-            new_data = q_buf;
-            new_size = q_bytes;
-            sum.n_converted++;
-        } else {
-            new_type = t->type;
-        }
+        new_type = lk__qg_pick(&q, t, name, ne, n_dims);
+        convert = new_type != t->type;
+        if (convert && (st = lk__qg_convert(&q, t, name, ne[0], ne[1] * ne[2] * ne[3], new_type, &new_size))) goto done;
+        if (convert) sum.n_converted++;
         /* quantized data is copied into the writer (q_buf is reused); the rest points into `in` */
-        if ((st = lk_gguf_writer_add_tensor(w, name, new_type, n_dims, ne, new_data, convert))) goto done;
+        if ((st = lk_gguf_writer_add_tensor(w, name, new_type, n_dims, ne, convert ? q.q_buf : t->data, convert))) goto done;
         sum.src_bytes += t->nbytes;
         sum.dst_bytes += new_size;
         if (p->progress) {
@@ -7241,20 +7349,20 @@ LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_param
             p->progress(p->progress_user, &ev);
         }
     }
-    sum.n_fallback = mix.n_fallback;
-    sum.n_mixed = mix.n_mixed;
+    sum.n_fallback = q.mix.n_fallback;
+    sum.n_mixed = q.mix.n_mixed;
 done:
-    lk__free(&a, items, items_size);
-    lk__free(&a, names, names_size);
-    lk__free(&a, key_buf, key_cap);
-    lk__free(&a, f32_buf, f32_cap);
-    lk__free(&a, q_buf, q_cap);
+    lk__free(&q.a, items, (size_t)(n ? n : 1) * sizeof *items);
+    lk__free(&q.a, names, names_size);
+    lk__free(&q.a, q.key_buf, q.key_cap);
+    lk__free(&q.a, q.f32_buf, q.f32_cap);
+    lk__free(&q.a, q.q_buf, q.q_cap);
     if (st) { lk_gguf_writer_free(w); return st; }
     if (stats) *stats = sum;
     *out = w;
     return LK_OK;
 }
-/* end of 15.7q */
+/* end of 15.7c */
 
 #endif /* LLMKIT_NO_QUANTIZE */
 /* --------------------------------------------------------------------------
