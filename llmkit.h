@@ -1755,85 +1755,41 @@ LK__UNUSED static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
 /* --------------------------------------------------------------------------
  * 15.4 Types
  * -------------------------------------------------------------------------- */
-/* 7a kernels (defined in 15.7a) */
-static void lk__to_float_f32(const void *x, float *y, int64_t n);
-static void lk__from_float_f32(const float *x, void *y, int64_t n);
-static void lk__vec_dot_f32(int64_t n, float *s, const void *x, const void *y);
-static void lk__to_float_f16(const void *x, float *y, int64_t n);
-static void lk__from_float_f16(const float *x, void *y, int64_t n);
-static void lk__vec_dot_f16(int64_t n, float *s, const void *x, const void *y);
-static void lk__to_float_bf16(const void *x, float *y, int64_t n);
-static void lk__from_float_bf16(const float *x, void *y, int64_t n);
-static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q4_0(const void *x, float *y, int64_t n);
-static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n);
-static void lk__vec_dot_q4_0_q8_0(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q4_1(const void *x, float *y, int64_t n);
+/* 7a kernels (defined in 15.7a; the dots dispatch to 15.7s) */
+#define LK__FLT_PROTO(t) static void lk__to_float_##t(const void *x, float *y, int64_t n); \
+    static void lk__from_float_##t(const float *x, void *y, int64_t n); static void lk__vec_dot_##t(int64_t n, float *s, const void *x, const void *y);
+#define LK__ROW_PROTO(t) static void lk__dequantize_row_##t(const void *x, float *y, int64_t n);
+#define LK__QUANT_PROTO(t) static void lk__quantize_row_##t(const float *x, void *y, int64_t n);
+#define LK__DOT_PROTO(t, a) static void lk__vec_dot_##t##_##a(int64_t n, float *s, const void *x, const void *y);
+LK__FLT_PROTO(f32) LK__FLT_PROTO(f16) LK__FLT_PROTO(bf16)
+LK__ROW_PROTO(q4_0) LK__ROW_PROTO(q4_1) LK__ROW_PROTO(q5_0) LK__ROW_PROTO(q5_1) LK__ROW_PROTO(q8_0) LK__ROW_PROTO(q8_1)
+LK__ROW_PROTO(q2_K) LK__ROW_PROTO(q3_K) LK__ROW_PROTO(q4_K) LK__ROW_PROTO(q5_K) LK__ROW_PROTO(q6_K) LK__ROW_PROTO(q8_K)
+LK__DOT_PROTO(q4_0, q8_0) LK__DOT_PROTO(q4_1, q8_1) LK__DOT_PROTO(q5_0, q8_0) LK__DOT_PROTO(q5_1, q8_1) LK__DOT_PROTO(q8_0, q8_0)
+LK__DOT_PROTO(q2_K, q8_K) LK__DOT_PROTO(q3_K, q8_K) LK__DOT_PROTO(q4_K, q8_K) LK__DOT_PROTO(q5_K, q8_K) LK__DOT_PROTO(q6_K, q8_K)
+LK__QUANT_PROTO(q4_0) LK__QUANT_PROTO(q8_0) LK__QUANT_PROTO(q8_K)   /* the KV cache's and the activations' */
 #ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q4_1(const float *x, void *y, int64_t n);
+LK__QUANT_PROTO(q4_1) LK__QUANT_PROTO(q5_0) LK__QUANT_PROTO(q5_1) LK__QUANT_PROTO(q8_1)
+LK__QUANT_PROTO(q2_K) LK__QUANT_PROTO(q3_K) LK__QUANT_PROTO(q4_K) LK__QUANT_PROTO(q5_K) LK__QUANT_PROTO(q6_K)
 #endif
-static void lk__vec_dot_q4_1_q8_1(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q5_0(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q5_0(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q5_0_q8_0(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q5_1(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q5_1(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q5_1_q8_1(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q8_0(const void *x, float *y, int64_t n);
-static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n);
-static void lk__vec_dot_q8_0_q8_0(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q8_1(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q8_1(const float *x, void *y, int64_t n);
-#endif
-static void lk__dequantize_row_q2_K(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q2_K(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q2_K_q8_K(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q3_K(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q3_K(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q3_K_q8_K(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q4_K(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q4_K(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q4_K_q8_K(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q5_K(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q5_K(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q5_K_q8_K(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q6_K(const void *x, float *y, int64_t n);
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q6_K(const float *x, void *y, int64_t n);
-#endif
-static void lk__vec_dot_q6_K_q8_K(int64_t n, float *s, const void *x, const void *y);
-static void lk__dequantize_row_q8_K(const void *x, float *y, int64_t n);
-static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n);
+#undef LK__FLT_PROTO
+#undef LK__ROW_PROTO
+#undef LK__QUANT_PROTO
+#undef LK__DOT_PROTO
 #ifndef LLMKIT_NO_IQ
 /* 7b. IQ and ternary kernels (defined in 15.7b) */
 #define LK__IQ_PROTO(t) \
     static void lk__##t##_to_float(const void *x, float *y, int64_t n); \
     static void lk__##t##_vec_dot(int64_t n, float *s, const void *x, const void *y);
+#define LK__IQ_QUANT_PROTO(t) static void lk__##t##_from_float(const float *x, void *y, int64_t n);
 LK__IQ_PROTO(iq4_nl) LK__IQ_PROTO(iq4_xs) LK__IQ_PROTO(iq3_xxs) LK__IQ_PROTO(iq3_s)
 LK__IQ_PROTO(iq2_xxs) LK__IQ_PROTO(iq2_xs) LK__IQ_PROTO(iq2_s) LK__IQ_PROTO(iq1_s)
 LK__IQ_PROTO(iq1_m) LK__IQ_PROTO(tq1_0) LK__IQ_PROTO(tq2_0)
-#undef LK__IQ_PROTO
 #ifndef LLMKIT_NO_QUANTIZE
-static void lk__iq4_nl_from_float(const float *x, void *y, int64_t n);
-static void lk__iq4_xs_from_float(const float *x, void *y, int64_t n);
-static void lk__iq3_xxs_from_float(const float *x, void *y, int64_t n);
-static void lk__iq3_s_from_float(const float *x, void *y, int64_t n);
-static void lk__tq1_0_from_float(const float *x, void *y, int64_t n);
-static void lk__tq2_0_from_float(const float *x, void *y, int64_t n);
+LK__IQ_QUANT_PROTO(iq4_nl) LK__IQ_QUANT_PROTO(iq4_xs) LK__IQ_QUANT_PROTO(iq3_xxs) LK__IQ_QUANT_PROTO(iq3_s)
+LK__IQ_QUANT_PROTO(tq1_0) LK__IQ_QUANT_PROTO(tq2_0)
 #endif
+#undef LK__IQ_PROTO
+#undef LK__IQ_QUANT_PROTO
 #endif
 /* compiled-out kernels leave their table entries NULL (the type stays known;
  * using it reports LK_ERR_UNSUPPORTED) */
