@@ -3176,91 +3176,78 @@ static int lk__round_i8(float v) {              /* roundf(v) clamped to int8 */
     return (int)roundf(v);
 }
 
-static void lk__quantize_row_q4_0(const float *x, void *vy, int64_t n) {
-    lk_block_q4_0 *y = LK__CAST(lk_block_q4_0 *, vy);
-    int64_t i, nb = n / LK_QK4_0;
+/* Legacy blocks, 32 weights each, byte layout (ggml):
+ *   d f16 | m f16 (q4_1, q5_1) | qh u32 (q5_*) | qs[16]
+ * weight j < 16 is the low nibble of qs[j], weight j + 16 its high nibble;
+ * the 5-bit formats add bit j of qh as bit 4 of weight j.
+ * Symmetric formats (q4_0, q5_0): x = d * (q - 2^(bits-1)); with a min
+ * (q4_1, q5_1): x = d * q + m. */
+static uint16_t lk__rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static void lk__wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static uint32_t lk__qh32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static int lk__legacy_bytes(int bits, int with_min) { return 18 + 2 * with_min + (bits == 5 ? 4 : 0); }
+/* q[32] <- the levels of block b minus the format's offset (int8: -16..31) */
+static void lk__legacy_unpack(const uint8_t *b, int bits, int with_min, int8_t q[32]) {
+    const uint8_t *qs = b + lk__legacy_bytes(bits, with_min) - 16;
+    uint32_t h = bits == 5 ? lk__qh32(b + 2 + 2 * with_min) : 0;
+    int off = with_min ? 0 : 1 << (bits - 1), j;
+    for (j = 0; j < 16; j++) {
+        q[j] = (int8_t)((int)((qs[j] & 0xF) | (((h >> j) & 1u) << 4)) - off);
+        q[j + 16] = (int8_t)((int)((qs[j] >> 4) | (((h >> (j + 16)) & 1u) << 4)) - off);
+    }
+}
+/* ggml's quantize_row_q{4,5}_{0,1}_ref: the symmetric formats map the
+ * largest magnitude to -2^(bits-1); the min formats spread [min, max] over
+ * 2^bits - 1 steps. Levels truncate after +0.5 (+ the offset). */
+static void lk__legacy_quantize(const float *x, void *vy, int64_t n, int bits, int with_min) {
+    uint8_t *b = (uint8_t *)vy;
+    const int nq = (1 << bits) - 1, bytes = lk__legacy_bytes(bits, with_min);
+    int64_t i;
     int j;
-    for (i = 0; i < nb; i++, x += LK_QK4_0) {
-        float amax = 0.0f, max = 0.0f, d, id;
-        for (j = 0; j < LK_QK4_0; j++)
-            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
-        d = max / -8;                     /* the largest magnitude maps to -8 */
+    for (i = 0; i < n / 32; i++, x += 32, b += bytes) {
+        uint8_t *qs = b + bytes - 16;
+        float lo = 0.0f, add, d, id;
+        uint32_t h = 0;
+        if (with_min) {
+            float max = -3.402823466e+38f;
+            lo = 3.402823466e+38f;
+            for (j = 0; j < 32; j++) {
+                if (x[j] < lo) lo = x[j];
+                if (x[j] > max) max = x[j];
+            }
+            d = (max - lo) / (float)nq;
+            add = 0.5f;
+            lk__wr16(b + 2, LK__F2H(lo));
+        } else {
+            float amax = 0.0f, max = 0.0f;
+            for (j = 0; j < 32; j++)
+                if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
+            d = max / (float)-(1 << (bits - 1));
+            add = (float)(1 << (bits - 1)) + 0.5f;
+        }
         id = d ? 1.0f / d : 0.0f;
-        y[i].d = LK__F2H(d);
-        for (j = 0; j < LK_QK4_0 / 2; j++) {
-            int q0 = lk__trunc_clamp(x[j] * id + 8.5f, 15);
-            int q1 = lk__trunc_clamp(x[j + 16] * id + 8.5f, 15);
-            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
+        lk__wr16(b, LK__F2H(d));
+        for (j = 0; j < 16; j++) {
+            int q0 = lk__trunc_clamp((x[j] - lo) * id + add, nq);
+            int q1 = lk__trunc_clamp((x[j + 16] - lo) * id + add, nq);
+            qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
+            h |= (uint32_t)(q0 >> 4) << j | (uint32_t)(q1 >> 4) << (j + 16);
         }
+        if (bits == 5) for (j = 0; j < 4; j++) b[2 + 2 * with_min + j] = (uint8_t)(h >> 8 * j);
     }
 }
-static void lk__dequantize_row_q4_0(const void *vx, float *y, int64_t n) {
-    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
-    int64_t i, nb = n / LK_QK4_0;
+static void lk__legacy_dequantize(const void *vx, float *y, int64_t n, int bits, int with_min) {
+    const uint8_t *b = (const uint8_t *)vx;
+    const int bytes = lk__legacy_bytes(bits, with_min);
+    int8_t q[32];
+    int64_t i;
     int j;
-    for (i = 0; i < nb; i++, y += LK_QK4_0) {
-        float d = LK__H2F(x[i].d);
-        for (j = 0; j < 16; j++) {
-            y[j] = (float)((x[i].qs[j] & 0xF) - 8) * d;
-            y[j + 16] = (float)((x[i].qs[j] >> 4) - 8) * d;
-        }
-    }
-}
-/* SIMD: lk__vd_q4_0_t (x86), lk__vd_q4_0_arm (NEON); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q4_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
-    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK4_0;
-    float sum = 0.0f;
-    int j;
-    for (i = 0; i < nb; i++) {
-        int8_t a[LK_QK4_0];
-        int si = 0;
-        /* unpack to int8 first: gcc 12 miscompiles the fused form
-         * sum(((u8 & 15) - 8) * s8) with AVX512-VNNI (-march=native) */
-        for (j = 0; j < 16; j++) {
-            a[j] = (int8_t)((x[i].qs[j] & 0xF) - 8);
-            a[j + 16] = (int8_t)((x[i].qs[j] >> 4) - 8);
-        }
-        for (j = 0; j < LK_QK4_0; j++) si += a[j] * y[i].qs[j];
-        sum += (float)si * LK__H2F(x[i].d) * LK__H2F(y[i].d);
-    }
-    *s = sum;
-}
-
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q4_1(const float *x, void *vy, int64_t n) {
-    lk_block_q4_1 *y = LK__CAST(lk_block_q4_1 *, vy);
-    int64_t i, nb = n / LK_QK4_1;
-    int j;
-    for (i = 0; i < nb; i++, x += LK_QK4_1) {
-        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
-        for (j = 0; j < LK_QK4_1; j++) {
-            if (x[j] < min) min = x[j];
-            if (x[j] > max) max = x[j];
-        }
-        d = (max - min) / 15;
-        id = d ? 1.0f / d : 0.0f;
-        y[i].d = LK__F2H(d);
-        y[i].m = LK__F2H(min);
-        for (j = 0; j < 16; j++) {
-            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 15);
-            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 15);
-            y[i].qs[j] = (uint8_t)(q0 | (q1 << 4));
-        }
-    }
-}
-#endif
-static void lk__dequantize_row_q4_1(const void *vx, float *y, int64_t n) {
-    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
-    int64_t i, nb = n / LK_QK4_1;
-    int j;
-    for (i = 0; i < nb; i++, y += LK_QK4_1) {
-        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
-        for (j = 0; j < 16; j++) {
-            y[j] = (float)(x[i].qs[j] & 0xF) * d + m;
-            y[j + 16] = (float)(x[i].qs[j] >> 4) * d + m;
-        }
+    for (i = 0; i < n / 32; i++, b += bytes, y += 32) {
+        float d = LK__H2F(lk__rd16(b)), m = with_min ? LK__H2F(lk__rd16(b + 2)) : 0.0f;
+        lk__legacy_unpack(b, bits, with_min, q);
+        for (j = 0; j < 32; j++) y[j] = with_min ? (float)q[j] * d + m : (float)q[j] * d;
     }
 }
 /* Sum of 8 float lanes in the order of an AVX 8-lane horizontal add:
@@ -3269,233 +3256,111 @@ static float lk__hsum8(const float *l) {
     float t0 = l[4] + l[0], t1 = l[5] + l[1], t2 = l[6] + l[2], t3 = l[7] + l[3];
     return (t0 + t2) + (t1 + t3);
 }
-/* SIMD: lk__vd_q4_1_t (x86); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_1 *x = LK__CAST(const lk_block_q4_1 *, vx);
-    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
-    int64_t i, nb = n / LK_QK4_1;
-    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, summs = 0.0f;
+/* 8 lanes of ggml's x86 kernels: lane m = the integer sum of products
+ * 4m..4m+3 of a block, acc[m] = fma(d, sum, acc[m]) */
+static void lk__lanes8(const int8_t *a, const int8_t *b, float d, float acc[8]) {
     int m, k;
-    /* sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*s  with s = dy*sum(qy).
-     * Arithmetic of ggml's x86 kernel: 8 lanes, lane m = the integer sum of
-     * elements 4m..4m+3 (element j < 16 is the low nibble of qs[j], j >= 16
-     * the high nibble of qs[j-16]), acc[m] = fma(d*dy, sum, acc[m]); the m*s
-     * terms are summed apart and added after the 8-lane horizontal sum. */
-    for (i = 0; i < nb; i++) {
-        float d = LK__H2F(x[i].d) * LK__H2F(y[i].d);
-        summs = fmaf(LK__H2F(x[i].m), LK__H2F(y[i].s), summs);
-        for (m = 0; m < 8; m++) {
-            int p = 0;
-            for (k = 4 * m; k < 4 * m + 4; k++)
-                p += (k < 16 ? (x[i].qs[k] & 0xF) : (x[i].qs[k - 16] >> 4)) * y[i].qs[k];
-            acc[m] = fmaf(d, (float)p, acc[m]);
-        }
+    for (m = 0; m < 8; m++) {
+        int p = 0;
+        for (k = 4 * m; k < 4 * m + 4; k++) p += a[k] * b[k];
+        acc[m] = fmaf(d, (float)p, acc[m]);
     }
-    *s = lk__hsum8(acc) + summs;
 }
-
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q5_0(const float *x, void *vy, int64_t n) {
-    lk_block_q5_0 *y = LK__CAST(lk_block_q5_0 *, vy);
-    int64_t i, nb = n / LK_QK5_0;
+/* legacy . q8_0 (symmetric formats) or q8_1 (min formats), in the float
+ * order of the ggml kernel llama.cpp runs for each:
+ *   q4_0: sum += (float)isum * dx * dy            (ggml's reference)
+ *   q5_0: sum += (dx * dy) * (float)isum          (ggml's reference)
+ *   q5_1: sum += (dx * dy) * (float)isum + mx * sy
+ *   q4_1: the x86 kernel's 8 lanes (lk__lanes8), the mx * sy terms summed
+ *         apart (fma) and added after the horizontal sum: since
+ *         sum(d*q + m)(dy*qy) = d*dy*sum(q*qy) + m*sy with sy = dy*sum(qy).
+ * The q8 side: d f16 | s f16 (q8_1 only) | qs[32]. */
+static void lk__legacy_dot(int64_t n, float *s, const void *vx, const void *vy, int bits, int with_min) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    const int bytes = lk__legacy_bytes(bits, with_min), ybytes = 34 + 2 * with_min;
+    float sum = 0.0f, acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int8_t q[32];
+    int64_t i;
     int j;
-    for (i = 0; i < nb; i++, x += LK_QK5_0) {
-        float amax = 0.0f, max = 0.0f, d, id;
-        uint32_t qh = 0;
-        for (j = 0; j < LK_QK5_0; j++)
-            if (amax < fabsf(x[j])) { amax = fabsf(x[j]); max = x[j]; }
-        d = max / -16;
-        id = d ? 1.0f / d : 0.0f;
-        y[i].d = LK__F2H(d);
-        for (j = 0; j < 16; j++) {
-            int q0 = lk__trunc_clamp(x[j] * id + 16.5f, 31);
-            int q1 = lk__trunc_clamp(x[j + 16] * id + 16.5f, 31);
-            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
-            qh |= (uint32_t)(q0 >> 4) << j;
-            qh |= (uint32_t)(q1 >> 4) << (j + 16);
-        }
-        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
-        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
+    for (i = 0; i < n / 32; i++, x += bytes, y += ybytes) {
+        const int8_t *qy = (const int8_t *)(y + ybytes - 32);
+        float dx = LK__H2F(lk__rd16(x)), dy = LK__H2F(lk__rd16(y)), mx = 0.0f, sy = 0.0f;
+        int isum = 0;
+        if (with_min) { mx = LK__H2F(lk__rd16(x + 2)); sy = LK__H2F(lk__rd16(y + 2)); }
+        lk__legacy_unpack(x, bits, with_min, q);
+        if (bits == 4 && with_min) { lk__lanes8(q, qy, dx * dy, acc); sum = fmaf(mx, sy, sum); continue; }
+        for (j = 0; j < 32; j++) isum += q[j] * qy[j];
+        if (bits == 4) sum += (float)isum * dx * dy;
+        else if (!with_min) sum += (dx * dy) * (float)isum;
+        else sum += (dx * dy) * (float)isum + mx * sy;
     }
+    *s = bits == 4 && with_min ? lk__hsum8(acc) + sum : sum;
 }
-#endif
-static uint32_t lk__qh32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static void lk__dequantize_row_q5_0(const void *vx, float *y, int64_t n) {
-    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
-    int64_t i, nb = n / LK_QK5_0;
+/* q8_0: d f16 | qs[32];  q8_1: d f16 | s f16 = f16(d * sum(qs)) | qs[32].
+ * d = amax / 127, levels round to nearest (ggml quantize_row_q8_{0,1}_ref). */
+static void lk__q8_quantize(const float *x, void *vy, int64_t n, int with_sum) {
+    uint8_t *b = (uint8_t *)vy;
+    const int bytes = 34 + 2 * with_sum;
+    int64_t i;
     int j;
-    for (i = 0; i < nb; i++, y += LK_QK5_0) {
-        float d = LK__H2F(x[i].d);
-        uint32_t qh = lk__qh32(x[i].qh);
-        for (j = 0; j < 16; j++) {
-            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
-            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
-            y[j] = (float)(q0 - 16) * d;
-            y[j + 16] = (float)(q1 - 16) * d;
-        }
-    }
-}
-/* SIMD: lk__vd_q5_0_t (x86); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q5_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_0 *x = LK__CAST(const lk_block_q5_0 *, vx);
-    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK5_0;
-    float sum = 0.0f;
-    int j;
-    for (i = 0; i < nb; i++) {
-        uint32_t qh = lk__qh32(x[i].qh);
-        int s0 = 0, s1 = 0;
-        for (j = 0; j < 16; j++) {
-            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4)) - 16;
-            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4)) - 16;
-            s0 += q0 * y[i].qs[j];
-            s1 += q1 * y[i].qs[j + 16];
-        }
-        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1);
-    }
-    *s = sum;
-}
-
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q5_1(const float *x, void *vy, int64_t n) {
-    lk_block_q5_1 *y = LK__CAST(lk_block_q5_1 *, vy);
-    int64_t i, nb = n / LK_QK5_1;
-    int j;
-    for (i = 0; i < nb; i++, x += LK_QK5_1) {
-        float min = 3.402823466e+38f, max = -3.402823466e+38f, d, id;
-        uint32_t qh = 0;
-        for (j = 0; j < LK_QK5_1; j++) {
-            if (x[j] < min) min = x[j];
-            if (x[j] > max) max = x[j];
-        }
-        d = (max - min) / 31;
-        id = d ? 1.0f / d : 0.0f;
-        y[i].d = LK__F2H(d);
-        y[i].m = LK__F2H(min);
-        for (j = 0; j < 16; j++) {
-            int q0 = lk__trunc_clamp((x[j] - min) * id + 0.5f, 31);
-            int q1 = lk__trunc_clamp((x[j + 16] - min) * id + 0.5f, 31);
-            y[i].qs[j] = (uint8_t)((q0 & 0xF) | ((q1 & 0xF) << 4));
-            qh |= (uint32_t)(q0 >> 4) << j;
-            qh |= (uint32_t)(q1 >> 4) << (j + 16);
-        }
-        y[i].qh[0] = (uint8_t)qh; y[i].qh[1] = (uint8_t)(qh >> 8);
-        y[i].qh[2] = (uint8_t)(qh >> 16); y[i].qh[3] = (uint8_t)(qh >> 24);
-    }
-}
-#endif
-static void lk__dequantize_row_q5_1(const void *vx, float *y, int64_t n) {
-    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
-    int64_t i, nb = n / LK_QK5_1;
-    int j;
-    for (i = 0; i < nb; i++, y += LK_QK5_1) {
-        float d = LK__H2F(x[i].d), m = LK__H2F(x[i].m);
-        uint32_t qh = lk__qh32(x[i].qh);
-        for (j = 0; j < 16; j++) {
-            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
-            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
-            y[j] = (float)q0 * d + m;
-            y[j + 16] = (float)q1 * d + m;
-        }
-    }
-}
-/* SIMD: lk__vd_q5_1_t (x86); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q5_1_q8_1_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_1 *x = LK__CAST(const lk_block_q5_1 *, vx);
-    const lk_block_q8_1 *y = LK__CAST(const lk_block_q8_1 *, vy);
-    int64_t i, nb = n / LK_QK5_1;
-    float sum = 0.0f;
-    int j;
-    for (i = 0; i < nb; i++) {
-        uint32_t qh = lk__qh32(x[i].qh);
-        int s0 = 0, s1 = 0;
-        for (j = 0; j < 16; j++) {
-            int q0 = (int)((x[i].qs[j] & 0xF) | (((qh >> j) & 1u) << 4));
-            int q1 = (int)((x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1u) << 4));
-            s0 += q0 * y[i].qs[j];
-            s1 += q1 * y[i].qs[j + 16];
-        }
-        sum += (LK__H2F(x[i].d) * LK__H2F(y[i].d)) * (float)(s0 + s1) + LK__H2F(x[i].m) * LK__H2F(y[i].s);
-    }
-    *s = sum;
-}
-
-static void lk__quantize_row_q8_0(const float *x, void *vy, int64_t n) {
-    lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK8_0;
-    int j;
-    for (i = 0; i < nb; i++, x += LK_QK8_0) {
-        float amax = 0.0f, d, id;
-        for (j = 0; j < LK_QK8_0; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
-        d = amax / 127;
-        id = d ? 1.0f / d : 0.0f;
-        y[i].d = LK__F2H(d);
-        for (j = 0; j < LK_QK8_0; j++) y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
-    }
-}
-static void lk__dequantize_row_q8_0(const void *vx, float *y, int64_t n) {
-    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
-    int64_t i, nb = n / LK_QK8_0;
-    int j;
-    for (i = 0; i < nb; i++, y += LK_QK8_0) {
-        float d = LK__H2F(x[i].d);
-        for (j = 0; j < LK_QK8_0; j++) y[j] = (float)x[i].qs[j] * d;
-    }
-}
-/* q8_0 . q8_0 with the arithmetic of ggml's x86 kernels (llamafile's
- * tinyBLAS, which llama.cpp uses for q8_0 weights): lane m of 8 holds the
- * integer sum of products 4m..4m+3 of each block, accumulated across blocks
- * as acc[m] = fma(dx*dy, (float)sum, acc[m]); then an 8-lane horizontal add.
- * Matching the rounding makes our logits follow llama.cpp's bit for bit
- * where the inputs agree. */
-/* SIMD: lk__vd_q8_0_t (x86), lk__vd_q8_0_arm (NEON); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx);
-    const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
-    int64_t i, nb = n / LK_QK8_0;
-    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-    int m, k;
-    for (i = 0; i < nb; i++) {
-        float d = LK__H2F(x[i].d) * LK__H2F(y[i].d);
-        for (m = 0; m < 8; m++) {
-            int p = 0;
-            for (k = 4 * m; k < 4 * m + 4; k++) p += x[i].qs[k] * y[i].qs[k];
-            acc[m] = fmaf(d, (float)p, acc[m]);
-        }
-    }
-    *s = lk__hsum8(acc);
-}
-
-#ifndef LLMKIT_NO_QUANTIZE
-static void lk__quantize_row_q8_1(const float *x, void *vy, int64_t n) {
-    lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
-    int64_t i, nb = n / LK_QK8_1;
-    int j;
-    for (i = 0; i < nb; i++, x += LK_QK8_1) {
+    for (i = 0; i < n / 32; i++, x += 32, b += bytes) {
+        int8_t *qs = (int8_t *)(b + bytes - 32);
         float amax = 0.0f, d, id;
         int sum = 0;
-        for (j = 0; j < LK_QK8_1; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
+        for (j = 0; j < 32; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
         d = amax / 127;
         id = d ? 1.0f / d : 0.0f;
-        y[i].d = LK__F2H(d);
-        for (j = 0; j < LK_QK8_1; j++) {
-            y[i].qs[j] = (int8_t)lk__round_i8(x[j] * id);
-            sum += y[i].qs[j];
+        lk__wr16(b, LK__F2H(d));
+        for (j = 0; j < 32; j++) {
+            qs[j] = (int8_t)lk__round_i8(x[j] * id);
+            sum += qs[j];
         }
-        y[i].s = LK__F2H((float)sum * d);   /* the unrounded d, as ggml */
+        if (with_sum) lk__wr16(b + 2, LK__F2H((float)sum * d));   /* the unrounded d, as ggml */
     }
 }
-#endif
-static void lk__dequantize_row_q8_1(const void *vx, float *y, int64_t n) {
-    const lk_block_q8_1 *x = LK__CAST(const lk_block_q8_1 *, vx);
-    int64_t i, nb = n / LK_QK8_1;
+static void lk__q8_dequantize(const void *vx, float *y, int64_t n, int with_sum) {
+    const uint8_t *b = (const uint8_t *)vx;
+    const int bytes = 34 + 2 * with_sum;
+    int64_t i;
     int j;
-    for (i = 0; i < nb; i++, y += LK_QK8_1) {
-        float d = LK__H2F(x[i].d);
-        for (j = 0; j < LK_QK8_1; j++) y[j] = (float)x[i].qs[j] * d;
+    for (i = 0; i < n / 32; i++, b += bytes, y += 32) {
+        const int8_t *qs = (const int8_t *)(b + bytes - 32);
+        float d = LK__H2F(lk__rd16(b));
+        for (j = 0; j < 32; j++) y[j] = (float)qs[j] * d;
     }
+}
+
+/* The legacy formats' entries in the type table. SIMD kernels: lk__vd_<type>_t
+ * (x86; q4_0 and q8_0 also lk__vd_<type>_arm, NEON); LK__DOT (15.7s) picks. */
+static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n) { lk__legacy_quantize(x, y, n, 4, 0); }
+static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n) { lk__q8_quantize(x, y, n, 0); }
+#ifndef LLMKIT_NO_QUANTIZE
+static void lk__quantize_row_q4_1(const float *x, void *y, int64_t n) { lk__legacy_quantize(x, y, n, 4, 1); }
+static void lk__quantize_row_q5_0(const float *x, void *y, int64_t n) { lk__legacy_quantize(x, y, n, 5, 0); }
+static void lk__quantize_row_q5_1(const float *x, void *y, int64_t n) { lk__legacy_quantize(x, y, n, 5, 1); }
+static void lk__quantize_row_q8_1(const float *x, void *y, int64_t n) { lk__q8_quantize(x, y, n, 1); }
+#endif
+static void lk__dequantize_row_q4_0(const void *x, float *y, int64_t n) { lk__legacy_dequantize(x, y, n, 4, 0); }
+static void lk__dequantize_row_q4_1(const void *x, float *y, int64_t n) { lk__legacy_dequantize(x, y, n, 4, 1); }
+static void lk__dequantize_row_q5_0(const void *x, float *y, int64_t n) { lk__legacy_dequantize(x, y, n, 5, 0); }
+static void lk__dequantize_row_q5_1(const void *x, float *y, int64_t n) { lk__legacy_dequantize(x, y, n, 5, 1); }
+static void lk__dequantize_row_q8_0(const void *x, float *y, int64_t n) { lk__q8_dequantize(x, y, n, 0); }
+static void lk__dequantize_row_q8_1(const void *x, float *y, int64_t n) { lk__q8_dequantize(x, y, n, 1); }
+static LK__UNUSED void lk__vec_dot_q4_0_q8_0_ref(int64_t n, float *s, const void *x, const void *y) { lk__legacy_dot(n, s, x, y, 4, 0); }
+static LK__UNUSED void lk__vec_dot_q4_1_q8_1_ref(int64_t n, float *s, const void *x, const void *y) { lk__legacy_dot(n, s, x, y, 4, 1); }
+static LK__UNUSED void lk__vec_dot_q5_0_q8_0_ref(int64_t n, float *s, const void *x, const void *y) { lk__legacy_dot(n, s, x, y, 5, 0); }
+static LK__UNUSED void lk__vec_dot_q5_1_q8_1_ref(int64_t n, float *s, const void *x, const void *y) { lk__legacy_dot(n, s, x, y, 5, 1); }
+/* q8_0 . q8_0 with the arithmetic of ggml's x86 kernels (llamafile's
+ * tinyBLAS, which llama.cpp uses for q8_0 weights): lk__lanes8 across
+ * blocks, then an 8-lane horizontal add. Matching the rounding makes our
+ * logits follow llama.cpp's bit for bit where the inputs agree. */
+static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34)
+        lk__lanes8((const int8_t *)(x + 2), (const int8_t *)(y + 2), LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y)), acc);
+    *s = lk__hsum8(acc);
 }
 
 /* ---- K-quants: 256-element super-blocks ------------------------------------ */
@@ -4505,12 +4370,10 @@ typedef char lk__iq_size_check[(sizeof(lk_block_iq4_nl) == 18 && sizeof(lk_block
     sizeof(lk_block_iq2_xs) == 74 && sizeof(lk_block_iq2_s) == 82 && sizeof(lk_block_iq1_s) == 50 &&
     sizeof(lk_block_iq1_m) == 56 && sizeof(lk_block_tq1_0) == 54 && sizeof(lk_block_tq2_0) == 66) ? 1 : -1];
 
-static uint16_t lk__iq_rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static uint32_t lk__iq_rd32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 #ifndef LLMKIT_NO_QUANTIZE
-static void lk__iq_wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static void lk__iq_wr32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
 }
@@ -4883,7 +4746,7 @@ static void lk__iq4_nl_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t ib; int j;
     for (ib = 0; ib < n / 32; ib++, x += 18, y += 32) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         for (j = 0; j < 16; j++) {
             y[j]      = d * lk__iq4nl_values[x[2 + j] & 0xf];
             y[j + 16] = d * lk__iq4nl_values[x[2 + j] >> 4];
@@ -4894,8 +4757,8 @@ static void lk__iq4_xs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, j;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 136) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
-        const unsigned sh = lk__iq_rd16(x + 2);
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
+        const unsigned sh = lk__rd16(x + 2);
         const uint8_t *qs = x + 8;
         for (ib = 0; ib < 8; ib++, y += 32, qs += 16) {
             const int ls = (int)(((x[4 + ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh >> 2 * ib) & 3) << 4));
@@ -4911,7 +4774,7 @@ static void lk__iq3_xxs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g1[4], g2[4];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 98) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         const uint8_t *qs = x + 2;
         for (ib = 0; ib < 8; ib++, qs += 8) {
             const uint32_t aux = lk__iq_rd32(x + 2 + 64 + 4 * ib);
@@ -4932,7 +4795,7 @@ static void lk__iq3_s_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g1[4], g2[4];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 110) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         const uint8_t *qs = x + 2, *qh = x + 66, *signs = x + 74, *sc = x + 106;
         for (ib = 0; ib < 8; ib++, qs += 8, signs += 4) {
             const float db = d * (float)(1 + 2 * ((sc[ib / 2] >> 4 * (ib % 2)) & 0xf));
@@ -4951,7 +4814,7 @@ static void lk__iq2_xxs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         for (ib = 0; ib < 8; ib++) {
             const uint8_t *q = x + 2 + 8 * ib;          /* 4 grid bytes, u32 signs|scale */
             const uint32_t aux = lk__iq_rd32(q + 4);
@@ -4968,11 +4831,11 @@ static void lk__iq2_xs_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 74) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         for (ib = 0; ib < 8; ib++) {
             const uint8_t sc = x[66 + ib];
             for (l = 0; l < 4; l++, y += 8) {
-                const unsigned q = lk__iq_rd16(x + 2 + 2 * (4 * ib + l));
+                const unsigned q = lk__rd16(x + 2 + 2 * (4 * ib + l));
                 const float db = d * (0.5f + (float)(l < 2 ? sc & 0xf : sc >> 4)) * 0.25f;
                 const unsigned s = lk__iq_signs7(q >> 9);
                 lk__iq2_expand(lk__iq2xs_grid, (int)(q & 511), g);
@@ -4985,7 +4848,7 @@ static void lk__iq2_s_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 82) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         const uint8_t *qs = x + 2, *signs = x + 34, *qh = x + 66, *sc = x + 74;
         for (ib = 0; ib < 8; ib++, qs += 4, signs += 4) {
             for (l = 0; l < 4; l++, y += 8) {
@@ -5000,9 +4863,9 @@ static void lk__iq1_s_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int ib, l, j, g[8];
     for (i = 0; i < n / LK__IQ_QK; i++, x += 50) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(x));
         for (ib = 0; ib < 8; ib++) {
-            const unsigned qh = lk__iq_rd16(x + 34 + 2 * ib);
+            const unsigned qh = lk__rd16(x + 34 + 2 * ib);
             const float dl = d * (float)(2 * ((qh >> 12) & 7) + 1);
             const float delta = qh & 0x8000 ? -LK__IQ1S_DELTA : LK__IQ1S_DELTA;
             for (l = 0; l < 4; l++, y += 8) {
@@ -5015,7 +4878,7 @@ static void lk__iq1_s_to_float(const void *vx, float *y, int64_t n) {
 /* IQ1_M keeps its fp16 super-block scale in the top nibbles of the four
  * little-endian u16 words of `scales`. */
 static uint16_t lk__iq1m_d16(const uint8_t *sc) {
-    const unsigned s0 = lk__iq_rd16(sc), s1 = lk__iq_rd16(sc + 2), s2 = lk__iq_rd16(sc + 4), s3 = lk__iq_rd16(sc + 6);
+    const unsigned s0 = lk__rd16(sc), s1 = lk__rd16(sc + 2), s2 = lk__rd16(sc + 4), s3 = lk__rd16(sc + 6);
     return (uint16_t)((s0 >> 12) | ((s1 >> 8) & 0x00f0) | ((s2 >> 4) & 0x0f00) | (s3 & 0xf000));
 }
 static void lk__iq1_m_to_float(const void *vx, float *y, int64_t n) {
@@ -5025,7 +4888,7 @@ static void lk__iq1_m_to_float(const void *vx, float *y, int64_t n) {
         const uint8_t *qs = x, *qh = x + 32, *sc = x + 48;
         const float d = lk_fp16_to_fp32(lk__iq1m_d16(sc));
         for (ib = 0; ib < 8; ib++, qs += 4, qh += 2) {
-            const unsigned s = lk__iq_rd16(sc + 2 * (ib / 2));
+            const unsigned s = lk__rd16(sc + 2 * (ib / 2));
             const float dl1 = d * (float)(2 * ((s >> (6 * (ib % 2) + 0)) & 7) + 1);
             const float dl2 = d * (float)(2 * ((s >> (6 * (ib % 2) + 3)) & 7) + 1);
             for (l = 0; l < 4; l++, y += 8) {
@@ -5051,7 +4914,7 @@ static void lk__tq1_0_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int k, m;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 54, y += LK__IQ_QK) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x + 52));
+        const float d = lk_fp16_to_fp32(lk__rd16(x + 52));
         for (k = 0; k < 5; k++)
             for (m = 0; m < 32; m++) y[32 * k + m] = (float)(lk__tq1_trit(x[m], k) - 1) * d;
         for (k = 0; k < 5; k++)
@@ -5065,7 +4928,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
     const uint8_t *x = (const uint8_t *)vx;
     int64_t i; int c, k, m;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66, y += LK__IQ_QK) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x + 64));
+        const float d = lk_fp16_to_fp32(lk__rd16(x + 64));
         for (c = 0; c < 2; c++)
             for (k = 0; k < 4; k++)
                 for (m = 0; m < 32; m++)
@@ -5086,7 +4949,7 @@ static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *v
     float sumf = 0;
     for (ib = 0; ib < n / 32; ib++, x += 18, y += 34) {
         const int8_t *q8 = (const int8_t *)(y + 2);
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(y)) * lk_fp16_to_fp32(lk__iq_rd16(x));
+        const float d = lk_fp16_to_fp32(lk__rd16(y)) * lk_fp16_to_fp32(lk__rd16(x));
         int sumi1 = 0, sumi2 = 0;
         for (j = 0; j < 16; j++) {
             sumi1 += q8[j]      * lk__iq4nl_values[x[2 + j] & 0xf];
@@ -5102,8 +4965,8 @@ static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *v
     int64_t i; int ib, j;
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 136, y += LK__Q8K_BYTES) {
-        const float d4d8 = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
-        const unsigned sh = lk__iq_rd16(x + 2);
+        const float d4d8 = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
+        const unsigned sh = lk__rd16(x + 2);
         const uint8_t *qs = x + 8;
         const int8_t *q8 = (const int8_t *)(y + 4);
         for (ib = 0; ib < 8; ib++, qs += 16, q8 += 32) {
@@ -5123,7 +4986,7 @@ static void lk__iq3_xxs_vec_dot(int64_t n, float *s, const void *vx, const void 
     int64_t i; int ib, l, j, g1[4], g2[4];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 98, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
         const uint8_t *q3 = x + 2;
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
@@ -5151,7 +5014,7 @@ static void lk__iq3_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
     int64_t i; int ib, l, j, g1[4], g2[4];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 110, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
         const uint8_t *qs = x + 2, *qh = x + 66, *signs = x + 74, *sc = x + 106;
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
@@ -5177,7 +5040,7 @@ static void lk__iq2_xxs_vec_dot(int64_t n, float *s, const void *vx, const void 
     int64_t i; int ib, l, j, g[8];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 66, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
         for (ib = 0; ib < 8; ib++) {
@@ -5201,14 +5064,14 @@ static void lk__iq2_xs_vec_dot(int64_t n, float *s, const void *vx, const void *
     int64_t i; int ib, l, j, g[8];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 74, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
         for (ib = 0; ib < 8; ib++) {
             const unsigned sc = x[66 + ib];
             int32_t sumi[2] = {0, 0};
             for (l = 0; l < 4; l++, q8 += 8) {
-                const unsigned q = lk__iq_rd16(x + 2 + 2 * (4 * ib + l));
+                const unsigned q = lk__rd16(x + 2 + 2 * (4 * ib + l));
                 const unsigned sg = lk__iq_signs7(q >> 9);
                 lk__iq2_expand(lk__iq2xs_grid, (int)(q & 511), g);
                 for (j = 0; j < 8; j++) sumi[l / 2] += g[j] * q8[j] * (sg & (1u << j) ? -1 : 1);
@@ -5224,7 +5087,7 @@ static void lk__iq2_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
     int64_t i; int ib, l, j, g[8];
     float sumf = 0;
     for (i = 0; i < n / LK__IQ_QK; i++, x += 82, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y);
+        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
         const uint8_t *qs = x + 2, *signs = x + 34, *qh = x + 66, *sc = x + 74;
         const int8_t *q8 = (const int8_t *)(y + 4);
         int32_t bsum = 0;
@@ -5248,7 +5111,7 @@ static void lk__iq1_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
         const int8_t *q8 = (const int8_t *)(y + 4);
         int sumi = 0, sumi1 = 0;
         for (ib = 0; ib < 8; ib++) {
-            const unsigned qh = lk__iq_rd16(x + 34 + 2 * ib);
+            const unsigned qh = lk__rd16(x + 34 + 2 * ib);
             const int ls = (int)(2 * ((qh >> 12) & 7) + 1);
             const int delta = qh & 0x8000 ? -1 : 1;
             int lsum = 0, ysum = 0;
@@ -5259,7 +5122,7 @@ static void lk__iq1_s_vec_dot(int64_t n, float *s, const void *vx, const void *v
             sumi += ls * lsum;
             sumi1 += ls * delta * ysum;
         }
-        sumf += lk_fp16_to_fp32(lk__iq_rd16(x)) * lk__iq_rdf32(y) * ((float)sumi + LK__IQ1S_DELTA * (float)sumi1);
+        sumf += lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y) * ((float)sumi + LK__IQ1S_DELTA * (float)sumi1);
     }
     *s = sumf;
 }
@@ -5272,7 +5135,7 @@ static void lk__iq1_m_vec_dot(int64_t n, float *s, const void *vx, const void *v
         const int8_t *q8 = (const int8_t *)(y + 4);
         int sumi1 = 0, sumi2 = 0;
         for (ib = 0; ib < 8; ib++, qs += 4, qh += 2) {
-            const unsigned sw = lk__iq_rd16(sc + 2 * (ib / 2));
+            const unsigned sw = lk__rd16(sc + 2 * (ib / 2));
             const int ls1 = (int)(2 * ((sw >> (6 * (ib % 2) + 0)) & 7) + 1);
             const int ls2 = (int)(2 * ((sw >> (6 * (ib % 2) + 3)) & 7) + 1);
             int sum1[2] = {0, 0}, sum2[2] = {0, 0};
@@ -5305,7 +5168,7 @@ static void lk__tq1_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
             for (m = 0; m < 16; m++) sumi += (lk__tq1_trit(x[32 + m], k) - 1) * q8[160 + 16 * k + m];
         for (k = 0; k < 4; k++)
             for (m = 0; m < 4; m++) sumi += (lk__tq1_trit(x[48 + m], k) - 1) * q8[240 + 4 * k + m];
-        sumf += lk_fp16_to_fp32(lk__iq_rd16(x + 52)) * lk__iq_rdf32(y) * (float)sumi;
+        sumf += lk_fp16_to_fp32(lk__rd16(x + 52)) * lk__iq_rdf32(y) * (float)sumi;
     }
     *s = sumf;
 }
@@ -5325,7 +5188,7 @@ static void lk__tq2_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
                 }
                 sumi += st - sy;
             }
-        sumf += lk_fp16_to_fp32(lk__iq_rd16(x + 64)) * lk__iq_rdf32(y) * (float)sumi;
+        sumf += lk_fp16_to_fp32(lk__rd16(x + 64)) * lk__iq_rdf32(y) * (float)sumi;
     }
     *s = sumf;
 }
@@ -5365,7 +5228,7 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
     int ib, j, itry;
     memset(q4, 0, (size_t)sbs / 2);
     memset(L, 0, sizeof L);
-    lk__iq_wr16(dh, lk_fp32_to_fp16(0.f));
+    lk__wr16(dh, lk_fp32_to_fp16(0.f));
     for (ib = 0; ib < nsub; ib++) {
         const float *xb = x + 32 * ib;
         uint8_t *Lb = L + 32 * ib;
@@ -5411,7 +5274,7 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
         const float d = -max_scale / 32;
         const float id = d != 0 ? 1 / d : 0.f;
         unsigned sh = 0;
-        lk__iq_wr16(dh, lk_fp32_to_fp16(d));
+        lk__wr16(dh, lk_fp32_to_fp16(d));
         for (ib = 0; ib < nsub; ib++) {
             int l = lk__iq_nearest_int(id * scales[ib]);
             float dl, idl;
@@ -5424,10 +5287,10 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
             else scales_l[ib / 2] |= (uint8_t)((l & 0xf) << 4);
             sh |= (unsigned)(l >> 4) << 2 * (ib % 8);
         }
-        lk__iq_wr16(scales_h, (uint16_t)sh);
+        lk__wr16(scales_h, (uint16_t)sh);
     } else {
         const float id = scales[0] != 0 ? 1 / scales[0] : 0;
-        lk__iq_wr16(dh, lk_fp32_to_fp16(scales[0]));
+        lk__wr16(dh, lk_fp32_to_fp16(scales[0]));
         for (j = 0; j < sbs; j++) L[j] = (uint8_t)lk__iq4_best_index(id * x[j]);
     }
     for (ib = 0; ib < sbs / 32; ib++)
@@ -5458,7 +5321,7 @@ static void lk__tq1_0_from_float(const float *x, void *vy, int64_t n) {
         float amax = 0, id;
         for (j = 0; j < LK__IQ_QK; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
         id = amax != 0 ? 1.0f / amax : 0.0f;
-        lk__iq_wr16(y + 52, lk_fp32_to_fp16(amax));
+        lk__wr16(y + 52, lk_fp32_to_fp16(amax));
         for (m = 0; m < 32; m++) {          /* weights 0..159: 5 trits per byte */
             unsigned q = 0;
             for (k = 0; k < 5; k++) q = (uint8_t)(q * 3 + (unsigned)lk__tq_trit(x[m + 32 * k] * id));
@@ -5486,7 +5349,7 @@ static void lk__tq2_0_from_float(const float *x, void *vy, int64_t n) {
         float amax = 0, id;
         for (j = 0; j < LK__IQ_QK; j++) amax = amax > fabsf(x[j]) ? amax : fabsf(x[j]);
         id = amax != 0 ? 1.0f / amax : 0.0f;
-        lk__iq_wr16(y + 64, lk_fp32_to_fp16(amax));
+        lk__wr16(y + 64, lk_fp32_to_fp16(amax));
         for (c = 0; c < 2; c++)
             for (m = 0; m < 32; m++) {
                 unsigned q = 0;
@@ -5747,7 +5610,7 @@ static void lk__iq3_xxs_from_float(const float *x, void *vy, int64_t n) {
         uint32_t sas[8];                      /* 4 x 7 sign bits | scale << 28 */
         int ib, k;
         memset(y, 0, 98);
-        lk__iq_wr16(y, lk_fp32_to_fp16(0.f));
+        lk__wr16(y, lk_fp32_to_fp16(0.f));
         for (ib = 0; ib < 8; ib++) {
             uint8_t sg[4];
             int skip;
@@ -5761,7 +5624,7 @@ static void lk__iq3_xxs_from_float(const float *x, void *vy, int64_t n) {
         }
         if (!(max_scale != 0)) { memset(y + 2, 0, 96); continue; }
         d = max_scale / 31;
-        lk__iq_wr16(y, lk_fp32_to_fp16(d * 1.0125f));
+        lk__wr16(y, lk_fp32_to_fp16(d * 1.0125f));
         id = 1 / d;
         for (ib = 0; ib < 8; ib++) {
             int l = lk__iq_nearest_int(0.5f * (id * scales[ib] - 1));
@@ -5805,7 +5668,7 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
         }
         if (!(max_scale != 0)) continue;
         d = max_scale / 31;
-        lk__iq_wr16(y, lk_fp32_to_fp16(d * 1.033f));
+        lk__wr16(y, lk_fp32_to_fp16(d * 1.033f));
         id = 1 / d;
         for (ib = 0; ib < 8; ib += 2) {
             int l1 = lk__iq_nearest_int(0.5f * (id * scales[ib] - 1));

@@ -304,11 +304,11 @@ static void t_random_block(int type, uint8_t *b) {
             if (i >= 48) T = (T % 81) * 3;
             b[i] = (uint8_t)((T * 256 + 242) / 243);
         }
-        lk__iq_wr16(b + 52, (uint16_t)(0x2000u + (t_u32() & 0xfff)));
+        lk__wr16(b + 52, (uint16_t)(0x2000u + (t_u32() & 0xfff)));
     } else if (type == LK_TYPE_TQ2_0) {
-        lk__iq_wr16(b + 64, (uint16_t)(0x2000u + (t_u32() & 0xfff)));
+        lk__wr16(b + 64, (uint16_t)(0x2000u + (t_u32() & 0xfff)));
     } else {
-        lk__iq_wr16(b, (uint16_t)(0x2000u + (t_u32() & 0xfff)));    /* d in [2^-7, 2^-6) */
+        lk__wr16(b, (uint16_t)(0x2000u + (t_u32() & 0xfff)));    /* d in [2^-7, 2^-6) */
     }
 }
 
