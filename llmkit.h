@@ -4768,137 +4768,6 @@ static void lk__iq4_xs_to_float(const void *vx, float *y, int64_t n) {
         }
     }
 }
-static void lk__iq3_xxs_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g1[4], g2[4];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 98) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x));
-        const uint8_t *qs = x + 2;
-        for (ib = 0; ib < 8; ib++, qs += 8) {
-            const uint32_t aux = lk__iq_rd32(x + 2 + 64 + 4 * ib);
-            const float db = d * (0.5f + (float)(aux >> 28)) * 0.5f;
-            for (l = 0; l < 4; l++, y += 8) {
-                const unsigned s = lk__iq_signs7((aux >> 7 * l) & 127);
-                lk__iq3xxs_expand(qs[2 * l], g1);
-                lk__iq3xxs_expand(qs[2 * l + 1], g2);
-                for (j = 0; j < 4; j++) {
-                    y[j]     = db * (float)g1[j] * (s & (1u << j) ? -1.f : 1.f);
-                    y[j + 4] = db * (float)g2[j] * (s & (1u << (j + 4)) ? -1.f : 1.f);
-                }
-            }
-        }
-    }
-}
-static void lk__iq3_s_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g1[4], g2[4];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 110) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x));
-        const uint8_t *qs = x + 2, *qh = x + 66, *signs = x + 74, *sc = x + 106;
-        for (ib = 0; ib < 8; ib++, qs += 8, signs += 4) {
-            const float db = d * (float)(1 + 2 * ((sc[ib / 2] >> 4 * (ib % 2)) & 0xf));
-            for (l = 0; l < 4; l++, y += 8) {
-                lk__iq3s_expand(qs[2 * l]     | (((unsigned)qh[ib] << (8 - 2 * l)) & 256), g1);
-                lk__iq3s_expand(qs[2 * l + 1] | (((unsigned)qh[ib] << (7 - 2 * l)) & 256), g2);
-                for (j = 0; j < 4; j++) {
-                    y[j]     = db * (float)g1[j] * (signs[l] & (1u << j) ? -1.f : 1.f);
-                    y[j + 4] = db * (float)g2[j] * (signs[l] & (1u << (j + 4)) ? -1.f : 1.f);
-                }
-            }
-        }
-    }
-}
-static void lk__iq2_xxs_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g[8];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 66) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x));
-        for (ib = 0; ib < 8; ib++) {
-            const uint8_t *q = x + 2 + 8 * ib;          /* 4 grid bytes, u32 signs|scale */
-            const uint32_t aux = lk__iq_rd32(q + 4);
-            const float db = d * (0.5f + (float)(aux >> 28)) * 0.25f;
-            for (l = 0; l < 4; l++, y += 8) {
-                const unsigned s = lk__iq_signs7((aux >> 7 * l) & 127);
-                lk__iq2_expand(lk__iq2xxs_grid, q[l], g);
-                for (j = 0; j < 8; j++) y[j] = db * (float)g[j] * (s & (1u << j) ? -1.f : 1.f);
-            }
-        }
-    }
-}
-static void lk__iq2_xs_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g[8];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 74) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x));
-        for (ib = 0; ib < 8; ib++) {
-            const uint8_t sc = x[66 + ib];
-            for (l = 0; l < 4; l++, y += 8) {
-                const unsigned q = lk__rd16(x + 2 + 2 * (4 * ib + l));
-                const float db = d * (0.5f + (float)(l < 2 ? sc & 0xf : sc >> 4)) * 0.25f;
-                const unsigned s = lk__iq_signs7(q >> 9);
-                lk__iq2_expand(lk__iq2xs_grid, (int)(q & 511), g);
-                for (j = 0; j < 8; j++) y[j] = db * (float)g[j] * (s & (1u << j) ? -1.f : 1.f);
-            }
-        }
-    }
-}
-static void lk__iq2_s_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g[8];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 82) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x));
-        const uint8_t *qs = x + 2, *signs = x + 34, *qh = x + 66, *sc = x + 74;
-        for (ib = 0; ib < 8; ib++, qs += 4, signs += 4) {
-            for (l = 0; l < 4; l++, y += 8) {
-                const float db = d * (0.5f + (float)(l < 2 ? sc[ib] & 0xf : sc[ib] >> 4)) * 0.25f;
-                lk__iq2_expand(lk__iq2s_grid, (int)(qs[l] | (((unsigned)qh[ib] << (8 - 2 * l)) & 0x300)), g);
-                for (j = 0; j < 8; j++) y[j] = db * (float)g[j] * (signs[l] & (1u << j) ? -1.f : 1.f);
-            }
-        }
-    }
-}
-static void lk__iq1_s_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g[8];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 50) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x));
-        for (ib = 0; ib < 8; ib++) {
-            const unsigned qh = lk__rd16(x + 34 + 2 * ib);
-            const float dl = d * (float)(2 * ((qh >> 12) & 7) + 1);
-            const float delta = qh & 0x8000 ? -LK__IQ1S_DELTA : LK__IQ1S_DELTA;
-            for (l = 0; l < 4; l++, y += 8) {
-                lk__iq1_expand((int)(x[2 + 4 * ib + l] | (((qh >> 3 * l) & 7) << 8)), g);
-                for (j = 0; j < 8; j++) y[j] = dl * ((float)g[j] + delta);
-            }
-        }
-    }
-}
-/* IQ1_M keeps its fp16 super-block scale in the top nibbles of the four
- * little-endian u16 words of `scales`. */
-static uint16_t lk__iq1m_d16(const uint8_t *sc) {
-    const unsigned s0 = lk__rd16(sc), s1 = lk__rd16(sc + 2), s2 = lk__rd16(sc + 4), s3 = lk__rd16(sc + 6);
-    return (uint16_t)((s0 >> 12) | ((s1 >> 8) & 0x00f0) | ((s2 >> 4) & 0x0f00) | (s3 & 0xf000));
-}
-static void lk__iq1_m_to_float(const void *vx, float *y, int64_t n) {
-    const uint8_t *x = (const uint8_t *)vx;
-    int64_t i; int ib, l, j, g[8];
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 56) {
-        const uint8_t *qs = x, *qh = x + 32, *sc = x + 48;
-        const float d = lk_fp16_to_fp32(lk__iq1m_d16(sc));
-        for (ib = 0; ib < 8; ib++, qs += 4, qh += 2) {
-            const unsigned s = lk__rd16(sc + 2 * (ib / 2));
-            const float dl1 = d * (float)(2 * ((s >> (6 * (ib % 2) + 0)) & 7) + 1);
-            const float dl2 = d * (float)(2 * ((s >> (6 * (ib % 2) + 3)) & 7) + 1);
-            for (l = 0; l < 4; l++, y += 8) {
-                const unsigned h = qh[l / 2] >> (4 * (l % 2));      /* 3 index bits, delta sign */
-                const float delta = h & 8 ? -LK__IQ1M_DELTA : LK__IQ1M_DELTA;
-                const float dl = l < 2 ? dl1 : dl2;
-                lk__iq1_expand((int)(qs[l] | ((h & 7) << 8)), g);
-                for (j = 0; j < 8; j++) y[j] = dl * ((float)g[j] + delta);
-            }
-        }
-    }
-}
 /* TQ1_0: a byte q holds trits t0..t4 as q = ceil(256 * sum t_k 3^(4-k) / 243);
  * trit k is ((uint8)(q * 3^k) * 3) >> 8. Weights: qs bytes 0..31 give weights
  * 0..159 (trit k of byte m -> weight 32k + m), bytes 32..47 give 160..239
@@ -4979,180 +4848,149 @@ static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *v
     }
     *s = sumf;
 }
-static void lk__iq3_xxs_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g1[4], g2[4];
-    float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 98, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
-        const uint8_t *q3 = x + 2;
-        const int8_t *q8 = (const int8_t *)(y + 4);
-        int32_t bsum = 0;
-        for (ib = 0; ib < 8; ib++, q3 += 8) {
-            const uint32_t aux = lk__iq_rd32(x + 66 + 4 * ib);
-            const int32_t ls = (int32_t)(2 * (aux >> 28) + 1);
-            int32_t sumi = 0;
-            for (l = 0; l < 4; l++, q8 += 8) {
-                const unsigned sg = lk__iq_signs7((aux >> 7 * l) & 127);
-                lk__iq3xxs_expand(q3[2 * l], g1);
-                lk__iq3xxs_expand(q3[2 * l + 1], g2);
-                for (j = 0; j < 4; j++) {
-                    sumi += g1[j] * q8[j]     * (sg & (1u << j) ? -1 : 1);
-                    sumi += g2[j] * q8[j + 4] * (sg & (1u << (j + 4)) ? -1 : 1);
-                }
-            }
-            bsum += sumi * ls;
-        }
-        sumf += d * (float)bsum;
+/* ---- IQ2 / IQ3 / IQ1: 256 weights = 8 sub-blocks (ib) x 4 groups (l) x 8.
+ * lk__iq_group decodes group (ib, l) of block x: w[8] the signed grid
+ * levels, the return value the group's odd scale ls = 2s + 1, *dneg (IQ1
+ * only) 1 where the group's delta is negative. Every one of these formats
+ * then reads  x = (d * ls * k) * (w + delta)  with
+ *   k = 1/8 (IQ2), 1/4 (IQ3_XXS), 1 (IQ3_S, IQ1);  delta = 0, or +-1/8 (IQ1)
+ * which is ggml's dequantization rounding for rounding (d * (0.5 + s) / 4 =
+ * d * ls / 8 exactly), so to_float and the dot are one loop for all seven. */
+typedef struct { int bytes; float k, delta; } lk__iqf;
+static lk__iqf lk__iq_format(lk_type t) {
+    lk__iqf f = { 66, 0.125f, 0.0f };                              /* IQ2_XXS */
+    switch (t) {
+    case LK_TYPE_IQ2_XS:  f.bytes = 74; break;
+    case LK_TYPE_IQ2_S:   f.bytes = 82; break;
+    case LK_TYPE_IQ3_XXS: f.bytes = 98; f.k = 0.25f; break;
+    case LK_TYPE_IQ3_S:   f.bytes = 110; f.k = 1.0f; break;
+    case LK_TYPE_IQ1_S:   f.bytes = 50; f.k = 1.0f; f.delta = LK__IQ1S_DELTA; break;
+    case LK_TYPE_IQ1_M:   f.bytes = 56; f.k = 1.0f; f.delta = LK__IQ1M_DELTA; break;
+    default: break;
     }
-    *s = 0.25f * sumf;
+    return f;
 }
-static void lk__iq3_s_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g1[4], g2[4];
-    float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 110, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
-        const uint8_t *qs = x + 2, *qh = x + 66, *signs = x + 74, *sc = x + 106;
-        const int8_t *q8 = (const int8_t *)(y + 4);
-        int32_t bsum = 0;
-        for (ib = 0; ib < 8; ib++, qs += 8, signs += 4) {
-            const int32_t ls = 2 * ((sc[ib / 2] >> 4 * (ib % 2)) & 0xf) + 1;
-            int32_t sumi = 0;
-            for (l = 0; l < 4; l++, q8 += 8) {
-                lk__iq3s_expand(qs[2 * l]     | (((unsigned)qh[ib] << (8 - 2 * l)) & 256), g1);
-                lk__iq3s_expand(qs[2 * l + 1] | (((unsigned)qh[ib] << (7 - 2 * l)) & 256), g2);
-                for (j = 0; j < 4; j++) {
-                    sumi += g1[j] * q8[j]     * (signs[l] & (1u << j) ? -1 : 1);
-                    sumi += g2[j] * q8[j + 4] * (signs[l] & (1u << (j + 4)) ? -1 : 1);
-                }
-            }
-            bsum += sumi * ls;
-        }
-        sumf += d * (float)bsum;
+/* IQ1_M keeps its fp16 super-block scale in the top nibbles of the four
+ * little-endian u16 words of `scales`; the others start with it. */
+static uint16_t lk__iq1m_d16(const uint8_t *sc) {
+    const unsigned s0 = lk__rd16(sc), s1 = lk__rd16(sc + 2), s2 = lk__rd16(sc + 4), s3 = lk__rd16(sc + 6);
+    return (uint16_t)((s0 >> 12) | ((s1 >> 8) & 0x00f0) | ((s2 >> 4) & 0x0f00) | (s3 & 0xf000));
+}
+static float lk__iq_d(lk_type t, const uint8_t *x) {
+    return lk_fp16_to_fp32(t == LK_TYPE_IQ1_M ? lk__iq1m_d16(x + 48) : lk__rd16(x));
+}
+static int lk__iq_group(lk_type t, const uint8_t *x, int ib, int l, int w[8], int *dneg) {
+    unsigned s = 0, q, h;                  /* s: 8 sign bits, bit j negates weight j */
+    int g[8], ls, j;
+    const uint8_t *qs;
+    uint32_t aux;
+    *dneg = 0;
+    switch (t) {
+    case LK_TYPE_IQ2_XXS:                  /* per ib: 4 grid bytes, u32 signs|scale */
+        qs = x + 2 + 8 * ib;
+        aux = lk__iq_rd32(qs + 4);
+        lk__iq2_expand(lk__iq2xxs_grid, qs[l], g);
+        s = lk__iq_signs7((aux >> 7 * l) & 127);
+        ls = (int)(2 * (aux >> 28) + 1);
+        break;
+    case LK_TYPE_IQ2_XS:                   /* u16 per group: 9 grid bits, 7 signs */
+        q = lk__rd16(x + 2 + 2 * (4 * ib + l));
+        lk__iq2_expand(lk__iq2xs_grid, (int)(q & 511), g);
+        s = lk__iq_signs7(q >> 9);
+        ls = (int)(2 * ((x[66 + ib] >> 4 * (l / 2)) & 0xf) + 1);
+        break;
+    case LK_TYPE_IQ2_S:                    /* qs[32] | signs[32] | qh[8] | scales[8] */
+        h = x[66 + ib];
+        lk__iq2_expand(lk__iq2s_grid, (int)(x[2 + 4 * ib + l] | ((h << (8 - 2 * l)) & 0x300)), g);
+        s = x[34 + 4 * ib + l];
+        ls = (int)(2 * ((x[74 + ib] >> 4 * (l / 2)) & 0xf) + 1);
+        break;
+    case LK_TYPE_IQ3_XXS:                  /* qs[64] | per ib u32 signs|scale */
+        qs = x + 2 + 8 * ib;
+        aux = lk__iq_rd32(x + 66 + 4 * ib);
+        lk__iq3xxs_expand(qs[2 * l], g);
+        lk__iq3xxs_expand(qs[2 * l + 1], g + 4);
+        s = lk__iq_signs7((aux >> 7 * l) & 127);
+        ls = (int)(2 * (aux >> 28) + 1);
+        break;
+    case LK_TYPE_IQ3_S:                    /* qs[64] | qh[8] | signs[32] | scales[4] */
+        qs = x + 2 + 8 * ib;
+        h = x[66 + ib];
+        lk__iq3s_expand((int)(qs[2 * l] | ((h << (8 - 2 * l)) & 256)), g);
+        lk__iq3s_expand((int)(qs[2 * l + 1] | ((h << (7 - 2 * l)) & 256)), g + 4);
+        s = x[74 + 4 * ib + l];
+        ls = (int)(2 * ((x[106 + ib / 2] >> 4 * (ib % 2)) & 0xf) + 1);
+        break;
+    case LK_TYPE_IQ1_S:                    /* qs[32] | per ib u16: 3x4 index bits, scale, delta sign */
+        h = lk__rd16(x + 34 + 2 * ib);
+        lk__iq1_expand((int)(x[2 + 4 * ib + l] | (((h >> 3 * l) & 7) << 8)), g);
+        *dneg = (int)(h >> 15);
+        ls = (int)(2 * ((h >> 12) & 7) + 1);
+        break;
+    default:                               /* IQ1_M: qs[32] | qh[16] | scales[8] */
+        h = x[32 + 2 * ib + l / 2] >> 4 * (l % 2);            /* 3 index bits, delta sign */
+        q = lk__rd16(x + 48 + 2 * (ib / 2));
+        lk__iq1_expand((int)(x[4 * ib + l] | ((h & 7) << 8)), g);
+        *dneg = (int)((h >> 3) & 1);
+        ls = (int)(2 * ((q >> (6 * (ib % 2) + 3 * (l / 2))) & 7) + 1);
+        break;
     }
-    *s = sumf;
+    for (j = 0; j < 8; j++) w[j] = s & (1u << j) ? -g[j] : g[j];
+    return ls;
 }
-static void lk__iq2_xxs_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g[8];
-    float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 66, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
-        const int8_t *q8 = (const int8_t *)(y + 4);
-        int32_t bsum = 0;
-        for (ib = 0; ib < 8; ib++) {
-            const uint8_t *q = x + 2 + 8 * ib;
-            const uint32_t aux = lk__iq_rd32(q + 4);
-            const int32_t ls = (int32_t)(2 * (aux >> 28) + 1);
-            int32_t sumi = 0;
-            for (l = 0; l < 4; l++, q8 += 8) {
-                const unsigned sg = lk__iq_signs7((aux >> 7 * l) & 127);
-                lk__iq2_expand(lk__iq2xxs_grid, q[l], g);
-                for (j = 0; j < 8; j++) sumi += g[j] * q8[j] * (sg & (1u << j) ? -1 : 1);
+static void lk__iq_to_float(lk_type t, const void *vx, float *y, int64_t n) {
+    const uint8_t *x = (const uint8_t *)vx;
+    const lk__iqf f = lk__iq_format(t);
+    int64_t i;
+    int ib, l, j, w[8], dneg;
+    for (i = 0; i < n / LK__IQ_QK; i++, x += f.bytes) {
+        const float d = lk__iq_d(t, x);
+        for (ib = 0; ib < 8; ib++)
+            for (l = 0; l < 4; l++, y += 8) {
+                const float db = d * (float)lk__iq_group(t, x, ib, l, w, &dneg) * f.k;
+                const float delta = dneg ? -f.delta : f.delta;
+                for (j = 0; j < 8; j++) y[j] = db * ((float)w[j] + delta);
             }
-            bsum += sumi * ls;
-        }
-        sumf += d * (float)bsum;
     }
-    *s = 0.125f * sumf;
 }
-static void lk__iq2_xs_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+/* . q8_K in ggml's integer order: per block sumi = sum ls * sum(w * q8),
+ * sumi1 = sum (+-ls) * sum(q8) (IQ1's deltas); then
+ * sumf += dx * dy * (sumi + delta * sumi1), and k * sumf at the end. */
+static void lk__iq_dot(lk_type t, int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g[8];
+    const lk__iqf f = lk__iq_format(t);
+    int64_t i;
+    int ib, l, j, w[8], dneg;
     float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 74, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
+    for (i = 0; i < n / LK__IQ_QK; i++, x += f.bytes, y += LK__Q8K_BYTES) {
         const int8_t *q8 = (const int8_t *)(y + 4);
-        int32_t bsum = 0;
-        for (ib = 0; ib < 8; ib++) {
-            const unsigned sc = x[66 + ib];
-            int32_t sumi[2] = {0, 0};
+        int32_t sumi = 0, sumi1 = 0;
+        for (ib = 0; ib < 8; ib++)
             for (l = 0; l < 4; l++, q8 += 8) {
-                const unsigned q = lk__rd16(x + 2 + 2 * (4 * ib + l));
-                const unsigned sg = lk__iq_signs7(q >> 9);
-                lk__iq2_expand(lk__iq2xs_grid, (int)(q & 511), g);
-                for (j = 0; j < 8; j++) sumi[l / 2] += g[j] * q8[j] * (sg & (1u << j) ? -1 : 1);
+                const int ls = lk__iq_group(t, x, ib, l, w, &dneg);
+                int32_t lsum = 0, ysum = 0;
+                for (j = 0; j < 8; j++) { lsum += w[j] * q8[j]; ysum += q8[j]; }
+                sumi += ls * lsum;
+                sumi1 += (dneg ? -ls : ls) * ysum;
             }
-            bsum += sumi[0] * (int32_t)(2 * (sc & 0xf) + 1) + sumi[1] * (int32_t)(2 * (sc >> 4) + 1);
-        }
-        sumf += d * (float)bsum;
+        sumf += lk__iq_d(t, x) * lk__iq_rdf32(y) * ((float)sumi + f.delta * (float)sumi1);
     }
-    *s = 0.125f * sumf;
+    *s = f.k * sumf;
 }
-static void lk__iq2_s_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g[8];
-    float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 82, y += LK__Q8K_BYTES) {
-        const float d = lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y);
-        const uint8_t *qs = x + 2, *signs = x + 34, *qh = x + 66, *sc = x + 74;
-        const int8_t *q8 = (const int8_t *)(y + 4);
-        int32_t bsum = 0;
-        for (ib = 0; ib < 8; ib++, qs += 4, signs += 4) {
-            int32_t sumi[2] = {0, 0};
-            for (l = 0; l < 4; l++, q8 += 8) {
-                lk__iq2_expand(lk__iq2s_grid, (int)(qs[l] | (((unsigned)qh[ib] << (8 - 2 * l)) & 0x300)), g);
-                for (j = 0; j < 8; j++) sumi[l / 2] += g[j] * q8[j] * (signs[l] & (1u << j) ? -1 : 1);
-            }
-            bsum += sumi[0] * (int32_t)(2 * (sc[ib] & 0xf) + 1) + sumi[1] * (int32_t)(2 * (sc[ib] >> 4) + 1);
-        }
-        sumf += d * (float)bsum;
-    }
-    *s = 0.125f * sumf;
-}
-static void lk__iq1_s_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g[8];
-    float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 50, y += LK__Q8K_BYTES) {
-        const int8_t *q8 = (const int8_t *)(y + 4);
-        int sumi = 0, sumi1 = 0;
-        for (ib = 0; ib < 8; ib++) {
-            const unsigned qh = lk__rd16(x + 34 + 2 * ib);
-            const int ls = (int)(2 * ((qh >> 12) & 7) + 1);
-            const int delta = qh & 0x8000 ? -1 : 1;
-            int lsum = 0, ysum = 0;
-            for (l = 0; l < 4; l++, q8 += 8) {
-                lk__iq1_expand((int)(x[2 + 4 * ib + l] | (((qh >> 3 * l) & 7) << 8)), g);
-                for (j = 0; j < 8; j++) { lsum += q8[j] * g[j]; ysum += q8[j]; }
-            }
-            sumi += ls * lsum;
-            sumi1 += ls * delta * ysum;
-        }
-        sumf += lk_fp16_to_fp32(lk__rd16(x)) * lk__iq_rdf32(y) * ((float)sumi + LK__IQ1S_DELTA * (float)sumi1);
-    }
-    *s = sumf;
-}
-static void lk__iq1_m_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    int64_t i; int ib, l, j, g[8];
-    float sumf = 0;
-    for (i = 0; i < n / LK__IQ_QK; i++, x += 56, y += LK__Q8K_BYTES) {
-        const uint8_t *qs = x, *qh = x + 32, *sc = x + 48;
-        const int8_t *q8 = (const int8_t *)(y + 4);
-        int sumi1 = 0, sumi2 = 0;
-        for (ib = 0; ib < 8; ib++, qs += 4, qh += 2) {
-            const unsigned sw = lk__rd16(sc + 2 * (ib / 2));
-            const int ls1 = (int)(2 * ((sw >> (6 * (ib % 2) + 0)) & 7) + 1);
-            const int ls2 = (int)(2 * ((sw >> (6 * (ib % 2) + 3)) & 7) + 1);
-            int sum1[2] = {0, 0}, sum2[2] = {0, 0};
-            for (l = 0; l < 4; l++, q8 += 8) {
-                const unsigned h = qh[l / 2] >> (4 * (l % 2));
-                const int delta = h & 8 ? -1 : 1;
-                int lsum1 = 0, lsum2 = 0;
-                lk__iq1_expand((int)(qs[l] | ((h & 7) << 8)), g);
-                for (j = 0; j < 8; j++) { lsum1 += q8[j] * g[j]; lsum2 += q8[j]; }
-                sum1[l / 2] += lsum1;
-                sum2[l / 2] += lsum2 * delta;
-            }
-            sumi1 += sum1[0] * ls1 + sum1[1] * ls2;
-            sumi2 += sum2[0] * ls1 + sum2[1] * ls2;
-        }
-        sumf += lk_fp16_to_fp32(lk__iq1m_d16(sc)) * lk__iq_rdf32(y) * ((float)sumi1 + LK__IQ1M_DELTA * (float)sumi2);
-    }
-    *s = sumf;
-}
+static void lk__iq2_xxs_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ2_XXS, x, y, n); }
+static void lk__iq2_xs_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ2_XS, x, y, n); }
+static void lk__iq2_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ2_S, x, y, n); }
+static void lk__iq3_xxs_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ3_XXS, x, y, n); }
+static void lk__iq3_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ3_S, x, y, n); }
+static void lk__iq1_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ1_S, x, y, n); }
+static void lk__iq1_m_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ1_M, x, y, n); }
+static void lk__iq2_xxs_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XXS, n, s, x, y); }
+static void lk__iq2_xs_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XS, n, s, x, y); }
+static void lk__iq2_s_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_S, n, s, x, y); }
+static void lk__iq3_xxs_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ3_XXS, n, s, x, y); }
+static void lk__iq3_s_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ3_S, n, s, x, y); }
+static void lk__iq1_s_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ1_S, n, s, x, y); }
+static void lk__iq1_m_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ1_M, n, s, x, y); }
 static void lk__tq1_0_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int k, m;
