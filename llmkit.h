@@ -1502,6 +1502,20 @@ LKDEF int lk_threads_count(const lk_threads *t);
 #define LK__UNUSED
 #endif
 
+/* LK__STRICT_FP_BEGIN ... LK__STRICT_FP_END: no contraction of a*b + c into
+ * fma between them (sections 15.7a and 15.9 round where the C says so, as
+ * ggml does; fused steps are written as fmaf). */
+#if defined(__clang__)
+#define LK__STRICT_FP_BEGIN _Pragma("STDC FP_CONTRACT OFF")
+#define LK__STRICT_FP_END _Pragma("STDC FP_CONTRACT DEFAULT")
+#elif defined(__GNUC__) && !defined(__CUDACC__)
+#define LK__STRICT_FP_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize(\"fp-contract=off\")")
+#define LK__STRICT_FP_END _Pragma("GCC pop_options")
+#else
+#define LK__STRICT_FP_BEGIN
+#define LK__STRICT_FP_END
+#endif
+
 /* --------------------------------------------------------------------------
  * 15.2 Status codes and error messages
  * -------------------------------------------------------------------------- */
@@ -2968,26 +2982,13 @@ static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
 typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
 static lk__tile_fn lk__tile_kernel(int type, int one_col);   /* LK__TR x LK__TC, or LK__TR x 1 */
 
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__) && !defined(__CUDACC__)
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
+LK__STRICT_FP_BEGIN
 
 /* block sizes must match ggml exactly (C99 static assert) */
-typedef char lk__chk_q4_0[sizeof(lk_block_q4_0) == 18 ? 1 : -1];
-typedef char lk__chk_q4_1[sizeof(lk_block_q4_1) == 20 ? 1 : -1];
-typedef char lk__chk_q5_0[sizeof(lk_block_q5_0) == 22 ? 1 : -1];
-typedef char lk__chk_q5_1[sizeof(lk_block_q5_1) == 24 ? 1 : -1];
-typedef char lk__chk_q8_0[sizeof(lk_block_q8_0) == 34 ? 1 : -1];
-typedef char lk__chk_q8_1[sizeof(lk_block_q8_1) == 36 ? 1 : -1];
-typedef char lk__chk_q2_K[sizeof(lk_block_q2_K) == 84 ? 1 : -1];
-typedef char lk__chk_q3_K[sizeof(lk_block_q3_K) == 110 ? 1 : -1];
-typedef char lk__chk_q4_K[sizeof(lk_block_q4_K) == 144 ? 1 : -1];
-typedef char lk__chk_q5_K[sizeof(lk_block_q5_K) == 176 ? 1 : -1];
-typedef char lk__chk_q6_K[sizeof(lk_block_q6_K) == 210 ? 1 : -1];
-typedef char lk__chk_q8_K[sizeof(lk_block_q8_K) == 292 ? 1 : -1];
+#define LK__BLOCK_BYTES(t, n) typedef char lk__chk_##t[sizeof(lk_block_##t) == n ? 1 : -1];
+LK__BLOCK_BYTES(q4_0, 18) LK__BLOCK_BYTES(q4_1, 20) LK__BLOCK_BYTES(q5_0, 22) LK__BLOCK_BYTES(q5_1, 24) LK__BLOCK_BYTES(q8_0, 34) LK__BLOCK_BYTES(q8_1, 36)
+LK__BLOCK_BYTES(q2_K, 84) LK__BLOCK_BYTES(q3_K, 110) LK__BLOCK_BYTES(q4_K, 144) LK__BLOCK_BYTES(q5_K, 176) LK__BLOCK_BYTES(q6_K, 210) LK__BLOCK_BYTES(q8_K, 292)
+#undef LK__BLOCK_BYTES
 
 /* ---- scalar float conversions ------------------------------------------ */
 static uint32_t lk__f32_bits(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
@@ -4327,11 +4328,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     else lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
 }
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT DEFAULT
-#elif defined(__GNUC__) && !defined(__CUDACC__)
-#pragma GCC pop_options
-#endif
+LK__STRICT_FP_END
 /* end of 15.7a */
 
 #ifndef LLMKIT_NO_IQ
@@ -7203,12 +7200,7 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
  * -------------------------------------------------------------------------- */
 /* No contraction of a*b + c in this section: ggml's attention ops round
  * where the C code says so, and fused steps are written as fmaf / fmadd. */
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__) && !defined(__CUDACC__)
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
+LK__STRICT_FP_BEGIN
 LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
     lk_attn_params p;
     memset(&p, 0, sizeof p);
@@ -7863,11 +7855,7 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
     for (k = 0; k < n_part; k++) { const float *o = scratch + (size_t)k * t.stride; lk_attn_merge(out, lse, o, o[d], d); }
 }
 
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT DEFAULT
-#elif defined(__GNUC__) && !defined(__CUDACC__)
-#pragma GCC pop_options
-#endif
+LK__STRICT_FP_END
 
 /* --------------------------------------------------------------------------
  * 15.10 KV cache
