@@ -3937,110 +3937,83 @@ static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void
     *s = sumf;
 }
 
-/* SIMD: lk__vd_q3_K_t (x86); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
-    int8_t a[LK_QK_K];
-    int sc16[16];
-    int32_t lanes[8];
+/* q3_K / q4_K / q5_K / q6_K . q8_K: lk__kq_unpack gives a super-block as
+ * the scalar dot sees it: a[256] the integer weights, sc16[16] the scale of
+ * each 16, and for q4_K / q5_K (returns 1) *msum = sum over the 32-blocks of
+ * min * (the q8 block's bsums), the term that d_min multiplies. */
+static int lk__kq_unpack(lk_type t, const unsigned char *b, const lk_block_q8_K *yb, int8_t *a, int *sc16,
+                         int *msum, float *d, float *dmin) {
     int j, l;
-    for (i = 0; i < nb; i++) {
-        float d;
+    *msum = 0;
+    *dmin = 0.0f;
+    if (t == LK_TYPE_Q3_K) {
+        const lk_block_q3_K *x = LK__CAST(const lk_block_q3_K *, (const void *)b);
         /* element 32*k + l (k = 0..7): 2 bits at qs[32*(k/4) + l] >> 2*(k%4), high bit hmask[l] bit k */
         for (j = 0; j < 8; j++)
             for (l = 0; l < 32; l++) {
-                int lo = (x[i].qs[32 * (j / 4) + l] >> (2 * (j % 4))) & 3;
-                a[32 * j + l] = (int8_t)(lo - ((x[i].hmask[l] >> j) & 1 ? 0 : 4));
+                int lo = (x->qs[32 * (j / 4) + l] >> (2 * (j % 4))) & 3;
+                a[32 * j + l] = (int8_t)(lo - ((x->hmask[l] >> j) & 1 ? 0 : 4));
             }
-        for (j = 0; j < 16; j++) sc16[j] = lk__q3k_scale(x[i].scales, j);
-        lk__ksum_lanes(a, y[i].qs, sc16, lanes);
-        d = LK__H2F(x[i].d) * y[i].d;
-        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+        for (j = 0; j < 16; j++) sc16[j] = lk__q3k_scale(x->scales, j);
+        *d = LK__H2F(x->d);
+        return 0;
     }
-    for (l = 0; l < 8; l++) sumf += sums[l];
-    *s = sumf;
-}
-
-/* q4_K / q5_K: a[] holds the unsigned quants; scale/min per 32 */
-static void lk__q45k_dot_block(const int8_t *a, const uint8_t *scales12, float dx, float dminx,
-                               const lk_block_q8_K *yb, float *sums, float *sumf) {
-    int sc16[16], j, l, sumi = 0;
-    int32_t lanes[8];
-    float d, dmin;
-    for (j = 0; j < 8; j++) {
-        uint8_t sc, m;
-        lk__get_scale_min_k4(j, scales12, &sc, &m);
-        sc16[2 * j] = sc16[2 * j + 1] = sc;
-        sumi += (yb->bsums[2 * j] + yb->bsums[2 * j + 1]) * m;
+    if (t == LK_TYPE_Q6_K) {
+        const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, (const void *)b);
+        lk__q6k_unpack(x, a);
+        for (j = 0; j < 16; j++) sc16[j] = x->scales[j];
+        *d = LK__H2F(x->d);
+        return 0;
     }
-    lk__ksum_lanes(a, yb->qs, sc16, lanes);
-    d = dx * yb->d;
-    for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
-    dmin = dminx * yb->d;
-    *sumf -= dmin * (float)sumi;
-}
-/* SIMD: lk__vd_q4_K_t (x86), lk__vd_q4_K_arm (NEON); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
-    int8_t a[LK_QK_K];
-    int j, l;
-    for (i = 0; i < nb; i++) {
+    {   /* q4_K and q5_K share d, dmin, scales[12], qs[128]; q5_K adds qh[32] before qs */
+        const lk_block_q5_K *x5 = LK__CAST(const lk_block_q5_K *, (const void *)b);
+        const lk_block_q4_K *x4 = LK__CAST(const lk_block_q4_K *, (const void *)b);
+        const int is5 = t == LK_TYPE_Q5_K;
+        const uint8_t *qs = is5 ? x5->qs : x4->qs, *scales = is5 ? x5->scales : x4->scales;
         for (j = 0; j < 4; j++)
             for (l = 0; l < 32; l++) {
-                a[64 * j + l] = (int8_t)(x[i].qs[32 * j + l] & 0xF);
-                a[64 * j + 32 + l] = (int8_t)(x[i].qs[32 * j + l] >> 4);
+                int h0 = is5 ? ((x5->qh[l] >> (2 * j)) & 1) << 4 : 0;
+                int h1 = is5 ? ((x5->qh[l] >> (2 * j + 1)) & 1) << 4 : 0;
+                a[64 * j + l] = (int8_t)((qs[32 * j + l] & 0xF) | h0);
+                a[64 * j + 32 + l] = (int8_t)((qs[32 * j + l] >> 4) | h1);
             }
-        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
+        for (j = 0; j < 8; j++) {
+            uint8_t sc, m;
+            lk__get_scale_min_k4(j, scales, &sc, &m);
+            sc16[2 * j] = sc16[2 * j + 1] = sc;
+            *msum += (yb->bsums[2 * j] + yb->bsums[2 * j + 1]) * m;
+        }
+        *d = LK__H2F(is5 ? x5->d : x4->d);
+        *dmin = LK__H2F(is5 ? x5->dmin : x4->dmin);
+        return 1;
     }
-    for (l = 0; l < 8; l++) sumf += sums[l];
-    *s = sumf;
 }
-/* SIMD: lk__vd_q5_K_t (x86), lk__vd_q5_K_arm (NEON); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
+/* per super-block: sums[l] += (d * dy) * lane[l] (8 float lanes),
+ * sumf -= (dmin * dy) * msum; the lanes are added to sumf at the end. */
+static void lk__kq_dot(lk_type t, size_t bytes, int64_t n, float *s, const void *vx, const void *vy) {
+    const unsigned char *x = (const unsigned char *)vx;
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
-    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0, d, dmin;
     int8_t a[LK_QK_K];
-    int j, l;
-    for (i = 0; i < nb; i++) {
-        for (j = 0; j < 4; j++)
-            for (l = 0; l < 32; l++) {
-                a[64 * j + l] = (int8_t)((x[i].qs[32 * j + l] & 0xF) | (((x[i].qh[l] >> (2 * j)) & 1) << 4));
-                a[64 * j + 32 + l] = (int8_t)((x[i].qs[32 * j + l] >> 4) | (((x[i].qh[l] >> (2 * j + 1)) & 1) << 4));
-            }
-        lk__q45k_dot_block(a, x[i].scales, LK__H2F(x[i].d), LK__H2F(x[i].dmin), &y[i], sums, &sumf);
-    }
-    for (l = 0; l < 8; l++) sumf += sums[l];
-    *s = sumf;
-}
-/* SIMD: lk__vd_q6_K_t (x86), lk__vd_q6_K_arm (NEON); LK__DOT (15.7s) picks one */
-static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sumf = 0;
-    int8_t a[LK_QK_K];
-    int sc16[16];
+    int sc16[16], msum, l;
     int32_t lanes[8];
-    int j, l;
-    for (i = 0; i < nb; i++) {
-        float d;
-        lk__q6k_unpack(&x[i], a);
-        for (j = 0; j < 16; j++) sc16[j] = x[i].scales[j];
+    for (i = 0; i < nb; i++, x += bytes) {
+        int has_min = lk__kq_unpack(t, x, &y[i], a, sc16, &msum, &d, &dmin);
+        float dd = d * y[i].d;
         lk__ksum_lanes(a, y[i].qs, sc16, lanes);
-        d = LK__H2F(x[i].d) * y[i].d;
-        for (l = 0; l < 8; l++) sums[l] += d * (float)lanes[l];
+        for (l = 0; l < 8; l++) sums[l] += dd * (float)lanes[l];
+        if (has_min) sumf -= (dmin * y[i].d) * (float)msum;
     }
     for (l = 0; l < 8; l++) sumf += sums[l];
     *s = sumf;
 }
+/* SIMD: lk__vd_q3_K_t, lk__vd_q4_K_t, lk__vd_q5_K_t, lk__vd_q6_K_t (x86);
+ * lk__vd_q4_K_arm, lk__vd_q5_K_arm, lk__vd_q6_K_arm (NEON); LK__DOT (15.7s) picks one */
+static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q3_K, sizeof(lk_block_q3_K), n, s, x, y); }
+static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q4_K, sizeof(lk_block_q4_K), n, s, x, y); }
+static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q5_K, sizeof(lk_block_q5_K), n, s, x, y); }
+static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q6_K, sizeof(lk_block_q6_K), n, s, x, y); }
 
 /* ---- row API and matmul ------------------------------------------------------ */
 static lk_status lk__row_check(const char *fn, const lk_type_traits *t, lk_type type, const void *x, const void *y, int64_t n, int has) {
