@@ -77,6 +77,7 @@ RUN_ARGS = \
   "perplexity-vs-llama.cpp=tests/tools.sh perplexity" \
   "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
   "generate=tests/tools.sh generate" \
+  "check-tensors=tests/tools.sh check-tensors" \
   "tokenize=tests/tools.sh tokenize" \
   "tools-build-alone=tests/tools.sh build-alone" \
   "simple=tests/tools.sh simple" \

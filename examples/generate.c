@@ -6,8 +6,10 @@
  *                   [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
  *                   [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
  *                   [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
+ *                   [--check-tensors 0|1]
  * Flags are spelled as in llama.cpp's CLI; every sampler and context option
- * is parsed by lk_sampler_params_set / lk_context_params_set (llmkit.h),
+ * is parsed by lk_model_params_set / lk_context_params_set /
+ * lk_sampler_params_set (llmkit.h, through tool_set_option),
  * which also accept --typical, --min-keep, --frequency-penalty,
  * --presence-penalty, --mirostat N, --mirostat-ent, --mirostat-lr,
  * --attn-split, --attn-tile, --lssar-p, --kv-recent, --kv-seed, --reuse-cos.
@@ -24,12 +26,14 @@
     "                [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n" \
     "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
     "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
+    "                [--check-tensors 0|1]\n" \
     "                (also --typical --min-keep --frequency-penalty --presence-penalty --mirostat --mirostat-ent\n" \
     "                 --mirostat-lr --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
 
 int main(int argc, char **argv) {
     const char *model = NULL, *prompt = "";
     int n_gen = 128, i, n_prompt, ignore_eos = 0;
+    lk_model_params mp = lk_model_default_params();
     lk_context_params cp = lk_context_default_params();
     lk_sampler_params sp = lk_sampler_default_params();
     lk_model *m; lk_context *c; lk_sampler *s;
@@ -50,13 +54,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-p")) prompt = x;
         else if (!strcmp(a, "-n")) {
             if (!tool_parse_int(x, 0, 1000000000L, &n_gen)) return tool_fail(2, "-n expects a count >= 0, got '%s'", x);
-        } else if ((st = lk_sampler_params_set(&sp, a, x)) == LK_ERR_NOT_FOUND && (st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND)
+        } else if ((st = tool_set_option(&mp, &cp, &sp, a, x)) == LK_ERR_NOT_FOUND)
             return tool_usage(USAGE);
         else if (st) return tool_lk_fail(2);
         i++;
     }
     if (!model || n_gen < 0) return tool_usage(USAGE);
-    if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
+    if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     v = lk_model_vocab(m);
     if (!v) return tool_fail(1, "%s has no tokenizer", model);
     if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);

@@ -90,6 +90,38 @@ generate)
     [ $rc -eq 2 ] || { echo "'$bad': exit $rc, wanted 2"; exit 1; }
     [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && case "$err" in *"$1"*) true ;; *) false ;; esac || { echo "'$bad': message '$err'"; exit 1; }
   done ;;
+check-tensors)
+  # --check-tensors 1 (all four model tools) refuses a NaN weight at load, naming the tensor;
+  # without it the decode that meets the NaN fails instead of printing NaN results
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
+  t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+  cp "$S/stories260K-F32.gguf" "$t/nan.gguf"
+  info=$($B/gguf-inspect "$t/nan.gguf") || exit 1
+  base=$(printf '%s\n' "$info" | sed -n 's/^data at: *\([0-9]*\).*/\1/p')
+  off=$(printf '%s\n' "$info" | awk '$2 == "blk.4.ffn_up.weight" { print $(NF-1) }')
+  [ -n "$base" ] && [ -n "$off" ] || { echo "gguf-inspect: no data offset or no blk.4.ffn_up.weight"; exit 1; }
+  # element 3 of blk.4.ffn_up.weight becomes a quiet NaN (f32 0x7fc00000, little-endian)
+  printf '\000\000\300\177' | dd of="$t/nan.gguf" bs=1 seek=$((base + off + 12)) conv=notrunc 2>/dev/null
+  printf 'Once upon a time there was a little girl named Lily. She loved to play outside.\n' > "$t/text"
+  for tool in generate logits perplexity bench; do
+    case $tool in
+      generate) args="-p x -n 4" ;;
+      logits) args="--tokens 1,403,407 -o $t/out.bin" ;;
+      perplexity) args="-f $t/text -c 8" ;;
+      bench) args="-p 8 -n 4 -r 1 --no-bw" ;;
+    esac
+    err=$($B/$tool -m "$t/nan.gguf" $args --check-tensors 1 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 1 ] || { echo "$tool --check-tensors 1 on a NaN weight: exit $rc, wanted 1 ($err)"; exit 1; }
+    case "$err" in *blk.4.ffn_up.weight*) ;; *) echo "$tool: the message does not name the tensor: $err"; exit 1 ;; esac
+    err=$($B/$tool -m "$t/nan.gguf" $args 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 1 ] || { echo "$tool on a NaN weight without the check: exit $rc, wanted 1 ($err)"; exit 1; }
+    case "$err" in *finite*|*NaN*) ;; *) echo "$tool: no word of the NaN: $err"; exit 1 ;; esac
+    $B/$tool -m "$S/stories260K-F32.gguf" $args --check-tensors 1 > /dev/null 2>&1 || { echo "$tool --check-tensors 1 refused the clean model"; exit 1; }
+    $B/$tool -m "$S/stories260K-F32.gguf" $args --check-tensors 2 > /dev/null 2>&1; rc=$?
+    [ $rc -eq 2 ] || { echo "$tool --check-tensors 2: exit $rc, wanted 2"; exit 1; }
+    echo "$tool: ok"
+  done ;;
 tokenize)
   S=$FIX/stories260K
   [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }

@@ -3,6 +3,7 @@
  *   bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]
  *         [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]
  *         [--attn ... --kv-policy ... --kv-budget N ...: any lk_context_params_set option]
+ *         [--check-tensors 0|1: validate every weight at load, as llama.cpp]
  *
  * Defaults as llama-bench: -p 512 -n 128 -r 5 -o md, -t = all cores
  * (OpenMP), -b 512. Each value of -p is one "ppN" test (prefill N random
@@ -37,7 +38,7 @@
 #define USAGE \
     "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]\n" \
     "             [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]\n" \
-    "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...]\n" \
+    "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...] [--check-tensors 0|1]\n" \
     "defaults: -p 512 -n 128 -r 5 -b 512 -o md; -t: all cores; -c: n_prompt + n_gen"
 
 /* ---- memory-read bandwidth ----------------------------------------------- */
@@ -264,6 +265,7 @@ int main(int argc, char **argv) {
     int n_models = 0, pp[MAX_LIST], n_pp = 0, tg[MAX_LIST], n_tg = 0, thr[MAX_LIST], n_thr = 0;
     int reps = 5, n_ctx_arg = 0, n_batch = 512, verbose = 0, no_bw = 0, first = 1, fmt = 0, k, im, it;
     lk_context_params base = lk_context_default_params();   /* every other context option (--kv-type, --attn, --kv-policy, ...) */
+    lk_model_params mp = lk_model_default_params();          /* --check-tensors */
     double bw_cache[MAX_LIST];
     int bw_have[MAX_LIST];
     res *all;
@@ -287,7 +289,7 @@ int main(int argc, char **argv) {
             else if (!strcmp(x, "json")) fmt = 2; else if (!strcmp(x, "jsonl")) fmt = 3;
             else return tool_usage(USAGE);
         } else {
-            lk_status st = lk_context_params_set(&base, a, x);   /* --kv / --kv-type, --attn, --kv-policy, ... */
+            lk_status st = tool_set_option(&mp, &base, NULL, a, x);   /* --kv / --kv-type, --attn, --kv-policy, ..., --check-tensors */
             if (st == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
             if (st) return tool_lk_fail(2);
         }
@@ -308,7 +310,7 @@ int main(int argc, char **argv) {
         char desc[96];
         int n_vocab, ti;
         uint64_t i;
-        if (lk_model_load_file(models[im], NULL, &m)) return tool_fail(1, "%s: %s", models[im], lk_last_error());
+        if (lk_model_load_file(models[im], &mp, &m)) return tool_fail(1, "%s: %s", models[im], lk_last_error());
         g = lk_model_gguf(m);
         for (i = 0; i < g->n_tensors; i++) {
             lk_tensor t;

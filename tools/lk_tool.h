@@ -80,6 +80,19 @@ static TOOL_UNUSED int tool_parse_int(const char *s, long lo, long hi, int *out)
     return 1;
 }
 
+/* Set one option by its command-line name on whichever params struct knows
+ * it: the model's (--check-tensors), the context's (-t, -c, --kv-type, ...)
+ * or, when sp is not NULL, the sampler's (--temp, --top-k, ...).
+ * LK_ERR_NOT_FOUND when none does; another status for a bad value (then
+ * lk_last_error() names the flag). */
+static TOOL_UNUSED lk_status tool_set_option(lk_model_params *mp, lk_context_params *cp, lk_sampler_params *sp,
+                                             const char *name, const char *value) {
+    lk_status st = lk_model_params_set(mp, name, value);
+    if (st == LK_ERR_NOT_FOUND) st = lk_context_params_set(cp, name, value);
+    if (st == LK_ERR_NOT_FOUND && sp) st = lk_sampler_params_set(sp, name, value);
+    return st;
+}
+
 /* Read a whole file into *data (malloc'd, NUL-terminated, free() it) and its
  * length into *size. On failure *data is NULL and lk_last_error() says why
  * ("cannot open PATH: reason"); returns LK_ERR_IO or LK_ERR_NOMEM. */

@@ -1,7 +1,7 @@
 /* logits: write float32 logits for every position of a token sequence.
  *   build: cc -O2 -I. tools/logits.c -lm -o logits
  *   usage: logits -m MODEL --tokens 1,11,48,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t N] [-b N_BATCH] -o OUT.bin
- *          (and any other lk_context_params_set option, e.g. --attn lssa)
+ *          (and any other lk_context_params_set option, e.g. --attn lssa, and --check-tensors 0|1)
  * OUT.bin holds [n_tokens][n_vocab] floats, row i = prediction after tokens
  * 0..i (the fixtures' format). Token ids are fed verbatim; no BOS is added. */
 #include "lk_tool.h"
@@ -9,10 +9,11 @@
 #include "llmkit.h"
 
 #define USAGE "logits -m MODEL --tokens ID,ID,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t THREADS] [-b N_BATCH] -o OUT.bin\n" \
-              "       (and any other lk_context_params_set option, e.g. --attn lssa)"
+              "       (and any other lk_context_params_set option, e.g. --attn lssa, and --check-tensors 0|1)"
 
 int main(int argc, char **argv) {
     const char *model = NULL, *toks = NULL, *out = NULL;
+    lk_model_params mp = lk_model_default_params();
     lk_context_params cp = lk_context_default_params();
     lk_model *m;
     lk_context *c;
@@ -26,8 +27,8 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-m") && v) { model = v; i++; }
         else if (!strcmp(a, "--tokens") && v) { toks = v; i++; }
         else if (!strcmp(a, "-o") && v) { out = v; i++; }
-        else if (v) {   /* -t, -b, --kv (f32 f16 q8_0 q4_0 zip4 zip2), --attn, ...: lk_context_params_set */
-            lk_status st = lk_context_params_set(&cp, a, v);
+        else if (v) {   /* -t, -b, --kv (f32 f16 q8_0 q4_0 zip4 zip2), --attn, ..., --check-tensors */
+            lk_status st = tool_set_option(&mp, &cp, NULL, a, v);
             if (st == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
             if (st) return tool_lk_fail(2);
             i++;
@@ -46,7 +47,7 @@ int main(int argc, char **argv) {
         if (*e && *e != ',') return tool_fail(2, "bad --tokens list near '%s'", e);
     }
     if (n == 0) return tool_fail(2, "no tokens");
-    if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
+    if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     cp.n_ctx = n;
     if (cp.n_batch <= 0) cp.n_batch = 512;
     cp.logits_all = 1;

@@ -5,6 +5,7 @@
  *            [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
  *            [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
  *            [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
+ *            [--check-tensors 0|1]
  * The text is tokenized with BOS (if the vocabulary adds one) and cut into
  * non-overlapping windows of N_CTX tokens; each window starts fresh with
  * its first token replaced by BOS, and the second half of each window is
@@ -24,6 +25,7 @@
     "         [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n" \
     "         [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
     "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
+    "         [--check-tensors 0|1]\n" \
     "         (any lk_context_params_set name: --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
 
 /* log p(tok) from a row of logits (max-shifted, double sum as llama.cpp) */
@@ -39,6 +41,7 @@ static double log_prob(const float *l, int n, lk_token tok) {
 int main(int argc, char **argv) {
     const char *model = NULL, *file = NULL;
     int n_ctx = 512, n_batch = 2048, max_chunks = -1, i;
+    lk_model_params mp = lk_model_default_params();
     lk_context_params cp = lk_context_default_params();
     lk_model *m; lk_context *c;
     const lk_vocab *v;
@@ -57,14 +60,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-f")) file = x;
         else if (!strcmp(a, "--chunks")) {
             if (!tool_parse_int(x, -1000000000L, 1000000000L, &max_chunks)) return tool_fail(2, "--chunks expects a count, got '%s'", x);
-        } else if ((st = lk_context_params_set(&cp, a, x)) == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+        } else if ((st = tool_set_option(&mp, &cp, NULL, a, x)) == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
         else if (st) return tool_lk_fail(2);
     }
     n_ctx = cp.n_ctx; n_batch = cp.n_batch;
     if (!model || !file || n_ctx < 4 || n_batch < 1) return tool_usage(USAGE);
     if (tool_read_file(file, &text, &tlen)) return tool_lk_fail(1);
     if (tlen > 0x7fffffff) return tool_fail(1, "%s: too large (%zu bytes)", file, tlen);
-    if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
+    if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     if (!(v = lk_model_vocab(m))) return tool_fail(1, "%s has no tokenizer", model);
     V = lk_model_n_vocab(m);
     n_tok = lk_tokenize(v, text, (int)tlen, NULL, 0, 1, 0);
