@@ -1808,8 +1808,10 @@ LK__IQ_QUANT_PROTO(tq1_0) LK__IQ_QUANT_PROTO(tq2_0)
 /* compiled-out kernels leave their table entries NULL (the type stays known;
  * using it reports LK_ERR_UNSUPPORTED) */
 #ifndef LLMKIT_NO_IQ
+#define LK__NO_IQ_HINT ""
 #define LK__IQK(f) f
 #else
+#define LK__NO_IQ_HINT " (compiled with LLMKIT_NO_IQ)"
 #define LK__IQK(f) NULL
 #endif
 #ifndef LLMKIT_NO_QUANTIZE
@@ -11741,7 +11743,8 @@ static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, 
     if (kind == LK__MAT && (!tt || !tt->vec_dot))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which has no dot product", name, lk_type_name(gt->type));
     if (kind == LK__EMB && (!tt || !tt->to_float))
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which cannot be dequantized", name, lk_type_name(gt->type));
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which this build cannot dequantize%s", name,
+                            lk_type_name(gt->type), LK__NO_IQ_HINT);
     lk_gguf_tensor_view(m->g, i, t);
     t->name = NULL;   /* the GGUF's names are not NUL-terminated */
     return LK_OK;

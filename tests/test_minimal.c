@@ -76,6 +76,18 @@ int main(void) {
         CHECK(lk_type_get(LK_TYPE_IQ4_NL) != NULL, "iq4_nl should stay a known type");
         q.kv_policy.policy = LK_KV_H2O; q.kv_policy.budget = 8;
         if (m) CHECK(lk_context_new(m, &q, &c2) == LK_ERR_UNSUPPORTED && c2 == NULL, "h2o should be compiled out");
+        {   /* a model in an IQ format is refused at load, and the message says why */
+            const char *ip = lk_t_fixture("models/llama/llama-IQ4_NL.gguf");
+            size_t ilen;
+            unsigned char *iq = ip ? lk_t_read_file(ip, &ilen) : NULL;
+            lk_model *m2 = NULL;
+            if (iq) {
+                CHECK(lk_model_load_memory(iq, ilen, &mp_, &m2) == LK_ERR_UNSUPPORTED && m2 == NULL, "an iq4_nl model loaded");
+                CHECK(strstr(lk_last_error(), "iq4_nl") && strstr(lk_last_error(), "LLMKIT_NO_IQ"), "message: %s", lk_last_error());
+                lk_model_free(m2);
+                free(iq);
+            }
+        }
     }
     lk_t_end();
     lk_context_free(c);

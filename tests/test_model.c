@@ -142,10 +142,12 @@ static void check_arch(const char *arch) {
             ours = run_model(mp, seq, nseq, kvi ? LK_TYPE_F16 : LK_TYPE_F32, 2, 512, &V);
             ref = read_floats(lp, (size_t)nseq * 512);
             CHECK(ours && ref && V == 512, "could not run or read");
-            if (ours && ref && exact_types(mp)) {
+            if (ours && ref) {
                 int p, bad = 0;
                 for (p = 0; p < nseq; p++) bad += memcmp(ours + (size_t)p * V, ref + (size_t)p * V, sizeof(float) * V) != 0;
-                CHECK(bad == 0, "%s: %d of %d positions differ from llama.cpp's logits in some bit", name + 7, bad, nseq);
+                printf("  %-28s %d of %d positions bit-identical to llama.cpp%s\n", name + 7, nseq - bad, nseq,
+                       exact_types(mp) ? " (required)" : "");
+                if (exact_types(mp)) CHECK(bad == 0, "%s: %d of %d positions differ from llama.cpp's logits in some bit", name + 7, bad, nseq);
             }
             if (ours && ref) {
                 if (k == 0 && kvi == 0) { ref32 = (float *)malloc(sizeof(float) * nseq * V); memcpy(ref32, ref, sizeof(float) * nseq * V); }
