@@ -59,8 +59,11 @@
  *                           the core lk_attn and its stages lk__attn_dots, _mask_scale,
  *                           _exp, _weights, _vsum (15.9)
  *   the type table          lk__type_table (15.4)
- *   a format's reference    lk__quantize_row_<t>, lk__dequantize_row_<t>,
- *                           lk__vec_dot_<t>_<act>_ref (15.7a); lk__<iq type>_* (15.7b)
+ *   a format's reference    the type table's lk__quantize_row_<t>, lk__dequantize_row_<t>,
+ *                           lk__vec_dot_<t>_<act>_ref (15.7a), one-line wrappers of the
+ *                           family loops: lk__legacy_* (q4/q5), lk__q8_*, lk__kq_dot
+ *                           (K-quants); lk__iq_group / _to_float / _dot (IQ2, IQ3, IQ1)
+ *                           and lk__<type>_* (IQ4, TQ) in 15.7b
  *   a format's SIMD         15.7s: lk__tile_*_x86 (x86), lk__vd_*_arm (NEON); the
  *                           LK__DOT rows pick per machine. Every reference names its
  *                           SIMD kernels and every kernel its reference.
@@ -71,6 +74,21 @@
  *   the sampler chain       lk_sampler_sample_ex (15.11)
  *   option names            lk_model_params_set, lk_context_params_set,
  *                           lk_sampler_params_set (one table each, for every tool)
+ *
+ * DESIGN NOTES
+ *   Tables, not if-chains: a type is a row of lk__type_table, an architecture
+ *   a row of lk__archs, a KV policy a row of lk__kv_policies, an option a row
+ *   of its params_set table. A new one is a new row plus any truly new code.
+ *   Arithmetic follows ggml's, op for op, including which kernel ggml
+ *   dispatches (tinyBLAS 16-lane rows for batched F32/F16, vec_dot order for
+ *   other widths, 8-lane integer sums for q8_0): that is what makes logits
+ *   bit-identical to llama.cpp's. One exception by design: a decode step
+ *   keeps the prefill's order, so results do not depend on batch size.
+ *   Everything read from a file is untrusted: counts and sizes go through
+ *   saturating arithmetic (lk__szm, lk__sza) before any allocation, tensor
+ *   shapes are checked against the architecture before use, and non-finite
+ *   logits are an error (LK_ERR_FORMAT), never handed to a sampler.
+ *   Errors: section 2 gives one convention per kind of function.
  */
 #ifndef LLMKIT_H
 #define LLMKIT_H
