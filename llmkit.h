@@ -8110,139 +8110,8 @@ typedef struct lk__kv_policy_def {
     unsigned char evicts, step_state;
 } lk__kv_policy_def;
 
-#ifndef LLMKIT_NO_KV_POLICIES
-static int lk__sel_cmp(const void *a, const void *b) {   /* score desc, then row asc */
-    const lk__sel_pair *x = LK__CAST(const lk__sel_pair *, a), *y = LK__CAST(const lk__sel_pair *, b);
-    if (x->s != y->s) return x->s > y->s ? -1 : 1;
-    return x->r < y->r ? -1 : x->r > y->r;
-}
-static int lk__int_cmp(const void *a, const void *b) {
-    int32_t x = *LK__CAST(const int32_t *, a), y = *LK__CAST(const int32_t *, b);
-    return x < y ? -1 : x > y;
-}
-#endif
 /* per-task scratch: floats, ints, pairs */
 static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (size_t)task * kp->scr_f; }
-#ifndef LLMKIT_NO_KV_POLICIES
-static int32_t *lk__task_i(const lk__kvp *kp, int task) { return kp->scr_i + (size_t)task * 2 * (size_t)kp->n_ctx; }
-static lk__sel_pair *lk__task_p(const lk__kvp *kp, int task) { return kp->scr_p + (size_t)task * kp->n_ctx; }
-#endif
-
-/* q.k for row r, KV head h of a view, any storage type (tmp: 2 d floats) */
-#ifndef LLMKIT_NO_KV_POLICIES
-static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float *q, float *tmp) {
-    float dot = 0.0f;
-    int i;
-    if (kv->zip) {
-        const lk_kv_cache *z = kv->zip;
-        lk_kv_cache_read(z, kv->zip_layer, r, h, tmp, tmp + d);
-    } else {
-        const float *k = lk__kv_row(kv, 0, r, h, d, tmp);
-        if (k != tmp) for (i = 0; i < d; i++) tmp[i] = k[i];
-    }
-    for (i = 0; i < d; i++) dot += q[i] * tmp[i];
-    return dot;
-}
-#endif
-/* scaled logits z[j] of the view's keys (-inf where masked) */
-#ifndef LLMKIT_NO_KV_POLICIES
-static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int h, float *z, float *tmp) {
-    const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    int j;
-    for (j = 0; j < n; j++) {
-        int r = kv->idx ? kv->idx[j] : kv->row0 + j, kpos = kv->pos ? kv->pos[r] : r;
-        float s;
-        if (lk__attn_masked(p, kv, r, qpos, kpos)) { z[j] = -INFINITY; continue; }
-        s = lk__key_dot(kv, r, h, p->head_dim, q, tmp);
-        if (p->softcap > 0.0f) s = p->softcap * tanhf(s * (1.0f / p->softcap));
-        s *= p->scale;
-        if (p->alibi_slope != 0.0f) s += p->alibi_slope * (float)(kpos - qpos);
-        z[j] = s;
-    }
-}
-#endif
-
-/* ---- selections for lk__attend_rows ---- */
-/* StreamingLLM: the first n_sink rows + the newest budget - n_sink */
-#ifndef LLMKIT_NO_KV_POLICIES
-static void lk__select_streaming(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
-    const lk_kv_policy_params *pp = &a->kp->pp;
-    const int n = a->slot0 + t + 1;
-    int32_t *idx = lk__task_i(a->kp, task);
-    int m = 0, j, ns, rc;
-    (void)h;
-    if (pp->budget <= 0 || pp->budget >= n) return;
-    ns = pp->n_sink < pp->budget ? pp->n_sink : pp->budget - 1;
-    rc = pp->budget - ns;
-    for (j = 0; j < ns; j++) idx[m++] = j;
-    for (j = n - rc; j < n; j++) idx[m++] = j;
-    kv->idx = idx; kv->n_idx = m;
-}
-#endif
-/* Quest: the newest page plus the top-scoring pages that fit in budget rows;
- * page score for query q: sum_c max(q_c min_c, q_c max_c) */
-#ifndef LLMKIT_NO_KV_POLICIES
-static void lk__select_quest(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
-    const lk__kvp *kp = a->kp;
-    const lk_kv_policy_params *pp = &kp->pp;
-    const int P = kp->pg, d = kp->head_dim, n = a->slot0 + t + 1, np = (n + P - 1) / P, g = h / (kp->n_head / kp->n_head_kv);
-    const float *q = a->q + ((size_t)t * kp->n_head + h) * d;
-    const float *meta = kp->quest + ((size_t)a->il * kp->n_head_kv + g) * kp->n_pages * 2 * d;
-    int32_t *idx = lk__task_i(kp, task), *pages = idx + n;   /* idx has room for 2n */
-    lk__sel_pair *pr = lk__task_p(kp, task);
-    int k, i, cnt = 0, room = pp->budget - (n - (np - 1) * P), npk = 0;
-    if (pp->budget <= 0 || pp->budget >= n) return;
-    for (k = 0; k < np - 1; k++) {
-        const float *mn = meta + (size_t)k * 2 * d, *mx = mn + d;
-        float s = 0.0f;
-        for (i = 0; i < d; i++) { float x = q[i] * mn[i], y = q[i] * mx[i]; s += x > y ? x : y; }
-        pr[k].s = s; pr[k].r = k;
-    }
-    qsort(pr, (size_t)(np - 1), sizeof *pr, lk__sel_cmp);
-    while (npk < np - 1 && room >= P) { room -= P; npk++; }
-    for (k = 0; k < npk; k++) pages[k] = pr[k].r;   /* the chosen pages' rows in ascending order, then the newest page */
-    qsort(pages, (size_t)npk, sizeof *pages, lk__int_cmp);
-    for (k = 0; k < npk; k++) { int r; for (r = pages[k] * P; r < pages[k] * P + P; r++) idx[cnt++] = r; }
-    for (i = (np - 1) * P; i < n; i++) idx[cnt++] = i;
-    kv->idx = idx; kv->n_idx = cnt;
-}
-#endif
-/* Twilight: top-p over the candidates of the base selector (full or Quest):
- * per query head, the smallest set whose softmax mass, estimated from the
- * exact scores, reaches top_p; the threshold is found by binary search on
- * the probability */
-#ifndef LLMKIT_NO_KV_POLICIES
-static void lk__select_twilight(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
-    const lk__kvp *kp = a->kp;
-    const lk_kv_policy_params *pp = &kp->pp;
-    const int n = a->slot0 + t + 1, d = kp->head_dim, g = h / (kp->n_head / kp->n_head_kv);
-    const float *q = a->q + ((size_t)t * kp->n_head + h) * d;
-    float *z = lk__task_f(kp, task), mx = -INFINITY, lo_t = 0.0f, hi_t, *tmp = z + n;
-    int32_t *idx = lk__task_i(kp, task);
-    lk_attn_params ap = a->ap;
-    double sum = 0.0;
-    int it, cnt = 0, m, j;
-    if (pp->twilight_base == LK_KV_QUEST) lk__select_quest(a, task, t, h, kv);
-    if (pp->top_p >= 1.0f) return;
-    ap.qseg = a->seg ? a->seg[t] : 0;
-    if (!kv->idx) { for (j = 0; j < n; j++) idx[j] = j; kv->idx = idx; kv->n_idx = n; }
-    m = kv->n_idx;
-    lk__attn_logits(&ap, q, a->pos[t], kv, g, z, tmp);
-    for (j = 0; j < m; j++) if (z[j] > mx) mx = z[j];
-    if (mx == -INFINITY) return;
-    for (j = 0; j < m; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
-    for (j = 0; j < m; j++) z[j] = (float)(z[j] / sum);
-    hi_t = 1.0f;
-    for (it = 0; it < 40; it++) {   /* the largest threshold whose kept mass still reaches top_p */
-        float mid = 0.5f * (lo_t + hi_t);
-        double mass = 0.0;
-        for (j = 0; j < m; j++) if (z[j] >= mid) mass += z[j];
-        if (mass >= pp->top_p) lo_t = mid; else hi_t = mid;
-    }
-    for (j = 0; j < m; j++) if (z[j] >= lo_t && z[j] > 0.0f) idx[cnt++] = kv->idx[j];
-    kv->n_idx = cnt;
-}
-#endif
 
 /* ---- ways to run a layer ---- */
 /* lk__attend_rows' tasks: (token, head) pairs, each over its own rows */
@@ -8287,12 +8156,139 @@ static void lk__attend_rows(lk__attn_job *a) {
     lk_parallel_for(a->th, small ? 1 : T * H < a->n_threads ? T * H : a->n_threads, lk__rows_fn, a);
 }
 
+/* ---- state sizes (dims: n_layer, n_head(_kv), head_dim, n_ctx, pp); the
+ * other policies' come with them below ---- */
+static void lk__state_none(const lk__kvp *k, lk__kvp_sizes *z) { (void)k; (void)z; }
+
+/* ---- the policies (LLMKIT_NO_KV_POLICIES leaves them out) ---- */
+#ifndef LLMKIT_NO_KV_POLICIES
+static int lk__sel_cmp(const void *a, const void *b) {   /* score desc, then row asc */
+    const lk__sel_pair *x = LK__CAST(const lk__sel_pair *, a), *y = LK__CAST(const lk__sel_pair *, b);
+    if (x->s != y->s) return x->s > y->s ? -1 : 1;
+    return x->r < y->r ? -1 : x->r > y->r;
+}
+static int lk__int_cmp(const void *a, const void *b) {
+    int32_t x = *LK__CAST(const int32_t *, a), y = *LK__CAST(const int32_t *, b);
+    return x < y ? -1 : x > y;
+}
+
+static int32_t *lk__task_i(const lk__kvp *kp, int task) { return kp->scr_i + (size_t)task * 2 * (size_t)kp->n_ctx; }
+static lk__sel_pair *lk__task_p(const lk__kvp *kp, int task) { return kp->scr_p + (size_t)task * kp->n_ctx; }
+
+/* q.k for row r, KV head h of a view, any storage type (tmp: 2 d floats) */
+static float lk__key_dot(const lk_kv_view *kv, int r, int h, int d, const float *q, float *tmp) {
+    float dot = 0.0f;
+    int i;
+    if (kv->zip) {
+        const lk_kv_cache *z = kv->zip;
+        lk_kv_cache_read(z, kv->zip_layer, r, h, tmp, tmp + d);
+    } else {
+        const float *k = lk__kv_row(kv, 0, r, h, d, tmp);
+        if (k != tmp) for (i = 0; i < d; i++) tmp[i] = k[i];
+    }
+    for (i = 0; i < d; i++) dot += q[i] * tmp[i];
+    return dot;
+}
+
+/* scaled logits z[j] of the view's keys (-inf where masked) */
+static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int h, float *z, float *tmp) {
+    const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
+    int j;
+    for (j = 0; j < n; j++) {
+        int r = kv->idx ? kv->idx[j] : kv->row0 + j, kpos = kv->pos ? kv->pos[r] : r;
+        float s;
+        if (lk__attn_masked(p, kv, r, qpos, kpos)) { z[j] = -INFINITY; continue; }
+        s = lk__key_dot(kv, r, h, p->head_dim, q, tmp);
+        if (p->softcap > 0.0f) s = p->softcap * tanhf(s * (1.0f / p->softcap));
+        s *= p->scale;
+        if (p->alibi_slope != 0.0f) s += p->alibi_slope * (float)(kpos - qpos);
+        z[j] = s;
+    }
+}
+
+/* ---- selections for lk__attend_rows ---- */
+/* StreamingLLM: the first n_sink rows + the newest budget - n_sink */
+static void lk__select_streaming(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
+    const lk_kv_policy_params *pp = &a->kp->pp;
+    const int n = a->slot0 + t + 1;
+    int32_t *idx = lk__task_i(a->kp, task);
+    int m = 0, j, ns, rc;
+    (void)h;
+    if (pp->budget <= 0 || pp->budget >= n) return;
+    ns = pp->n_sink < pp->budget ? pp->n_sink : pp->budget - 1;
+    rc = pp->budget - ns;
+    for (j = 0; j < ns; j++) idx[m++] = j;
+    for (j = n - rc; j < n; j++) idx[m++] = j;
+    kv->idx = idx; kv->n_idx = m;
+}
+
+/* Quest: the newest page plus the top-scoring pages that fit in budget rows;
+ * page score for query q: sum_c max(q_c min_c, q_c max_c) */
+static void lk__select_quest(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
+    const lk__kvp *kp = a->kp;
+    const lk_kv_policy_params *pp = &kp->pp;
+    const int P = kp->pg, d = kp->head_dim, n = a->slot0 + t + 1, np = (n + P - 1) / P, g = h / (kp->n_head / kp->n_head_kv);
+    const float *q = a->q + ((size_t)t * kp->n_head + h) * d;
+    const float *meta = kp->quest + ((size_t)a->il * kp->n_head_kv + g) * kp->n_pages * 2 * d;
+    int32_t *idx = lk__task_i(kp, task), *pages = idx + n;   /* idx has room for 2n */
+    lk__sel_pair *pr = lk__task_p(kp, task);
+    int k, i, cnt = 0, room = pp->budget - (n - (np - 1) * P), npk = 0;
+    if (pp->budget <= 0 || pp->budget >= n) return;
+    for (k = 0; k < np - 1; k++) {
+        const float *mn = meta + (size_t)k * 2 * d, *mx = mn + d;
+        float s = 0.0f;
+        for (i = 0; i < d; i++) { float x = q[i] * mn[i], y = q[i] * mx[i]; s += x > y ? x : y; }
+        pr[k].s = s; pr[k].r = k;
+    }
+    qsort(pr, (size_t)(np - 1), sizeof *pr, lk__sel_cmp);
+    while (npk < np - 1 && room >= P) { room -= P; npk++; }
+    for (k = 0; k < npk; k++) pages[k] = pr[k].r;   /* the chosen pages' rows in ascending order, then the newest page */
+    qsort(pages, (size_t)npk, sizeof *pages, lk__int_cmp);
+    for (k = 0; k < npk; k++) { int r; for (r = pages[k] * P; r < pages[k] * P + P; r++) idx[cnt++] = r; }
+    for (i = (np - 1) * P; i < n; i++) idx[cnt++] = i;
+    kv->idx = idx; kv->n_idx = cnt;
+}
+
+/* Twilight: top-p over the candidates of the base selector (full or Quest):
+ * per query head, the smallest set whose softmax mass, estimated from the
+ * exact scores, reaches top_p; the threshold is found by binary search on
+ * the probability */
+static void lk__select_twilight(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
+    const lk__kvp *kp = a->kp;
+    const lk_kv_policy_params *pp = &kp->pp;
+    const int n = a->slot0 + t + 1, d = kp->head_dim, g = h / (kp->n_head / kp->n_head_kv);
+    const float *q = a->q + ((size_t)t * kp->n_head + h) * d;
+    float *z = lk__task_f(kp, task), mx = -INFINITY, lo_t = 0.0f, hi_t, *tmp = z + n;
+    int32_t *idx = lk__task_i(kp, task);
+    lk_attn_params ap = a->ap;
+    double sum = 0.0;
+    int it, cnt = 0, m, j;
+    if (pp->twilight_base == LK_KV_QUEST) lk__select_quest(a, task, t, h, kv);
+    if (pp->top_p >= 1.0f) return;
+    ap.qseg = a->seg ? a->seg[t] : 0;
+    if (!kv->idx) { for (j = 0; j < n; j++) idx[j] = j; kv->idx = idx; kv->n_idx = n; }
+    m = kv->n_idx;
+    lk__attn_logits(&ap, q, a->pos[t], kv, g, z, tmp);
+    for (j = 0; j < m; j++) if (z[j] > mx) mx = z[j];
+    if (mx == -INFINITY) return;
+    for (j = 0; j < m; j++) { z[j] = z[j] == -INFINITY ? 0.0f : expf(z[j] - mx); sum += z[j]; }
+    for (j = 0; j < m; j++) z[j] = (float)(z[j] / sum);
+    hi_t = 1.0f;
+    for (it = 0; it < 40; it++) {   /* the largest threshold whose kept mass still reaches top_p */
+        float mid = 0.5f * (lo_t + hi_t);
+        double mass = 0.0;
+        for (j = 0; j < m; j++) if (z[j] >= mid) mass += z[j];
+        if (mass >= pp->top_p) lo_t = mid; else hi_t = mid;
+    }
+    for (j = 0; j < m; j++) if (z[j] >= lo_t && z[j] > 0.0f) idx[cnt++] = kv->idx[j];
+    kv->n_idx = cnt;
+}
+
 /* H2O / Keyformer, token a->t: task = KV head g. The new row joins the kept
  * set; past the budget the `recent` newest and the top (budget - recent)
  * by accumulated score stay, the rest are evicted for good; then each query
  * head of g attends and adds its attention (Keyformer: softmax((z + G)/tau))
  * to the kept rows' scores. */
-#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__h2o_fn(void *arg, int g, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     lk__kvp *kp = a->kp;
@@ -8350,10 +8346,8 @@ static void lk__h2o_fn(void *arg, int g, int n_tasks) {
 static void lk__attend_h2o(lk__attn_job *a) {
     for (a->t = 0; a->t < a->T; a->t++) lk_parallel_for(a->th, a->kp->n_head_kv, lk__h2o_fn, a);
 }
-#endif
 
 /* TokenSelect, token a->t: task = query head h over the layer's selection */
-#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__ts_fn(void *arg, int h, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     const lk__kvp *kp = a->kp;
@@ -8366,12 +8360,11 @@ static void lk__ts_fn(void *arg, int h, int n_tasks) {
     kv.idx = kp->ts_sel + (size_t)a->il * kp->n_ctx; kv.n_idx = kp->ts_n[a->il];
     lk_attn(&ap, a->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, a->att + ((size_t)t * H + h) * d, &lse, lk__task_f(kp, h));
 }
-#endif
+
 /* the selection for token a->t of layer il: n_sink first rows, `recent`
  * newest, and the top of the rest by the heads' summed softmax (soft vote);
  * with reuse_cos, the previous selection (plus the new rows) while the
  * query's cosine to the last full selection's stays >= reuse_cos */
-#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__ts_select(lk__attn_job *a) {
     lk__kvp *kp = a->kp;
     const lk_kv_policy_params *pp = &kp->pp;
@@ -8428,11 +8421,7 @@ static void lk__ts_select(lk__attn_job *a) {
 static void lk__attend_ts(lk__attn_job *a) {
     for (a->t = 0; a->t < a->T; a->t++) { lk__ts_select(a); lk_parallel_for(a->th, a->kp->n_head, lk__ts_fn, a); }
 }
-#endif
 
-/* ---- state sizes (dims: n_layer, n_head(_kv), head_dim, n_ctx, pp) ---- */
-static void lk__state_none(const lk__kvp *k, lk__kvp_sizes *z) { (void)k; (void)z; }
-#ifndef LLMKIT_NO_KV_POLICIES
 static void lk__state_quest(const lk__kvp *k, lk__kvp_sizes *z) {
     z->pg = k->pp.page_size > 0 ? k->pp.page_size : 16;
     z->n_pages = (k->n_ctx + z->pg - 1) / z->pg;
@@ -8452,7 +8441,7 @@ static void lk__state_ts(const lk__kvp *k, lk__kvp_sizes *z) {
     z->ts_vote = lk__pad64(sizeof(float) * (size_t)k->n_ctx);
 }
 static void lk__state_twilight(const lk__kvp *k, lk__kvp_sizes *z) { if (k->pp.twilight_base == LK_KV_QUEST) lk__state_quest(k, z); }
-#endif
+#endif /* LLMKIT_NO_KV_POLICIES */
 
 #ifndef LLMKIT_NO_KV_POLICIES
 #define LK__POL(f) f
