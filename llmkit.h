@@ -3205,14 +3205,14 @@ static int lk__round_i8(float v) {              /* roundf(v) clamped to int8 */
  * (q4_1, q5_1): x = d * q + m. */
 static uint16_t lk__rd16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static void lk__wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static uint32_t lk__qh32(const uint8_t *p) {
+static uint32_t lk__rd32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 static int lk__legacy_bytes(int bits, int with_min) { return 18 + 2 * with_min + (bits == 5 ? 4 : 0); }
 /* q[32] <- the levels of block b minus the format's offset (int8: -16..31) */
 static void lk__legacy_unpack(const uint8_t *b, int bits, int with_min, int8_t q[32]) {
     const uint8_t *qs = b + lk__legacy_bytes(bits, with_min) - 16;
-    uint32_t h = bits == 5 ? lk__qh32(b + 2 + 2 * with_min) : 0;
+    uint32_t h = bits == 5 ? lk__rd32(b + 2 + 2 * with_min) : 0;
     int off = with_min ? 0 : 1 << (bits - 1), j;
     for (j = 0; j < 16; j++) {
         q[j] = (int8_t)((int)((qs[j] & 0xF) | (((h >> j) & 1u) << 4)) - off);
@@ -3386,7 +3386,8 @@ static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void
 
 /* ---- K-quants: 256-element super-blocks ------------------------------------ */
 /* Round to nearest (ties to even) through the float mantissa, exactly as
- * ggml's nearest_int; valid for |f| < 2^22. */
+ * ggml's nearest_int; valid for |f| < 2^22 (larger or non-finite inputs
+ * give some int, and callers clamp it). */
 static int lk__nearest_int(float f) {
     float v = f + 12582912.f;               /* 1.5 * 2^23 */
     int32_t i;
@@ -4321,8 +4322,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     else lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
     return LK_OK;
 }
-LK__STRICT_FP_END
-/* end of 15.7a */
+/* end of 15.7a (its strict-FP region goes on through 15.7b) */
 
 #ifndef LLMKIT_NO_IQ
 /* --------------------------------------------------------------------------
@@ -4334,23 +4334,14 @@ LK__STRICT_FP_END
  * (ggml-quants.c at c392e5094, called without an importance matrix exactly
  * as llama-quantize does) step by step, in the same float operation order,
  * because the goal is identical bytes. Compilers must not fuse a*b+c into
- * an FMA there (ggml's reference build has no FMA): LK__IQ_STRICT_FP turns
- * contraction off per function for GCC and Clang. Clang ignores that pragma
- * under -ffp-contract=fast (use fast-honor-pragmas), and -ffast-math breaks
- * byte-exactness with any compiler; the formats stay valid either way.
+ * an FMA there (ggml's reference build has no FMA): 15.7b lies inside
+ * 15.7a's LK__STRICT_FP_BEGIN/END region, contraction off.
+ * Clang 14 ignores that pragma under -ffp-contract=fast (keep its default
+ * "on"), and -ffast-math breaks byte-exactness with any compiler; the
+ * formats stay valid either way.
  * One known divergence: ggml's IQ3_XXS reads an uninitialised on-grid flag
  * when a sub-block's whole scale search underflows (|x| near 1e-8); we start
  * from "off grid" there. */
-#if defined(__clang__)
-#define LK__IQ_STRICT_FP _Pragma("clang fp contract(off)")
-#define LK__IQ_STRICT_FN
-#elif defined(__GNUC__)
-#define LK__IQ_STRICT_FP
-#define LK__IQ_STRICT_FN __attribute__((optimize("fp-contract=off")))
-#else
-#define LK__IQ_STRICT_FP
-#define LK__IQ_STRICT_FN
-#endif
 
 #define LK__IQ_QK 256                     /* weights per super-block */
 
@@ -4360,27 +4351,15 @@ typedef char lk__iq_size_check[(sizeof(lk_block_iq4_nl) == 18 && sizeof(lk_block
     sizeof(lk_block_iq2_xs) == 74 && sizeof(lk_block_iq2_s) == 82 && sizeof(lk_block_iq1_s) == 50 &&
     sizeof(lk_block_iq1_m) == 56 && sizeof(lk_block_tq1_0) == 54 && sizeof(lk_block_tq2_0) == 66) ? 1 : -1];
 
-static uint32_t lk__iq_rd32(const uint8_t *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
 #ifndef LLMKIT_NO_QUANTIZE
 static void lk__iq_wr32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
 }
 #endif
-static float lk__iq_rdf32(const uint8_t *p) { uint32_t u = lk__iq_rd32(p); float f; memcpy(&f, &u, 4); return f; }
+static float lk__iq_rdf32(const uint8_t *p) { uint32_t u = lk__rd32(p); float f; memcpy(&f, &u, 4); return f; }
 
-#ifndef LLMKIT_NO_QUANTIZE
-/* fp16 <-> fp32: lk_fp16_to_fp32 / lk_fp32_to_fp16 from 7a (round to nearest even). */
-/* Round to nearest, ties to even, for |f| < 2^22 (the float trick ggml uses;
- * larger or non-finite inputs give some int, and callers clamp it). */
-static int lk__iq_nearest_int(float f) {
-    float v = f + 12582912.f;               /* 1.5 * 2^23 */
-    int32_t i;
-    memcpy(&i, &v, 4);
-    return (i & 0x007fffff) - 0x00400000;
-}
-#endif
+/* fp16 <-> fp32: lk_fp16_to_fp32 / lk_fp32_to_fp16; rounding to nearest int:
+ * lk__nearest_int (both 7a) */
 
 /* ---- format data ----------------------------------------------------------
  * These tables define the ggml formats (they are not tuning parameters).
@@ -4878,7 +4857,7 @@ static int lk__iq_group(lk_type t, const uint8_t *x, int ib, int l, int w[8], in
     switch (t) {
     case LK_TYPE_IQ2_XXS:                  /* per ib: 4 grid bytes, u32 signs|scale */
         qs = x + 2 + 8 * ib;
-        aux = lk__iq_rd32(qs + 4);
+        aux = lk__rd32(qs + 4);
         lk__iq2_expand(lk__iq2xxs_grid, qs[l], g);
         s = lk__iq_signs7((aux >> 7 * l) & 127);
         ls = (int)(2 * (aux >> 28) + 1);
@@ -4897,7 +4876,7 @@ static int lk__iq_group(lk_type t, const uint8_t *x, int ib, int l, int w[8], in
         break;
     case LK_TYPE_IQ3_XXS:                  /* qs[64] | per ib u32 signs|scale */
         qs = x + 2 + 8 * ib;
-        aux = lk__iq_rd32(x + 66 + 4 * ib);
+        aux = lk__rd32(x + 66 + 4 * ib);
         lk__iq3xxs_expand(qs[2 * l], g);
         lk__iq3xxs_expand(qs[2 * l + 1], g + 4);
         s = lk__iq_signs7((aux >> 7 * l) & 127);
@@ -5044,9 +5023,7 @@ static int lk__iq4_best_index(float x) {
  * quantizes the sub-block scales to 6 bits against d = -max_scale/32 and
  * re-picks the levels for the rounded scale. Writes d (fp16), for IQ4_XS
  * the scales, and the nibbles q4[sbs/2]. */
-LK__IQ_STRICT_FN
 static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t *q4, uint8_t *scales_h, uint8_t *scales_l) {
-    LK__IQ_STRICT_FP
     float scales[8] = { 0 }, weight[32];
     uint8_t L[256];
     float max_scale = 0, amax_scale = 0;
@@ -5102,7 +5079,7 @@ static void lk__iq4_quantize_block(int sbs, const float *x, uint8_t *dh, uint8_t
         unsigned sh = 0;
         lk__wr16(dh, lk_fp32_to_fp16(d));
         for (ib = 0; ib < nsub; ib++) {
-            int l = lk__iq_nearest_int(id * scales[ib]);
+            int l = lk__nearest_int(id * scales[ib]);
             float dl, idl;
             l = l < -32 ? -32 : l > 31 ? 31 : l;
             dl = d * (float)l;
@@ -5138,9 +5115,7 @@ static int lk__tq_trit(float v) {              /* -1,0,1 -> 0,1,2 */
     if (!(v > -1.5f && v < 1.5f)) return v > 0 ? 2 : v < 0 ? 0 : 1;   /* non-finite input */
     return (int)lroundf(v) + 1;
 }
-LK__IQ_STRICT_FN
 static void lk__tq1_0_from_float(const float *x, void *vy, int64_t n) {
-    LK__IQ_STRICT_FP
     uint8_t *y = (uint8_t *)vy;
     int64_t i; int j, k, m;
     for (i = 0; i < n / LK__IQ_QK; i++, x += LK__IQ_QK, y += 54) {
@@ -5166,9 +5141,7 @@ static void lk__tq1_0_from_float(const float *x, void *vy, int64_t n) {
         }
     }
 }
-LK__IQ_STRICT_FN
 static void lk__tq2_0_from_float(const float *x, void *vy, int64_t n) {
-    LK__IQ_STRICT_FP
     uint8_t *y = (uint8_t *)vy;
     int64_t i; int j, c, k, m;
     for (i = 0; i < n / LK__IQ_QK; i++, x += LK__IQ_QK, y += 66) {
@@ -5275,10 +5248,8 @@ LKDEF void lk_quant_iq_init(void) { lk__iq3_init(0); lk__iq3_init(1); }
 
 /* Among the listed neighbours of an off-grid point, the grid point closest
  * to xval/scale under weights w; writes its levels to L[4], returns it. */
-LK__IQ_STRICT_FN
 static int lk__iq3_best_neighbour(const uint16_t *nbl, const uint16_t *grid, const float *xval,
                                   const float *w, float scale, int8_t *L) {
-    LK__IQ_STRICT_FP
     float best_d2 = 3.402823466e+38f;
     int j, i, gidx = nbl[1];                /* fallback only for NaN input */
     for (j = 1; j <= nbl[0]; j++) {
@@ -5295,13 +5266,11 @@ static int lk__iq3_best_neighbour(const uint16_t *nbl, const uint16_t *grid, con
 }
 
 /* Levels of 4 weights for inverse scale id: l = round((id x - 1) / 2) in 0..7. */
-LK__IQ_STRICT_FN
 static unsigned lk__iq3_levels(const float *xval, float id, int8_t *L) {
-    LK__IQ_STRICT_FP
     unsigned u = 0;
     int i;
     for (i = 0; i < 4; i++) {
-        int l = lk__iq_nearest_int(0.5f * (id * xval[i] - 1));
+        int l = lk__nearest_int(0.5f * (id * xval[i] - 1));
         l = l < 0 ? 0 : l > 7 ? 7 : l;
         L[i] = (int8_t)l;
         u |= (unsigned)l << 3 * i;
@@ -5321,9 +5290,7 @@ static int lk__iq3_lookup(int gi, unsigned u, const float *xval, const float *w,
 }
 
 /* Weighted least-squares scale of xval ~ s * (2L+1). */
-LK__IQ_STRICT_FN
 static void lk__iq3_fit(const float *xval, const float *w, const int8_t *L, float *sumqx, float *sumq2) {
-    LK__IQ_STRICT_FP
     float a = 0, b = 0;
     int i;
     for (i = 0; i < 32; i++) {
@@ -5339,9 +5306,7 @@ static void lk__iq3_fit(const float *xval, const float *w, const int8_t *L, floa
  * important one), scan scales max/(15 + 0.2 is), snap each group of 4 to
  * the grid, keep the best weighted fit, then re-snap off-grid groups at the
  * final scale. Outputs the levels L[32], the sign bytes, the scale. */
-LK__IQ_STRICT_FN
 static float lk__iq3_subblock(int gi, const float *xb, int8_t *L, uint8_t signs[4], int *skip) {
-    LK__IQ_STRICT_FP
     float weight[32], waux[32], xval[32], max, best = 0, scale;
     int8_t Laux[32];
     int on_grid[8], on_grid_aux[8];
@@ -5423,9 +5388,7 @@ static int lk__iq3_index(int gi, const int8_t *L) {
     return m >= 0 ? m : 0;
 }
 
-LK__IQ_STRICT_FN
 static void lk__iq3_xxs_from_float(const float *x, void *vy, int64_t n) {
-    LK__IQ_STRICT_FP
     uint8_t *y = (uint8_t *)vy;
     int8_t L[32];
     int64_t ibl;
@@ -5453,16 +5416,14 @@ static void lk__iq3_xxs_from_float(const float *x, void *vy, int64_t n) {
         lk__wr16(y, lk_fp32_to_fp16(d * 1.0125f));
         id = 1 / d;
         for (ib = 0; ib < 8; ib++) {
-            int l = lk__iq_nearest_int(0.5f * (id * scales[ib] - 1));
+            int l = lk__nearest_int(0.5f * (id * scales[ib] - 1));
             l = l < 0 ? 0 : l > 15 ? 15 : l;
             lk__iq_wr32(y + 66 + 4 * ib, sas[ib] | ((uint32_t)l << 28));
         }
     }
 }
 
-LK__IQ_STRICT_FN
 static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
-    LK__IQ_STRICT_FP
     uint8_t *y = (uint8_t *)vy;
     int8_t L[32];
     int64_t ibl;
@@ -5497,8 +5458,8 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
         lk__wr16(y, lk_fp32_to_fp16(d * 1.033f));
         id = 1 / d;
         for (ib = 0; ib < 8; ib += 2) {
-            int l1 = lk__iq_nearest_int(0.5f * (id * scales[ib] - 1));
-            int l2 = lk__iq_nearest_int(0.5f * (id * scales[ib + 1] - 1));
+            int l1 = lk__nearest_int(0.5f * (id * scales[ib] - 1));
+            int l2 = lk__nearest_int(0.5f * (id * scales[ib + 1] - 1));
             l1 = l1 < 0 ? 0 : l1 > 15 ? 15 : l1;
             l2 = l2 < 0 ? 0 : l2 > 15 ? 15 : l2;
             y[106 + ib / 2] = (uint8_t)(l1 | (l2 << 4));
@@ -5513,6 +5474,7 @@ LKDEF void lk_quant_iq_init(void) {}
 #else
 LKDEF void lk_quant_iq_init(void) {}
 #endif /* LLMKIT_NO_IQ */
+LK__STRICT_FP_END   /* 15.7a and 15.7b */
 /* --------------------------------------------------------------------------
  * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
  * *_ref function) and the dispatcher under the table's name picks the SIMD
@@ -5785,10 +5747,10 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
             switch (kind) {
             case 0: xu[r] = _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80)); break;
             case 1: xu[r] = lk__nib32_x(b + 2); break;
-            case 2: xu[r] = _mm256_or_si256(lk__nib32_x(b + 6), _mm256_and_si256(lk__bits32_x(lk__qh32(b + 2)), _mm256_set1_epi8(16))); break;
+            case 2: xu[r] = _mm256_or_si256(lk__nib32_x(b + 6), _mm256_and_si256(lk__bits32_x(lk__rd32(b + 2)), _mm256_set1_epi8(16))); break;
             case 3: xu[r] = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_u8)), lk__nib32_x(b + 2)); break;
             case 4: xu[r] = lk__nib32_x(b + 4); break;
-            default: xu[r] = _mm256_or_si256(lk__nib32_x(b + 8), _mm256_and_si256(lk__bits32_x(lk__qh32(b + 4)), _mm256_set1_epi8(16))); break;
+            default: xu[r] = _mm256_or_si256(lk__nib32_x(b + 8), _mm256_and_si256(lk__bits32_x(lk__rd32(b + 4)), _mm256_set1_epi8(16))); break;
             }
         }
         LK__UNROLL for (c = 0; c < C; c++) {
