@@ -1522,7 +1522,10 @@ LKDEF int lk_threads_count(const lk_threads *t);
 
 /* LK__STRICT_FP_BEGIN ... LK__STRICT_FP_END: no contraction of a*b + c into
  * fma between them (sections 15.7a and 15.9 round where the C says so, as
- * ggml does; fused steps are written as fmaf). */
+ * ggml does; fused steps are written as fmaf). Keep such regions few:
+ * with GCC each push/pop pair changes how later functions are optimised
+ * (a third pair once moved F32 logits off llama.cpp's bits), and
+ * test_model's bit-identical counts catch that. */
 #if defined(__clang__)
 #define LK__STRICT_FP_BEGIN _Pragma("STDC FP_CONTRACT OFF")
 #define LK__STRICT_FP_END _Pragma("STDC FP_CONTRACT DEFAULT")
