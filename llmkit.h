@@ -1410,7 +1410,9 @@ LKDEF void lk_context_free(lk_context *c);
 /* ---- decoding: run tokens through the model ----
  * lk_decode: tokens at positions n_past, n_past+1, ... (prefill in chunks of
  * n_batch). Logits: the last token's, or every token's with logits_all. A
- * failed call stores nothing (the context is as before it). */
+ * failed call stores nothing: the context is as before it (as after
+ * lk_context_truncate to the old length; rows that an evicting policy,
+ * StreamingLLM, H2O or Keyformer, dropped during the call stay dropped). */
 LKDEF lk_status lk_decode(lk_context *c, const lk_token *tokens, int n);
 /* The same with explicit positions (non-decreasing, >= the last stored one). */
 LKDEF lk_status lk_decode_pos(lk_context *c, const lk_token *tokens, const int *pos, int n);
@@ -4082,11 +4084,12 @@ LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t n
 }
 
 /* byte offsets of a block's f16 scales for lk_validate_data: d, and dmin / m
- * (-1: none). Q8_K's d is an f32; IQ1_M packs its scale into the scales. */
+ * (-1: none; Q8_1's second one is its sum s). Q8_K's d is an f32; IQ1_M
+ * packs its scale into the scales. */
 static void lk__scale_offsets(lk_type t, int *d, int *m) {
     *d = 0; *m = -1;
     switch (t) {
-    case LK_TYPE_Q4_1: case LK_TYPE_Q5_1: *m = 2; break;
+    case LK_TYPE_Q4_1: case LK_TYPE_Q5_1: case LK_TYPE_Q8_1: *m = 2; break;
     case LK_TYPE_Q4_K: *m = (int)offsetof(lk_block_q4_K, dmin); break;
     case LK_TYPE_Q5_K: *m = (int)offsetof(lk_block_q5_K, dmin); break;
     case LK_TYPE_Q2_K: *d = (int)offsetof(lk_block_q2_K, d); *m = (int)offsetof(lk_block_q2_K, dmin); break;
@@ -4094,7 +4097,7 @@ static void lk__scale_offsets(lk_type t, int *d, int *m) {
     case LK_TYPE_Q6_K: *d = (int)offsetof(lk_block_q6_K, d); break;
     case LK_TYPE_TQ1_0: *d = (int)offsetof(lk_block_tq1_0, d); break;
     case LK_TYPE_TQ2_0: *d = (int)offsetof(lk_block_tq2_0, d); break;
-    case LK_TYPE_Q8_1: case LK_TYPE_I8: case LK_TYPE_I16: case LK_TYPE_I32: case LK_TYPE_I64: case LK_TYPE_IQ1_M: *d = -1; break;
+    case LK_TYPE_I8: case LK_TYPE_I16: case LK_TYPE_I32: case LK_TYPE_I64: case LK_TYPE_IQ1_M: *d = -1; break;
     default: break;   /* d first: q4_0 q5_0 q8_0 q4_K q5_K q8_K iq* */
     }
 }
@@ -4129,7 +4132,8 @@ LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, 
         default:
             lk__scale_offsets(type, &od, &om);
             if (od >= 0 && !lk__h_finite(b + od)) what = "has a non-finite scale d";
-            else if (om >= 0 && !lk__h_finite(b + om)) what = type == LK_TYPE_Q4_1 || type == LK_TYPE_Q5_1 ? "has a non-finite minimum m" : "has a non-finite scale dmin";
+            else if (om >= 0 && !lk__h_finite(b + om))
+                what = type == LK_TYPE_Q8_1 ? "has a non-finite sum s" : type == LK_TYPE_Q4_1 || type == LK_TYPE_Q5_1 ? "has a non-finite minimum m" : "has a non-finite scale dmin";
             break;
         }
         if (what) {
@@ -4272,7 +4276,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: NULL argument or negative column count");
     wt = lk_type_get(W->type);
     if (!wt || !wt->vec_dot)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: no dot product for weight type %s", lk_type_name(W->type));
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: no dot product for weight type %s%s", lk_type_name(W->type), LK__NO_IQ_HINT);
     if (W->ne[0] <= 0 || W->ne[0] % wt->blck_size || W->ne[1] < 0 || W->ne[2] < 1 || W->ne[3] < 1)
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: bad weight shape [%lld, %lld]", (long long)W->ne[0], (long long)W->ne[1]);
     memset(&job, 0, sizeof job);
@@ -12395,8 +12399,9 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
 }
 
 /* logits [T - out_from, V] = output(norm(x[t])) for rows t >= out_from, with
- * the final soft-cap; non-finite logits are an error, never handed on. */
-static lk_status lk__output(lk_context *c, int T, int out_from) {
+ * the final soft-cap; non-finite logits are an error, never handed on
+ * (tok0: the index of the chunk's first token in the lk_decode call). */
+static lk_status lk__output(lk_context *c, int T, int out_from, int tok0) {
     const lk_model *m = c->m;
     const int E = m->hp.n_embd, V = m->hp.n_vocab, n_out = T - out_from;
     const float cap = m->hp.final_softcap;
@@ -12410,8 +12415,8 @@ static lk_status lk__output(lk_context *c, int T, int out_from) {
     if (cap > 0.0f) for (i = 0; i < n; i++) c->logits[i] = cap * tanhf(c->logits[i] * (1.0f / cap));
     if (!lk__all_finite(c->logits, n)) {
         for (i = 0; i < n && c->logits[i] - c->logits[i] == 0.0f; i++) {}
-        return lk_set_error(LK_ERR_FORMAT, "lk_decode: the logits after token %d of the batch are %s (vocabulary index %d): the model's weights "
-                            "or activations are not finite (check_tensors finds such weights at load)", (int)(out_from + (int)(i / (size_t)V)),
+        return lk_set_error(LK_ERR_FORMAT, "lk_decode: the logits after token %d of the call are %s (vocabulary index %d): the model's weights "
+                            "or activations are not finite (check_tensors finds such weights at load)", tok0 + out_from + (int)(i / (size_t)V),
                             c->logits[i] != c->logits[i] ? "NaN" : "infinite", (int)(i % (size_t)V));
     }
     c->n_logit_rows = n_out;
@@ -12419,21 +12424,24 @@ static lk_status lk__output(lk_context *c, int T, int out_from) {
 }
 
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n + T - 1;
- * kv.n advances only when the whole chunk succeeded (lk__decode). */
-static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos, const int *seg, int T, int out_from) {
+ * kv.n advances only when the whole chunk succeeded (lk__decode). tok0:
+ * the chunk's first token's index in the call (for messages). */
+static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos, const int *seg, int T, int out_from, int tok0) {
     lk_status st;
     int il;
     lk__embed(c, tok, pos, T);
     for (il = 0; il < c->m->hp.n_layer; il++)
         if ((st = lk__attn_block(c, il, pos, seg, T)) || (st = lk__ffn_block(c, il, T))) return st;
-    return lk__output(c, T, out_from);
+    return lk__output(c, T, out_from, tok0);
 }
 
 /* Shared by lk_decode, lk_decode_pos and lk_decode_ext: pos == NULL
  * continues from the last stored position. Everything is validated before
- * any state changes. */
+ * any state changes; a chunk that fails (non-finite logits, a matmul
+ * refusing non-finite activations) takes back the chunks of the same call
+ * stored before it (lk_context_truncate to n0). */
 static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *pos, const int *seg, int n) {
-    int i, done = 0, V;
+    int i, done = 0, V, n0;
     int last, base;
     lk_status st;
     if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
@@ -12462,11 +12470,15 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
         last = p;
     }
     c->n_logit_rows = 0;
+    n0 = c->kv.n;
     while (done < n) {
         int T = n - done < c->n_batch ? n - done : c->n_batch;
         int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
         for (i = 0; i < T; i++) { c->posbuf[i] = pos ? pos[done + i] : base + done + i; c->segbuf[i] = seg ? seg[done + i] : 0; }
-        if ((st = lk__forward(c, tokens + done, c->posbuf, seg ? c->segbuf : NULL, T, out_from))) return st;   /* chunk not committed */
+        if ((st = lk__forward(c, tokens + done, c->posbuf, seg ? c->segbuf : NULL, T, out_from, done))) {
+            lk_context_truncate(c, n0);   /* keeps the message: it only fails for n0 > kv.n */
+            return st;
+        }
         c->kv.n += T;
         done += T;
     }
