@@ -11717,12 +11717,18 @@ static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, 
     if (kind == LK__VEC && gt->type != LK_TYPE_F32)
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' is %s; 1-D tensors must be f32", name, lk_type_name(gt->type));
     if (kind == LK__MAT && (!tt || !tt->vec_dot))
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which has no dot product", name, lk_type_name(gt->type));
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which this build has no dot product for%s", name,
+                            lk_type_name(gt->type), LK__NO_IQ_HINT);
     if (kind == LK__EMB && (!tt || !tt->to_float))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' has type %s, which this build cannot dequantize%s", name,
                             lk_type_name(gt->type), LK__NO_IQ_HINT);
     lk_gguf_tensor_view(m->g, i, t);
     t->name = NULL;   /* the GGUF's names are not NUL-terminated */
+    /* weights are read in place as floats and block structs (alignment <= 4) */
+    if ((uintptr_t)t->data % 4)
+        return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' data is not 4-byte aligned (general.alignment %llu; the GGUF spec asks "
+                            "for a multiple of 8, and a model read from memory needs a 4-byte aligned buffer)", name,
+                            (unsigned long long)m->g->alignment);
     return LK_OK;
 }
 

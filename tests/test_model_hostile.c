@@ -119,6 +119,52 @@ int main(void) {
     expect("missing output (tied) still loads", NULL, NULL, "output.weight", -1, 0, LK_OK);
     lk_t_end();
 
+    lk_t_begin("model-hostile-alignment");
+    {   /* weights are read in place: data that is not 4-byte aligned is refused, not read misaligned */
+        lk_gguf_writer *w;
+        uint64_t i;
+        size_t len;
+        unsigned char *buf, *al;
+        lk_model *m = NULL;
+        lk_gguf_writer_new(NULL, &w);
+        lk_gguf_writer_set_alignment(w, 1);       /* allowed by ggml, not by the GGUF spec (a multiple of 8) */
+        lk_gguf_writer_add_str(w, "zz.pad", "abc");   /* makes the data section start at an odd offset */
+        for (i = 0; i < src->n_kv; i++) {
+            char k[256];
+            snprintf(k, sizeof k, "%.*s", (int)src->kv[i].key.len, src->kv[i].key.ptr);
+            if (strcmp(k, "general.alignment")) lk_gguf_writer_add_value(w, k, &src->kv[i].value);
+        }
+        for (i = 0; i < src->n_tensors; i++) {
+            const lk_gguf_tensor *t = &src->tensors[i];
+            char n[256];
+            snprintf(n, sizeof n, "%.*s", (int)t->name.len, t->name.ptr);
+            lk_gguf_writer_add_tensor(w, n, t->type, t->n_dims, t->ne, t->data, 0);
+        }
+        len = (size_t)lk_gguf_writer_size(w);
+        buf = (unsigned char *)malloc(len + 8);
+        al = buf + (8 - (uintptr_t)buf % 8) % 8;   /* an 8-aligned start: the file's own offsets decide */
+        if (buf && !lk_gguf_writer_write_memory(w, al, len)) {
+            lk_status st = lk_model_load_memory(al, len, NULL, &m);
+            CHECK(st == LK_ERR_FORMAT && m == NULL && strstr(lk_last_error(), "aligned"), "alignment 1: status %d, %s", st, lk_last_error());
+            lk_model_free(m); m = NULL;
+        }
+        free(buf);
+        lk_gguf_writer_free(w);
+        /* a well-formed file handed over at an odd address */
+        buf = variant(NULL, NULL, NULL, 0, 0, &len);
+        al = (unsigned char *)malloc(len + 1);
+        if (buf && al) {
+            lk_status st;
+            memcpy(al + 1, buf, len);
+            st = lk_model_load_memory(al + 1, len, NULL, &m);
+            CHECK(st == LK_ERR_FORMAT && m == NULL && strstr(lk_last_error(), "aligned"), "odd buffer: status %d, %s", st, lk_last_error());
+            lk_model_free(m);
+        }
+        free(al);
+        free(buf);
+    }
+    lk_t_end();
+
     lk_gguf_free(src);
     return lk_t_exit();
 }
