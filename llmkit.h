@@ -12319,10 +12319,11 @@ static void lk__embed(lk_context *c, const lk_token *tok, const int *pos, int T)
 /* x += o (optionally RMSNorm(o) * post_norm first); x, o: [T, E] */
 static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
     const int E = c->m->hp.n_embd;
-    int t, i;
+    size_t i, n = (size_t)T * (size_t)E;
+    int t;
     if (post_norm->data)
         for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, post_norm->data), E, c->m->hp.norm_eps);
-    for (i = 0; i < T * E; i++) c->x[i] += c->o[i];
+    for (i = 0; i < n; i++) c->x[i] += c->o[i];
 }
 
 /* x += Wo attention(RoPE(Wq xn), RoPE(Wk xn), Wv xn), xn = norm(x).
@@ -12369,13 +12370,15 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
     const int F = m->hp.n_ff;
+    const size_t TF = (size_t)T * (size_t)F;
     lk_status st;
+    size_t k;
     int t, i;
     lk__norm_rows(m, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
         if ((st = lk__mm(c, &L->ffn_up, &L->b_up, c->xn, T, c->ff2))) return st;
-        for (i = 0; i < T * F; i++) c->ff2[i] = lk_gelu(c->ff2[i]);
+        for (k = 0; k < TF; k++) c->ff2[k] = lk_gelu(c->ff2[k]);
         break;
     case LK__FFN_SWIGLU_FUSED:  /* u = up xn: [T, 2F] = [gate | up]; h = silu(gate) * up */
         if ((st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff1))) return st;
@@ -12388,7 +12391,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         break;
     case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
         if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
-        for (i = 0; i < T * F; i++) c->ff2[i] *= lk_gelu(c->ff1[i]);
+        for (k = 0; k < TF; k++) c->ff2[k] *= lk_gelu(c->ff1[k]);
         break;
     case LK__FFN_SWIGLU:        /* h = silu(gate xn) * up xn */
         if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;

@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
                 return tool_fail(1, "cannot write %s", out);
         done += k;
     }
-    fclose(f);
+    if (fclose(f)) return tool_fail(1, "cannot write %s: %s", out, strerror(errno));
     lk_context_free(c);
     lk_model_free(m);
     free(ids);

@@ -76,8 +76,8 @@ int main(int argc, char **argv) {
     toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)(n_tok + 1));
     if (!toks) return tool_fail(1, "out of memory");
     n_tok = lk_tokenize(v, text, (int)tlen, toks, n_tok + 1, 1, 0);
-    if (n_tok < 2 * n_ctx)
-        return tool_fail(1, "need at least %d tokens for a context of %d, the text has %d", 2 * n_ctx, n_ctx, n_tok);
+    if (n_tok / 2 < n_ctx)   /* two windows at least (n_ctx can be near INT_MAX: no 2 * n_ctx) */
+        return tool_fail(1, "need at least 2 x %d tokens for a context of %d, the text has %d", n_ctx, n_ctx, n_tok);
     n_chunk = n_tok / n_ctx;
     if (max_chunks > 0 && max_chunks < n_chunk) n_chunk = max_chunks;
     cp.n_ctx = n_ctx; cp.n_batch = n_batch < n_ctx ? n_batch : n_ctx; cp.logits_all = 1;
@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
     for (ch = 0; ch < n_chunk; ch++) {
         int start = ch * n_ctx, first = n_ctx / 2, done = 0;
         lk_token save = toks[start];
-        lk_context_truncate(c, 0);
+        if (lk_context_truncate(c, 0)) return tool_lk_fail(1);
         if (lk_vocab_add_bos(v) && lk_vocab_bos(v) >= 0) toks[start] = lk_vocab_bos(v);
         while (done < n_ctx) {
             int k = n_ctx - done < cp.n_batch ? n_ctx - done : cp.n_batch, j;
