@@ -1322,7 +1322,8 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
  *   lk_context *c; lk_context_new(m, NULL, &c);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
-    LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_COUNT
+    LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
+    LK_ARCH_QWEN3, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1331,8 +1332,12 @@ typedef struct lk_hparams {
     float norm_eps;
     int norm_is_layernorm;        /* gpt2 */
     lk_rope rope;                 /* rope.n_rot = 0: no RoPE (gpt2)            */
+    lk_rope rope_swa;             /* RoPE of the sliding-window layers (gemma3:
+                                   * rope.freq_base_swa, 10000; else = rope)   */
     int sliding_window;           /* 0 = none                                  */
-    int swa_every_other;          /* gemma2: window on even layers only        */
+    int swa_pattern;              /* layers with the window, as llama.cpp:
+                                   * 0 all; n: il % n < n - 1 (gemma2 2, gemma3
+                                   * 6); -1: per layer (a bool array in the file) */
     float attn_softcap, final_softcap;
     float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
     float q_scale;                /* applied to q after RoPE (1 = inside attn) */
@@ -11586,7 +11591,6 @@ typedef enum lk__ffn_kind {
     LK__FFN_GELU            /* down(gelu(up x + b_up)) + b_down                    */
 } lk__ffn_kind;
 enum { LK__BIAS_OPT, LK__BIAS_QKV, LK__BIAS_ALL };   /* q/k/v/o biases when present; q/k/v required; every linear layer and norm */
-enum { LK__SWA_ALL, LK__SWA_EVEN, LK__SWA_NONE };    /* layers a sliding window (when the file sets one) applies to */
 typedef struct lk__arch_info {
     const char *name;           /* general.architecture and the key prefix          */
     signed char rope;           /* lk_rope_mode, or -1: no RoPE                      */
@@ -11595,21 +11599,26 @@ typedef struct lk__arch_info {
     unsigned char bias;         /* LK__BIAS_*                                        */
     unsigned char ffn;          /* lk__ffn_kind                                      */
     unsigned char post_norms;   /* RMSNorm of the attention and FFN outputs          */
-    unsigned char swa;          /* LK__SWA_*                                         */
+    unsigned char swa;          /* window layers (when the file sets a window): 0 all, 1
+                                 * none, n: il % n < n - 1 (attention.sliding_window_pattern) */
+    unsigned char qk_norm;      /* RMSNorm of each q and k head (attn_q/k_norm), before RoPE */
     unsigned char embd_scale;   /* x = token_embd * sqrt(n_embd)                      */
     unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
+    float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's) */
 } lk__arch_info;
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
-    /* name     rope            ln qkv bias          ffn                   post swa           esc  qpre pos  caps         base */
-    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   LK__SWA_ALL,  0,   0,   0,   0.f,  0.f, 1e4f },
-    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__BIAS_QKV, LK__FFN_SWIGLU,       0,   LK__SWA_ALL,  0,   0,   0,   0.f,  0.f, 1e6f },
-    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        0,   LK__SWA_NONE, 1,   1,   0,   0.f,  0.f, 1e4f },
-    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   LK__SWA_EVEN, 1,   1,   0,  50.f, 30.f, 1e4f },
-    { "phi3",   LK_ROPE_NEOX,   0, 1, LK__BIAS_OPT, LK__FFN_SWIGLU_FUSED, 0,   LK__SWA_ALL,  0,   1,   0,   0.f,  0.f, 1e4f },
-    { "gpt2",   -1,             1, 1, LK__BIAS_ALL, LK__FFN_GELU,         0,   LK__SWA_ALL,  0,   0,   1,   0.f,  0.f, 1e4f },
+    /* name     rope            ln qkv bias          ffn                   post swa qkn esc qpre pos  caps         base  base_swa */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,   0.f,  0.f, 1e4f, 0.f },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__BIAS_QKV, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,   0.f,  0.f, 1e4f, 0.f },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  50.f, 30.f, 1e4f, 0.f },
+    { "phi3",   LK_ROPE_NEOX,   0, 1, LK__BIAS_OPT, LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,   0.f,  0.f, 1e4f, 0.f },
+    { "gpt2",   -1,             1, 1, LK__BIAS_ALL, LK__FFN_GELU,         0,   0,  0,  0,  0,   1,   0.f,  0.f, 1e4f, 0.f },
+    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,   0.f,  0.f, 1e4f, 1e4f },
+    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -11620,12 +11629,15 @@ typedef struct lk__layer {
     lk_tensor attn_norm, attn_norm_b;      /* [E] (bias: LayerNorm)                 */
     lk_tensor wq, wk, wv, bq, bk, bv;      /* [E, Q], [E, K], [E, K]; biases [Q], [K], [K] */
     lk_tensor wqkv, bqkv;                  /* fused: [E, Q + 2K], [Q + 2K]          */
+    lk_tensor q_norm, k_norm;              /* [d] per-head RMSNorm weights (qk_norm) */
     lk_tensor wo, bo;                      /* [Q, E], [E]                           */
     lk_tensor post_attn_norm;              /* [E]                                   */
     lk_tensor ffn_norm, ffn_norm_b;        /* [E]                                   */
     lk_tensor ffn_gate, ffn_up, b_up;      /* [E, F]; fused up [E, 2F]; bias [F]    */
     lk_tensor ffn_down, b_down;            /* [F, E], [E]                           */
     lk_tensor post_ffw_norm;               /* [E]                                   */
+    int window;                            /* sliding window of this layer, 0 = none */
+    const lk_rope *rope;                   /* &hp.rope, or &hp.rope_swa for window layers */
 } lk__layer;
 
 struct lk_model {
@@ -11758,6 +11770,13 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
         } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
                                    (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
     }
+    /* window layers: their own base, unscaled (llama.cpp's freq_base_swa, freq_scale_swa 1) */
+    hp->rope_swa = hp->rope;
+    if (ai->rope_base_swa > 0.0f) {
+        if ((st = lk__hp_float(g, arch, "rope.freq_base_swa", ai->rope_base_swa, &hp->rope_swa.freq_base))) return st;
+        if (!(hp->rope_swa.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base_swa must be > 1");
+        hp->rope_swa.freq_scale = 1.0f;
+    }
     return LK_OK;
 }
 
@@ -11774,7 +11793,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, gemma, gemma2, phi3, gpt2)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, gpt2)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -11804,16 +11823,27 @@ static lk_status lk__model_hparams(lk_model *m) {
     hp->embd_scale = ai->embd_scale ? sqrtf((float)hp->n_embd) : 1.0f;
     hp->attn_scale = 1.0f / sqrtf((float)hp->head_dim_k);
     hp->q_scale = 1.0f;
+    /* gemma3 27B (62 layers): llama.cpp scales q by 1/sqrt(n_embd / n_head) */
+    if (hp->arch == LK_ARCH_GEMMA3 && hp->n_layer == 62) hp->attn_scale = 1.0f / sqrtf((float)(hp->n_embd / hp->n_head));
     if (ai->q_prescale) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
     if ((st = lk__hp_int(g, arch, "attention.sliding_window", 0, 0, 1 << 24, &hp->sliding_window))) return st;
-    if (ai->swa == LK__SWA_NONE) hp->sliding_window = 0;
-    hp->swa_every_other = ai->swa == LK__SWA_EVEN;
-    if (ai->attn_softcap > 0.0f) {
-        if ((st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap)) ||
-            (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap)))
-            return st;
-        if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
+    hp->swa_pattern = ai->swa;
+    if (ai->swa == 1) hp->sliding_window = 0;
+    else if (hp->sliding_window > 0 && ai->swa > 1) {   /* the file may give the pattern: a number or a bool per layer */
+        char key[96];
+        lk_gguf_type et;
+        uint64_t n;
+        const lk_gguf_value *v;
+        lk__fmt(key, sizeof key, "%s.attention.sliding_window_pattern", arch);
+        if (lk_gguf_get_arr(g, key, &et, &n, &v) == LK_OK) {
+            if (et != LK_GGUF_BOOL || n != (uint64_t)hp->n_layer)
+                return lk_set_error(LK_ERR_FORMAT, "model: %s must hold one bool per layer", key);
+            hp->swa_pattern = -1;
+        } else if ((st = lk__hp_int(g, arch, "attention.sliding_window_pattern", ai->swa, 0, 4096, &hp->swa_pattern))) return st;
     }
+    if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
+    if (ai->post_norms && (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap))) return st;
+    if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
     return LK_OK;
 }
 
@@ -11838,7 +11868,7 @@ static lk_status lk__model_bind_globals(lk_model *m) {
         const float *ff = LK__CAST(const float *, m->rope_freqs.data);
         for (i = 0; i < hp->rope.n_rot / 2; i++)
             if (!(ff[i] > 0.0f) || ff[i] > 1e30f) return lk_set_error(LK_ERR_FORMAT, "model: rope_freqs.weight[%d] is not a positive number", i);
-        hp->rope.freq_factors = ff;
+        hp->rope.freq_factors = hp->rope_swa.freq_factors = ff;
     }
     return LK_OK;
 }
@@ -11866,6 +11896,10 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B(bk, "attn_k.bias", LK__VEC, nkv, 0, req);
         LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, req);
     }
+    if (ai->qk_norm) {
+        LK__B(q_norm, "attn_q_norm.weight", LK__VEC, hp->head_dim_k, 0, 1);
+        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, 1);
+    }
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
     LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
     if (ai->post_norms) {
@@ -11879,6 +11913,17 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
     if (all) { LK__B(b_up, "ffn_up.bias", LK__VEC, F, 0, 1); LK__B(b_down, "ffn_down.bias", LK__VEC, E, 0, 1); }
 #undef LK__B
+    {   /* does the sliding window apply to this layer (llama.cpp's is_swa) */
+        const int n = hp->swa_pattern;
+        int swa = n == 0 || (n > 0 && il % n < n - 1);
+        if (n < 0) {
+            uint64_t b = 0;
+            lk__fmt(nm, sizeof nm, "%s.attention.sliding_window_pattern", ai->name);
+            swa = lk_gguf_get_u64_at(m->g, nm, (uint64_t)il, &b) == LK_OK && b;
+        }
+        L->window = swa ? hp->sliding_window : 0;
+        L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
+    }
     return LK_OK;
 }
 static lk_status lk__model_bind(lk_model *m) {
@@ -12277,7 +12322,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.il = il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;
     j.ap = lk_attn_default_params(hp->head_dim_k);
     j.ap.scale = hp->attn_scale; j.ap.softcap = hp->attn_softcap;
-    j.ap.window = hp->sliding_window > 0 && (!hp->swa_every_other || il % 2 == 0) ? hp->sliding_window : 0;
+    j.ap.window = c->m->layers[il].window;
     j.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
     j.ap.score = c->p.attn_score; j.ap.lssar_p = c->p.lssar_p;
     return j;
@@ -12349,10 +12394,14 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
                (st = lk__mm(c, &L->wv, &L->bv, c->xn, T, c->v)))
         return st;
     for (t = 0; t < T; t++) {   /* q: [T, H, d], k: [T, G, d] */
-        float *qt = c->q + (size_t)t * nq;
+        float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
+        if (L->q_norm.data) {   /* per head, before RoPE */
+            for (i = 0; i < H; i++) lk_rmsnorm(qt + (size_t)i * d, qt + (size_t)i * d, LK__CAST(const float *, L->q_norm.data), d, hp->norm_eps);
+            for (i = 0; i < G; i++) lk_rmsnorm(kt + (size_t)i * d, kt + (size_t)i * d, LK__CAST(const float *, L->k_norm.data), d, hp->norm_eps);
+        }
         if (hp->rope.n_rot) {
-            lk_rope_apply(&hp->rope, qt, H, d, pos[t]);
-            lk_rope_apply(&hp->rope, c->k + (size_t)t * nkv, G, d, pos[t]);
+            lk_rope_apply(L->rope, qt, H, d, pos[t]);
+            lk_rope_apply(L->rope, kt, G, d, pos[t]);
         }
         if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
     }

@@ -34,13 +34,18 @@ static int read_seq_a(void) {
     return 1;
 }
 
-/* logits of all positions through the same path as tools/logits */
-static float *run_model(const char *path, const lk_token *toks, int n, lk_type kv, int n_threads, int n_batch, int *n_vocab) {
+/* logits of all positions through the same path as tools/logits; the
+ * model from path, or (path NULL) from buf[len] */
+static float *run_model_mem(const char *path, const void *buf, size_t len, const lk_token *toks, int n, lk_type kv, int n_threads,
+                            int n_batch, int *n_vocab) {
     lk_model *m; lk_context *c;
     lk_context_params cp = lk_context_default_params();
     float *out;
     int done = 0, r;
-    if (lk_model_load_file(path, NULL, &m)) { printf("  load %s: %s\n", path, lk_last_error()); return NULL; }
+    if (path ? lk_model_load_file(path, NULL, &m) : lk_model_load_memory(buf, len, NULL, &m)) {
+        printf("  load %s: %s\n", path ? path : "(memory)", lk_last_error());
+        return NULL;
+    }
     cp.n_ctx = n; cp.n_batch = n_batch; cp.kv_type = kv; cp.logits_all = 1; cp.n_threads = n_threads;
     if (lk_context_new(m, &cp, &c)) { printf("  context: %s\n", lk_last_error()); lk_model_free(m); return NULL; }
     *n_vocab = lk_model_n_vocab(m);
@@ -53,6 +58,10 @@ static float *run_model(const char *path, const lk_token *toks, int n, lk_type k
     }
     lk_context_free(c); lk_model_free(m);
     return out;
+}
+
+static float *run_model(const char *path, const lk_token *toks, int n, lk_type kv, int n_threads, int n_batch, int *n_vocab) {
+    return run_model_mem(path, NULL, 0, toks, n, kv, n_threads, n_batch, n_vocab);
 }
 
 static float *read_floats(const char *path, size_t n) {
@@ -161,6 +170,204 @@ static void check_arch(const char *arch) {
     free(ref32);
 }
 
+/* ---- generated architectures ------------------------------------------------
+ * Random-weight models of architectures no fixture file covers, rebuilt here
+ * from tools/gen_arch_fixtures.py's generator (the same numbers, checked by
+ * the hashes of every tensor in tests/data/arch/hashes.txt, which come from
+ * the Python-written files), with the fixtures' 512-token vocabulary copied
+ * from stories260K-F32.gguf. Q8_0 and Q4_K_M come from lk_quantize_gguf; the
+ * hashes say whether they equal llama-quantize's bytes. Reference: llama.cpp
+ * (llama-cpp-python 0.3.36's vendor tree, 0c1e570; flash attention off, f32
+ * KV) logits after every fourth token of seq A,
+ * tests/data/arch/<arch>-<type>.seqA.bin (tools/gen_arch_refs.cpp). Held to
+ * the same rules as the fixture files; the Q8_0 files are bit-identical. */
+typedef struct gen_tensor { const char *name; int64_t ne0, ne1; } gen_tensor;
+typedef struct gen_arch {
+    const char *arch; uint64_t seed;
+    int E, L, H, G, d, F, window; float eps, base;
+    const gen_tensor *layer; int n_layer_t;
+    const gen_tensor *glob; int n_glob;
+} gen_arch;
+/* shapes: ne0 = row length, ne1 = rows (0: 1-D) */
+#define GE 256
+static const gen_tensor qwen3_layer[] = {
+    { "attn_norm.weight", GE, 0 }, { "attn_q.weight", GE, 8 * 64 }, { "attn_k.weight", GE, 2 * 64 }, { "attn_v.weight", GE, 2 * 64 },
+    { "attn_q_norm.weight", 64, 0 }, { "attn_k_norm.weight", 64, 0 }, { "attn_output.weight", 8 * 64, GE }, { "ffn_norm.weight", GE, 0 },
+    { "ffn_gate.weight", GE, 768 }, { "ffn_up.weight", GE, 768 }, { "ffn_down.weight", 768, GE } };
+static const gen_tensor qwen3_glob[] = { { "token_embd.weight", GE, 512 }, { "output_norm.weight", GE, 0 }, { "output.weight", GE, 512 } };
+static const gen_tensor gemma3_layer[] = {
+    { "attn_norm.weight", GE, 0 }, { "attn_q.weight", GE, 4 * 64 }, { "attn_k.weight", GE, 64 }, { "attn_v.weight", GE, 64 },
+    { "attn_q_norm.weight", 64, 0 }, { "attn_k_norm.weight", 64, 0 }, { "attn_output.weight", 4 * 64, GE },
+    { "post_attention_norm.weight", GE, 0 }, { "ffn_norm.weight", GE, 0 }, { "ffn_gate.weight", GE, 512 }, { "ffn_up.weight", GE, 512 },
+    { "ffn_down.weight", 512, GE }, { "post_ffw_norm.weight", GE, 0 } };
+static const gen_tensor gemma3_glob[] = { { "token_embd.weight", GE, 512 }, { "output_norm.weight", GE, 0 } };
+static const gen_arch gen_archs[] = {
+    { "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3 },
+    { "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2 },
+};
+static uint64_t fnv1a64(const void *p, size_t n) {
+    const unsigned char *b = (const unsigned char *)p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+static uint64_t splitmix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* the generator of tools/gen_arch_fixtures.py, element by element */
+static void gen_values(const char *name, uint64_t seed, float *out, size_t n, int norm) {
+    const uint64_t gold = 0x9E3779B97F4A7C15ull, x = fnv1a64(name, strlen(name)) ^ (seed * gold);
+    size_t i;
+    for (i = 0; i < n; i++) {
+        float v = (float)(splitmix64(x + (uint64_t)(i + 1) * gold) >> 40) * 0x1p-24f - 0.5f;
+        out[i] = norm ? 1.0f + v * 0.25f : v * 0.07f;   /* v * 0.25f is exact: one rounding, fused or not */
+    }
+}
+/* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
+static uint64_t ref_hash(const char *label, const char *name) {
+    FILE *f = fopen("tests/data/arch/hashes.txt", "r");
+    char l[64], nm[128], ty[16];
+    unsigned long long h;
+    uint64_t r = 0;
+    if (!f) return 0;
+    while (fscanf(f, "%63s %127s %15s %llx", l, nm, ty, &h) == 4) if (!strcmp(l, label) && !strcmp(nm, name)) { r = h; break; }
+    fclose(f);
+    return r;
+}
+/* the F32 model as a GGUF in memory (NULL on failure; hash mismatches are checks) */
+static unsigned char *gen_model(const gen_arch *a, size_t *len) {
+    const char *sp = lk_t_fixture("stories260K/stories260K-F32.gguf");
+    lk_gguf *st = NULL;
+    lk_gguf_writer *w = NULL;
+    unsigned char *buf = NULL;
+    char key[128], name[128], label[64];
+    float *data[128];
+    int n_data = 0, il, k, i;
+    if (!sp || lk_gguf_read_file(sp, NULL, &st) || lk_gguf_writer_new(NULL, &w)) { lk_gguf_free(st); return NULL; }
+#define KEY(sfx) (snprintf(key, sizeof key, "%s.%s", a->arch, sfx), key)
+    lk_gguf_writer_add_str(w, "general.architecture", a->arch);
+    lk_gguf_writer_add_u32(w, KEY("context_length"), 512);
+    lk_gguf_writer_add_u32(w, KEY("embedding_length"), (uint32_t)a->E);
+    lk_gguf_writer_add_u32(w, KEY("block_count"), (uint32_t)a->L);
+    lk_gguf_writer_add_u32(w, KEY("feed_forward_length"), (uint32_t)a->F);
+    lk_gguf_writer_add_u32(w, KEY("attention.head_count"), (uint32_t)a->H);
+    lk_gguf_writer_add_u32(w, KEY("attention.head_count_kv"), (uint32_t)a->G);
+    lk_gguf_writer_add_u32(w, KEY("attention.key_length"), (uint32_t)a->d);
+    lk_gguf_writer_add_u32(w, KEY("attention.value_length"), (uint32_t)a->d);
+    lk_gguf_writer_add_f32(w, KEY("attention.layer_norm_rms_epsilon"), a->eps);
+    lk_gguf_writer_add_f32(w, KEY("rope.freq_base"), a->base);
+    if (a->window) lk_gguf_writer_add_u32(w, KEY("attention.sliding_window"), (uint32_t)a->window);
+#undef KEY
+    lk_gguf_writer_add_u32(w, "general.file_type", 0);
+    for (k = 0; k < (int)st->n_kv; k++)
+        if (st->kv[k].key.len > 10 && !memcmp(st->kv[k].key.ptr, "tokenizer.", 10)) {
+            snprintf(key, sizeof key, "%.*s", (int)st->kv[k].key.len, st->kv[k].key.ptr);
+            lk_gguf_writer_add_value(w, key, &st->kv[k].value);
+        }
+    snprintf(label, sizeof label, "%s-F32", a->arch);
+    for (il = -1; il < a->L; il++) {
+        const gen_tensor *ts = il < 0 ? a->glob : a->layer;
+        int nt = il < 0 ? a->n_glob : a->n_layer_t;
+        for (k = 0; k < nt && n_data < 128; k++) {
+            int64_t ne[2];
+            size_t n = (size_t)ts[k].ne0 * (size_t)(ts[k].ne1 ? ts[k].ne1 : 1);
+            float *v = (float *)malloc(sizeof(float) * n);
+            const size_t nl = strlen(ts[k].name);
+            if (il < 0) snprintf(name, sizeof name, "%s", ts[k].name);
+            else snprintf(name, sizeof name, "blk.%d.%s", il, ts[k].name);
+            ne[0] = ts[k].ne0; ne[1] = ts[k].ne1;
+            gen_values(name, a->seed, v, n, nl >= 11 && !strcmp(ts[k].name + nl - 11, "norm.weight"));
+            CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
+            lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne1 ? 2 : 1, ne, v, 0);
+            data[n_data++] = v;
+        }
+    }
+    *len = (size_t)lk_gguf_writer_size(w);
+    buf = (unsigned char *)malloc(*len);
+    if (buf && lk_gguf_writer_write_memory(w, buf, *len)) { free(buf); buf = NULL; }
+    for (i = 0; i < n_data; i++) free(data[i]);
+    lk_gguf_writer_free(w);
+    lk_gguf_free(st);
+    return buf;
+}
+/* lk_quantize_gguf of an in-memory model; counts tensors equal to llama-quantize's */
+static unsigned char *gen_quantize(const unsigned char *in, size_t in_len, lk_ftype ft, const char *label, size_t *len, int *same, int *total) {
+    lk_gguf *g = NULL;
+    lk_gguf_writer *w = NULL;
+    lk_quantize_gguf_params qp = lk_quantize_gguf_default_params();
+    unsigned char *buf = NULL;
+    uint64_t i;
+    qp.ftype = ft;
+    if (lk_gguf_read_memory(in, in_len, NULL, &g) || lk_quantize_gguf(g, &qp, &w, NULL)) { lk_gguf_free(g); return NULL; }
+    *len = (size_t)lk_gguf_writer_size(w);
+    buf = (unsigned char *)malloc(*len);
+    if (buf && lk_gguf_writer_write_memory(w, buf, *len)) { free(buf); buf = NULL; }
+    lk_gguf_writer_free(w);
+    lk_gguf_free(g);
+    *same = *total = 0;
+    if (buf && !lk_gguf_read_memory(buf, *len, NULL, &g)) {
+        for (i = 0; i < g->n_tensors; i++) {
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)g->tensors[i].name.len, g->tensors[i].name.ptr);
+            *same += fnv1a64(g->tensors[i].data, (size_t)g->tensors[i].nbytes) == ref_hash(label, name);
+            (*total)++;
+        }
+        lk_gguf_free(g);
+    }
+    return buf;
+}
+static void check_generated(const gen_arch *a) {
+    static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
+    static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M };
+    char name[128], rel[128], label[64];
+    unsigned char *f32 = NULL;
+    size_t f32_len = 0;
+    float *ref32 = NULL;
+    int k, V = 512, T = 0, p, pos[MAXT];
+    for (p = 3; p < nseq; p += 4) pos[T++] = p;   /* the positions the reference keeps */
+    snprintf(name, sizeof name, "generated %s-F32 model", a->arch);
+    if (!lk_t_fixture("stories260K/stories260K-F32.gguf")) { lk_t_skip(name, "stories260K-F32.gguf (its vocabulary) absent"); return; }
+    lk_t_begin(name);
+    f32 = gen_model(a, &f32_len);
+    CHECK(f32 != NULL, "could not build the model: %s", lk_last_error());
+    lk_t_end();
+    for (k = 0; f32 && k < 3; k++) {
+        unsigned char *q = NULL;
+        size_t q_len = 0;
+        float *ours, *ref, *sel;
+        int same = 0, total = 0, bad = 0;
+        snprintf(name, sizeof name, "logits %s-%s (generated) kvf32", a->arch, types[k]);
+        snprintf(rel, sizeof rel, "tests/data/arch/%s-%s.seqA.bin", a->arch, types[k]);
+        snprintf(label, sizeof label, "%s-%s", a->arch, types[k]);
+        lk_t_begin(name);
+        if (k) {
+            q = gen_quantize(f32, f32_len, fts[k], label, &q_len, &same, &total);
+            CHECK(q != NULL, "lk_quantize_gguf: %s", lk_last_error());
+            printf("  %-28s %d of %d tensors byte-identical to llama-quantize's\n", name + 7, same, total);
+        }
+        ours = k == 0 || q ? run_model_mem(NULL, k ? q : f32, k ? q_len : f32_len, seq, nseq, LK_TYPE_F32, 2, 512, &V) : NULL;
+        ref = read_floats(rel, (size_t)T * 512);
+        CHECK(ours && ref && V == 512, "could not run, or read %s", rel);
+        if (ours && ref) {
+            sel = (float *)malloc(sizeof(float) * (size_t)T * V);
+            for (p = 0; p < T; p++) {
+                memcpy(sel + (size_t)p * V, ours + (size_t)pos[p] * V, sizeof(float) * V);
+                bad += memcmp(sel + (size_t)p * V, ref + (size_t)p * V, sizeof(float) * V) != 0;
+            }
+            printf("  %-28s %d of %d positions bit-identical to llama.cpp\n", name + 7, T - bad, T);
+            if (k == 0) { check_f32_rule(name + 7, sel, ref, T, V); ref32 = ref; ref = NULL; }
+            else if (ref32) check_q_rule(name + 7, sel, ref, ref32, T, V);
+            free(sel);
+        }
+        free(ours); free(ref); free(q);
+        lk_t_end();
+    }
+    free(ref32); free(f32);
+}
+
 int main(int argc, char **argv) {
     const char *only = argc > 1 ? argv[1] : NULL;
     static const char *archs[] = { "llama", "qwen2", "gemma2", "phi3", "gpt2" };
@@ -168,5 +375,7 @@ int main(int argc, char **argv) {
     if (!read_seq_a()) { lk_t_skip("model-logits", "fixtures absent (../shared/fixtures)"); return 0; }
     for (a = 0; a < sizeof archs / sizeof archs[0]; a++)
         if (!only || !strcmp(only, archs[a])) check_arch(archs[a]);
+    for (a = 0; a < sizeof gen_archs / sizeof gen_archs[0]; a++)
+        if (!only || !strcmp(only, gen_archs[a].arch)) check_generated(&gen_archs[a]);
     return lk_t_exit();
 }

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Random-weight GGUF fixtures for architectures no real model here covers
+(qwen3, gemma3, ...), written with llama.cpp's own gguf-py so that llama.cpp
+is the judge of what the file means.
+
+    python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR
+    python3 tools/gen_arch_fixtures.py --hash LLAMA_CPP_DIR LABEL FILE.gguf
+
+writes OUT_DIR/<arch>-F32.gguf and prints one line per tensor,
+"<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
+keeps. tests/test_arch_fixtures.c rebuilds exactly the same tensors in
+memory from the same generator (below) and checks those hashes, so the
+models themselves never need to be committed or shipped.
+
+Generator (the C test has the same one): for tensor NAME of architecture
+seed S, element i (0-based, row-major as stored):
+    x = fnv1a64(NAME) ^ (S * 0x9E3779B97F4A7C15)  (mod 2^64)
+    z = splitmix64(x + (i + 1) * 0x9E3779B97F4A7C15)
+    v = float32(z >> 40) * 2^-24 - 0.5           (exact, in [-0.5, 0.5))
+    matrices, embeddings: v * float32(W)         W = 0.07 (std ~0.02)
+    norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
+                                                 product is exact, so fused or not
+                                                 the sum rounds once)
+all in float32 arithmetic. Tokenizer keys are copied from stories260K-F32.gguf
+(the 512-token SentencePiece vocabulary of the other fixtures).
+"""
+import sys
+import numpy as np
+
+W, N = np.float32(0.07), np.float32(0.25)
+GOLD = np.uint64(0x9E3779B97F4A7C15)
+
+def fnv1a64(b):
+    h = 0xcbf29ce484222325
+    for c in b:
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+def splitmix64(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+def values(name, seed, n, norm):
+    x = np.uint64((fnv1a64(name.encode()) ^ ((seed * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF)
+    with np.errstate(over='ignore'):
+        i = np.arange(1, n + 1, dtype=np.uint64)
+        z = splitmix64(x + i * GOLD)
+    v = (z >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24) - np.float32(0.5)
+    return (np.float32(1.0) + v * N) if norm else (v * W)
+
+# Architectures: (arch, seed, hparams, per-layer tensors, globals). Shapes are
+# ggml ne = [row length, rows]; numpy arrays are [rows, row length].
+def specs():
+    out = []
+    # qwen3: q/k RMS norms per head, no biases, head_dim 64 != n_embd / n_head
+    E, L, H, G, d, F = 256, 2, 8, 2, 64, 768
+    out.append(("qwen3", 11, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0), [
+        ("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
+        ("attn_v.weight", [E, G * d]), ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]),
+        ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]),
+        ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # gemma3: 5 local (window 8, rope base 10000) to 1 global layer (base 1e6),
+    # q/k norms, post-norms, embedding scale, GeGLU, tied output
+    E, L, H, G, d, F = 256, 6, 4, 1, 64, 512
+    out.append(("gemma3", 12, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8), [
+        ("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
+        ("attn_v.weight", [E, G * d]), ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]),
+        ("attn_output.weight", [H * d, E]), ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]),
+        ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E]),
+        ("post_ffw_norm.weight", [E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    return out
+
+def main():
+    if sys.argv[1] == "--hash":   # --hash LLAMA_CPP_DIR LABEL FILE: "<label> <name> <type> <fnv1a-64 of the data>"
+        sys.path.insert(0, sys.argv[2] + "/gguf-py")
+        import gguf
+        for t in gguf.GGUFReader(sys.argv[4]).tensors:
+            print(sys.argv[3], t.name, t.tensor_type.name, "%016x" % fnv1a64(bytes(t.data.tobytes())))
+        return
+    lcpp, stories, out_dir = sys.argv[1:4]
+    sys.path.insert(0, lcpp + "/gguf-py")
+    import gguf
+    r = gguf.GGUFReader(stories)
+    tok = {f.name: f for f in r.fields.values() if f.name.startswith("tokenizer.")}
+    for arch, seed, hp, layer, glob in specs():
+        w = gguf.GGUFWriter(f"{out_dir}/{arch}-F32.gguf", arch)
+        w.add_uint32(f"{arch}.context_length", 512)
+        w.add_uint32(f"{arch}.embedding_length", hp["E"])
+        w.add_uint32(f"{arch}.block_count", hp["L"])
+        w.add_uint32(f"{arch}.feed_forward_length", hp["F"])
+        w.add_uint32(f"{arch}.attention.head_count", hp["H"])
+        w.add_uint32(f"{arch}.attention.head_count_kv", hp["G"])
+        w.add_uint32(f"{arch}.attention.key_length", hp["d"])
+        w.add_uint32(f"{arch}.attention.value_length", hp["d"])
+        w.add_float32(f"{arch}.attention.layer_norm_rms_epsilon", hp["eps"])
+        w.add_float32(f"{arch}.rope.freq_base", hp["base"])
+        if hp["window"]:
+            w.add_uint32(f"{arch}.attention.sliding_window", hp["window"])
+        w.add_uint32("general.file_type", 0)
+        for name, f in tok.items():   # copy the vocabulary verbatim, same value types
+            t = f.types[0]
+            if t == gguf.GGUFValueType.ARRAY:
+                et = f.types[1]
+                if et == gguf.GGUFValueType.STRING:
+                    vals = [bytes(f.parts[i]).decode("utf-8") for i in f.data]
+                else:
+                    vals = [f.parts[i][0].item() for i in f.data]
+                w.add_key_value(name, vals, t, sub_type=et)
+            elif t == gguf.GGUFValueType.STRING:
+                w.add_key_value(name, bytes(f.parts[f.data[0]]).decode("utf-8"), t)
+            else:
+                w.add_key_value(name, f.parts[f.data[0]][0].item(), t)
+        names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"]) for n, s in layer]
+        for name, shape in names:
+            n = int(np.prod(shape))
+            a = values(name, seed, n, name.endswith("norm.weight")).reshape(list(reversed(shape)))
+            w.add_tensor(name, a)
+            print(arch + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
+        w.write_header_to_file()
+        w.write_kv_data_to_file()
+        w.write_tensors_to_file()
+        w.close()
+
+if __name__ == "__main__":
+    main()
