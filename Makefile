@@ -26,7 +26,11 @@ AARCH64_CC ?= aarch64-linux-gnu-gcc
 HAVE_AARCH64 := $(shell command -v $(AARCH64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1 && echo 1)
 HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
 
-.PHONY: all test fuzz fuzz-seeds clean compile-checks
+.PHONY: all test fuzz fuzz-seeds clean compile-checks models demo
+# Real models (SmolLM2-135M-Instruct, Gemma 3 270M) into $$LLMKIT_MODELS or
+# ~/.cache/llmkit: see tools/models.sh. Safe to re-run.
+models:
+	@bash tools/models.sh
 all: $(TOOLS) $(EXAMPLES)
 
 $(B)/%: tools/%.c llmkit.h tools/lk_tool.h | $(B)

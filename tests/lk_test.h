@@ -70,5 +70,20 @@ static LK_T_UNUSED unsigned char *lk_t_read_file(const char *path, size_t *len) 
     if (b) *len = (size_t)n;
     return b;
 }
+/* Path of a real model fetched by `make models` ($LLMKIT_MODELS/models, else
+ * ~/.cache/llmkit/models); NULL (and the caller skips) if it is not there. */
+static LK_T_UNUSED const char *lk_t_model(const char *file) {
+    static char buf[4][1024];
+    static int k = 0;
+    const char *e = getenv("LLMKIT_MODELS"), *h = getenv("HOME");
+    char *p = buf[k++ & 3];
+    FILE *f;
+    if (e && *e) snprintf(p, 1024, "%s/models/%s", e, file);
+    else snprintf(p, 1024, "%s/.cache/llmkit/models/%s", h ? h : ".", file);
+    f = fopen(p, "rb");
+    if (!f) return NULL;
+    fclose(f);
+    return p;
+}
 static int lk_t_exit(void) { return lk_t_total_fail_ ? 1 : 0; }
 #endif
