@@ -48,7 +48,7 @@
  *   10. KV cache                                  storage types (15.10), policies (15.10p)
  *   11. Sampling                                  samplers, chain, RNG
  *   12. Tokenizer                                 SPM, BPE, WPM from GGUF metadata
- *                                                 12b chat templates (lk_chat_apply)
+ *                                                 12b chat templates (lk_chat_apply, lk_chat)
  *   13. Model                                     architectures, forward, context
  *   14. Threads                                   the parallel-for hook
  *   15. Implementation                            #ifdef LLMKIT_IMPLEMENTATION
@@ -1354,7 +1354,26 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
  * prefix (nothing when cap is 0; llama.cpp's strncpy leaves no NUL) and
  * the caller retries with a larger buffer. -1 means an error, with
  * lk_last_error() set: a NULL or negative argument, a message with a NULL
- * role or content, an unknown template, a rendering over INT_MAX bytes. */
+ * role or content, an unknown template, a rendering over INT_MAX bytes.
+ *
+ * lk_chat keeps a conversation for an interactive program that holds the
+ * KV cache across turns and prefills only what is new:
+ *   lk_chat_new(m, NULL, &chat);          (the model's template)
+ *   loop: lk_chat_add(chat, "user", line);
+ *         lk_chat_next(chat, &text, &len); tokenize (add_special on the
+ *                                          first turn, parse_special) and decode
+ *         sample until lk_chat_is_eot(chat, tok) (do not decode that token)
+ *         lk_chat_add(chat, "assistant", reply);
+ * lk_chat_next renders the conversation with the assistant prefix and
+ * returns the part not returned before. When the reply is added, the
+ * rendering normally continues the text returned so far with the reply
+ * itself: then the next lk_chat_next starts right after the reply, with the
+ * template's end-of-turn text ("<|im_end|>\n..."), so the KV cache holds
+ * exactly the rendered conversation. When it does not (a template that trims
+ * the reply, or rewrites earlier text), the next one starts after the
+ * rendering of the conversation with the reply, as llama.cpp's simple-chat
+ * example does. Memory comes from lk_chat_params.alloc; messages are
+ * copied. */
 typedef struct lk_model lk_model;   /* section 13 */
 #ifndef LLMKIT_NO_TOKENIZER
 
@@ -1391,6 +1410,33 @@ LKDEF const char *lk_chat_template_eot(const char *tmpl);
  * Returns how many there are (ids[0..min(count, cap)) written), or -1. */
 LKDEF int lk_chat_eot_tokens(const lk_model *m, const char *tmpl, lk_token *ids, int cap);
 
+typedef struct lk_chat lk_chat;
+typedef struct lk_chat_params {
+    const char *tmpl;             /* family name or Jinja; NULL = the model's */
+    const lk_allocator *alloc;    /* NULL = default allocator                 */
+} lk_chat_params;
+
+LKDEF lk_chat_params lk_chat_default_params(void);
+/* m may be NULL when p->tmpl is set (lk_chat_is_eot is then always 0: look
+ * for lk_chat_template_eot's text instead); else it must outlive the chat.
+ * Errors: LK_ERR_NOT_FOUND (the model has no template), LK_ERR_UNSUPPORTED
+ * (a template of no known family), LK_ERR_INVALID_ARG, LK_ERR_NOMEM. */
+LKDEF lk_status lk_chat_new(const lk_model *m, const lk_chat_params *p, lk_chat **out);
+LKDEF void lk_chat_free(lk_chat *c);
+LKDEF const char *lk_chat_family(const lk_chat *c);
+LKDEF int lk_chat_n_messages(const lk_chat *c);
+/* Append a message (role and content are copied). The reply to what
+ * lk_chat_next returned is added as the text of the generated tokens,
+ * unchanged (see above). */
+LKDEF lk_status lk_chat_add(lk_chat *c, const char *role, const char *content);
+/* The text to prefill now: *text (valid until the next lk_chat_* call on c)
+ * and *len bytes, not NUL-terminated. */
+LKDEF lk_status lk_chat_next(lk_chat *c, const char **text, int *len);
+/* The whole conversation rendered, as lk_chat_apply_template renders it;
+ * *text valid as lk_chat_next's. */
+LKDEF lk_status lk_chat_render(lk_chat *c, int add_assistant_prefix, const char **text, int *len);
+/* 1 if token t ends the assistant's turn (lk_chat_eot_tokens), else 0. */
+LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
 #endif /* LLMKIT_NO_TOKENIZER */
 
 /* ==========================================================================
@@ -12116,6 +12162,134 @@ LKDEF int lk_chat_eot_tokens(const lk_model *m, const char *tmpl, lk_token *ids,
     return lk__chat_eot_list(lk_model_vocab(m), f, ids, cap);
 }
 
+/* ---- lk_chat: a conversation kept across turns ---- */
+struct lk_chat {
+    lk_allocator a;
+    const lk__chat_family *f;
+    const lk_vocab *v;            /* NULL without a model                        */
+    lk_token eot;                 /* the family's end of turn as a token, or -1  */
+    lk_chat_message *msgs;        /* each role + content in one allocation       */
+    int n, cap;
+    char *buf[2];                 /* 0: lk_chat_next's rendering; 1: scratch     */
+    size_t bcap[2], blen[2];
+    size_t fed;                   /* bytes of buf[0] handed out so far           */
+    int pending;                  /* lk_chat_next ran, no message added since    */
+};
+
+LKDEF lk_chat_params lk_chat_default_params(void) {
+    lk_chat_params p;
+    p.tmpl = NULL; p.alloc = NULL;
+    return p;
+}
+LKDEF lk_status lk_chat_new(const lk_model *m, const lk_chat_params *p, lk_chat **out) {
+    static const char fn[] = "lk_chat_new";
+    lk_chat_params d = p ? *p : lk_chat_default_params();
+    lk_allocator a = lk__resolve_alloc(d.alloc);
+    const lk__chat_family *f;
+    lk_chat *c;
+    lk_str s;
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!d.tmpl && (st = lk__chat_model_tmpl(fn, m, &s))) return st;
+    f = d.tmpl ? lk__chat_find(d.tmpl, strlen(d.tmpl)) : lk__chat_find(s.ptr, (size_t)s.len);
+    if (!f) return lk__chat_unknown(fn);
+    if (!(c = LK__CAST(lk_chat *, lk__alloc(&a, sizeof *c)))) return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", fn);
+    memset(c, 0, sizeof *c);
+    c->a = a; c->f = f;
+    c->v = m ? lk_model_vocab(m) : NULL;
+    c->eot = lk__chat_eot_token(c->v, f);
+    *out = c;
+    return LK_OK;
+}
+LKDEF void lk_chat_free(lk_chat *c) {
+    int i;
+    if (!c) return;
+    for (i = 0; i < c->n; i++)
+        lk__free(&c->a, LK__CAST(void *, c->msgs[i].role), strlen(c->msgs[i].role) + strlen(c->msgs[i].content) + 2);
+    lk__free(&c->a, c->msgs, sizeof *c->msgs * (size_t)c->cap);
+    for (i = 0; i < 2; i++) lk__free(&c->a, c->buf[i], c->bcap[i]);
+    lk__free(&c->a, c, sizeof *c);
+}
+LKDEF const char *lk_chat_family(const lk_chat *c) { return c ? c->f->name : NULL; }
+LKDEF int lk_chat_n_messages(const lk_chat *c) { return c ? c->n : 0; }
+LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t) {
+    return c && t >= 0 && (t == c->eot || lk_vocab_is_eog(c->v, t));
+}
+/* render the conversation into buf[k] (grown as needed) */
+static lk_status lk__chat_render_into(lk_chat *c, int k, int add_ass) {
+    lk__chat_out o;
+    o.buf = c->buf[k]; o.cap = c->bcap[k]; o.len = 0;
+    lk__chat_render(c->f, c->msgs, c->n, add_ass, &o);
+    if (o.len > (size_t)INT_MAX - 1) return lk_set_error(LK_ERR_RANGE, "lk_chat: the rendering is over INT_MAX bytes");
+    if (o.len > c->bcap[k]) {
+        size_t cap = o.len + o.len / 2 + 256;
+        char *nb = LK__CAST(char *, lk__alloc(&c->a, cap));
+        if (!nb) return lk_set_error(LK_ERR_NOMEM, "lk_chat: out of memory for a %zu-byte rendering", o.len);
+        lk__free(&c->a, c->buf[k], c->bcap[k]);
+        c->buf[k] = nb; c->bcap[k] = cap;
+        o.buf = nb; o.cap = cap; o.len = 0;
+        lk__chat_render(c->f, c->msgs, c->n, add_ass, &o);
+    }
+    c->blen[k] = o.len;
+    return LK_OK;
+}
+LKDEF lk_status lk_chat_add(lk_chat *c, const char *role, const char *content) {
+    static const char fn[] = "lk_chat_add";
+    size_t rl, cl;
+    char *s;
+    lk_status st;
+    if (!c || !role || !content) return lk_set_error(LK_ERR_INVALID_ARG, "%s: %s is NULL", fn, !c ? "chat" : !role ? "role" : "content");
+    if (c->n == INT_MAX) return lk_set_error(LK_ERR_RANGE, "%s: too many messages", fn);
+    if (c->n == c->cap) {
+        int ncap = c->cap < 8 ? 8 : c->cap > INT_MAX / 2 ? INT_MAX : c->cap * 2;
+        lk_chat_message *nm = LK__CAST(lk_chat_message *, lk__alloc(&c->a, lk__szm(sizeof *nm, (size_t)ncap)));
+        if (!nm) return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", fn);
+        if (c->n) memcpy(nm, c->msgs, sizeof *nm * (size_t)c->n);
+        lk__free(&c->a, c->msgs, sizeof *c->msgs * (size_t)c->cap);
+        c->msgs = nm; c->cap = ncap;
+    }
+    rl = strlen(role); cl = strlen(content);
+    if (!(s = LK__CAST(char *, lk__alloc(&c->a, lk__sza(lk__sza(rl, cl), 2))))) return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", fn);
+    memcpy(s, role, rl + 1); memcpy(s + rl + 1, content, cl + 1);
+    c->msgs[c->n].role = s; c->msgs[c->n].content = s + rl + 1;
+    c->n++;
+    if (c->pending && !strcmp(role, "assistant")) {
+        /* the reply to what lk_chat_next returned: does the rendering go on
+         * from the text handed out with the reply itself? */
+        if ((st = lk__chat_render_into(c, 1, 0))) {
+            c->n--;
+            lk__free(&c->a, s, rl + cl + 2);
+            return st;
+        }
+        if (c->blen[1] >= c->fed + cl && (!c->fed || memcmp(c->buf[1], c->buf[0], c->fed) == 0) &&
+            (!cl || memcmp(c->buf[1] + c->fed, content, cl) == 0))
+            c->fed += cl;
+        else
+            c->fed = c->blen[1];
+    }
+    c->pending = 0;
+    return LK_OK;
+}
+LKDEF lk_status lk_chat_next(lk_chat *c, const char **text, int *len) {
+    lk_status st;
+    if (!c || !text || !len) return lk_set_error(LK_ERR_INVALID_ARG, "lk_chat_next: NULL argument");
+    if ((st = lk__chat_render_into(c, 0, 1))) return st;
+    if (c->fed > c->blen[0]) c->fed = c->blen[0];
+    *text = c->buf[0] ? c->buf[0] + c->fed : "";
+    *len = (int)(c->blen[0] - c->fed);
+    c->fed = c->blen[0];
+    c->pending = 1;
+    return LK_OK;
+}
+LKDEF lk_status lk_chat_render(lk_chat *c, int add_assistant_prefix, const char **text, int *len) {
+    lk_status st;
+    if (!c || !text || !len) return lk_set_error(LK_ERR_INVALID_ARG, "lk_chat_render: NULL argument");
+    if ((st = lk__chat_render_into(c, 1, add_assistant_prefix))) return st;
+    *text = c->buf[1] ? c->buf[1] : "";
+    *len = (int)c->blen[1];
+    return LK_OK;
+}
 #endif /* LLMKIT_NO_TOKENIZER */
 
 /* --------------------------------------------------------------------------
