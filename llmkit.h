@@ -1364,6 +1364,8 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
  *                                          first turn, parse_special) and decode
  *         sample until lk_chat_is_eot(chat, tok) (do not decode that token)
  *         lk_chat_add(chat, "assistant", reply);
+ * (the text handed out ends with the assistant prefix: the next message
+ * added is the reply, else the caller rewinds its KV cache itself)
  * lk_chat_next renders the conversation with the assistant prefix and
  * returns the part not returned before. When the reply is added, the
  * rendering normally continues the text returned so far with the reply
@@ -12029,19 +12031,14 @@ static const lk__chat_rule *lk__chat_rule_for(const lk__chat_family *f, const ch
     }
     return NULL;
 }
-/* the messages [from, to) whose rule merges them into the pending system
- * text; with out NULL only says whether that text is non-empty */
-static int lk__chat_pending(const lk__chat_family *f, const lk_chat_message *m, int from, int to, lk__chat_out *o) {
-    int j, any = 0;
+/* the pending system text: the contents of the messages [from, to) whose
+ * rule merges them */
+static void lk__chat_put_pending(const lk__chat_family *f, const lk_chat_message *m, int from, int to, lk__chat_out *o) {
+    int j;
     for (j = from; j < to; j++) {
         const lk__chat_rule *r = lk__chat_rule_for(f, m[j].role, j);
-        if (r && (r->flags & LK__CR_MERGE)) {
-            lk__chat_out probe = { NULL, 0, 0 };
-            lk__chat_put_content(o ? o : &probe, m[j].content, r->flags & LK__CR_TRIM);
-            any |= probe.len > 0;
-        }
+        if (r && (r->flags & LK__CR_MERGE)) lk__chat_put_content(o, m[j].content, r->flags & LK__CR_TRIM);
     }
-    return any;
 }
 static void lk__chat_render(const lk__chat_family *f, const lk_chat_message *m, int n, int add_ass, lk__chat_out *o) {
     int i, inside = (f->flags & LK__CF_TURN_OPEN) != 0, sys_from = 0;
@@ -12054,7 +12051,9 @@ static void lk__chat_render(const lk__chat_family *f, const lk_chat_message *m, 
         if (!(r = lk__chat_rule_for(f, m[i].role, i)) || (r->flags & LK__CR_MERGE)) continue;
         lk__chat_put_pre(o, r->pre, m[i].role);
         if (r->flags & LK__CR_SYS) {
-            if (lk__chat_pending(f, m, sys_from, i, NULL)) { lk__chat_pending(f, m, sys_from, i, o); lk__chat_puts(o, "\n\n"); }
+            size_t before = o->len;
+            lk__chat_put_pending(f, m, sys_from, i, o);
+            if (o->len != before) lk__chat_puts(o, "\n\n");
             sys_from = i + 1;
         }
         lk__chat_put_content(o, m[i].content, r->flags & LK__CR_TRIM);
