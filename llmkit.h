@@ -18,8 +18,9 @@
  *                        used for input validation; bad input returns a status.
  *   LLMKIT_MALLOC(sz,u) / LLMKIT_FREE(p,u)   replace malloc/free (u = user ptr)
  * Compile-out switches, so that firmware links only what it runs:
- *   LLMKIT_NO_TOKENIZER  leave out the tokenizer (section 12; only the lk_vocab
- *                        type name remains): models load without a vocabulary
+ *   LLMKIT_NO_TOKENIZER  leave out the tokenizer and chat templates (section 12;
+ *                        only the lk_vocab type name remains): models load
+ *                        without a vocabulary
  *   LLMKIT_NO_IQ         leave out the IQ and ternary formats (7b): the types
  *                        stay known, using them reports LK_ERR_UNSUPPORTED
  *   LLMKIT_NO_QUANTIZE   leave out the weight quantizers and model
@@ -47,6 +48,7 @@
  *   10. KV cache                                  storage types (15.10), policies (15.10p)
  *   11. Sampling                                  samplers, chain, RNG
  *   12. Tokenizer                                 SPM, BPE, WPM from GGUF metadata
+ *                                                 12b chat templates (lk_chat_apply, lk_chat)
  *   13. Model                                     architectures, forward, context
  *   14. Threads                                   the parallel-for hook
  *   15. Implementation                            #ifdef LLMKIT_IMPLEMENTATION
@@ -69,6 +71,8 @@
  *                           SIMD kernels and every kernel its reference.
  *   matmul                  lk_matmul (15.7a)
  *   the tokenizer           lk_vocab_load (its steps: lk__vocab_*), lk_tokenize (15.12)
+ *   chat templates          lk__chat_families (a row per family: its rules), lk__chat_detect
+ *                           (llama.cpp's detection order), lk__chat_render (15.12b)
  *   the GGUF parser         lk__gguf_parse (15.6)
  *   the KV cache            lk_kv_cache_store, lk_kv_cache_view (15.10)
  *   the sampler chain       lk_sampler_sample_ex (15.11)
@@ -136,6 +140,9 @@ extern "C" {
  *     lk_detokenize) return a count: >= 0 items written, -(needed) when the
  *     buffer is too small, LK_TOKENIZE_ERROR for bad arguments (with
  *     lk_last_error() set);
+ *   the chat template functions (lk_chat_apply, lk_chat_apply_template)
+ *     return a length with snprintf semantics, or -1 with lk_last_error()
+ *     set;
  *   convenience functions that return a token (lk_sampler_sample,
  *     lk_spec_accept) return -1 on failure, with lk_last_error() set;
  *   math kernels on caller buffers (lk_rmsnorm, lk_rope_apply, lk_attn, ...)
@@ -1314,6 +1321,127 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
 #endif /* LLMKIT_NO_TOKENIZER */
 
 /* ==========================================================================
+ * 12b. Chat templates
+ * ==========================================================================
+ * A conversation (role, content messages) as the text a chat model was
+ * trained on, rendered byte for byte as llama.cpp's llama_chat_apply_template
+ * renders it (reference: llama.cpp 0c1e570, src/llama-chat.cpp). Like
+ * llama.cpp this is not a Jinja interpreter: the model's
+ * tokenizer.chat_template is matched against known families, by the same
+ * substring tests in the same order as llm_chat_detect_template, and each
+ * family has a fixed renderer. Families (names as llama.cpp spells them):
+ *   chatml (Qwen, SmolLM2, ...), llama2, llama2-sys, llama2-sys-bos,
+ *   llama2-sys-strip, mistral-v1, mistral-v3, mistral-v3-tekken, mistral-v7,
+ *   mistral-v7-tekken, phi3, phi4, falcon3, zephyr, monarch, gemma, orion,
+ *   openchat, vicuna, vicuna-orca, deepseek, deepseek2, deepseek3,
+ *   deepseek-ocr, command-r, llama3, chatglm3, chatglm4, glmedge, minicpm,
+ *   exaone3, exaone4, exaone-moe, rwkv-world, granite, granite-4.0,
+ *   granite-4.1, gigachat, megrez, yandex, bailing, bailing-think, bailing2,
+ *   llama4, smolvlm, dots1, hunyuan-moe, gpt-oss, hunyuan-dense, hunyuan-vl,
+ *   kimi-k2, seed_oss, grok-2, pangu-embedded, solar-open
+ * ("dots1" is detected by llama.cpp but has no name there; here it has one).
+ * What llama.cpp's renderers do, this does too: roles are free text (an
+ * unknown role is printed, merged or dropped as the family's renderer does
+ * it, never an error); no BOS is added (tokenize the first turn with
+ * add_special); and a default system prompt that a model's Jinja adds when
+ * the conversation has none (SmolLM2: "You are a helpful AI assistant named
+ * SmolLM, ...") is not added: the chatml renderer has none.
+ * One difference: a model without tokenizer.chat_template is an error here
+ * (llama.cpp falls back to chatml); name a family instead.
+ *
+ * Text results follow snprintf: the return value is the full length in
+ * bytes (no NUL counted); when it is >= cap, buf holds a NUL-terminated
+ * prefix (nothing when cap is 0; llama.cpp's strncpy leaves no NUL) and
+ * the caller retries with a larger buffer. -1 means an error, with
+ * lk_last_error() set: a NULL or negative argument, a message with a NULL
+ * role or content, an unknown template, a rendering over INT_MAX bytes.
+ *
+ * lk_chat keeps a conversation for an interactive program that holds the
+ * KV cache across turns and prefills only what is new:
+ *   lk_chat_new(m, NULL, &chat);          (the model's template)
+ *   loop: lk_chat_add(chat, "user", line);
+ *         lk_chat_next(chat, &text, &len); tokenize (add_special on the
+ *                                          first turn, parse_special) and decode
+ *         sample until lk_chat_is_eot(chat, tok) (do not decode that token)
+ *         lk_chat_add(chat, "assistant", reply);
+ * (the text handed out ends with the assistant prefix: the next message
+ * added is the reply, else the caller rewinds its KV cache itself)
+ * lk_chat_next renders the conversation with the assistant prefix and
+ * returns the part not returned before. When the reply is added, the
+ * rendering normally continues the text returned so far with the reply
+ * itself: then the next lk_chat_next starts right after the reply, with the
+ * template's end-of-turn text ("<|im_end|>\n..."), so the KV cache holds
+ * exactly the rendered conversation. When it does not (a template that trims
+ * the reply, or rewrites earlier text), the next one starts after the
+ * rendering of the conversation with the reply, as llama.cpp's simple-chat
+ * example does. Memory comes from lk_chat_params.alloc; messages are
+ * copied. */
+typedef struct lk_model lk_model;   /* section 13 */
+#ifndef LLMKIT_NO_TOKENIZER
+
+typedef struct lk_chat_message {
+    const char *role;     /* "system", "user", "assistant", ... */
+    const char *content;
+} lk_chat_message;
+
+/* Render msgs[0..n) with the model's tokenizer.chat_template; with
+ * add_assistant_prefix, end with what opens the assistant's reply. Returns
+ * the length (see above) or -1: no template in the model
+ * (LK_ERR_NOT_FOUND), a template of no known family, bad arguments. */
+LKDEF int lk_chat_apply(const lk_model *m, const lk_chat_message *msgs, int n, int add_assistant_prefix,
+                        char *buf, int cap);
+/* The same with an explicit template: a family name ("chatml", "llama3",
+ * ...) or the Jinja source of a template, detected as above. */
+LKDEF int lk_chat_apply_template(const char *tmpl, const lk_chat_message *msgs, int n, int add_assistant_prefix,
+                                 char *buf, int cap);
+/* The family of a template (a family name or Jinja source), or NULL. */
+LKDEF const char *lk_chat_template_detect(const char *tmpl);
+/* The family of the model's tokenizer.chat_template, or NULL (none, or
+ * not recognised). */
+LKDEF const char *lk_chat_model_template(const lk_model *m);
+/* Family names: the i-th for 0 <= i < count, NULL past the end. */
+LKDEF const char *lk_chat_template_name(int i);
+/* The end-of-turn marker a family writes right after an assistant message
+ * ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "</s>", ...): "" when it
+ * has none (the model ends its turn with its EOS), NULL for an unknown
+ * template. */
+LKDEF const char *lk_chat_template_eot(const char *tmpl);
+/* Tokens that end the assistant's turn for model m and template tmpl (NULL
+ * = the model's): the end-of-turn text when it is a single token, then the
+ * vocabulary's end-of-generation tokens (eos, eot, eom, ...), each once.
+ * Returns how many there are (ids[0..min(count, cap)) written), or -1. */
+LKDEF int lk_chat_eot_tokens(const lk_model *m, const char *tmpl, lk_token *ids, int cap);
+
+typedef struct lk_chat lk_chat;
+typedef struct lk_chat_params {
+    const char *tmpl;             /* family name or Jinja; NULL = the model's */
+    const lk_allocator *alloc;    /* NULL = default allocator                 */
+} lk_chat_params;
+
+LKDEF lk_chat_params lk_chat_default_params(void);
+/* m may be NULL when p->tmpl is set (lk_chat_is_eot is then always 0: look
+ * for lk_chat_template_eot's text instead); else it must outlive the chat.
+ * Errors: LK_ERR_NOT_FOUND (the model has no template), LK_ERR_UNSUPPORTED
+ * (a template of no known family), LK_ERR_INVALID_ARG, LK_ERR_NOMEM. */
+LKDEF lk_status lk_chat_new(const lk_model *m, const lk_chat_params *p, lk_chat **out);
+LKDEF void lk_chat_free(lk_chat *c);
+LKDEF const char *lk_chat_family(const lk_chat *c);
+LKDEF int lk_chat_n_messages(const lk_chat *c);
+/* Append a message (role and content are copied). The reply to what
+ * lk_chat_next returned is added as the text of the generated tokens,
+ * unchanged (see above). */
+LKDEF lk_status lk_chat_add(lk_chat *c, const char *role, const char *content);
+/* The text to prefill now: *text (valid until the next lk_chat_* call on c)
+ * and *len bytes, not NUL-terminated. */
+LKDEF lk_status lk_chat_next(lk_chat *c, const char **text, int *len);
+/* The whole conversation rendered, as lk_chat_apply_template renders it;
+ * *text valid as lk_chat_next's. */
+LKDEF lk_status lk_chat_render(lk_chat *c, int add_assistant_prefix, const char **text, int *len);
+/* 1 if token t ends the assistant's turn (lk_chat_eot_tokens), else 0. */
+LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
+#endif /* LLMKIT_NO_TOKENIZER */
+
+/* ==========================================================================
  * 13. Model
  * ==========================================================================
  * A model binds the weights of a GGUF file in place (zero-copy) and checks
@@ -1355,7 +1483,7 @@ typedef struct lk_model_params {
                                    * with LK_ERR_FORMAT instead.              */
 } lk_model_params;
 
-typedef struct lk_model lk_model;
+/* lk_model: declared in section 12b, whose chat functions take one */
 
 LKDEF lk_model_params lk_model_default_params(void);
 /* Set one field by its command-line name (as lk_context_params_set):
@@ -11573,6 +11701,598 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
         total = n;
     }
     return (int)total;
+}
+#endif /* LLMKIT_NO_TOKENIZER */
+
+/* --------------------------------------------------------------------------
+ * 15.12b Chat templates
+ * -------------------------------------------------------------------------- */
+#ifndef LLMKIT_NO_TOKENIZER
+/* Non-ASCII pieces of some families' markers, as UTF-8 bytes */
+#define LK__U_BAR "\xef\xbd\x9c"                /* U+FF5C fullwidth vertical line */
+#define LK__U_SP "\xe2\x96\x81"                 /* U+2581 lower one eighth block  */
+#define LK__U_EOS_DS "<" LK__U_BAR "end" LK__U_SP "of" LK__U_SP "sentence" LK__U_BAR ">"
+#define LK__U_HY(x) "<" LK__U_BAR "hy_" x LK__U_BAR ">"
+#define LK__U_HY_PH(d) LK__U_HY("place" LK__U_SP "holder" LK__U_SP "no" LK__U_SP d)
+#define LK__U_RU_ASSISTANT "\xd0\x90\xd1\x81\xd1\x81\xd0\xb8\xd1\x81\xd1\x82\xd0\xb5\xd0\xbd\xd1\x82" /* Ассистент */
+#define LK__U_RU_USER "\xd0\x9f\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb5\xd0\xbb\xd1\x8c" /* Пользователь */
+#define LK__U_ZH(x) "[unused9]" x "\xef\xbc\x9a"   /* x followed by U+FF1A fullwidth colon */
+#define LK__U_ZH_SYSTEM "\xe7\xb3\xbb\xe7\xbb\x9f"   /* 系统 */
+#define LK__U_ZH_USER "\xe7\x94\xa8\xe6\x88\xb7"     /* 用户 */
+#define LK__U_ZH_ASSISTANT "\xe5\x8a\xa9\xe6\x89\x8b" /* 助手 */
+
+/* A family's renderer is a list of rules. Each message takes the first rule
+ * whose role matches (NULL matches any role) and is written as
+ * pre + content + post, where in pre %r stands for the role, %R for it in
+ * upper case and %T with its first letter in upper case; a message that no
+ * rule matches writes nothing. */
+enum {
+    LK__CR_TRIM = 1,    /* content without leading and trailing whitespace      */
+    LK__CR_FIRST = 2,   /* the rule matches only the first message              */
+    LK__CR_MERGE = 4,   /* write nothing now: the content joins the pending
+                         * system text (gemma, orion merge system messages into
+                         * the next user turn)                                   */
+    LK__CR_SYS = 8,     /* after pre, the pending system text and "\n\n", if any */
+    LK__CR_END = 16     /* the message closes the turn (see turn)               */
+};
+enum {
+    LK__CF_TURN_OPEN = 1,     /* a turn is open at the start (begin opened it)        */
+    LK__CF_NOSYS_EMPTY = 2,   /* nosys also when there are no messages                */
+    LK__CF_GEN_LAST_USER = 4  /* gen follows a last "user" message, whatever
+                               * add_assistant_prefix says (rwkv-world)                */
+};
+#define LK__CHAT_RULES 6
+typedef struct lk__chat_rule {
+    const char *role, *pre, *post;
+    unsigned char flags;        /* LK__CR_* */
+} lk__chat_rule;
+typedef struct lk__chat_family {
+    const char *name;
+    const char *eot;            /* lk_chat_template_eot                                  */
+    const char *begin, *gen;    /* before the messages; after them with add_assistant_prefix */
+    const char *turn;           /* before a message when no turn is open (mistral, llama2) */
+    const char *nosys;          /* before a first message whose role is not "system"     */
+    unsigned char flags;        /* LK__CF_* */
+    lk__chat_rule rule[LK__CHAT_RULES];
+} lk__chat_family;
+
+/* One row per llm_chat_template of llama.cpp's llm_chat_apply_template. */
+static const lk__chat_family lk__chat_families[] = {
+    { "chatml", "<|im_end|>", "", "<|im_start|>assistant\n", 0, 0, 0,
+      { { 0, "<|im_start|>%r\n", "<|im_end|>\n", 0 } } },
+    { "llama2", "</s>", "[INST] ", 0, "[INST] ", 0, LK__CF_TURN_OPEN,
+      { { "system", "", "\n", 0 }, { "user", "", " [/INST]", 0 }, { 0, "", "</s>", LK__CR_END } } },
+    { "llama2-sys", "</s>", "[INST] ", 0, "[INST] ", 0, LK__CF_TURN_OPEN,
+      { { "system", "<<SYS>>\n", "\n<</SYS>>\n\n", 0 }, { "user", "", " [/INST]", 0 }, { 0, "", "</s>", LK__CR_END } } },
+    { "llama2-sys-bos", "</s>", "[INST] ", 0, "<s>[INST] ", 0, LK__CF_TURN_OPEN,
+      { { "system", "<<SYS>>\n", "\n<</SYS>>\n\n", 0 }, { "user", "", " [/INST]", 0 }, { 0, "", "</s>", LK__CR_END } } },
+    { "llama2-sys-strip", "</s>", "[INST] ", 0, "[INST] ", 0, LK__CF_TURN_OPEN,
+      { { "system", "<<SYS>>\n", "\n<</SYS>>\n\n", LK__CR_TRIM }, { "user", "", " [/INST]", LK__CR_TRIM },
+        { 0, "", "</s>", LK__CR_END | LK__CR_TRIM } } },
+    { "mistral-v1", "</s>", "", 0, " [INST] ", 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "", " [/INST]", 0 }, { 0, " ", "</s>", LK__CR_END } } },
+    { "mistral-v3", "</s>", "", 0, "[INST] ", 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "", "[/INST]", 0 }, { 0, " ", "</s>", LK__CR_END | LK__CR_TRIM } } },
+    { "mistral-v3-tekken", "</s>", "", 0, "[INST]", 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "", "[/INST]", 0 }, { 0, "", "</s>", LK__CR_END } } },
+    { "mistral-v7", "</s>", "", 0, 0, 0, 0,
+      { { "system", "[SYSTEM_PROMPT] ", "[/SYSTEM_PROMPT]", 0 }, { "user", "[INST] ", "[/INST]", 0 }, { 0, " ", "</s>", 0 } } },
+    { "mistral-v7-tekken", "</s>", "", 0, 0, 0, 0,
+      { { "system", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", 0 }, { "user", "[INST]", "[/INST]", 0 }, { 0, "", "</s>", 0 } } },
+    { "phi3", "<|end|>", "", "<|assistant|>\n", 0, 0, 0,
+      { { 0, "<|%r|>\n", "<|end|>\n", 0 } } },
+    { "phi4", "<|im_end|>", "", "<|im_start|>assistant<|im_sep|>", 0, 0, 0,
+      { { 0, "<|im_start|>%r<|im_sep|>", "<|im_end|>", 0 } } },
+    { "falcon3", "", "", "<|assistant|>\n", 0, 0, 0,
+      { { 0, "<|%r|>\n", "\n", 0 } } },
+    { "zephyr", "<|endoftext|>", "", "<|assistant|>\n", 0, 0, 0,
+      { { 0, "<|%r|>\n", "<|endoftext|>\n", 0 } } },
+    { "monarch", "</s>", "", "<s>assistant\n", 0, 0, 0,
+      { { 0, "%r\n", "</s>\n", LK__CR_FIRST }, { 0, "<s>%r\n", "</s>\n", 0 } } },
+    { "gemma", "<end_of_turn>", "", "<start_of_turn>model\n", 0, 0, 0,
+      { { "system", "", "", LK__CR_MERGE | LK__CR_TRIM },
+        { "assistant", "<start_of_turn>model\n", "<end_of_turn>\n", LK__CR_TRIM },
+        { "model", "<start_of_turn>model\n", "<end_of_turn>\n", LK__CR_TRIM },
+        { 0, "<start_of_turn>%r\n", "<end_of_turn>\n", LK__CR_SYS | LK__CR_TRIM } } },
+    { "orion", "</s>", "", 0, 0, 0, 0,
+      { { "system", "", "", LK__CR_MERGE }, { "user", "Human: ", "\n\nAssistant: </s>", LK__CR_SYS }, { 0, "", "</s>", 0 } } },
+    { "openchat", "<|end_of_turn|>", "", "GPT4 Correct Assistant:", 0, 0, 0,
+      { { "system", "", "<|end_of_turn|>", 0 }, { 0, "GPT4 Correct %T: ", "<|end_of_turn|>", 0 } } },
+    { "vicuna", "</s>", "", "ASSISTANT:", 0, 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "USER: ", "\n", 0 }, { "assistant", "ASSISTANT: ", "</s>\n", 0 } } },
+    { "vicuna-orca", "</s>", "", "ASSISTANT:", 0, 0, 0,
+      { { "system", "SYSTEM: ", "\n", 0 }, { "user", "USER: ", "\n", 0 }, { "assistant", "ASSISTANT: ", "</s>\n", 0 } } },
+    { "deepseek", "<|EOT|>", "", "### Response:\n", 0, 0, 0,
+      { { "system", "", "", 0 }, { "user", "### Instruction:\n", "\n", 0 }, { "assistant", "### Response:\n", "\n<|EOT|>\n", 0 } } },
+    { "deepseek2", LK__U_EOS_DS, "", "Assistant:", 0, 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "User: ", "\n\n", 0 }, { "assistant", "Assistant: ", LK__U_EOS_DS, 0 } } },
+    { "deepseek3", LK__U_EOS_DS, "", "<" LK__U_BAR "Assistant" LK__U_BAR ">", 0, 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "<" LK__U_BAR "User" LK__U_BAR ">", "", 0 },
+        { "assistant", "<" LK__U_BAR "Assistant" LK__U_BAR ">", LK__U_EOS_DS, 0 } } },
+    { "deepseek-ocr", "", "", 0, 0, 0, 0,
+      { { 0, "", "", 0 } } },
+    { "command-r", "<|END_OF_TURN_TOKEN|>", "", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>", 0, 0, 0,
+      { { "system", "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>", "<|END_OF_TURN_TOKEN|>", LK__CR_TRIM },
+        { "user", "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "<|END_OF_TURN_TOKEN|>", LK__CR_TRIM },
+        { "assistant", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>", "<|END_OF_TURN_TOKEN|>", LK__CR_TRIM } } },
+    { "llama3", "<|eot_id|>", "", "<|start_header_id|>assistant<|end_header_id|>\n\n", 0, 0, 0,
+      { { 0, "<|start_header_id|>%r<|end_header_id|>\n\n", "<|eot_id|>", LK__CR_TRIM } } },
+    { "chatglm3", "", "[gMASK]sop", "<|assistant|>", 0, 0, 0,
+      { { 0, "<|%r|>\n ", "", 0 } } },
+    { "chatglm4", "", "[gMASK]<sop>", "<|assistant|>\n", 0, 0, 0,
+      { { 0, "<|%r|>\n", "", 0 } } },
+    { "glmedge", "", "", "<|assistant|>", 0, 0, 0,
+      { { 0, "<|%r|>\n", "", 0 } } },
+    { "minicpm", "", "", 0, 0, 0, 0,
+      { { "user", "<" LK__U_ZH_USER ">", "<AI>", LK__CR_TRIM }, { 0, "", "", LK__CR_TRIM } } },
+    { "exaone3", "[|endofturn|]", "", "[|assistant|]", 0, 0, 0,
+      { { "system", "[|system|]", "[|endofturn|]\n", LK__CR_TRIM }, { "user", "[|user|]", "\n", LK__CR_TRIM },
+        { "assistant", "[|assistant|]", "[|endofturn|]\n", LK__CR_TRIM } } },
+    { "exaone4", "[|endofturn|]", "", "[|assistant|]", 0, 0, 0,
+      { { "system", "[|system|]", "[|endofturn|]\n", LK__CR_TRIM }, { "user", "[|user|]", "\n", LK__CR_TRIM },
+        { "assistant", "[|assistant|]", "[|endofturn|]\n", LK__CR_TRIM }, { "tool", "[|tool|]", "[|endofturn|]\n", LK__CR_TRIM } } },
+    { "exaone-moe", "<|endofturn|>", "", "<|assistant|>\n", 0, 0, 0,
+      { { "system", "<|system|>\n", "<|endofturn|>\n", LK__CR_TRIM }, { "user", "<|user|>\n", "<|endofturn|>\n", LK__CR_TRIM },
+        { "assistant", "<|assistant|>\n", "<|endofturn|>\n", LK__CR_TRIM }, { "tool", "<|tool|>\n", "<|endofturn|>\n", LK__CR_TRIM } } },
+    { "rwkv-world", "\n\n", "", "Assistant:", 0, 0, LK__CF_GEN_LAST_USER,
+      { { "system", "System: ", "\n\n", LK__CR_TRIM }, { "user", "User: ", "\n\n", LK__CR_TRIM },
+        { "assistant", "Assistant: ", "\n\n", LK__CR_TRIM } } },
+    { "granite", "<|end_of_text|>", "", "<|start_of_role|>assistant<|end_of_role|>", 0, 0, 0,
+      { { "assistant_tool_call", "<|start_of_role|>%r<|end_of_role|><|tool_call|>", "<|end_of_text|>\n", 0 },
+        { 0, "<|start_of_role|>%r<|end_of_role|>", "<|end_of_text|>\n", 0 } } },
+    { "granite-4.0", "<|end_of_text|>", "", "<|start_of_role|>assistant<|end_of_role|>", 0, 0, 0,
+      { { "assistant_tool_call", "<|start_of_role|>assistant<|end_of_role|><|tool_call|>", "<|end_of_text|>\n", 0 },
+        { 0, "<|start_of_role|>%r<|end_of_role|>", "<|end_of_text|>\n", 0 } } },
+    { "granite-4.1", "<|end_of_text|>", "", "<|start_of_role|>assistant<|end_of_role|>", 0, 0, 0,
+      { { "assistant_tool_call", "<|start_of_role|>assistant<|end_of_role|><|tool_call|>", "<|end_of_text|>\n", 0 },
+        { 0, "<|start_of_role|>%r<|end_of_role|>", "<|end_of_text|>\n", 0 } } },
+    { "gigachat", "<|message_sep|>", "<s>", "assistant<|role_sep|>", 0, 0, 0,
+      { { "system", "", "<|message_sep|>", LK__CR_FIRST },
+        { "user", "user<|role_sep|>", "<|message_sep|>available functions<|role_sep|>[]<|message_sep|>", 0 },
+        { "assistant", "assistant<|role_sep|>", "<|message_sep|>", 0 } } },
+    { "megrez", "<|turn_end|>", "", "<|role_start|>assistant<|role_end|>", 0, 0, 0,
+      { { 0, "<|role_start|>%r<|role_end|>", "<|turn_end|>", 0 } } },
+    { "yandex", "\n\n", "", " " LK__U_RU_ASSISTANT ":[SEP]", 0, 0, 0,
+      { { "user", " " LK__U_RU_USER ": ", "\n\n", 0 }, { "assistant", " " LK__U_RU_ASSISTANT ": ", "\n\n", 0 } } },
+    { "bailing", "", "", "<role>ASSISTANT</role>", 0, 0, 0,
+      { { "user", "<role>HUMAN</role>", "", 0 }, { 0, "<role>%R</role>", "", 0 } } },
+    { "bailing-think", "", "", "<role>ASSISTANT</role><think>", 0, 0, 0,
+      { { "user", "<role>HUMAN</role>", "", 0 }, { 0, "<role>%R</role>", "", 0 } } },
+    { "bailing2", "<|role_end|>", "", "<role>ASSISTANT</role>", 0, "<role>SYSTEM</role>detailed thinking off<|role_end|>",
+      LK__CF_NOSYS_EMPTY,
+      { { "user", "<role>HUMAN</role>", "<|role_end|>", 0 }, { 0, "<role>%R</role>", "<|role_end|>", 0 } } },
+    { "llama4", "<|eot|>", "", "<|header_start|>assistant<|header_end|>\n\n", 0, 0, 0,
+      { { 0, "<|header_start|>%r<|header_end|>\n\n", "<|eot|>", LK__CR_TRIM } } },
+    { "smolvlm", "<end_of_utterance>", "<|im_start|>", "Assistant:", 0, 0, 0,
+      { { "system", "", "\n\n", 0 }, { "user", "User: ", "<end_of_utterance>\n", 0 },
+        { 0, "Assistant: ", "<end_of_utterance>\n", 0 } } },
+    { "dots1", "<|endofresponse|>", "", "<|response|>", 0, 0, 0,
+      { { "system", "<|system|>", "<|endofsystem|>", 0 }, { "user", "<|userprompt|>", "<|endofuserprompt|>", 0 },
+        { 0, "<|response|>", "<|endofresponse|>", 0 } } },
+    { "hunyuan-moe", "<|eos|>", "", 0, 0, 0, 0,
+      { { "system", "<|startoftext|>", "<|extra_4|>", 0 }, { "assistant", "", "<|eos|>", 0 },
+        { 0, "<|startoftext|>", "<|extra_0|>", 0 } } },
+    { "gpt-oss", "<|return|>", "", "<|start|>assistant", 0, 0, 0,
+      { { "assistant", "<|start|>%r<|message|>", "<|return|>", 0 }, { 0, "<|start|>%r<|message|>", "<|end|>", 0 } } },
+    { "hunyuan-dense", LK__U_HY_PH("2"), "", 0, 0, 0, 0,
+      { { "system", "", LK__U_HY_PH("3"), LK__CR_FIRST }, { "assistant", LK__U_HY("Assistant"), LK__U_HY_PH("2"), 0 },
+        { "user", LK__U_HY("User"), LK__U_HY("Assistant"), 0 } } },
+    { "hunyuan-vl", "", LK__U_HY("begin" LK__U_SP "of" LK__U_SP "sentence"), 0, 0, 0, 0,
+      { { "system", "", LK__U_HY_PH("3"), LK__CR_FIRST }, { "user", "", LK__U_HY("User"), 0 },
+        { "assistant", "", LK__U_HY("Assistant"), 0 } } },
+    { "kimi-k2", "<|im_end|>", "", "<|im_assistant|>assistant<|im_middle|>", 0, 0, 0,
+      { { "system", "<|im_system|>system<|im_middle|>", "<|im_end|>", 0 }, { "user", "<|im_user|>user<|im_middle|>", "<|im_end|>", 0 },
+        { "assistant", "<|im_assistant|>assistant<|im_middle|>", "<|im_end|>", 0 },
+        { "tool", "<|im_system|>tool<|im_middle|>", "<|im_end|>", 0 }, { 0, "", "<|im_end|>", 0 } } },
+    { "seed_oss", "<seed:eos>", "", "<seed:bos>assistant\n", 0, 0, 0,
+      { { "assistant", "<seed:bos>%r\n", "<seed:eos>", LK__CR_TRIM }, { 0, "<seed:bos>%r\n", "<seed:eos>", 0 } } },
+    { "grok-2", "<|separator|>", "", "Assistant:", 0, 0, 0,
+      { { "system", "System: ", "<|separator|>\n\n", LK__CR_TRIM }, { "user", "Human: ", "<|separator|>\n\n", LK__CR_TRIM },
+        { "assistant", "Assistant: ", "<|separator|>\n\n", 0 } } },
+    { "pangu-embedded", "[unused10]", "", LK__U_ZH(LK__U_ZH_ASSISTANT), 0, LK__U_ZH(LK__U_ZH_SYSTEM) "[unused10]", 0,
+      { { "system", LK__U_ZH(LK__U_ZH_SYSTEM), "[unused10]", 0 }, { "user", LK__U_ZH(LK__U_ZH_USER), "[unused10]", 0 },
+        { "assistant", LK__U_ZH(LK__U_ZH_ASSISTANT), "[unused10]", 0 },
+        { "tool", LK__U_ZH("\xe5\xb7\xa5\xe5\x85\xb7"), "[unused10]", 0 },       /* 工具 */
+        { "function", LK__U_ZH("\xe6\x96\xb9\xe6\xb3\x95"), "[unused10]", 0 } } }, /* 方法 */
+    { "solar-open", "<|end|>", "", "<|begin|>assistant", 0, 0, 0,
+      { { 0, "<|begin|>%r<|content|>", "<|end|>", 0 } } },
+};
+#define LK__CHAT_N_FAMILIES ((int)(sizeof lk__chat_families / sizeof lk__chat_families[0]))
+
+/* llm_chat_detect_template's substring tests, flattened in its order: the
+ * first row whose clauses all hold names the family. A clause holds when one
+ * of its (up to two) needles occurs in the template; "^x" means the template
+ * starts with x. (llama.cpp nests the tests; each nested group ends with
+ * a row that has only the group's own clauses, so flat order is the same.) */
+static const struct { const char *family; const char *c[4][2]; } lk__chat_detect[] = {
+    { "phi4", { { "<|im_start|>" }, { "<|im_sep|>" } } },
+    { "smolvlm", { { "<|im_start|>" }, { "<end_of_utterance>" } } },
+    { "chatml", { { "<|im_start|>" } } },
+    { "mistral-v7", { { "^mistral", "[INST]" }, { "[SYSTEM_PROMPT]" } } },
+    { "mistral-v1", { { "^mistral", "[INST]" }, { "' [INST] ' + system_message", "[AVAILABLE_TOOLS]" }, { " [INST]" } } },
+    { "mistral-v3-tekken", { { "^mistral", "[INST]" }, { "' [INST] ' + system_message", "[AVAILABLE_TOOLS]" }, { "\"[INST]\"" } } },
+    { "mistral-v3", { { "^mistral", "[INST]" }, { "' [INST] ' + system_message", "[AVAILABLE_TOOLS]" } } },
+    { "llama2-sys-strip", { { "^mistral", "[INST]" }, { "content.strip()" } } },
+    { "llama2-sys-bos", { { "^mistral", "[INST]" }, { "bos_token + '[INST]" } } },
+    { "llama2-sys", { { "^mistral", "[INST]" }, { "<<SYS>>" } } },
+    { "llama2", { { "^mistral", "[INST]" } } },
+    { "phi3", { { "<|assistant|>" }, { "<|end|>" } } },
+    { "chatglm4", { { "[gMASK]<sop>" } } },
+    { "exaone-moe", { { "<|assistant|>" }, { "<|user|>" }, { "<|tool_declare|>" } } },
+    { "falcon3", { { "<|assistant|>" }, { "<|user|>" }, { "</s>" } } },
+    { "glmedge", { { "<|assistant|>" }, { "<|user|>" } } },
+    { "glmedge", { { "<|{{ item['role'] }}|>" }, { "<|begin_of_image|>" } } },
+    { "zephyr", { { "<|user|>" }, { "<|endoftext|>" } } },
+    { "monarch", { { "bos_token + message['role']" } } },
+    { "gemma", { { "<start_of_turn>" } } },
+    { "orion", { { "'\\n\\nAssistant: ' + eos_token" } } },
+    { "openchat", { { "GPT4 Correct " } } },
+    { "vicuna-orca", { { "USER: " }, { "ASSISTANT: " }, { "SYSTEM: " } } },
+    { "vicuna", { { "USER: " }, { "ASSISTANT: " } } },
+    { "deepseek", { { "### Instruction:" }, { "<|EOT|>" } } },
+    { "command-r", { { "<|START_OF_TURN_TOKEN|>" }, { "<|USER_TOKEN|>" } } },
+    { "llama3", { { "<|start_header_id|>" }, { "<|end_header_id|>" } } },
+    { "chatglm3", { { "[gMASK]sop" } } },
+    { "minicpm", { { "<" LK__U_ZH_USER ">" } } },
+    { "deepseek2", { { "'Assistant: ' + message['content'] + eos_token" } } },
+    { "deepseek3", { { "<" LK__U_BAR "Assistant" LK__U_BAR ">" }, { "<" LK__U_BAR "User" LK__U_BAR ">" }, { LK__U_EOS_DS } } },
+    { "exaone4", { { "[|system|]" }, { "[|assistant|]" }, { "[|endofturn|]" }, { "[|tool|]" } } },
+    { "exaone3", { { "[|system|]" }, { "[|assistant|]" }, { "[|endofturn|]" } } },
+    { "rwkv-world", { { "rwkv-world", "{{- 'User: ' + message['content']|trim + '\\n\\n' -}}" } } },
+    { "granite-4.0", { { "<|start_of_role|>" }, { "<tool_call>", "<tools>" }, { "g4_default_system_message" } } },
+    { "granite-4.1", { { "<|start_of_role|>" }, { "<tool_call>", "<tools>" } } },
+    { "granite", { { "<|start_of_role|>" } } },
+    { "gigachat", { { "message['role'] + additional_special_tokens[0] + message['content'] + additional_special_tokens[1]" } } },
+    { "megrez", { { "<|role_start|>" } } },
+    { "yandex", { { " " LK__U_RU_ASSISTANT ":" } } },
+    { "bailing", { { "<role>ASSISTANT</role>" }, { "'HUMAN'" } } },
+    { "bailing-think", { { "<role>ASSISTANT</role>" }, { "\"HUMAN\"" }, { "<think>" } } },
+    { "bailing2", { { "<role>ASSISTANT</role>" }, { "<role>HUMAN</role>" }, { "<|role_end|>" } } },
+    { "llama4", { { "<|header_start|>" }, { "<|header_end|>" } } },
+    { "dots1", { { "<|endofuserprompt|>" } } },
+    { "hunyuan-moe", { { "<|extra_0|>" }, { "<|extra_4|>" } } },
+    { "gpt-oss", { { "<|start|>" }, { "<|channel|>" } } },
+    { "hunyuan-vl", { { LK__U_HY("Assistant") }, { LK__U_HY("begin" LK__U_SP "of" LK__U_SP "sentence") } } },
+    { "hunyuan-dense", { { LK__U_HY("Assistant") }, { LK__U_HY_PH("3") } } },
+    { "kimi-k2", { { "<|im_assistant|>assistant<|im_middle|>" } } },
+    { "seed_oss", { { "<seed:bos>" } } },
+    { "grok-2", { { "'Assistant: '  + message['content'] + '<|separator|>" } } },
+    { "pangu-embedded", { { LK__U_ZH(LK__U_ZH_SYSTEM) "[unused10]" } } },
+    { "solar-open", { { "<|begin|>" }, { "<|end|>" }, { "<|content|>" } } },
+};
+
+static int lk__chat_contains(const char *s, size_t n, const char *needle) {
+    size_t k = strlen(needle), i;
+    if (needle[0] == '^') return n >= k - 1 && memcmp(s, needle + 1, k - 1) == 0;
+    for (i = 0; k <= n && i <= n - k; i++)
+        if (s[i] == needle[0] && memcmp(s + i, needle, k) == 0) return 1;
+    return 0;
+}
+static const lk__chat_family *lk__chat_family_named(const char *s, size_t n) {
+    int i;
+    for (i = 0; i < LK__CHAT_N_FAMILIES; i++)
+        if (strlen(lk__chat_families[i].name) == n && memcmp(lk__chat_families[i].name, s, n) == 0) return &lk__chat_families[i];
+    return NULL;
+}
+/* the family of template s[0..n): a family name, else the detection table */
+static const lk__chat_family *lk__chat_find(const char *s, size_t n) {
+    const lk__chat_family *f = lk__chat_family_named(s, n);
+    size_t r;
+    int c;
+    if (f) return f;
+    for (r = 0; r < sizeof lk__chat_detect / sizeof lk__chat_detect[0]; r++) {
+        const char *const (*cl)[2] = lk__chat_detect[r].c;
+        for (c = 0; c < 4 && cl[c][0]; c++)   /* clause c: one of its needles occurs */
+            if (!lk__chat_contains(s, n, cl[c][0]) && !(cl[c][1] && lk__chat_contains(s, n, cl[c][1]))) break;
+        if (c == 4 || !cl[c][0]) return lk__chat_family_named(lk__chat_detect[r].family, strlen(lk__chat_detect[r].family));
+    }
+    return NULL;
+}
+
+/* output with snprintf semantics: len counts every byte, buf gets what fits */
+typedef struct lk__chat_out {
+    char *buf;
+    size_t cap, len;
+} lk__chat_out;
+static void lk__chat_put(lk__chat_out *o, const char *s, size_t n) {
+    if (o->len < o->cap) {
+        size_t room = o->cap - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len = lk__sza(o->len, n);
+}
+static void lk__chat_puts(lk__chat_out *o, const char *s) { if (s) lk__chat_put(o, s, strlen(s)); }
+/* pre with %r (role), %R (role in upper case), %T (first letter upper case) */
+static void lk__chat_put_pre(lk__chat_out *o, const char *pre, const char *role) {
+    const char *p;
+    for (p = pre; *p; p++) {
+        if (p[0] == '%' && (p[1] == 'r' || p[1] == 'R' || p[1] == 'T')) {
+            const char *r;
+            for (r = role; *r; r++) {
+                char ch = *r;
+                if ((p[1] == 'R' || (p[1] == 'T' && r == role)) && ch >= 'a' && ch <= 'z') ch = (char)(ch - 'a' + 'A');
+                lk__chat_put(o, &ch, 1);
+            }
+            p++;
+        } else {
+            lk__chat_put(o, p, 1);
+        }
+    }
+}
+static int lk__chat_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }   /* isspace in the C locale */
+static void lk__chat_put_content(lk__chat_out *o, const char *s, int trim) {
+    size_t a = 0, b = strlen(s);
+    if (trim) {
+        while (a < b && lk__chat_space(s[a])) a++;
+        while (b > a && lk__chat_space(s[b - 1])) b--;
+    }
+    lk__chat_put(o, s + a, b - a);
+}
+static const lk__chat_rule *lk__chat_rule_for(const lk__chat_family *f, const char *role, int i) {
+    int k;
+    for (k = 0; k < LK__CHAT_RULES && f->rule[k].pre; k++) {
+        const lk__chat_rule *r = &f->rule[k];
+        if ((!r->role || !strcmp(r->role, role)) && (!(r->flags & LK__CR_FIRST) || i == 0)) return r;
+    }
+    return NULL;
+}
+/* the pending system text: the contents of the messages [from, to) whose
+ * rule merges them */
+static void lk__chat_put_pending(const lk__chat_family *f, const lk_chat_message *m, int from, int to, lk__chat_out *o) {
+    int j;
+    for (j = from; j < to; j++) {
+        const lk__chat_rule *r = lk__chat_rule_for(f, m[j].role, j);
+        if (r && (r->flags & LK__CR_MERGE)) lk__chat_put_content(o, m[j].content, r->flags & LK__CR_TRIM);
+    }
+}
+static void lk__chat_render(const lk__chat_family *f, const lk_chat_message *m, int n, int add_ass, lk__chat_out *o) {
+    int i, inside = (f->flags & LK__CF_TURN_OPEN) != 0, sys_from = 0;
+    lk__chat_puts(o, f->begin);
+    if (f->nosys && (n > 0 ? strcmp(m[0].role, "system") != 0 : (f->flags & LK__CF_NOSYS_EMPTY) != 0))
+        lk__chat_puts(o, f->nosys);
+    for (i = 0; i < n; i++) {
+        const lk__chat_rule *r;
+        if (f->turn && !inside) { lk__chat_puts(o, f->turn); inside = 1; }
+        if (!(r = lk__chat_rule_for(f, m[i].role, i)) || (r->flags & LK__CR_MERGE)) continue;
+        lk__chat_put_pre(o, r->pre, m[i].role);
+        if (r->flags & LK__CR_SYS) {
+            size_t before = o->len;
+            lk__chat_put_pending(f, m, sys_from, i, o);
+            if (o->len != before) lk__chat_puts(o, "\n\n");
+            sys_from = i + 1;
+        }
+        lk__chat_put_content(o, m[i].content, r->flags & LK__CR_TRIM);
+        lk__chat_puts(o, r->post);
+        if (r->flags & LK__CR_END) inside = 0;
+    }
+    if (f->flags & LK__CF_GEN_LAST_USER ? n > 0 && !strcmp(m[n - 1].role, "user") : add_ass)
+        lk__chat_puts(o, f->gen);
+}
+
+static lk_status lk__chat_check(const char *fn, const lk_chat_message *msgs, int n, char *buf, int cap) {
+    int i;
+    if (n < 0 || cap < 0) return lk_set_error(LK_ERR_INVALID_ARG, "%s: negative %s", fn, n < 0 ? "message count" : "cap");
+    if (n > 0 && !msgs) return lk_set_error(LK_ERR_INVALID_ARG, "%s: msgs is NULL", fn);
+    if (cap > 0 && !buf) return lk_set_error(LK_ERR_INVALID_ARG, "%s: buf is NULL with cap %d", fn, cap);
+    for (i = 0; i < n; i++)
+        if (!msgs[i].role || !msgs[i].content)
+            return lk_set_error(LK_ERR_INVALID_ARG, "%s: message %d has a NULL %s", fn, i, msgs[i].role ? "content" : "role");
+    return LK_OK;
+}
+static lk_status lk__chat_unknown(const char *fn) {
+    return lk_set_error(LK_ERR_UNSUPPORTED, "%s: the chat template is not one of the %d known families; pass a "
+                        "family name instead (\"chatml\", \"llama3\", \"gemma\", ...; lk_chat_template_name lists them)",
+                        fn, LK__CHAT_N_FAMILIES);
+}
+/* render into buf[0..cap) (NUL-terminated), return the length or -1 */
+static int lk__chat_apply(const char *fn, const lk__chat_family *f, const lk_chat_message *msgs, int n, int add_ass,
+                          char *buf, int cap) {
+    lk__chat_out o;
+    o.buf = buf; o.cap = cap > 0 ? (size_t)cap - 1 : 0; o.len = 0;
+    lk__chat_render(f, msgs, n, add_ass, &o);
+    if (cap > 0) buf[o.len < o.cap ? o.len : o.cap] = 0;
+    if (o.len > (size_t)INT_MAX - 1) { lk_set_error(LK_ERR_RANGE, "%s: the rendering is over INT_MAX bytes", fn); return -1; }
+    return (int)o.len;
+}
+/* the model's tokenizer.chat_template */
+static lk_status lk__chat_model_tmpl(const char *fn, const lk_model *m, lk_str *s) {
+    lk_status st;
+    if (!m) return lk_set_error(LK_ERR_INVALID_ARG, "%s: model is NULL", fn);
+    st = lk_gguf_get_str(lk_model_gguf(m), "tokenizer.chat_template", s);
+    if (st == LK_ERR_NOT_FOUND)
+        return lk_set_error(st, "%s: the model has no tokenizer.chat_template; name a family instead (\"chatml\", ...)", fn);
+    if (st) return lk_set_error(st, "%s: tokenizer.chat_template is not a string", fn);
+    return LK_OK;
+}
+
+LKDEF int lk_chat_apply_template(const char *tmpl, const lk_chat_message *msgs, int n, int add_assistant_prefix,
+                                 char *buf, int cap) {
+    static const char fn[] = "lk_chat_apply_template";
+    const lk__chat_family *f;
+    if (!tmpl) { lk_set_error(LK_ERR_INVALID_ARG, "%s: tmpl is NULL", fn); return -1; }
+    if (lk__chat_check(fn, msgs, n, buf, cap)) return -1;
+    if (!(f = lk__chat_find(tmpl, strlen(tmpl)))) { lk__chat_unknown(fn); return -1; }
+    return lk__chat_apply(fn, f, msgs, n, add_assistant_prefix, buf, cap);
+}
+LKDEF int lk_chat_apply(const lk_model *m, const lk_chat_message *msgs, int n, int add_assistant_prefix, char *buf, int cap) {
+    static const char fn[] = "lk_chat_apply";
+    const lk__chat_family *f;
+    lk_str s;
+    if (lk__chat_model_tmpl(fn, m, &s) || lk__chat_check(fn, msgs, n, buf, cap)) return -1;
+    if (!(f = lk__chat_find(s.ptr, (size_t)s.len))) { lk__chat_unknown(fn); return -1; }
+    return lk__chat_apply(fn, f, msgs, n, add_assistant_prefix, buf, cap);
+}
+LKDEF const char *lk_chat_template_detect(const char *tmpl) {
+    const lk__chat_family *f = tmpl ? lk__chat_find(tmpl, strlen(tmpl)) : NULL;
+    return f ? f->name : NULL;
+}
+LKDEF const char *lk_chat_model_template(const lk_model *m) {
+    const lk__chat_family *f = NULL;
+    lk_str s;
+    if (m && lk_gguf_get_str(lk_model_gguf(m), "tokenizer.chat_template", &s) == LK_OK) f = lk__chat_find(s.ptr, (size_t)s.len);
+    return f ? f->name : NULL;
+}
+LKDEF const char *lk_chat_template_name(int i) { return i >= 0 && i < LK__CHAT_N_FAMILIES ? lk__chat_families[i].name : NULL; }
+LKDEF const char *lk_chat_template_eot(const char *tmpl) {
+    const lk__chat_family *f = tmpl ? lk__chat_find(tmpl, strlen(tmpl)) : NULL;
+    return f ? f->eot : NULL;
+}
+/* the family's end of turn when it is a single token of v, else -1 */
+static lk_token lk__chat_eot_token(const lk_vocab *v, const lk__chat_family *f) {
+    lk_token t[2];
+    int len = (int)strlen(f->eot);
+    return v && len && lk_tokenize(v, f->eot, len, t, 2, 0, 1) == 1 ? t[0] : -1;
+}
+static int lk__chat_eot_list(const lk_vocab *v, const lk__chat_family *f, lk_token *ids, int cap) {
+    lk_token e = lk__chat_eot_token(v, f);
+    int n = 0, i;
+    if (e >= 0) { if (n < cap) ids[n] = e; n++; }
+    for (i = 0; v && i < v->n_eog; i++) {
+        if (v->eog[i] == e) continue;
+        if (n < cap) ids[n] = v->eog[i];
+        n++;
+    }
+    return n;
+}
+LKDEF int lk_chat_eot_tokens(const lk_model *m, const char *tmpl, lk_token *ids, int cap) {
+    static const char fn[] = "lk_chat_eot_tokens";
+    const lk__chat_family *f;
+    lk_str s;
+    if (!m) { lk_set_error(LK_ERR_INVALID_ARG, "%s: model is NULL", fn); return -1; }
+    if (cap < 0 || (cap > 0 && !ids)) { lk_set_error(LK_ERR_INVALID_ARG, "%s: bad ids / cap", fn); return -1; }
+    if (!tmpl && lk__chat_model_tmpl(fn, m, &s)) return -1;
+    f = tmpl ? lk__chat_find(tmpl, strlen(tmpl)) : lk__chat_find(s.ptr, (size_t)s.len);
+    if (!f) { lk__chat_unknown(fn); return -1; }
+    return lk__chat_eot_list(lk_model_vocab(m), f, ids, cap);
+}
+
+/* ---- lk_chat: a conversation kept across turns ---- */
+struct lk_chat {
+    lk_allocator a;
+    const lk__chat_family *f;
+    const lk_vocab *v;            /* NULL without a model                        */
+    lk_token eot;                 /* the family's end of turn as a token, or -1  */
+    lk_chat_message *msgs;        /* each role + content in one allocation       */
+    int n, cap;
+    char *buf[2];                 /* 0: lk_chat_next's rendering; 1: scratch     */
+    size_t bcap[2], blen[2];
+    size_t fed;                   /* bytes of buf[0] handed out so far           */
+    int pending;                  /* lk_chat_next ran, no message added since    */
+};
+
+LKDEF lk_chat_params lk_chat_default_params(void) {
+    lk_chat_params p;
+    p.tmpl = NULL; p.alloc = NULL;
+    return p;
+}
+LKDEF lk_status lk_chat_new(const lk_model *m, const lk_chat_params *p, lk_chat **out) {
+    static const char fn[] = "lk_chat_new";
+    lk_chat_params d = p ? *p : lk_chat_default_params();
+    lk_allocator a = lk__resolve_alloc(d.alloc);
+    const lk__chat_family *f;
+    lk_chat *c;
+    lk_str s;
+    lk_status st;
+    if (!out) return lk_set_error(LK_ERR_INVALID_ARG, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!d.tmpl && (st = lk__chat_model_tmpl(fn, m, &s))) return st;
+    f = d.tmpl ? lk__chat_find(d.tmpl, strlen(d.tmpl)) : lk__chat_find(s.ptr, (size_t)s.len);
+    if (!f) return lk__chat_unknown(fn);
+    if (!(c = LK__CAST(lk_chat *, lk__alloc(&a, sizeof *c)))) return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", fn);
+    memset(c, 0, sizeof *c);
+    c->a = a; c->f = f;
+    c->v = m ? lk_model_vocab(m) : NULL;
+    c->eot = lk__chat_eot_token(c->v, f);
+    *out = c;
+    return LK_OK;
+}
+LKDEF void lk_chat_free(lk_chat *c) {
+    int i;
+    if (!c) return;
+    for (i = 0; i < c->n; i++)
+        lk__free(&c->a, LK__CAST(void *, c->msgs[i].role), strlen(c->msgs[i].role) + strlen(c->msgs[i].content) + 2);
+    lk__free(&c->a, c->msgs, sizeof *c->msgs * (size_t)c->cap);
+    for (i = 0; i < 2; i++) lk__free(&c->a, c->buf[i], c->bcap[i]);
+    lk__free(&c->a, c, sizeof *c);
+}
+LKDEF const char *lk_chat_family(const lk_chat *c) { return c ? c->f->name : NULL; }
+LKDEF int lk_chat_n_messages(const lk_chat *c) { return c ? c->n : 0; }
+LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t) {
+    return c && t >= 0 && (t == c->eot || lk_vocab_is_eog(c->v, t));
+}
+/* render the conversation into buf[k] (grown as needed) */
+static lk_status lk__chat_render_into(lk_chat *c, int k, int add_ass) {
+    lk__chat_out o;
+    o.buf = c->buf[k]; o.cap = c->bcap[k]; o.len = 0;
+    lk__chat_render(c->f, c->msgs, c->n, add_ass, &o);
+    if (o.len > (size_t)INT_MAX - 1) return lk_set_error(LK_ERR_RANGE, "lk_chat: the rendering is over INT_MAX bytes");
+    if (o.len > c->bcap[k]) {
+        size_t cap = o.len + o.len / 2 + 256;
+        char *nb = LK__CAST(char *, lk__alloc(&c->a, cap));
+        if (!nb) return lk_set_error(LK_ERR_NOMEM, "lk_chat: out of memory for a %zu-byte rendering", o.len);
+        lk__free(&c->a, c->buf[k], c->bcap[k]);
+        c->buf[k] = nb; c->bcap[k] = cap;
+        o.buf = nb; o.cap = cap; o.len = 0;
+        lk__chat_render(c->f, c->msgs, c->n, add_ass, &o);
+    }
+    c->blen[k] = o.len;
+    return LK_OK;
+}
+LKDEF lk_status lk_chat_add(lk_chat *c, const char *role, const char *content) {
+    static const char fn[] = "lk_chat_add";
+    size_t rl, cl;
+    char *s;
+    lk_status st;
+    if (!c || !role || !content) return lk_set_error(LK_ERR_INVALID_ARG, "%s: %s is NULL", fn, !c ? "chat" : !role ? "role" : "content");
+    if (c->n == INT_MAX) return lk_set_error(LK_ERR_RANGE, "%s: too many messages", fn);
+    if (c->n == c->cap) {
+        int ncap = c->cap < 8 ? 8 : c->cap > INT_MAX / 2 ? INT_MAX : c->cap * 2;
+        lk_chat_message *nm = LK__CAST(lk_chat_message *, lk__alloc(&c->a, lk__szm(sizeof *nm, (size_t)ncap)));
+        if (!nm) return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", fn);
+        if (c->n) memcpy(nm, c->msgs, sizeof *nm * (size_t)c->n);
+        lk__free(&c->a, c->msgs, sizeof *c->msgs * (size_t)c->cap);
+        c->msgs = nm; c->cap = ncap;
+    }
+    rl = strlen(role); cl = strlen(content);
+    if (!(s = LK__CAST(char *, lk__alloc(&c->a, lk__sza(lk__sza(rl, cl), 2))))) return lk_set_error(LK_ERR_NOMEM, "%s: out of memory", fn);
+    memcpy(s, role, rl + 1); memcpy(s + rl + 1, content, cl + 1);
+    c->msgs[c->n].role = s; c->msgs[c->n].content = s + rl + 1;
+    c->n++;
+    if (c->pending && !strcmp(role, "assistant")) {
+        /* the reply to what lk_chat_next returned: does the rendering go on
+         * from the text handed out with the reply itself? */
+        if ((st = lk__chat_render_into(c, 1, 0))) {
+            c->n--;
+            lk__free(&c->a, s, rl + cl + 2);
+            return st;
+        }
+        if (c->blen[1] >= c->fed + cl && (!c->fed || memcmp(c->buf[1], c->buf[0], c->fed) == 0) &&
+            (!cl || memcmp(c->buf[1] + c->fed, content, cl) == 0))
+            c->fed += cl;
+        else
+            c->fed = c->blen[1];
+    }
+    c->pending = 0;
+    return LK_OK;
+}
+LKDEF lk_status lk_chat_next(lk_chat *c, const char **text, int *len) {
+    lk_status st;
+    if (!c || !text || !len) return lk_set_error(LK_ERR_INVALID_ARG, "lk_chat_next: NULL argument");
+    if ((st = lk__chat_render_into(c, 0, 1))) return st;
+    if (c->fed > c->blen[0]) c->fed = c->blen[0];
+    *text = c->buf[0] ? c->buf[0] + c->fed : "";
+    *len = (int)(c->blen[0] - c->fed);
+    c->fed = c->blen[0];
+    c->pending = 1;
+    return LK_OK;
+}
+LKDEF lk_status lk_chat_render(lk_chat *c, int add_assistant_prefix, const char **text, int *len) {
+    lk_status st;
+    if (!c || !text || !len) return lk_set_error(LK_ERR_INVALID_ARG, "lk_chat_render: NULL argument");
+    if ((st = lk__chat_render_into(c, 1, add_assistant_prefix))) return st;
+    *text = c->buf[1] ? c->buf[1] : "";
+    *len = (int)c->blen[1];
+    return LK_OK;
 }
 #endif /* LLMKIT_NO_TOKENIZER */
 
