@@ -31,6 +31,12 @@ HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
 # ~/.cache/llmkit: see tools/models.sh. Safe to re-run.
 models:
 	@bash tools/models.sh
+# The README's first command: build, fetch SmolLM2 (make models), answer one
+# chat question greedily, print the speed.
+DEMO_Q ?= Why is the sky blue? Answer in two sentences.
+demo: $(B)/chat
+	@bash tools/models.sh >/dev/null || { echo "demo: the model could not be fetched (see above)"; exit 1; }
+	@$(B)/chat -m "$${LLMKIT_MODELS:-$$HOME/.cache/llmkit}/models/SmolLM2-135M-Instruct.Q4_1.gguf" -t 2 --temp 0 -n 200 -p "$(DEMO_Q)" 
 all: $(TOOLS) $(EXAMPLES)
 
 $(B)/%: tools/%.c llmkit.h tools/lk_tool.h | $(B)
@@ -83,6 +89,7 @@ RUN_ARGS = \
   "generate=tests/tools.sh generate" \
   "check-tensors=tests/tools.sh check-tensors" \
   "tokenize=tests/tools.sh tokenize" \
+  "chat=tests/tools.sh chat" \
   "tools-build-alone=tests/tools.sh build-alone" \
   "simple=tests/tools.sh simple" \
   $(foreach sw,$(SWITCHES),"compile-gcc-c99-$(sw)=gcc -std=c99 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).c -o /dev/null" \

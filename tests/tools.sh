@@ -122,6 +122,30 @@ check-tensors)
     [ $rc -eq 2 ] || { echo "$tool --check-tensors 2: exit $rc, wanted 2"; exit 1; }
     echo "$tool: ok"
   done ;;
+chat)
+  # examples/chat.c: a model without a template is refused naming --template;
+  # with one, -p answers once; piped turns, /reset (the same first turn gives
+  # the same prompt count and answer) and end of input (exit 0)
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-Q8_0.gguf" ] || { echo "fixtures absent"; exit 77; }
+  err=$($B/chat -m "$S/stories260K-Q8_0.gguf" -p hi 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && case "$err" in *--template*) true ;; *) false ;; esac ||
+    { echo "no template: exit $rc, message '$err'"; exit 1; }
+  out=$($B/chat -m "$S/stories260K-Q8_0.gguf" --template chatml -p "Once upon a time" --temp 0 -n 16 -t 2 2>&1) || exit 1
+  case "$out" in *"answer "*" t/s]"*) ;; *) echo "-p: no speed line: $out"; exit 1 ;; esac
+  out=$(printf 'Lily had a cat.\nWhat did Lily have?\n/reset\nLily had a cat.\n' |
+        $B/chat -m "$S/stories260K-Q8_0.gguf" --template chatml --temp 0 -n 12 -t 2 2>&1) || { echo "piped turns: exit $?"; exit 1; }
+  p=$(printf '%s\n' "$out" | sed -n 's/.*\[prompt \([0-9]*\) tokens.*/\1/p' | tr '\n' ' ')
+  set -- $p
+  [ $# -eq 3 ] && [ "$1" = "$3" ] || { echo "prompt counts per turn: $p (wanted three, the first equal to the third)"; exit 1; }
+  # stdout: "> answer" per turn; /reset's prompt shares the next line ("> > answer")
+  a1=$(printf '%s\n' "$out" | grep '^> ' | sed -n 1p | sed 's/^\(> \)*//'); a3=$(printf '%s\n' "$out" | grep '^> ' | sed -n 3p | sed 's/^\(> \)*//')
+  [ -n "$a1" ] && [ "$a3" = "$a1" ] || { echo "/reset: '$a1' then '$a3'"; exit 1; }
+  M=${LLMKIT_MODELS:-$HOME/.cache/llmkit}/models/SmolLM2-135M-Instruct.Q4_1.gguf
+  if [ -f "$M" ]; then
+    out=$($B/chat -m "$M" -p "What is the capital of France?" --temp 0 -n 32 -t 2 2>/dev/null) || exit 1
+    case "$out" in *Paris*) ;; *) echo "SmolLM2: '$out'"; exit 1 ;; esac
+  else echo "SmolLM2 not in the cache (make models): its turn was not run"; fi ;;
 tokenize)
   S=$FIX/stories260K
   [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
