@@ -1451,7 +1451,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1470,6 +1470,12 @@ typedef struct lk_hparams {
     float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
     float q_scale;                /* applied to q after RoPE (1 = inside attn) */
     float attn_scale;             /* scale inside attention                    */
+    /* mixture of experts (n_expert > 0: every layer's FFN is one) */
+    int n_expert, n_expert_used;  /* expert_count, expert_used_count           */
+    int n_ff_exp;                 /* expert_feed_forward_length (= n_ff)       */
+    int expert_gating;            /* 1 softmax, 2 sigmoid (expert_gating_func) */
+    int expert_weights_norm;      /* the k weights divided by their sum        */
+    float expert_weights_scale;   /* then multiplied by this (0 = 1)           */
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -12339,6 +12345,7 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "gpt2",   -1,             1, 1, LK__BIAS_ALL, LK__FFN_GELU,         0,   0,  0,  0,  0,   1,   0.f,  0.f, 1e4f, 0.f },
     { "gemma3", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,   0.f,  0.f, 1e4f, 1e4f },
     { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
+    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -12355,6 +12362,9 @@ typedef struct lk__layer {
     lk_tensor ffn_norm, ffn_norm_b;        /* [E]                                   */
     lk_tensor ffn_gate, ffn_up, b_up;      /* [E, F]; fused up [E, 2F]; bias [F]    */
     lk_tensor ffn_down, b_down;            /* [F, E], [E]                           */
+    lk_tensor gate_inp;                    /* MoE router [E, n_expert]              */
+    lk_tensor gate_exps, up_exps;          /* MoE [E, Fe, n_expert] (Fe = n_ff_exp) */
+    lk_tensor down_exps;                   /* MoE [Fe, E, n_expert]                 */
     lk_tensor post_ffw_norm;               /* [E]                                   */
     int window;                            /* sliding window of this layer, 0 = none */
     const lk_rope *rope;                   /* &hp.rope, or &hp.rope_swa for window layers */
@@ -12428,11 +12438,12 @@ static lk_status lk__hp_float(const lk_gguf *g, const char *arch, const char *su
     return LK_OK;
 }
 
-/* Bind tensor `name` with exactly shape [ne0] or [ne0, ne1]. kind: 0 = a
- * 1-D f32 vector, 1 = a matmul weight (needs vec_dot), 2 = an embedding
- * table (needs to_float). required = 0: absent leaves t->data NULL. */
+/* Bind tensor `name` with exactly shape [ne0], [ne0, ne1] or (lk__bind3)
+ * [ne0, ne1, ne2]. kind: 0 = a 1-D f32 vector, 1 = a matmul weight (needs
+ * vec_dot), 2 = an embedding table (needs to_float). required = 0: absent
+ * leaves t->data NULL. */
 enum { LK__VEC, LK__MAT, LK__EMB };
-static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int required, lk_tensor *t) {
+static lk_status lk__bind3(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int64_t ne2, int required, lk_tensor *t) {
     int64_t i = lk_gguf_find_tensor(m->g, name);
     const lk_gguf_tensor *gt;
     const lk_type_traits *tt;
@@ -12440,11 +12451,12 @@ static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, 
     memset(t, 0, sizeof *t);
     if (i < 0) return required ? lk_set_error(LK_ERR_FORMAT, "model: missing tensor '%s'", name) : LK_OK;
     gt = &m->g->tensors[i];
-    for (d = 2; d < LK_MAX_DIMS; d++)
-        if (gt->ne[d] != 1) return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has %d dimensions, expected %d", name, gt->n_dims, ne1 ? 2 : 1);
-    if (gt->ne[0] != ne0 || gt->ne[1] != (ne1 ? ne1 : 1))
-        return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld]", name,
-                            (long long)gt->ne[0], (long long)gt->ne[1], (long long)ne0, (long long)(ne1 ? ne1 : 1));
+    for (d = 3; d < LK_MAX_DIMS; d++)
+        if (gt->ne[d] != 1) return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has %d dimensions, expected %d", name, gt->n_dims, ne2 ? 3 : ne1 ? 2 : 1);
+    if (gt->ne[0] != ne0 || gt->ne[1] != (ne1 ? ne1 : 1) || gt->ne[2] != (ne2 ? ne2 : 1))
+        return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' has shape [%lld, %lld, %lld], expected [%lld, %lld, %lld]", name,
+                            (long long)gt->ne[0], (long long)gt->ne[1], (long long)gt->ne[2], (long long)ne0, (long long)(ne1 ? ne1 : 1),
+                            (long long)(ne2 ? ne2 : 1));
     tt = lk_type_get(gt->type);
     if (kind == LK__VEC && gt->type != LK_TYPE_F32)
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: tensor '%s' is %s; 1-D tensors must be f32", name, lk_type_name(gt->type));
@@ -12462,6 +12474,9 @@ static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, 
                             "for a multiple of 8, and a model read from memory needs a 4-byte aligned buffer)", name,
                             (unsigned long long)m->g->alignment);
     return LK_OK;
+}
+static lk_status lk__bind(lk_model *m, const char *name, int kind, int64_t ne0, int64_t ne1, int required, lk_tensor *t) {
+    return lk__bind3(m, name, kind, ne0, ne1, 0, required, t);
 }
 
 /* RoPE hyperparameters: rope.dimension_count, freq_base, linear / YaRN scaling */
@@ -12506,6 +12521,7 @@ static lk_status lk__model_hparams(lk_model *m) {
     const lk__arch_info *ai;
     const char *arch;
     lk_str s = { NULL, 0 };
+    char key96[96];
     int i, hd;
     lk_status st;
     memset(hp, 0, sizeof *hp);
@@ -12513,7 +12529,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, gpt2)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -12561,6 +12577,21 @@ static lk_status lk__model_hparams(lk_model *m) {
             hp->swa_pattern = -1;
         } else if ((st = lk__hp_int(g, arch, "attention.sliding_window_pattern", ai->swa, 0, 4096, &hp->swa_pattern))) return st;
     }
+    /* mixture of experts: top-k of softmax (or sigmoid) router scores,
+     * normalised, as llama.cpp's llama (Mixtral) and qwen3moe builders do */
+    if ((st = lk__hp_int(g, arch, "expert_count", hp->arch == LK_ARCH_QWEN3MOE ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
+    if (hp->n_expert > 0) {
+        int norm = 1;
+        if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used)) ||
+            (st = lk__hp_int(g, arch, "expert_feed_forward_length", hp->n_ff, 1, 1 << 22, &hp->n_ff_exp)) ||
+            (st = lk__hp_int(g, arch, "expert_gating_func", 1, 1, 2, &hp->expert_gating)) ||
+            (st = lk__hp_float(g, arch, "expert_weights_scale", 0.0f, &hp->expert_weights_scale)))
+            return st;
+        lk__fmt(key96, sizeof key96, "%s.expert_weights_norm", arch);
+        if (lk_gguf_find_key(g, key96) >= 0 && (st = lk_gguf_get_bool(g, key96, &norm))) return st;
+        hp->expert_weights_norm = norm != 0;
+        if (hp->n_expert_used > 64) return lk_set_error(LK_ERR_UNSUPPORTED, "model: expert_used_count %d > 64", hp->n_expert_used);
+    } else if (hp->arch == LK_ARCH_QWEN3MOE) return lk_set_error(LK_ERR_FORMAT, "model: qwen3moe needs expert_count > 0");
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
     if (ai->post_norms && (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap))) return st;
     if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
@@ -12628,10 +12659,22 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     LK__B(ffn_norm, "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
-    LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
-    if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
-    LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
-    if (all) { LK__B(b_up, "ffn_up.bias", LK__VEC, F, 0, 1); LK__B(b_down, "ffn_down.bias", LK__VEC, E, 0, 1); }
+    if (hp->n_expert > 0) {   /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
+        const int X = hp->n_expert, Fe = hp->n_ff_exp;
+        if (ai->ffn != LK__FFN_SWIGLU) return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts in a %s model are not supported", ai->name);
+        LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, X, 1);
+#define LK__B3(field, sfx, a, b) \
+    do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind3(m, nm, LK__MAT, a, b, X, 1, &L->field))) return st; } while (0)
+        LK__B3(gate_exps, "ffn_gate_exps.weight", E, Fe);
+        LK__B3(up_exps, "ffn_up_exps.weight", E, Fe);
+        LK__B3(down_exps, "ffn_down_exps.weight", Fe, E);
+#undef LK__B3
+    } else {
+        LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
+        if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
+        LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
+        if (all) { LK__B(b_up, "ffn_up.bias", LK__VEC, F, 0, 1); LK__B(b_down, "ffn_down.bias", LK__VEC, E, 0, 1); }
+    }
 #undef LK__B
     {   /* does the sliding window apply to this layer (llama.cpp's is_swa) */
         const int n = hp->swa_pattern;
@@ -12766,8 +12809,15 @@ struct lk_context {
     float *k, *v;                   /* [B, G, d] this chunk's keys, values    */
     float *att;                     /* [B, H, d] attention output             */
     float *o;                       /* [B, E] a block's output; a position embedding row */
-    float *ff1;                     /* [B, max(2F, H d + 2 G d)] gate, fused up or fused qkv */
-    float *ff2;                     /* [B, F] up, then the FFN hidden state   */
+    float *ff1;                     /* [B, max(2F, H d + 2 G d, Fe)] gate, fused up or fused qkv */
+    float *ff2;                     /* [B, max(F, Fe)] up, then the FFN hidden state */
+    /* mixture of experts (X = n_expert, k = n_expert_used, Fe = n_ff_exp) */
+    float *moe_p;                   /* [B, X] router scores                   */
+    float *moe_w;                   /* [B, k] the chosen experts' weights     */
+    int *moe_sel;                   /* [B, k] the chosen experts, best first  */
+    int *moe_row;                   /* [B] (token k + rank) of each gathered row */
+    float *moe_x;                   /* [B, E] the rows routed to one expert   */
+    float *moe_y;                   /* [B, k, E] expert outputs, by token and rank */
     float *logits;                  /* [1 or B (logits_all), V]               */
     int *posbuf, *segbuf;           /* [B] positions and segments of the chunk */
     void *mm; size_t mm_size;       /* lk_matmul scratch: quantized activations */
@@ -12842,6 +12892,7 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 /* the sizes of every buffer, shared by memory_size and new */
 typedef struct lk__ctx_sizes {
     size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
+    size_t moe_p, moe_k, moe_y;     /* [B, X] floats; [B, k] floats or ints; [B, k, E] floats */
     int n_ctx, n_batch, n_thr, n_tasks;
     size_t scr_f;
     lk_kv_cache_params kvp;
@@ -12856,6 +12907,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
         const lk__layer *L = &m->layers[il];
         LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
         LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
+        LK__MM(L->gate_inp); LK__MM(L->gate_exps); LK__MM(L->up_exps); LK__MM(L->down_exps);
     }
     LK__MM(m->output);
 #undef LK__MM
@@ -12890,6 +12942,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (z->n_thr < 1) z->n_thr = 1;
     z->n_tasks = z->n_thr > hp->n_head ? z->n_thr : hp->n_head;
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
+    if (hp->n_ff_exp > f1) f1 = hp->n_ff_exp;
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -12897,7 +12950,12 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->q = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nq));
     z->kvr = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nkv));
     z->ff1 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)f1));
-    z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_ff));
+    z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)(hp->n_ff > hp->n_ff_exp ? hp->n_ff : hp->n_ff_exp)));
+    if (hp->n_expert > 0) {
+        z->moe_p = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert));
+        z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
+        z->moe_y = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used), (size_t)hp->n_embd));
+    }
     z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1), (size_t)hp->n_vocab));
     z->scr_f = 2 * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp */
     z->scores = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_tasks, z->scr_f));
@@ -12917,7 +12975,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
     {   /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
         const size_t parts[] = { z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
-                                 z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64 };
+                                 z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
+                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0 };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -12965,6 +13024,10 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     LK__TAKE(c->q, float *, z.q); LK__TAKE(c->att, float *, z.q);
     LK__TAKE(c->k, float *, z.kvr); LK__TAKE(c->v, float *, z.kvr);
     LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
+    if (m->hp.n_expert > 0) {
+        LK__TAKE(c->moe_p, float *, z.moe_p); LK__TAKE(c->moe_w, float *, z.moe_k); LK__TAKE(c->moe_sel, int *, z.moe_k);
+        LK__TAKE(c->moe_y, float *, z.moe_y); LK__TAKE(c->moe_row, int *, z.posb); LK__TAKE(c->moe_x, float *, z.x);
+    }
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     c->kp = z.dims;
@@ -13133,8 +13196,85 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     return LK_OK;
 }
 
+/* Expert e of a 3-D weight [in, out, X] as a 2-D view [in, out] */
+static lk_tensor lk__expert(const lk_tensor *w, int e) {
+    lk_tensor v = *w;
+    v.data = LK__CAST(unsigned char *, w->data) + (size_t)e * w->nb[2];
+    v.ne[2] = 1;
+    return v;
+}
+/* o = MoE(xn) for T rows, as llama.cpp's build_moe_ffn: router scores p =
+ * softmax (or sigmoid) of gate_inp xn; the k best experts per token (ties:
+ * the lower index); their weights p, divided by their sum (at least 2^-14)
+ * when expert_weights_norm, times expert_weights_scale; each expert runs
+ * down(silu(gate x) * up x) on the rows routed to it only; then per token
+ * o = w_0 y_0 + w_1 y_1 + ..., products first, summed in rank order.
+ * Shapes: moe_p [T, X], moe_sel/moe_w [T, k], moe_x [n_e, E] (the n_e rows
+ * routed to expert e), ff1/ff2 [n_e, Fe], moe_y [T, k, E]. */
+static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
+    const lk_hparams *hp = &c->m->hp;
+    const int X = hp->n_expert, K = hp->n_expert_used, E = hp->n_embd, Fe = hp->n_ff_exp;
+    lk_status st;
+    int t, j, e, i;
+    if ((st = lk__mm(c, &L->gate_inp, NULL, c->xn, T, c->moe_p))) return st;
+    for (t = 0; t < T; t++) {
+        float *p = c->moe_p + (size_t)t * X, *w = c->moe_w + (size_t)t * K;
+        int *sel = c->moe_sel + (size_t)t * K;
+        double sum = 0.0;
+        if (hp->expert_gating == 2) for (e = 0; e < X; e++) p[e] = 1.0f / (1.0f + expf(-p[e]));
+        else lk_softmax(p, X);
+        for (j = 0; j < K; j++) {   /* selection: K passes over X (K, X small) */
+            int best = -1;
+            for (e = 0; e < X; e++) {
+                int taken = 0, q;
+                for (q = 0; q < j; q++) taken |= sel[q] == e;
+                if (!taken && (best < 0 || p[e] > p[best])) best = e;
+            }
+            sel[j] = best; w[j] = p[best]; sum += w[j];
+        }
+        if (hp->expert_weights_norm) {
+            float den = (float)sum < 6.103515625e-5f ? 6.103515625e-5f : (float)sum;
+            for (j = 0; j < K; j++) w[j] /= den;
+        }
+        if (hp->expert_weights_scale != 0.0f && hp->expert_weights_scale != 1.0f)
+            for (j = 0; j < K; j++) w[j] *= hp->expert_weights_scale;
+    }
+    for (e = 0; e < X; e++) {
+        lk_tensor gw = lk__expert(&L->gate_exps, e), uw = lk__expert(&L->up_exps, e), dw = lk__expert(&L->down_exps, e);
+        int n = 0;
+        for (t = 0; t < T; t++)
+            for (j = 0; j < K; j++)
+                if (c->moe_sel[(size_t)t * K + j] == e) {
+                    memcpy(c->moe_x + (size_t)n * E, c->xn + (size_t)t * E, sizeof(float) * E);
+                    c->moe_row[n++] = t * K + j;
+                }
+        if (!n) continue;
+        if ((st = lk__mm(c, &gw, NULL, c->moe_x, n, c->ff1)) || (st = lk__mm(c, &uw, NULL, c->moe_x, n, c->ff2))) return st;
+        for (t = 0; t < n; t++) {
+            float *g = c->ff1 + (size_t)t * Fe;
+            lk_silu_row(g, g, Fe);
+            for (i = 0; i < Fe; i++) c->ff2[(size_t)t * Fe + i] *= g[i];
+        }
+        if ((st = lk__mm(c, &dw, NULL, c->ff2, n, c->o))) return st;
+        for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) */
+            const float wt = c->moe_w[c->moe_row[t]];
+            float *y = c->moe_y + (size_t)c->moe_row[t] * E;
+            const float *d = c->o + (size_t)t * E;
+            for (i = 0; i < E; i++) y[i] = d[i] * wt;
+        }
+    }
+    for (t = 0; t < T; t++) {
+        float *o = c->o + (size_t)t * E;
+        const float *y = c->moe_y + (size_t)t * K * E;
+        memcpy(o, y, sizeof(float) * E);
+        for (j = 1; j < K; j++) for (i = 0; i < E; i++) o[i] += y[(size_t)j * E + i];
+    }
+    return LK_OK;
+}
+
 /* x += FFN(norm(x)), the architecture's kind: SwiGLU (separate or fused
- * gate/up), GeGLU or a GELU MLP. hidden h: ff2 [T, F] */
+ * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe).
+ * hidden h: ff2 [T, F] */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
@@ -13144,6 +13284,11 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     size_t k;
     int t, i;
     lk__norm_rows(m, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
+    if (L->gate_inp.data) {
+        if ((st = lk__moe(c, L, T))) return st;
+        lk__residual(c, &L->post_ffw_norm, T);
+        return LK_OK;
+    }
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
         if ((st = lk__mm(c, &L->ffn_up, &L->b_up, c->xn, T, c->ff2))) return st;

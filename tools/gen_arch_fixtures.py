@@ -6,7 +6,7 @@ is the judge of what the file means.
     python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR
     python3 tools/gen_arch_fixtures.py --hash LLAMA_CPP_DIR LABEL FILE.gguf
 
-writes OUT_DIR/<arch>-F32.gguf and prints one line per tensor,
+writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_arch_fixtures.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -18,6 +18,9 @@ seed S, element i (0-based, row-major as stored):
     z = splitmix64(x + (i + 1) * 0x9E3779B97F4A7C15)
     v = float32(z >> 40) * 2^-24 - 0.5           (exact, in [-0.5, 0.5))
     matrices, embeddings: v * float32(W)         W = 0.07 (std ~0.02)
+    MoE routers (ffn_gate_inp): v               (wide, so that no top-k choice
+                                                 is a near-tie that the last bit
+                                                 of a sum could flip)
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
                                                  product is exact, so fused or not
                                                  the sum rounds once)
@@ -41,12 +44,14 @@ def splitmix64(z):
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
-def values(name, seed, n, norm):
+def values(name, seed, n, norm, router=False):
     x = np.uint64((fnv1a64(name.encode()) ^ ((seed * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF)
     with np.errstate(over='ignore'):
         i = np.arange(1, n + 1, dtype=np.uint64)
         z = splitmix64(x + i * GOLD)
     v = (z >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24) - np.float32(0.5)
+    if router:
+        return v   # routers: v itself, so the experts' scores stand well apart
     return (np.float32(1.0) + v * N) if norm else (v * W)
 
 # Architectures: (arch, seed, hparams, per-layer tensors, globals). Shapes are
@@ -55,7 +60,7 @@ def specs():
     out = []
     # qwen3: q/k RMS norms per head, no biases, head_dim 64 != n_embd / n_head
     E, L, H, G, d, F = 256, 2, 8, 2, 64, 768
-    out.append(("qwen3", 11, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0), [
+    out.append(("qwen3", "qwen3", 11, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0), [
         ("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
         ("attn_v.weight", [E, G * d]), ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]),
         ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]),
@@ -64,13 +69,30 @@ def specs():
     # gemma3: 5 local (window 8, rope base 10000) to 1 global layer (base 1e6),
     # q/k norms, post-norms, embedding scale, GeGLU, tied output
     E, L, H, G, d, F = 256, 6, 4, 1, 64, 512
-    out.append(("gemma3", 12, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8), [
+    out.append(("gemma3", "gemma3", 12, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8), [
         ("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
         ("attn_v.weight", [E, G * d]), ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]),
         ("attn_output.weight", [H * d, E]), ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]),
         ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E]),
         ("post_ffw_norm.weight", [E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # qwen3moe: qwen3 attention, 8 SwiGLU experts of 256, top-2, softmax
+    # router, weights normalised; no dense FFN
+    E, L, H, G, d, F, X, K, Fe = 256, 2, 8, 2, 64, 768, 8, 2, 256
+    out.append(("qwen3moe", "qwen3moe", 13, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0, X=X, K=K, Fe=Fe), [
+        ("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
+        ("attn_v.weight", [E, G * d]), ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]),
+        ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]),
+        ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # llama with experts (Mixtral layout): 4 experts of 256, top-2
+    E, L, H, G, d, F, X, K = 256, 2, 8, 2, 32, 256, 4, 2
+    out.append(("llama-moe", "llama", 14, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0, X=X, K=K), [
+        ("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
+        ("attn_v.weight", [E, G * d]), ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]),
+        ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_exps.weight", [E, F, X]), ("ffn_up_exps.weight", [E, F, X]),
+        ("ffn_down_exps.weight", [F, E, X])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
 def main():
@@ -85,8 +107,8 @@ def main():
     import gguf
     r = gguf.GGUFReader(stories)
     tok = {f.name: f for f in r.fields.values() if f.name.startswith("tokenizer.")}
-    for arch, seed, hp, layer, glob in specs():
-        w = gguf.GGUFWriter(f"{out_dir}/{arch}-F32.gguf", arch)
+    for label, arch, seed, hp, layer, glob in specs():
+        w = gguf.GGUFWriter(f"{out_dir}/{label}-F32.gguf", arch)
         w.add_uint32(f"{arch}.context_length", 512)
         w.add_uint32(f"{arch}.embedding_length", hp["E"])
         w.add_uint32(f"{arch}.block_count", hp["L"])
@@ -99,6 +121,11 @@ def main():
         w.add_float32(f"{arch}.rope.freq_base", hp["base"])
         if hp["window"]:
             w.add_uint32(f"{arch}.attention.sliding_window", hp["window"])
+        if hp.get("X"):
+            w.add_uint32(f"{arch}.expert_count", hp["X"])
+            w.add_uint32(f"{arch}.expert_used_count", hp["K"])
+            if hp.get("Fe"):
+                w.add_uint32(f"{arch}.expert_feed_forward_length", hp["Fe"])
         w.add_uint32("general.file_type", 0)
         for name, f in tok.items():   # copy the vocabulary verbatim, same value types
             t = f.types[0]
@@ -116,9 +143,9 @@ def main():
         names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"]) for n, s in layer]
         for name, shape in names:
             n = int(np.prod(shape))
-            a = values(name, seed, n, name.endswith("norm.weight")).reshape(list(reversed(shape)))
+            a = values(name, seed, n, name.endswith("norm.weight"), name.endswith("ffn_gate_inp.weight")).reshape(list(reversed(shape)))
             w.add_tensor(name, a)
-            print(arch + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
+            print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
         w.write_header_to_file()
         w.write_kv_data_to_file()
         w.write_tensors_to_file()

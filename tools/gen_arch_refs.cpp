@@ -39,7 +39,8 @@ int main(int argc, char **argv) {
     if (!c || llama_decode(c, b)) { fprintf(stderr, "decode failed\n"); return 1; }
     const int V = llama_vocab_n_tokens(llama_model_get_vocab(m));
     FILE *o = fopen(argv[3], "wb");
-    for (int i = 3; i < n; i += 4) fwrite(llama_get_logits_ith(c, i), sizeof(float), V, o);
+    const int step = getenv("GEN_ALL") ? 1 : 4;   // GEN_ALL=1: every position (diagnosis)
+    for (int i = step - 1; i < n; i += step) fwrite(llama_get_logits_ith(c, i), sizeof(float), V, o);
     if (!o || fclose(o)) return 1;
     llama_batch_free(b);
     llama_free(c);
