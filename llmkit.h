@@ -767,6 +767,9 @@ LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b
 /* in-place softmax over x[n]; returns log(sum(exp(x - max))) + max     */
 LKDEF float lk_softmax(float *x, int n);
 LKDEF float lk_silu(float x);                  /* x * sigmoid(x)         */
+/* x[n] = H x / sqrt(n), the orthonormal Walsh-Hadamard transform, in place;
+ * n must be a power of two. It is its own inverse, and (H a).(H b) = a.b. */
+LKDEF void lk_hadamard(float *x, int n);
 /* y[n] = silu(x[n]) exactly as ggml's CPU backend computes it on AVX-512
  * machines: 16-wide groups use ggml's polynomial expf, the n % 16 tail uses
  * libm's expf. Deterministic on every platform (y may alias x). */
@@ -1519,6 +1522,11 @@ typedef struct lk_context_params {
     lk_type kv_type;              /* f32, f16 (default), q8_0, q4_0; with kv_zip_bits: the window type */
     int kv_zip_bits;              /* 0, or 4 / 2: the zip KV format (section 10) */
     int kv_zip_window;            /* zip: newest rows kept in kv_type (32)     */
+    int kv_rotate;                /* 1: store every K and V head Hadamard-rotated
+                                   * (lk_hadamard; q rotated alike, the output
+                                   * rotated back), so a quantized cache spreads
+                                   * outlier channels over the block; head_dim
+                                   * must be a power of two                    */
     lk_attn_score attn_score;     /* softmax (default), LSSA, LSSAR (section 9) */
     float lssar_p;                /* LSSAR power (15)                          */
     int attn_split;               /* > 1: decode (1 token) splits each head's keys in this many parts across threads */
@@ -1538,7 +1546,7 @@ LKDEF lk_context_params lk_context_default_params(void);
 /* Set one field by its command-line name (as lk_sampler_params_set):
  * ctx-size (c), batch-size (b), threads (t), attn softmax|lssa|lssar,
  * lssar-p, attn-split, attn-tile, kv-type (kv) f32|f16|q8_0|q4_0|zip4|zip2,
- * kv-window, kv-policy full|streaming|h2o|keyformer|quest|tokenselect|
+ * kv-window, kv-rotate 0|1, kv-policy full|streaming|h2o|keyformer|quest|tokenselect|
  * twilight, kv-budget, n-sink, kv-recent, page-size, top-p-attn,
  * twilight-base full|quest, kv-seed, reuse-cos. */
 LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *value);
@@ -7161,6 +7169,14 @@ LKDEF float lk_softmax(float *x, int n) {
     return mx + (float)log(sum);
 }
 LKDEF float lk_silu(float x) { return x / (1.0f + expf(-x)); }
+LKDEF void lk_hadamard(float *x, int n) {
+    const float s = 1.0f / sqrtf((float)n);
+    int h, i, j;
+    for (h = 1; h < n; h *= 2)          /* butterflies: (a, b) -> (a + b, a - b) */
+        for (i = 0; i < n; i += 2 * h)
+            for (j = i; j < i + h; j++) { float a = x[j], b = x[j + h]; x[j] = a + b; x[j + h] = a - b; }
+    for (i = 0; i < n; i++) x[i] *= s;
+}
 /* ggml's vector expf: n = round(x log2 e) by the 1.5*2^23 trick, b = x - n ln2
  * in two parts, a degree-5 polynomial j(b) ~ e^b, result j * 2^n; |n| > 192
  * saturates to 0 or inf. Every step is one float rounding (fmaf = fused). */
@@ -12853,6 +12869,7 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
     else if (!strcmp(n, "attn-split")) { ip = &p->attn_split; hi = 1024; }
     else if (!strcmp(n, "attn-tile")) ip = &p->attn_tile;
     else if (!strcmp(n, "kv-window")) { ip = &p->kv_zip_window; lo = 1; }
+    else if (!strcmp(n, "kv-rotate")) { ip = &p->kv_rotate; hi = 1; }
     else if (!strcmp(n, "kv-budget")) ip = &p->kv_policy.budget;
     else if (!strcmp(n, "n-sink")) ip = &p->kv_policy.n_sink;
     else if (!strcmp(n, "kv-recent")) ip = &p->kv_policy.recent;
@@ -12928,6 +12945,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s needs n_head_kv*head_dim (%d) to be a multiple of 32", lk_type_name(p->kv_type), nkv);
     if (p->kv_zip_bits && ((p->kv_zip_bits != 2 && p->kv_zip_bits != 4) || (p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_F32) || (d * p->kv_zip_bits) % 8 || d > 512))
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_zip_bits %d needs 2 or 4 bits, an f16/f32 window and head_dim*bits %% 8 == 0", p->kv_zip_bits);
+    if (p->kv_rotate && (d & (d - 1)))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_rotate needs a head_dim that is a power of two (this model's is %d)", d);
     if ((int)p->attn_score < 0 || p->attn_score > LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
     if (p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: negative attention parameter (or attn_split > 1024)");
@@ -13187,10 +13206,17 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
             lk_rope_apply(L->rope, kt, G, d, pos[t]);
         }
         if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+        if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */
+            float *vt = c->v + (size_t)t * nkv;
+            for (i = 0; i < H; i++) lk_hadamard(qt + (size_t)i * d, d);
+            for (i = 0; i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
+        }
     }
     lk__store_rows(c, il, T, c->kv.n, pos, seg);
     job = lk__layer_job(c, il, T, pos, seg);
     lk__kv_attend(&job);   /* att: [T, H, d], over the rows the KV policy picks */
+    if (c->p.kv_rotate)    /* the output is a mix of rotated V rows: rotate it back */
+        for (t = 0; t < T; t++) for (i = 0; i < H; i++) lk_hadamard(c->att + (size_t)t * nq + (size_t)i * d, d);
     if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
     lk__residual(c, &L->post_attn_norm, T);
     return LK_OK;
@@ -13439,7 +13465,7 @@ static uint64_t lk__settings_hash(const lk_context *c) {
     int32_t v[12];
     v[0] = (int32_t)c->kv.type; v[1] = c->kv.zip_bits; v[2] = c->kv.zip_window; v[3] = c->kv.n_layer; v[4] = c->kv.n_embd_k;
     v[5] = c->kv.head_dim; v[6] = (int32_t)c->p.attn_score; v[7] = (int32_t)c->p.kv_policy.policy; v[8] = c->kp.pg;
-    v[9] = c->p.kv_policy.policy == LK_KV_TWILIGHT ? (int32_t)c->p.kv_policy.twilight_base : -1; v[10] = 0x4c4b; v[11] = 1;
+    v[9] = c->p.kv_policy.policy == LK_KV_TWILIGHT ? (int32_t)c->p.kv_policy.twilight_base : -1; v[10] = 0x4c4b; v[11] = 1 + 2 * (c->p.kv_rotate != 0);
     return lk__fnv(LK__FNV0, v, sizeof v);
 }
 #define LK__STATE_MAGIC 0x564b4b4cu   /* "LKKV" */

@@ -189,6 +189,98 @@ static void test_kv_types_model(const float *full, float *tmp) {
     lk_t_end();
 }
 
+/* kv_rotate: lk_hadamard against the explicit matrix H_ij = (-1)^popcount(i & j) / sqrt(n);
+ * rotating q, K, V and the output back leaves an f32 cache's logits equal up to
+ * rounding (q.k and p.v are invariant); a quantized cache still runs; a head_dim
+ * that is not a power of two is refused. */
+static int popc(unsigned v) { int n = 0; while (v) { n += v & 1; v >>= 1; } return n; }
+static void test_rotate(float *tmp, float *tmp2) {
+    static const int ns[] = { 1, 2, 8, 64 };
+    int k, i, j;
+    lk_t_begin("kv_rotate: Walsh-Hadamard = its matrix, rotated f32 cache = plain, q4_0 runs, refusal");
+    for (k = 0; k < 4; k++) {
+        const int n = ns[k];
+        float x[64], y[64], z[64];
+        double worst = 0;
+        for (i = 0; i < n; i++) x[i] = y[i] = z[i] = frand();
+        lk_hadamard(y, n);
+        for (i = 0; i < n; i++) {
+            double r = 0;
+            for (j = 0; j < n; j++) r += (popc((unsigned)(i & j)) & 1 ? -1.0 : 1.0) * x[j];
+            r /= sqrt((double)n);
+            if (fabs(r - y[i]) > worst) worst = fabs(r - y[i]);
+        }
+        lk_hadamard(y, n);   /* its own inverse */
+        for (i = 0; i < n; i++) if (fabs(y[i] - z[i]) > worst) worst = fabs(y[i] - z[i]);
+        CHECK(worst < 1e-5, "n %d: |H x - matrix| or |H H x - x| = %g", n, worst);
+    }
+    {
+        lk_context_params cp = lk_context_default_params();
+        lk_context *a = NULL, *b = NULL;
+        double d, nl0, nl1;
+        cp.n_ctx = 256; cp.n_batch = 64; cp.logits_all = 1; cp.kv_type = LK_TYPE_F32;
+        CHECK_OK(lk_context_new(M, &cp, &a));
+        cp.kv_rotate = 1;
+        CHECK_OK(lk_context_new(M, &cp, &b));
+        if (a && b && !run(a, 200, 64, tmp) && !run(b, 200, 64, tmp2)) {
+            d = maxd(tmp, tmp2, (size_t)200 * V);
+            CHECK(d < 1e-4, "rotated f32 cache: max |d logits| %g", d);
+            printf("  rotated f32 cache vs plain: max |d logits| %.2g\n", d);
+        }
+        lk_context_free(a); lk_context_free(b); a = b = NULL;
+        cp.kv_type = LK_TYPE_Q4_0; cp.kv_rotate = 0;
+        CHECK_OK(lk_context_new(M, &cp, &a));
+        cp.kv_rotate = 1;
+        CHECK_OK(lk_context_new(M, &cp, &b));
+        if (a && b && !run(a, 200, 64, tmp) && !run(b, 200, 64, tmp2)) {
+            nl0 = nll(tmp, 200); nl1 = nll(tmp2, 200);
+            CHECK(nl1 == nl1 && nl1 < 10, "q4_0 + rotation: nll %g", nl1);
+            printf("  q4_0 cache: nll %.4f, rotated %.4f (head_dim 8: a block spans 4 heads)\n", nl0, nl1);
+        }
+        lk_context_free(a); lk_context_free(b);
+    }
+    {   /* a 1-layer llama with head_dim 12 */
+        lk_gguf_writer *w = NULL;
+        static float buf[24 * 32];
+        static const struct { const char *n; int64_t a, b; } ts[] = {
+            { "token_embd.weight", 24, 16 }, { "output_norm.weight", 24, 0 }, { "output.weight", 24, 16 },
+            { "blk.0.attn_norm.weight", 24, 0 }, { "blk.0.attn_q.weight", 24, 24 }, { "blk.0.attn_k.weight", 24, 24 },
+            { "blk.0.attn_v.weight", 24, 24 }, { "blk.0.attn_output.weight", 24, 24 }, { "blk.0.ffn_norm.weight", 24, 0 },
+            { "blk.0.ffn_gate.weight", 24, 32 }, { "blk.0.ffn_up.weight", 24, 32 }, { "blk.0.ffn_down.weight", 32, 24 } };
+        unsigned char *mem = NULL;
+        size_t len = 0;
+        lk_model *m12 = NULL;
+        lk_context *c = NULL;
+        lk_context_params cp = lk_context_default_params();
+        for (i = 0; i < 24 * 32; i++) buf[i] = 0.1f * frand();
+        CHECK_OK(lk_gguf_writer_new(NULL, &w));
+        if (w) {
+            lk_gguf_writer_add_str(w, "general.architecture", "llama");
+            lk_gguf_writer_add_u32(w, "llama.embedding_length", 24); lk_gguf_writer_add_u32(w, "llama.block_count", 1);
+            lk_gguf_writer_add_u32(w, "llama.feed_forward_length", 32); lk_gguf_writer_add_u32(w, "llama.attention.head_count", 2);
+            for (k = 0; k < 12; k++) {
+                int64_t ne[2];
+                ne[0] = ts[k].a; ne[1] = ts[k].b;
+                lk_gguf_writer_add_tensor(w, ts[k].n, LK_TYPE_F32, ts[k].b ? 2 : 1, ne, buf, 1);
+            }
+            len = (size_t)lk_gguf_writer_size(w);
+            mem = (unsigned char *)malloc(len);
+            CHECK_OK(lk_gguf_writer_write_memory(w, mem, len));
+            lk_gguf_writer_free(w);
+            CHECK_OK(lk_model_load_memory(mem, len, NULL, &m12));
+        }
+        cp.n_ctx = 16; cp.kv_rotate = 1;
+        if (m12) {
+            lk_status st = lk_context_new(m12, &cp, &c);
+            CHECK(st == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "power of two"), "head_dim 12 with kv_rotate: status %d, '%s'", (int)st, lk_last_error());
+            cp.kv_rotate = 0;
+            CHECK_OK(lk_context_new(m12, &cp, &c));   /* the model itself is fine */
+        }
+        lk_context_free(c); lk_model_free(m12); free(mem);
+    }
+    lk_t_end();
+}
+
 static lk_status dec(lk_context *c, const lk_token *t, int n) {   /* chunks of 32 (logits_all) */
     lk_status st = LK_OK;
     while (n > 0 && !st) { int k = n < 32 ? n : 32; st = lk_decode(c, t, k); t += k; n -= k; }
@@ -469,14 +561,14 @@ static void test_policy_ref(void) {
 }
 
 int main(void) {
-    static float full[256 * V], tmp[256 * V];
+    static float full[256 * V], tmp[256 * V], tmp2[256 * V];
     const char *mp;
     lk_rng_seed(&R, 99);
     mp = lk_t_fixture("stories260K/stories260K-F32.gguf");
     if (!mp || lk_model_load_file(mp, NULL, &M)) {
-        const char *names[] = { "chunked", "packed", "policies", "kv types (model)", "prefix cache", "policy references" };
+        const char *names[] = { "chunked", "packed", "policies", "kv types (model)", "kv rotate", "prefix cache", "policy references" };
         int i;
-        for (i = 0; i < 6; i++) lk_t_skip(names[i], "fixtures absent");
+        for (i = 0; i < 7; i++) lk_t_skip(names[i], "fixtures absent");
         return lk_t_exit();
     }
     {   /* a token stream: the model's own tokenization of the test text, else a fixed pattern */
@@ -492,6 +584,7 @@ int main(void) {
     test_packed(tmp);
     test_policies(full, tmp);
     test_kv_types_model(full, tmp);
+    test_rotate(tmp, tmp2);
     test_prefix();
     test_policy_ref();
     lk_model_free(M);
