@@ -86,6 +86,7 @@ RUN_ARGS = \
   "convert-llama2c=tests/tools.sh convert-llama2c" \
   "perplexity-vs-llama.cpp=tests/tools.sh perplexity" \
   "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
+  "perplexity-real-models=tests/tools.sh perplexity-real" \
   "generate=tests/tools.sh generate" \
   "check-tensors=tests/tools.sh check-tensors" \
   "tokenize=tests/tools.sh tokenize" \

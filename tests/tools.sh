@@ -56,6 +56,17 @@ perplexity)
     [ -n "$out" ] || { echo "$1 c$2: no Final estimate line"; exit 1; }
     awk -v a="$out" -v b="$3" -v n="$1 c$2" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; printf "%s: %s vs llama-perplexity %s (%.3f%%)\n", n, a, b, 100 * d; exit !(d <= 0.01) }' || exit 1
   done ;;
+perplexity-real)
+  # real models against llama-perplexity (llama.cpp 0c1e570, its defaults: KV f16, flash attention)
+  # on tests/data/agreement.txt: llama-perplexity -m MODEL -f tests/data/agreement.txt -c 256 -b 256 -t 2
+  D=${LLMKIT_MODELS:-$HOME/.cache/llmkit}/models
+  [ -f "$D/SmolLM2-135M-Instruct.Q4_1.gguf" ] || { echo "real models absent (make models)"; exit 77; }
+  check() {
+    out=$($B/perplexity -m "$D/$1" -f tests/data/agreement.txt -c 256 -t 2 2>/dev/null | sed -n 's/^Final estimate: PPL = \([0-9.]*\) .*/\1/p')
+    awk -v a="$out" -v b="$2" -v n="$1" 'BEGIN { d = (a - b) / b; if (d < 0) d = -d; printf "%s c256: %s vs llama-perplexity %s (%.2f%%)\n", n, a, b, 100 * d; exit !(d <= 0.01) }'
+  }
+  check SmolLM2-135M-Instruct.Q4_1.gguf 38.3705 || exit 1
+  [ -f "$D/gemma-3-270m-q4_k_m.gguf" ] && { check gemma-3-270m-q4_k_m.gguf 35.8029 || exit 1; } ;;
 perplexity-kv-flags)
   # every --kv-type / --kv-policy runs and prints the closing line and the KV bytes;
   # a budget >= the context gives exactly the full-attention perplexity
