@@ -12583,9 +12583,9 @@ static lk_status lk__model_hparams(lk_model *m) {
     if (ai->swa == 1) hp->sliding_window = 0;
     else if (hp->sliding_window > 0 && ai->swa > 1) {   /* the file may give the pattern: a number or a bool per layer */
         char key[96];
-        lk_gguf_type et;
-        uint64_t n;
-        const lk_gguf_value *v;
+        lk_gguf_type et = LK_GGUF_BOOL;
+        uint64_t n = 0;
+        const lk_gguf_value *v = NULL;
         lk__fmt(key, sizeof key, "%s.attention.sliding_window_pattern", arch);
         if (lk_gguf_get_arr(g, key, &et, &n, &v) == LK_OK) {
             if (et != LK_GGUF_BOOL || n != (uint64_t)hp->n_layer)
