@@ -56,7 +56,9 @@
  * WHERE TO FIND (search for the name)
  *   the forward pass        lk__forward: lk__embed, then per layer lk__attn_block and
  *                           lk__ffn_block, then lk__output (15.13)
- *   the architectures       lk__archs, one row each (15.13)
+ *   the architectures       lk__archs, one row each (15.13); a layer's window and RoPE
+ *                           are set at bind (lk__model_bind_layer); mixture of experts:
+ *                           lk__moe (router, top-k, experts on their rows)
  *   the attention layer     lk__kv_attend and the policy table lk__kv_policies (15.10p);
  *                           the core lk_attn and its stages lk__attn_dots, _mask_scale,
  *                           _exp, _weights, _vsum (15.9)
