@@ -13224,6 +13224,15 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     return LK_OK;
 }
 
+/* ff2[t] *= silu(ff1[t]) for n rows of F: SwiGLU's hidden state (ff1 is overwritten) */
+static void lk__swiglu(lk_context *c, int n, int F) {
+    int t, i;
+    for (t = 0; t < n; t++) {
+        float *g = c->ff1 + (size_t)t * F, *u = c->ff2 + (size_t)t * F;
+        lk_silu_row(g, g, F);
+        for (i = 0; i < F; i++) u[i] *= g[i];
+    }
+}
 /* Expert e of a 3-D weight [in, out, X] as a 2-D view [in, out] */
 static lk_tensor lk__expert(const lk_tensor *w, int e) {
     lk_tensor v = *w;
@@ -13278,11 +13287,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
                 }
         if (!n) continue;
         if ((st = lk__mm(c, &gw, NULL, c->moe_x, n, c->ff1)) || (st = lk__mm(c, &uw, NULL, c->moe_x, n, c->ff2))) return st;
-        for (t = 0; t < n; t++) {
-            float *g = c->ff1 + (size_t)t * Fe;
-            lk_silu_row(g, g, Fe);
-            for (i = 0; i < Fe; i++) c->ff2[(size_t)t * Fe + i] *= g[i];
-        }
+        lk__swiglu(c, n, Fe);
         if ((st = lk__mm(c, &dw, NULL, c->ff2, n, c->o))) return st;
         for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) */
             const float wt = c->moe_w[c->moe_row[t]];
@@ -13337,11 +13342,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         break;
     case LK__FFN_SWIGLU:        /* h = silu(gate xn) * up xn */
         if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
-        for (t = 0; t < T; t++) {
-            float *g = c->ff1 + (size_t)t * F;
-            lk_silu_row(g, g, F);
-            for (i = 0; i < F; i++) c->ff2[(size_t)t * F + i] *= g[i];
-        }
+        lk__swiglu(c, T, F);
         break;
     }
     if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
