@@ -80,7 +80,8 @@ int main(int argc, char **argv) {
     lk_model_params mp = lk_model_default_params();
     lk_context_params cp = lk_context_default_params();
     lk_sampler_params sp = lk_sampler_default_params();
-    char line[8192];
+    char *line = NULL;
+    size_t line_cap = 0;
     int i;
     tool_name = "chat";
     chp = lk_chat_default_params();
@@ -114,7 +115,7 @@ int main(int argc, char **argv) {
     for (;;) {
         size_t n;
         printf("> "); fflush(stdout);
-        if (!fgets(line, sizeof line, stdin)) break;
+        if (getline(&line, &line_cap, stdin) < 0) break;   /* any length; Ctrl-D ends */
         n = strlen(line);
         while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
         if (!strcmp(line, "/exit")) break;
@@ -122,6 +123,7 @@ int main(int argc, char **argv) {
         if (n && !turn(line)) return tool_lk_fail(1);
     }
     printf("\n");
+    free(line);
     lk_chat_free(chat); lk_sampler_free(s); lk_context_free(c); lk_model_free(m);
     return 0;
 }
