@@ -257,6 +257,78 @@ static void test_matmul(void) {
     }
 }
 
+/* Interleaved rows (LK_LAYOUT_R8, 15.7r): lk_repack_r8 then lk_matmul
+ * against the scalar reference lk__r8_q4_0_ref (its own summation order),
+ * bit for bit, for column counts 1..33 and 1 or 2 threads (so the result is
+ * independent of both); against the row layout within float rounding; and
+ * the refusals (row count, type, overlap, bad layout). */
+static void test_repack_r8(void) {
+    static const int cols[] = { 1, 2, 3, 4, 5, 7, 8, 13, 33, 70 };
+    static const int64_t shapes[][2] = { { 64, 8 }, { 512, 48 }, { 2048, 24 } };
+    size_t si;
+    lk_t_begin("repack r8 q4_0: lk_matmul = scalar reference, any columns / threads");
+    for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        const int64_t n_in = shapes[si][0], n_out = shapes[si][1];
+        const size_t ws = lk_row_size(LK_TYPE_Q4_0, n_in), as = lk_row_size(LK_TYPE_Q8_0, n_in), scr_n = lk_matmul_scratch_size(LK_TYPE_Q4_0, n_in, 70);
+        unsigned char *w = (unsigned char *)malloc(ws * (size_t)n_out), *w8 = (unsigned char *)malloc(ws * (size_t)n_out);
+        unsigned char *aq = (unsigned char *)malloc(as), *scr = (unsigned char *)malloc(scr_n);
+        float *x = (float *)malloc(sizeof(float) * (size_t)n_in * 70), *xf = (float *)malloc(sizeof(float) * (size_t)n_in);
+        float *yr = (float *)malloc(sizeof(float) * (size_t)n_out * 70), *y = (float *)malloc(sizeof(float) * (size_t)n_out * 70);
+        float *yrow = (float *)malloc(sizeof(float) * (size_t)n_out * 70);
+        int64_t ne[2], j, r, c;
+        lk_tensor W, W8;
+        int ci, th;
+        for (r = 0; r < n_out; r++) {
+            for (j = 0; j < n_in; j++) xf[j] = rng_f() * (float)(1 + r % 5);
+            lk_quantize_row(LK_TYPE_Q4_0, xf, w + (size_t)r * ws, n_in);
+        }
+        for (j = 0; j < n_in * 70; j++) x[j] = rng_f() * (j % 13 == 0 ? 8.0f : 1.0f);
+        ne[0] = n_in; ne[1] = n_out;
+        CHECK_OK(lk_tensor_init(&W, LK_TYPE_Q4_0, 2, ne, w));
+        CHECK_OK(lk_repack_r8(&W, w8, ws * (size_t)n_out, &W8));
+        CHECK(W8.layout == LK_LAYOUT_R8 && W8.data == w8 && W.layout == LK_LAYOUT_ROWS, "repacked view");
+        for (c = 0; c < 70; c++) {   /* the reference, one group and column at a time */
+            lk__act_quantize_q8_0(x + c * n_in, aq, n_in);
+            for (r = 0; r < n_out; r += 8) lk__r8_q4_0_ref(n_in, w8 + (size_t)r * ws, aq, yr + c * n_out + r);
+        }
+        for (ci = 0; ci < (int)(sizeof cols / sizeof cols[0]); ci++)
+            for (th = 1; th <= 2; th++) {
+                lk_threads T;
+                const int nc = cols[ci];
+                double md = 0, mref = 0;
+                memset(&T, 0, sizeof T); T.n_threads = th;
+                memset(y, 0, sizeof(float) * (size_t)n_out * nc);
+                CHECK_OK(lk_matmul(&W8, x, nc, y, scr, scr_n, &T));
+                CHECK(memcmp(y, yr, sizeof(float) * (size_t)n_out * nc) == 0, "[%d x %d] %d columns, %d threads: differs from the reference",
+                      (int)n_in, (int)n_out, nc, th);
+                CHECK_OK(lk_matmul(&W, x, nc, yrow, scr, scr_n, &T));
+                for (j = 0; j < n_out * nc; j++) {
+                    double d = fabs((double)y[j] - yrow[j]);
+                    if (d > md) md = d;
+                    if (fabs(yrow[j]) > mref) mref = fabs(yrow[j]);
+                }
+                CHECK(md <= 1e-5 * (mref + 1), "[%d x %d] %d columns: r8 vs rows max |d| %g (max |y| %g)", (int)n_in, (int)n_out, nc, md, mref);
+            }
+        /* refusals */
+        CHECK(lk_repack_r8(&W, w, ws * (size_t)n_out, &W8) == LK_ERR_INVALID_ARG, "overlapping dst accepted");
+        CHECK(lk_repack_r8(&W, w8, ws * (size_t)n_out - 1, &W8) == LK_ERR_INVALID_ARG, "short dst accepted");
+        ne[1] = n_out - 1;
+        {
+            lk_tensor W7, Wq8;
+            CHECK_OK(lk_tensor_init(&W7, LK_TYPE_Q4_0, 2, ne, w));
+            CHECK(lk_repack_r8(&W7, w8, ws * (size_t)n_out, &Wq8) == LK_ERR_INVALID_ARG, "%d rows accepted", (int)ne[1]);
+            CHECK_OK(lk_tensor_init(&Wq8, LK_TYPE_Q8_0, 2, ne, w));
+            CHECK(lk_repack_r8(&Wq8, w8, ws * (size_t)n_out, &W7) == LK_ERR_UNSUPPORTED, "q8_0 accepted");
+            W7 = W; W7.layout = 7;
+            CHECK(lk_matmul(&W7, x, 1, y, scr, scr_n, NULL) == LK_ERR_INVALID_ARG, "layout 7 accepted");
+            W7 = W8; W7.ne[1] = n_out - 1;
+            CHECK(lk_matmul(&W7, x, 1, y, scr, scr_n, NULL) == LK_ERR_INVALID_ARG, "r8 with %d rows accepted", (int)W7.ne[1]);
+        }
+        free(w); free(w8); free(aq); free(scr); free(x); free(xf); free(yr); free(y); free(yrow);
+    }
+    lk_t_end();
+}
+
 /* The attention stages of lk_attn (section 15.9): each SIMD stage against
  * its scalar reference on the same inputs, bit for bit (the SIMD code keeps
  * the reference's order of operations). Head sizes cover the small-head path
@@ -405,6 +477,7 @@ int main(void) {
     test_act_quant();
     test_dots();
     test_matmul();
+    test_repack_r8();
     test_attn_stages();
     test_silu_exp();
     return lk_t_exit();

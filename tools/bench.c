@@ -2,6 +2,7 @@
  *
  *   bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]
  *         [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]
+ *   bench --bw-only [-t N]   only the memory-read bandwidth: one JSON line {"mem_bw_gbs": ..., "n_threads": N}
  *         [--attn ... --kv-policy ... --kv-budget N ...: any lk_context_params_set option]
  *         [--check-tensors 0|1: validate every weight at load, as llama.cpp]
  *
@@ -20,7 +21,9 @@
  * GB/s = lk_model_weight_bytes(m) * t/s / 1e9, and that as a percentage of a
  * memory-read bandwidth measured in the same run (sum of a 1 GiB buffer with
  * the same thread count, best of 5, measured after every tg test; the best
- * of the run is used; --no-bw skips it). Results print when all tests are
+ * of the run is used; --no-bw skips it: the 1 GiB buffer counts in the
+ * process's peak resident memory, so tools/compare-llamacpp.sh measures it
+ * in a separate --bw-only process). Results print when all tests are
  * done (-v shows progress on stderr).
  *
  * JSON records carry llama-bench's field names (model_filename, model_type,
@@ -39,6 +42,7 @@
     "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]\n" \
     "             [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]\n" \
     "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...] [--check-tensors 0|1]\n" \
+    "       bench --bw-only [-t N]    (memory-read bandwidth only, one JSON line)\n" \
     "defaults: -p 512 -n 128 -r 5 -b 512 -o md; -t: all cores; -c: n_prompt + n_gen"
 
 /* ---- memory-read bandwidth ----------------------------------------------- */
@@ -263,7 +267,7 @@ static double run_once(lk_context *c, const lk_token *toks, int n_prompt, int n_
 int main(int argc, char **argv) {
     const char *models[MAX_LIST];
     int n_models = 0, pp[MAX_LIST], n_pp = 0, tg[MAX_LIST], n_tg = 0, thr[MAX_LIST], n_thr = 0;
-    int reps = 5, n_ctx_arg = 0, n_batch = 512, verbose = 0, no_bw = 0, first = 1, fmt = 0, k, im, it;
+    int reps = 5, n_ctx_arg = 0, n_batch = 512, verbose = 0, no_bw = 0, bw_only = 0, first = 1, fmt = 0, k, im, it;
     lk_context_params base = lk_context_default_params();   /* every other context option (--kv-type, --attn, --kv-policy, ...) */
     lk_model_params mp = lk_model_default_params();          /* --check-tensors */
     double bw_cache[MAX_LIST];
@@ -276,6 +280,7 @@ int main(int argc, char **argv) {
         const char *a = argv[k], *x = k + 1 < argc ? argv[k + 1] : NULL;
         if (!strcmp(a, "-v")) { verbose = 1; continue; }
         if (!strcmp(a, "--no-bw")) { no_bw = 1; continue; }
+        if (!strcmp(a, "--bw-only")) { bw_only = 1; continue; }
         if (!strcmp(a, "-h") || !strcmp(a, "--help") || !x) return tool_usage(USAGE);
         if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return tool_usage(USAGE); models[n_models++] = x; }
         else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return tool_usage(USAGE); }
@@ -294,6 +299,12 @@ int main(int argc, char **argv) {
             if (st) return tool_lk_fail(2);
         }
         k++;
+    }
+    if (bw_only) {
+        int nt = n_thr ? thr[0] : 0;
+        if (!nt) { lk_threads th; memset(&th, 0, sizeof th); nt = lk_threads_count(&th); }
+        printf("{\"mem_bw_gbs\": %.4f, \"n_threads\": %d}\n", measure_bw(nt), nt);
+        return 0;
     }
     if (!n_models) return tool_usage(USAGE);
     if (!n_pp) pp[n_pp++] = 512;
