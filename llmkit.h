@@ -7508,14 +7508,15 @@ LKDEF void lk_silu_row(float *y, const float *x, int n) {
     for (; i < nv; i++) y[i] = x[i] / (1.0f + lk__expf_ggml(0.0f - x[i]));
     for (; i < n; i++) y[i] = lk_silu(x[i]);
 }
-LKDEF float lk_gelu(float x) {
+static uint16_t lk__gelu_f16(uint16_t hb) {   /* the tanh GELU of an f16 value, rounded to f16 */
     const float c = 0.79788456080286535588f;  /* sqrt(2/pi) */
-    float h, g;
+    const float h = lk_fp16_to_fp32(hb);
+    return lk_fp32_to_fp16(0.5f * h * (1.0f + tanhf(c * h * (1.0f + 0.044715f * h * h))));
+}
+LKDEF float lk_gelu(float x) {
     if (x <= -10.0f) return 0.0f;
     if (x >= 10.0f) return x;
-    h = lk_fp16_to_fp32(lk_fp32_to_fp16(x));
-    g = 0.5f * h * (1.0f + tanhf(c * h * (1.0f + 0.044715f * h * h)));
-    return lk_fp16_to_fp32(lk_fp32_to_fp16(g));
+    return lk_fp16_to_fp32(lk__gelu_f16(lk_fp32_to_fp16(x)));
 }
 
 /* YaRN: the dims whose wavelength is between the fast and slow ramps */
@@ -12652,6 +12653,7 @@ struct lk_model {
     lk_vocab *vocab;
     void *repack_buf;                      /* the repacked weights (15.7r), or NULL */
     size_t repack_size;
+    uint16_t *gelu_tab;                    /* GELU archs: lk_gelu of every f16 input, or NULL */
 };
 
 LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; memset(&p, 0, sizeof p); return p; }
@@ -12985,6 +12987,10 @@ static lk_status lk__model_check_tensors(const lk_model *m) {
     return LK_OK;
 }
 
+static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value h (lk_gelu without its cut-offs) */
+    uint32_t h;
+    for (h = 0; h < 65536; h++) tab[h] = lk__gelu_f16((uint16_t)h);
+}
 /* Repack the layer matrices and an untied output head into interleaved
  * rows (15.7r) in one private buffer, where this build has a SIMD kernel
  * for their type; release the file pages they came from. Optional: without
@@ -13038,6 +13044,13 @@ static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_mode
         return st;
     }
     if (!p || !p->no_repack) lk__model_repack(m);
+    if (m->ai->ffn == LK__FFN_GELU || m->ai->ffn == LK__FFN_GEGLU) {
+        /* lk_gelu depends only on the f16 value of its input (|x| < 10):
+         * one table of 65536 f16 results, as ggml's; without memory for it
+         * lk__gelu_rows computes each value */
+        m->gelu_tab = LK__CAST(uint16_t *, m->a.alloc(m->a.user, 65536 * sizeof(uint16_t), 64));
+        if (m->gelu_tab) lk__gelu_table(m->gelu_tab);
+    }
 #ifndef LLMKIT_NO_TOKENIZER
     if (lk_gguf_find_key(m->g, "tokenizer.ggml.model") >= 0) {
         lk_vocab_params vp = lk_vocab_default_params();
@@ -13092,6 +13105,7 @@ LKDEF void lk_model_free(lk_model *m) {
     a = m->a;
     if (m->layers) lk__free(&a, m->layers, sizeof(lk__layer) * (size_t)m->hp.n_layer);
     if (m->repack_buf) lk__free(&a, m->repack_buf, m->repack_size);
+    if (m->gelu_tab) lk__free(&a, m->gelu_tab, 65536 * sizeof(uint16_t));
 #ifndef LLMKIT_NO_TOKENIZER
     lk_vocab_free(m->vocab);
 #endif
@@ -13395,6 +13409,32 @@ LKDEF const float *lk_logits(const lk_context *c, int i) {
     return c->logits + (size_t)i * c->m->hp.n_vocab;
 }
 
+/* y[k] = gelu(x[k]) (mul 0) or y[k] *= gelu(x[k]) (mul 1), k < n: lk_gelu
+ * through the model's table (the same values: x <= -10 and x >= 10 as
+ * lk_gelu, else the table at x's f16 bits, which is lk__gelu_f16 of them) */
+static void lk__gelu_rows(const lk_model *m, float *y, const float *x, size_t n, int mul) {
+    const uint16_t *tab = m->gelu_tab;
+    size_t k = 0;
+    if (!tab) {
+        for (; k < n; k++) y[k] = mul ? y[k] * lk_gelu(x[k]) : lk_gelu(x[k]);
+        return;
+    }
+#if defined(LK__X86)
+    for (; k + 8 <= n; k += 8) {   /* F16C rounds to nearest even, as lk_fp32_to_fp16 */
+        uint16_t hb[8];
+        int i;
+        _mm_storeu_si128((__m128i *)(void *)hb, _mm256_cvtps_ph(_mm256_loadu_ps(x + k), 0));
+        for (i = 0; i < 8; i++) {
+            const float v = x[k + i], g = v <= -10.0f ? 0.0f : v >= 10.0f ? v : lk_fp16_to_fp32(tab[hb[i]]);
+            y[k + i] = mul ? y[k + i] * g : g;
+        }
+    }
+#endif
+    for (; k < n; k++) {
+        const float v = x[k], g = v <= -10.0f ? 0.0f : v >= 10.0f ? v : lk_fp16_to_fp32(tab[lk_fp32_to_fp16(v)]);
+        y[k] = mul ? y[k] * g : g;
+    }
+}
 /* matmul with an optional bias; W has rows of n_in, T columns */
 static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
     lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
@@ -13617,7 +13657,6 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const int F = m->hp.n_ff;
     const size_t TF = (size_t)T * (size_t)F;
     lk_status st;
-    size_t k;
     int t, i;
     lk__norm_rows(m, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
     if (L->gate_inp.data) {
@@ -13628,7 +13667,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
         if ((st = lk__mm(c, &L->ffn_up, &L->b_up, c->xn, T, c->ff2))) return st;
-        for (k = 0; k < TF; k++) c->ff2[k] = lk_gelu(c->ff2[k]);
+        lk__gelu_rows(m, c->ff2, c->ff2, TF, 0);
         break;
     case LK__FFN_SWIGLU_FUSED:  /* u = up xn: [T, 2F] = [gate | up]; h = silu(gate) * up */
         if ((st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff1))) return st;
@@ -13641,7 +13680,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         break;
     case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
         if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
-        for (k = 0; k < TF; k++) c->ff2[k] *= lk_gelu(c->ff1[k]);
+        lk__gelu_rows(m, c->ff2, c->ff1, TF, 1);
         break;
     case LK__FFN_SWIGLU:        /* h = silu(gate xn) * up xn */
         if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;

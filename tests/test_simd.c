@@ -329,6 +329,37 @@ static void test_repack_r8(void) {
     lk_t_end();
 }
 
+/* GELU through the model's f16 table (lk__gelu_rows, SIMD conversion and
+ * scalar tail) = lk_gelu computed directly: every f16 value, values around
+ * the +-10 cut-offs, NaN, and random floats, in both modes (set, multiply). */
+static void test_gelu_table(void) {
+    static uint16_t tab[65536];
+    lk_model fm;
+    const int n = 65536 + 4096 + 5;
+    float *x = (float *)malloc(sizeof(float) * (size_t)n), *y = (float *)malloc(sizeof(float) * (size_t)n);
+    float *y2 = (float *)malloc(sizeof(float) * (size_t)n);
+    int i, bad = 0, bad2 = 0;
+    lk_t_begin("gelu table rows = lk_gelu");
+    memset(&fm, 0, sizeof fm);
+    lk__gelu_table(tab);
+    fm.gelu_tab = tab;
+    for (i = 0; i < 65536; i++) x[i] = lk_fp16_to_fp32((uint16_t)i);
+    for (; i < n - 5; i++) x[i] = rng_f() * 12.0f;
+    x[n - 5] = -10.0f; x[n - 4] = 10.0f; x[n - 3] = 9.99f; x[n - 2] = -9.999f; x[n - 1] = NAN;
+    for (i = 0; i < n; i++) y2[i] = 1.5f;
+    lk__gelu_rows(&fm, y, x, (size_t)n, 0);
+    lk__gelu_rows(&fm, y2, x, (size_t)n, 1);
+    for (i = 0; i < n; i++) {
+        const float g = lk_gelu(x[i]);
+        if (memcmp(&g, &y[i], 4) && !(g != g && y[i] != y[i])) { if (bad < 4) printf("  x %a: %a vs %a\n", x[i], g, y[i]); bad++; }
+        if (!(1.5f * g == y2[i]) && !(g != g && y2[i] != y2[i])) bad2++;
+    }
+    CHECK(bad == 0, "%d of %d values differ from lk_gelu", bad, n);
+    CHECK(bad2 == 0, "%d of %d products differ from 1.5 * lk_gelu", bad2, n);
+    free(x); free(y); free(y2);
+    lk_t_end();
+}
+
 /* The attention stages of lk_attn (section 15.9): each SIMD stage against
  * its scalar reference on the same inputs, bit for bit (the SIMD code keeps
  * the reference's order of operations). Head sizes cover the small-head path
@@ -478,6 +509,7 @@ int main(void) {
     test_dots();
     test_matmul();
     test_repack_r8();
+    test_gelu_table();
     test_attn_stages();
     test_silu_exp();
     return lk_t_exit();
