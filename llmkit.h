@@ -5966,7 +5966,37 @@ static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
         _mm_storeu_si128((__m128i *)(void *)(y + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
     for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
 }
-#if defined(LK__X86_BF16)
+#if !defined(LK__X86_BF16)
+/* bf16 without the AVX512-BF16 instruction: its arithmetic (the reference's)
+ * in two 8-lane halves: lane j of half h is the reference's acc[8h + j];
+ * odd pair element first, inputs and sums flushed to zero (sign kept), the
+ * products of two bf16 values exact in f32 */
+static inline __m256 lk__ftz8_x(__m256 v) {
+    const __m256 sg = _mm256_set1_ps(-0.0f);
+    return _mm256_and_ps(v, _mm256_or_ps(_mm256_cmp_ps(_mm256_andnot_ps(sg, v), _mm256_set1_ps(1.17549435e-38f), _CMP_NLT_UQ), sg));
+}
+static void lk__vd_bf16_avx2(int64_t n, float *s, const void *vx, const void *vy) {
+    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
+    const __m256i hi = _mm256_set1_epi32((int)0xFFFF0000u);
+    __m256 acc[2];
+    __m128 t;
+    int64_t i;
+    int h;
+    acc[0] = acc[1] = _mm256_setzero_ps();
+    for (i = 0; i < n; i += 32)
+        for (h = 0; h < 2; h++) {
+            const __m256i a = LK__LD256(x + 2 * i + 32 * h), b = LK__LD256(y + 2 * i + 32 * h);
+            const __m256 xo = lk__ftz8_x(_mm256_castsi256_ps(_mm256_and_si256(a, hi))), yo = lk__ftz8_x(_mm256_castsi256_ps(_mm256_and_si256(b, hi)));
+            const __m256 xe = lk__ftz8_x(_mm256_castsi256_ps(_mm256_slli_epi32(a, 16))), ye = lk__ftz8_x(_mm256_castsi256_ps(_mm256_slli_epi32(b, 16)));
+            acc[h] = lk__ftz8_x(_mm256_add_ps(acc[h], _mm256_mul_ps(xo, yo)));
+            acc[h] = lk__ftz8_x(_mm256_add_ps(acc[h], _mm256_mul_ps(xe, ye)));
+        }
+    acc[0] = _mm256_add_ps(acc[1], acc[0]);                                        /* t8 */
+    t = _mm_add_ps(_mm256_extractf128_ps(acc[0], 1), _mm256_castps256_ps128(acc[0]));   /* t4 */
+    t = _mm_add_ps(t, _mm_movehl_ps(t, t));
+    *s = _mm_cvtss_f32(_mm_add_ss(t, _mm_movehdup_ps(t)));
+}
+#else
 /* bf16: the AVX512-BF16 dot instruction is the reference's arithmetic */
 static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
@@ -6797,6 +6827,8 @@ LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_t, lk__iq4_xs_vec_dot_ref)
 static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
 #if defined(LK__X86_BF16)
     if (n % 32 == 0) { lk__vd_bf16_x86(n, s, x, y); return; }
+#elif defined(LK__X86)
+    if (n % 32 == 0) { lk__vd_bf16_avx2(n, s, x, y); return; }
 #endif
     lk__vec_dot_bf16_ref(n, s, x, y);
 }
