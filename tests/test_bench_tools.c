@@ -237,12 +237,18 @@ int main(void) {
     lk_t_end();
 
     /* the comparison scripts, where llama.cpp / llama2.c are installed */
-    if (!file_exists("/tmp/llama.cpp/build/bin/llama-bench")) {
-        lk_t_skip("compare-llamacpp-script", "/tmp/llama.cpp/build/bin/llama-bench absent");
+    {   /* the current llama.cpp that tools/llamacpp.sh builds, else an older build in /tmp */
+        char *lb = run_capture("tools/llamacpp.sh --dir 2>/dev/null");
+        char bdir[512] = "";
+        if (lb && lb[0] == '/') { snprintf(bdir, sizeof bdir, "%s", lb); bdir[strcspn(bdir, "\n")] = 0; }
+        else if (file_exists("/tmp/llama.cpp/build/bin/llama-bench")) snprintf(bdir, sizeof bdir, "/tmp/llama.cpp/build");
+        free(lb);
+    if (!bdir[0]) {
+        lk_t_skip("compare-llamacpp-script", "no llama.cpp build (tools/llamacpp.sh builds one)");
     } else {
         char *out;
         lk_t_begin("compare-llamacpp-script");
-        snprintf(cmd, sizeof cmd, "tools/compare-llamacpp.sh -t 1 -r 1 -p 8 -n 4 %s 2>/dev/null", path);
+        snprintf(cmd, sizeof cmd, "tools/compare-llamacpp.sh -B %s -t 1 -r 1 -p 8 -n 4 %s 2>/dev/null", bdir, path);
         out = run_capture(cmd);
         CHECK(out != NULL, "%s failed", cmd);
         if (out) {
@@ -252,9 +258,19 @@ int main(void) {
             CHECK(q && q2, "rows missing:\n%s", out);
             if (q) CHECK(sscanf(q, "| pp8 | %lf ± %lf | %lf ± %lf | %lf |", &a, &sa, &b, &sb, &r) == 5 && a > 0 && b > 0 &&
                          fabs(r - a / b) < 0.01 * r + 0.002, "pp8 row: %s", q);
+            if (q2) {   /* the last column: both programs' peak resident memory, MiB */
+                const char *e = strchr(q2, '\n');
+                const char *sl = e ? e : q2 + strlen(q2);
+                double ra = 0, rb = 0;
+                while (sl > q2 && sl[-1] != '|') sl--;       /* the closing bar */
+                if (sl > q2) sl--;
+                while (sl > q2 && sl[-1] != '|') sl--;       /* the last cell */
+                CHECK(sscanf(sl, " %lf / %lf", &ra, &rb) == 2 && ra > 0 && rb > 0, "tg4 row has no peak RSS cell: %s", q2);
+            }
             free(out);
         }
         lk_t_end();
+    }
     }
     if (!file_exists("/tmp/llama2.c/run.c") || !lk_t_fixture("stories260K/stories260K.bin") || !file_exists("build/convert-llama2c")) {
         lk_t_skip("compare-llama2c-script", "/tmp/llama2.c, the stories260K fixture or build/convert-llama2c absent");

@@ -24,7 +24,9 @@
  * of the run is used; --no-bw skips it: the 1 GiB buffer counts in the
  * process's peak resident memory, so tools/compare-llamacpp.sh measures it
  * in a separate --bw-only process). Results print when all tests are
- * done (-v shows progress on stderr).
+ * done (-v shows progress on stderr). The load time of each model (with the
+ * repacking of its weights) is in the JSON as load_s and repacked_mib
+ * (lk_model_repacked_bytes), and under the markdown table.
  *
  * JSON records carry llama-bench's field names (model_filename, model_type,
  * model_size, model_n_params, n_batch, n_threads, type_k, n_prompt, n_gen,
@@ -119,7 +121,7 @@ typedef struct res {
     int ti;                    /* index into the thread list */
     int n_samples;
     double *ns;                /* per repetition, nanoseconds */
-    double avg_ns, stddev_ns, avg_ts, stddev_ts, gbs, bw, bw_pct;
+    double avg_ns, stddev_ns, avg_ts, stddev_ts, gbs, bw, bw_pct, load_s, repacked_mib;
     char time_str[32];
 } res;
 
@@ -236,6 +238,8 @@ static void print_json(const res *r, const char *type_k, int first, int jsonl) {
     printf("%s\"weight_bytes\": %llu,%s", ind, (unsigned long long)r->weight_bytes, nl);
     printf("%s\"weight_gbs\": %.4f,%s", ind, r->gbs, nl);
     printf("%s\"mem_bw_gbs\": %.4f,%s", ind, r->bw, nl);
+    printf("%s\"load_s\": %.4f,%s", ind, r->load_s, nl);
+    printf("%s\"repacked_mib\": %.2f,%s", ind, r->repacked_mib, nl);
     printf("%s\"bw_pct\": %.2f,%s", ind, r->bw_pct, nl);
     printf("%s\"samples_ns\": [", ind);
     for (i = 0; i < r->n_samples; i++) printf("%s%.0f", i ? ", " : " ", r->ns[i]);
@@ -321,7 +325,9 @@ int main(int argc, char **argv) {
         char desc[96];
         int n_vocab, ti;
         uint64_t i;
+        double tl = tool_now();
         if (lk_model_load_file(models[im], &mp, &m)) return tool_fail(1, "%s: %s", models[im], lk_last_error());
+        tl = tool_now() - tl;   /* parse, bind, repack into interleaved rows */
         g = lk_model_gguf(m);
         for (i = 0; i < g->n_tensors; i++) {
             lk_tensor t;
@@ -345,6 +351,7 @@ int main(int argc, char **argv) {
                 r.file = models[im];
                 snprintf(r.model_type, sizeof r.model_type, "%s", desc);
                 r.model_size = size; r.n_params = n_params; r.weight_bytes = wbytes;
+                r.load_s = tl; r.repacked_mib = (double)lk_model_repacked_bytes(m) / 1048576.0;
                 r.n_prompt = n_prompt; r.n_gen = n_gen; r.n_threads = thr[ti]; r.n_batch = n_batch; r.ti = ti;
                 r.n_ctx = n_ctx_arg ? n_ctx_arg : n_prompt + n_gen;
                 if (r.n_ctx < n_prompt + n_gen) return tool_fail(1, "-c %d < n_prompt + n_gen = %d", r.n_ctx, n_prompt + n_gen);
@@ -401,13 +408,16 @@ int main(int argc, char **argv) {
         first = 0;
         free(r->ns);
     }
-    free(all);
     if (fmt == 2) printf(first ? "[]\n" : "\n]\n");
     if (fmt == 0) {
         printf("\n");
         for (k = 0; k < n_thr; k++)
             if (bw_have[k]) printf("memory read bandwidth (1 GiB sum, %d threads, best of 5 after each tg test): %.2f GB/s\n", thr[k], bw_cache[k]);
+        for (k = 0; k < n_all; k++)
+            if (k == 0 || strcmp(all[k].file, all[k - 1].file))
+                printf("load %s: %.3f s (%.1f MiB of weights repacked into interleaved rows)\n", all[k].file, all[k].load_s, all[k].repacked_mib);
         printf("GB/s = lk_model_weight_bytes x t/s; %% bw = GB/s / memory read bandwidth\nbuild: llmkit %s\n", LLMKIT_VERSION_STRING);
     }
+    free(all);
     return 0;
 }
