@@ -561,11 +561,13 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * order (llama.cpp's repacked kernels' order), for any n_cols and any
  * thread count. lk_model_load_* repacks the layer matrices this way where
  * the build has a SIMD kernel for it (lk_model_params.no_repack keeps rows).
- * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0).
- * lk_repack_r8: W 2-D with ne[1] % 8 == 0; writes lk_tensor_nbytes(W)
- * bytes to dst (not overlapping W's data) and makes *out a view of dst with
- * the layout (out may be W itself). */
+ * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K).
+ * lk_repack_r8: W 2-D with ne[1] % 8 == 0; writes lk_repack_r8_size(W)
+ * bytes to dst (the size of W's data for Q4_0; 2.8 % more for Q4_K, whose
+ * scales are stored decoded), not overlapping W's data, and makes *out a
+ * view of dst with the layout (out may be W itself). */
 LKDEF int lk_repack_r8_supported(lk_type type);
+LKDEF size_t lk_repack_r8_size(const lk_tensor *W);   /* bytes lk_repack_r8 writes; 0: not possible */
 LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_tensor *out);
 /* end of 7a */
 
@@ -4293,6 +4295,65 @@ static LK__UNUSED void lk__r8_q4_0_ref(int64_t n, const unsigned char *g, const 
     }
     memcpy(y, acc, sizeof acc);
 }
+/* Q4_K, a group of 8 rows of nb = n/256 super-blocks; super-block i of the
+ * group at group + 1184 i (2.8 % more than the 8 rows: the scales decoded):
+ *   0..15     d of rows 0..7 (f16)        16..31   dmin of rows 0..7 (f16)
+ *   32..95    sc[sb][r]: 6-bit scale of sub-block sb (of 32) of row r
+ *   96..159   mn[sb][r]: its 6-bit min
+ *   160..1183 for chunk j < 4 (64 elements) and group k < 8: 32 bytes at
+ *             160 + 256 j + 32 k holding row r's qs[32j + 4k .. 32j + 4k + 3]
+ *             at bytes 4r..4r+3: low nibbles elements 64j + 4k.., sub-block
+ *             2j; high nibbles 64j + 32 + 4k.., sub-block 2j + 1.
+ * Output (row r, column c of q8_K activations), super-blocks in order (the
+ * order of llama.cpp's repacked q4_K kernels), acc = accm = 0:
+ *   isum = sum_sb sc[sb][r] * sum_{j in sb} q_j y_j          exact int32
+ *   imin = sum_sb mn[sb][r] * (bsums[2 sb] + bsums[2 sb + 1])  exact int32
+ *   acc  = fma((float)isum, d_r * d_c, acc)
+ *   accm = fma((float)imin, dmin_r * d_c, accm);   y = acc - accm
+ * SIMD: lk__r8_q4_K_x86. */
+#define LK__R8_Q4_K_BLK 1184
+static void lk__repack_q4_K_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb) {   /* one group */
+    int64_t i;
+    int r, j, k, sb;
+    for (i = 0; i < nb; i++) {
+        unsigned char *o = dst + (size_t)i * LK__R8_Q4_K_BLK;
+        for (r = 0; r < 8; r++) {
+            const lk_block_q4_K *b = LK__CAST(const lk_block_q4_K *, (const void *)(src + (size_t)r * row_bytes + (size_t)i * sizeof(lk_block_q4_K)));
+            memcpy(o + 2 * r, &b->d, 2);
+            memcpy(o + 16 + 2 * r, &b->dmin, 2);
+            for (sb = 0; sb < 8; sb++) lk__get_scale_min_k4(sb, b->scales, o + 32 + 8 * sb + r, o + 96 + 8 * sb + r);
+            for (j = 0; j < 4; j++)
+                for (k = 0; k < 8; k++) memcpy(o + 160 + 256 * j + 32 * k + 4 * r, b->qs + 32 * j + 4 * k, 4);
+        }
+    }
+}
+/* y[0..7] = the group's 8 rows . one q8_K column a (reference) */
+static LK__UNUSED void lk__r8_q4_K_ref(int64_t n, const unsigned char *g, const unsigned char *a, float *y) {
+    int64_t i, nb = n / LK_QK_K;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, accm[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int r, j, k, e, sb;
+    for (i = 0; i < nb; i++) {
+        const unsigned char *b = g + (size_t)i * LK__R8_Q4_K_BLK;
+        const lk_block_q8_K *yb = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)i * sizeof(lk_block_q8_K)));
+        for (r = 0; r < 8; r++) {
+            int32_t sub[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, isum = 0, imin = 0;
+            for (j = 0; j < 4; j++)
+                for (k = 0; k < 8; k++)
+                    for (e = 0; e < 4; e++) {
+                        const int q = b[160 + 256 * j + 32 * k + 4 * r + e];
+                        sub[2 * j] += (q & 15) * yb->qs[64 * j + 4 * k + e];
+                        sub[2 * j + 1] += (q >> 4) * yb->qs[64 * j + 32 + 4 * k + e];
+                    }
+            for (sb = 0; sb < 8; sb++) {
+                isum += b[32 + 8 * sb + r] * sub[sb];
+                imin += b[96 + 8 * sb + r] * (yb->bsums[2 * sb] + yb->bsums[2 * sb + 1]);
+            }
+            acc[r] = fmaf((float)isum, LK__H2F((uint16_t)(b[2 * r] | b[2 * r + 1] << 8)) * yb->d, acc[r]);
+            accm[r] = fmaf((float)imin, LK__H2F((uint16_t)(b[16 + 2 * r] | b[17 + 2 * r] << 8)) * yb->d, accm[r]);
+        }
+    }
+    for (r = 0; r < 8; r++) y[r] = acc[r] - accm[r];
+}
 /* 8 rows (group g) x C <= 4 columns (stride as) -> y[c * ys + r];
  * ysum[c * nbk + i] = 8 * (sum of column c's block i quants), for kernels
  * that fold the -8 offset in at the end */
@@ -4304,8 +4365,22 @@ static LK__UNUSED void lk__r8_q4_0_refc(int64_t n, const unsigned char *g, const
     (void)ysum; (void)nbk;
     for (c = 0; c < C; c++) lk__r8_q4_0_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
+static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                                        float *y, int64_t ys, int C) {
+    int c;
+    (void)ysum; (void)nbk;
+    for (c = 0; c < C; c++) lk__r8_q4_K_ref(n, g, a + (size_t)c * as, y + c * ys);
+}
 static lk__r8_fn lk__r8_kernel(lk_type type);   /* 15.7s: SIMD where compiled, else the reference */
-LKDEF int lk_repack_r8_supported(lk_type type) { return type == LK_TYPE_Q4_0; }
+static size_t lk__r8_blk(lk_type type) { return type == LK_TYPE_Q4_0 ? LK__R8_Q4_0_BLK : type == LK_TYPE_Q4_K ? LK__R8_Q4_K_BLK : 0; }
+LKDEF int lk_repack_r8_supported(lk_type type) { return lk__r8_blk(type) != 0; }
+LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
+    const lk_type_traits *t = W ? lk_type_get(W->type) : NULL;
+    uint64_t n;
+    if (!t || !lk__r8_blk(W->type) || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % t->blck_size) return 0;
+    if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / t->blck_size), lk__r8_blk(W->type), &n) || n > SIZE_MAX) return 0;
+    return (size_t)n;
+}
 LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_tensor *out) {
     size_t nbytes;
     int64_t g, ng;
@@ -4316,17 +4391,22 @@ LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_
     if (W->layout != LK_LAYOUT_ROWS || W->ne[2] != 1 || W->ne[3] != 1 || W->ne[1] % 8 || W->ne[0] <= 0 ||
         W->nb[1] != lk_row_size(W->type, W->ne[0]))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: W must be a contiguous 2-D %s matrix in rows with a multiple of 8 rows", lk_type_name(W->type));
-    nbytes = lk_tensor_nbytes(W);
+    nbytes = lk_repack_r8_size(W);
+    if (!nbytes) return lk_set_error(LK_ERR_RANGE, "lk_repack_r8: size overflows");
     if (dst_size < nbytes) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: %zu bytes of room, need %zu", dst_size, nbytes);
     {   /* no overlap */
         const unsigned char *a = LK__CAST(const unsigned char *, W->data), *b = LK__CAST(const unsigned char *, dst);
-        if (a < b + nbytes && b < a + nbytes) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: dst overlaps the weights");
+        const size_t wn = lk_tensor_nbytes(W);
+        if (a < b + nbytes && b < a + wn) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: dst overlaps the weights");
     }
     t = *W;
     ng = W->ne[1] / 8;
-    for (g = 0; g < ng; g++)
-        lk__repack_q4_0_r8(LK__CAST(const unsigned char *, W->data) + (size_t)g * 8 * W->nb[1], W->nb[1],
-                           LK__CAST(unsigned char *, dst) + (size_t)g * 8 * W->nb[1], W->ne[0] / 32);
+    for (g = 0; g < ng; g++) {
+        const unsigned char *src = LK__CAST(const unsigned char *, W->data) + (size_t)g * 8 * W->nb[1];
+        unsigned char *o = LK__CAST(unsigned char *, dst) + (size_t)g * (nbytes / (size_t)ng);
+        if (W->type == LK_TYPE_Q4_0) lk__repack_q4_0_r8(src, W->nb[1], o, W->ne[0] / 32);
+        else lk__repack_q4_K_r8(src, W->nb[1], o, W->ne[0] / LK_QK_K);
+    }
     t.data = dst;
     t.layout = LK_LAYOUT_R8;
     *out = t;
@@ -4548,15 +4628,15 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     const int64_t ng = j->n_out / 8, g0 = ng * task / n_tasks, g1 = ng * (task + 1) / n_tasks, nbk = j->n_in / 32;
-    const size_t gbytes = 8 * j->W->nb[1];
+    const size_t gbytes = (size_t)(j->n_in / j->wt->blck_size) * lk__r8_blk(j->W->type);
     int64_t cb, g, c;
     for (cb = 0; cb < j->n_cols; cb += 64) {
         const int64_t ce = cb + 64 < j->n_cols ? cb + 64 : j->n_cols;
         for (g = g0; g < g1; g++) {
             const unsigned char *wg = LK__CAST(const unsigned char *, j->W->data) + (size_t)g * gbytes;
             for (c = cb; c < ce; c += 4)
-                j->r8(j->n_in, wg, j->xq + (size_t)c * j->xq_row, j->xq_row, j->ysum + c * nbk, nbk, &j->y[c * j->n_out + 8 * g], j->n_out,
-                      (int)(ce - c < 4 ? ce - c : 4));
+                j->r8(j->n_in, wg, j->xq + (size_t)c * j->xq_row, j->xq_row, j->ysum ? j->ysum + c * nbk : NULL, nbk, &j->y[c * j->n_out + 8 * g],
+                      j->n_out, (int)(ce - c < 4 ? ce - c : 4));
         }
     }
 }
@@ -4639,7 +4719,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         job.xq_w = LK__CAST(unsigned char *, (void *)p);
         job.xq = job.xq_w;
         job.xq_row = lk_row_size(wt->vec_dot_type, job.n_in);
-        if (W->layout == LK_LAYOUT_R8)   /* after the columns, 64-byte aligned (the size has the slack) */
+        if (W->layout == LK_LAYOUT_R8 && wt->vec_dot_type == LK_TYPE_Q8_0)   /* after the columns, 64-byte aligned (the size has the slack) */
             job.ysum = LK__CAST(int32_t *, (void *)(((uintptr_t)(job.xq_w + (size_t)n_cols * job.xq_row) + 63u) & ~(uintptr_t)63u));
         n_tasks = (int)(n_cols < nt ? n_cols : nt);
         if (n_tasks <= 1 || n_cols * job.n_in < 65536) lk__matmul_quant_task(&job, 0, 1);   /* small: no fork */
@@ -6924,10 +7004,85 @@ static void lk__r8_q4_0_x86(int64_t n, const unsigned char *g, const unsigned ch
     default: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 1); break;
     }
 }
+/* q4_K x q8_K (reference lk__r8_q4_K_ref). Per super-block and column: for
+ * each sub-block the 8 groups' nibbles times the column's 4 broadcast quants
+ * (maddubs, pairs <= 3810, eight of them <= 30480) in int16, then madd with
+ * each row's scale in both of its int16 lanes -> sc * dot per row (int32);
+ * the mins: madd of (mn[sb][r] twice) with the bsums pair of sub-block sb. */
+LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys, int C) {
+    const __m256i m4 = _mm256_set1_epi8(15);
+    const int64_t nb = n / LK_QK_K;
+    __m256 acc[4], accm[4];
+    int64_t i;
+    int c, j, k;
+    LK__UNROLL for (c = 0; c < C; c++) acc[c] = accm[c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const unsigned char *b = g + (size_t)i * LK__R8_Q4_K_BLK, *ai = a + (size_t)i * sizeof(lk_block_q8_K);
+        const __m256 dw = _mm256_cvtph_ps(LK__LD128(b)), dmw = _mm256_cvtph_ps(LK__LD128(b + 16));
+        __m256i is[4], im[4];
+        LK__UNROLL for (c = 0; c < C; c++) is[c] = im[c] = _mm256_setzero_si256();
+        if (C == 1) {
+            _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK, _MM_HINT_T0);
+            _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK + 64, _MM_HINT_T0);
+        }
+        for (j = 0; j < 4; j++) {
+            /* each row's scale of sub-blocks 2j, 2j+1 in both int16 lanes of its pair */
+            const __m128i s8 = _mm_loadu_si128((const __m128i *)(const void *)(b + 32 + 16 * j));   /* sc[2j][0..7], sc[2j+1][0..7] */
+            const __m256i sclo = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(s8, s8)), schi = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(s8, s8));
+            __m256i tl[4], th[4];
+            LK__UNROLL for (c = 0; c < C; c++) tl[c] = th[c] = _mm256_setzero_si256();
+            LK__UNROLL for (k = 0; k < 8; k++) {
+                const __m256i p = LK__LD256(b + 160 + 256 * j + 32 * k);
+                const __m256i lo = _mm256_and_si256(p, m4), hi = _mm256_and_si256(_mm256_srli_epi16(p, 4), m4);
+                LK__UNROLL for (c = 0; c < C; c++) {
+                    const unsigned char *q = ai + (size_t)c * as + 4 + 64 * j + 4 * k;   /* q8_K: d (f32) first */
+                    tl[c] = _mm256_add_epi16(tl[c], _mm256_maddubs_epi16(lo, lk__bcast4_x(q)));
+                    th[c] = _mm256_add_epi16(th[c], _mm256_maddubs_epi16(hi, lk__bcast4_x(q + 32)));
+                }
+            }
+            LK__UNROLL for (c = 0; c < C; c++)
+                is[c] = _mm256_add_epi32(is[c], _mm256_add_epi32(_mm256_madd_epi16(tl[c], sclo), _mm256_madd_epi16(th[c], schi)));
+        }
+        {   /* mins: mn[sb][r] twice per row, times the pair bsums[2sb], bsums[2sb+1] */
+            const __m128i m8a = _mm_loadu_si128((const __m128i *)(const void *)(b + 96)), m8b = _mm_loadu_si128((const __m128i *)(const void *)(b + 112));
+            const __m128i m8c = _mm_loadu_si128((const __m128i *)(const void *)(b + 128)), m8d = _mm_loadu_si128((const __m128i *)(const void *)(b + 144));
+            __m256i mv[8];
+            int sb;
+            mv[0] = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8a, m8a)); mv[1] = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(m8a, m8a));
+            mv[2] = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8b, m8b)); mv[3] = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(m8b, m8b));
+            mv[4] = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8c, m8c)); mv[5] = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(m8c, m8c));
+            mv[6] = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8d, m8d)); mv[7] = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(m8d, m8d));
+            LK__UNROLL for (c = 0; c < C; c++) {
+                const unsigned char *bs = ai + (size_t)c * as + 4 + LK_QK_K;   /* bsums */
+                LK__UNROLL for (sb = 0; sb < 8; sb++) im[c] = _mm256_add_epi32(im[c], _mm256_madd_epi16(mv[sb], lk__bcast4_x(bs + 4 * sb)));
+            }
+        }
+        LK__UNROLL for (c = 0; c < C; c++) {
+            float dy;
+            __m256 dd;
+            memcpy(&dy, ai + (size_t)c * as, 4);
+            dd = _mm256_set1_ps(dy);
+            acc[c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(is[c]), _mm256_mul_ps(dw, dd), acc[c]);
+            accm[c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(im[c]), _mm256_mul_ps(dmw, dd), accm[c]);
+        }
+    }
+    LK__UNROLL for (c = 0; c < C; c++) _mm256_storeu_ps(y + c * ys, _mm256_sub_ps(acc[c], accm[c]));
+}
+static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                            float *y, int64_t ys, int C) {
+    (void)ysum; (void)nbk;
+    switch (C) {
+    case 4: lk__r8_q4_K_xc(n, g, a, as, y, ys, 4); break;
+    case 3: lk__r8_q4_K_xc(n, g, a, as, y, ys, 3); break;
+    case 2: lk__r8_q4_K_xc(n, g, a, as, y, ys, 2); break;
+    default: lk__r8_q4_K_xc(n, g, a, as, y, ys, 1); break;
+    }
+}
 #endif
 static lk__r8_fn lk__r8_kernel(lk_type type) {
-    if (type != LK_TYPE_Q4_0) return NULL;
-    return LK__PICK(lk__r8_q4_0_x86, lk__r8_q4_0_refc, lk__r8_q4_0_refc);
+    if (type == LK_TYPE_Q4_0) return LK__PICK(lk__r8_q4_0_x86, lk__r8_q4_0_refc, lk__r8_q4_0_refc);
+    if (type == LK_TYPE_Q4_K) return LK__PICK(lk__r8_q4_K_x86, lk__r8_q4_K_refc, lk__r8_q4_K_refc);
+    return NULL;
 }
 /* end of 15.7s */
 
@@ -13047,7 +13202,7 @@ static void lk__model_repack(lk_model *m) {
                 size_t nb;
                 if (!t->data || !lk_repack_r8_supported(t->type) || t->layout != LK_LAYOUT_ROWS || t->ne[1] % 8 || t->ne[2] != 1 || t->ne[3] != 1)
                     continue;
-                nb = (lk_tensor_nbytes(t) + 63) & ~(size_t)63;
+                nb = (lk_repack_r8_size(t) + 63) & ~(size_t)63;
                 if (!pass) { total += nb; continue; }
                 {
                     const void *src = t->data;

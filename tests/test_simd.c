@@ -264,13 +264,19 @@ static void test_matmul(void) {
  * the refusals (row count, type, overlap, bad layout). */
 static void test_repack_r8(void) {
     static const int cols[] = { 1, 2, 3, 4, 5, 7, 8, 13, 33, 70 };
-    static const int64_t shapes[][2] = { { 64, 8 }, { 512, 48 }, { 2048, 24 } };
-    size_t si;
-    lk_t_begin("repack r8 q4_0: lk_matmul = scalar reference, any columns / threads");
+    static const int64_t shapes[][2] = { { 256, 8 }, { 512, 48 }, { 2048, 24 } };
+    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K };
+    size_t si, ti;
+    for (ti = 0; ti < 2; ti++) {
+    const lk_type wtp = types[ti], vtp = lk_type_get(wtp)->vec_dot_type;
+    char title[96];
+    snprintf(title, sizeof title, "repack r8 %s: lk_matmul = scalar reference, any columns / threads", lk_type_name(wtp));
+    lk_t_begin(title);
     for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         const int64_t n_in = shapes[si][0], n_out = shapes[si][1];
-        const size_t ws = lk_row_size(LK_TYPE_Q4_0, n_in), as = lk_row_size(LK_TYPE_Q8_0, n_in), scr_n = lk_matmul_scratch_size(LK_TYPE_Q4_0, n_in, 70);
-        unsigned char *w = (unsigned char *)malloc(ws * (size_t)n_out), *w8 = (unsigned char *)malloc(ws * (size_t)n_out);
+        const size_t ws = lk_row_size(wtp, n_in), as = lk_row_size(vtp, n_in), scr_n = lk_matmul_scratch_size(wtp, n_in, 70);
+        size_t rsz;
+        unsigned char *w = (unsigned char *)malloc(ws * (size_t)n_out), *w8;
         unsigned char *aq = (unsigned char *)malloc(as), *scr = (unsigned char *)malloc(scr_n);
         float *x = (float *)malloc(sizeof(float) * (size_t)n_in * 70), *xf = (float *)malloc(sizeof(float) * (size_t)n_in);
         float *yr = (float *)malloc(sizeof(float) * (size_t)n_out * 70), *y = (float *)malloc(sizeof(float) * (size_t)n_out * 70);
@@ -279,17 +285,25 @@ static void test_repack_r8(void) {
         lk_tensor W, W8;
         int ci, th;
         for (r = 0; r < n_out; r++) {
-            for (j = 0; j < n_in; j++) xf[j] = rng_f() * (float)(1 + r % 5);
-            lk_quantize_row(LK_TYPE_Q4_0, xf, w + (size_t)r * ws, n_in);
+            for (j = 0; j < n_in; j++) xf[j] = rng_f() * (float)(1 + r % 5) + (wtp == LK_TYPE_Q4_K ? 0.3f * (float)(j % 7) : 0.0f);
+            lk_quantize_row(wtp, xf, w + (size_t)r * ws, n_in);
         }
         for (j = 0; j < n_in * 70; j++) x[j] = rng_f() * (j % 13 == 0 ? 8.0f : 1.0f);
         ne[0] = n_in; ne[1] = n_out;
-        CHECK_OK(lk_tensor_init(&W, LK_TYPE_Q4_0, 2, ne, w));
-        CHECK_OK(lk_repack_r8(&W, w8, ws * (size_t)n_out, &W8));
+        CHECK_OK(lk_tensor_init(&W, wtp, 2, ne, w));
+        rsz = lk_repack_r8_size(&W);
+        CHECK(rsz >= ws * (size_t)n_out, "repacked size %zu", rsz);
+        w8 = (unsigned char *)malloc(rsz);
+        CHECK_OK(lk_repack_r8(&W, w8, rsz, &W8));
         CHECK(W8.layout == LK_LAYOUT_R8 && W8.data == w8 && W.layout == LK_LAYOUT_ROWS, "repacked view");
         for (c = 0; c < 70; c++) {   /* the reference, one group and column at a time */
-            lk__act_quantize_q8_0(x + c * n_in, aq, n_in);
-            for (r = 0; r < n_out; r += 8) lk__r8_q4_0_ref(n_in, w8 + (size_t)r * ws, aq, yr + c * n_out + r);
+            if (vtp == LK_TYPE_Q8_0) lk__act_quantize_q8_0(x + c * n_in, aq, n_in);
+            else lk_type_get(vtp)->from_float(x + c * n_in, aq, n_in);
+            for (r = 0; r < n_out; r += 8) {
+                const unsigned char *grp = w8 + (size_t)(r / 8) * (rsz / (size_t)(n_out / 8));
+                if (wtp == LK_TYPE_Q4_0) lk__r8_q4_0_ref(n_in, grp, aq, yr + c * n_out + r);
+                else lk__r8_q4_K_ref(n_in, grp, aq, yr + c * n_out + r);
+            }
         }
         for (ci = 0; ci < (int)(sizeof cols / sizeof cols[0]); ci++)
             for (th = 1; th <= 2; th++) {
@@ -310,15 +324,16 @@ static void test_repack_r8(void) {
                 CHECK(md <= 1e-5 * (mref + 1), "[%d x %d] %d columns: r8 vs rows max |d| %g (max |y| %g)", (int)n_in, (int)n_out, nc, md, mref);
             }
         /* refusals */
-        CHECK(lk_repack_r8(&W, w, ws * (size_t)n_out, &W8) == LK_ERR_INVALID_ARG, "overlapping dst accepted");
-        CHECK(lk_repack_r8(&W, w8, ws * (size_t)n_out - 1, &W8) == LK_ERR_INVALID_ARG, "short dst accepted");
+        CHECK(lk_repack_r8(&W, w, rsz, &W8) == LK_ERR_INVALID_ARG, "overlapping dst accepted");
+        CHECK(lk_repack_r8(&W, w8, rsz - 1, &W8) == LK_ERR_INVALID_ARG, "short dst accepted");
         ne[1] = n_out - 1;
         {
             lk_tensor W7, Wq8;
-            CHECK_OK(lk_tensor_init(&W7, LK_TYPE_Q4_0, 2, ne, w));
-            CHECK(lk_repack_r8(&W7, w8, ws * (size_t)n_out, &Wq8) == LK_ERR_INVALID_ARG, "%d rows accepted", (int)ne[1]);
+            CHECK_OK(lk_tensor_init(&W7, wtp, 2, ne, w));
+            CHECK(lk_repack_r8(&W7, w8, rsz, &Wq8) == LK_ERR_INVALID_ARG, "%d rows accepted", (int)ne[1]);
+            CHECK(lk_repack_r8_size(&W7) == 0, "size of %d rows", (int)ne[1]);
             CHECK_OK(lk_tensor_init(&Wq8, LK_TYPE_Q8_0, 2, ne, w));
-            CHECK(lk_repack_r8(&Wq8, w8, ws * (size_t)n_out, &W7) == LK_ERR_UNSUPPORTED, "q8_0 accepted");
+            CHECK(lk_repack_r8(&Wq8, w8, rsz, &W7) == LK_ERR_UNSUPPORTED, "q8_0 accepted");
             W7 = W; W7.layout = 7;
             CHECK(lk_matmul(&W7, x, 1, y, scr, scr_n, NULL) == LK_ERR_INVALID_ARG, "layout 7 accepted");
             W7 = W8; W7.ne[1] = n_out - 1;
@@ -327,6 +342,7 @@ static void test_repack_r8(void) {
         free(w); free(w8); free(aq); free(scr); free(x); free(xf); free(yr); free(y); free(yrow);
     }
     lk_t_end();
+    }
 }
 
 /* GELU through the model's f16 table (lk__gelu_rows, SIMD conversion and
