@@ -6175,6 +6175,50 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
 #define LK__AINL static
 #define LK__UNROLL
 #endif
+#if !defined(LK__X86_512)
+/* f32 / f16 tiles without AVX-512: each pair keeps lk__vdot_flt_x86's two
+ * 8-lane accumulators (so a tile equals the vec_dot bit for bit), 2 rows x
+ * 2 columns at a time (8 accumulators and 8 loaded vectors fill the 16
+ * registers); a 4 x 4 tile is four of them. */
+LK__AINL void lk__tile_flt2_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
+                                 int R, int C, int h) {
+    __m256 lo[2][2], hi[2][2];
+    int64_t i;
+    int r, c;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) lo[r][c] = hi[r][c] = _mm256_setzero_ps();
+    for (i = 0; i < n; i += 16) {
+        __m256 xl[2], xh[2], yl[2], yh[2];
+        LK__UNROLL for (r = 0; r < R; r++) { xl[r] = lk__ld8f_x(w + (size_t)r * ws, h, i); xh[r] = lk__ld8f_x(w + (size_t)r * ws, h, i + 8); }
+        LK__UNROLL for (c = 0; c < C; c++) { yl[c] = lk__ld8f_x(a + (size_t)c * as, h, i); yh[c] = lk__ld8f_x(a + (size_t)c * as, h, i + 8); }
+        LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) {
+            lo[r][c] = _mm256_fmadd_ps(xl[r], yl[c], lo[r][c]);
+            hi[r][c] = _mm256_fmadd_ps(xh[r], yh[c], hi[r][c]);
+        }
+    }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_x(lo[r][c], hi[r][c]);
+}
+static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
+                              int R, int C, int h) {
+    int r, c;
+    if (n % 16) {   /* ggml's vec_dot order with its tail */
+        for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__vdot_flt_x86(n, w + (size_t)r * ws, h, a + (size_t)c * as, h, h);
+        return;
+    }
+    for (r = 0; r < R; r += 2)
+        for (c = 0; c < C; c += 2) {
+            const unsigned char *wr = w + (size_t)r * ws, *ac = a + (size_t)c * as;
+            float *yo = y + c * ys + r;
+            if (R - r >= 2 && C - c >= 2) lk__tile_flt2_avx2(n, wr, ws, ac, as, yo, ys, 2, 2, h);
+            else if (R - r >= 2) lk__tile_flt2_avx2(n, wr, ws, ac, as, yo, ys, 2, 1, h);
+            else if (C - c >= 2) lk__tile_flt2_avx2(n, wr, ws, ac, as, yo, ys, 1, 2, h);
+            else lk__tile_flt2_avx2(n, wr, ws, ac, as, yo, ys, 1, 1, h);
+        }
+}
+static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
+static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
+static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
+static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
+#endif
 /* 32-element blocks (kind: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1).
  * Weights as unsigned bytes u = value + off (off 128, 8, 16, 128, 0, 0);
  * int lanes = dp4(u, y) - off * dp4(1, y): exact integers of 4 products.
@@ -6933,10 +6977,8 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
 #endif
     case LK_TYPE_Q2_K: return one_col ? lk__t41_q2_K : lk__t44_q2_K;
     case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
-#if defined(LK__X86_512)
     case LK_TYPE_F32: return one_col ? lk__t41_f32 : lk__t44_f32;
     case LK_TYPE_F16: return one_col ? lk__t41_f16 : lk__t44_f16;
-#endif
 #if defined(LK__X86_BF16)
     case LK_TYPE_BF16: return one_col ? lk__t41_bf16 : lk__t44_bf16;
 #endif
