@@ -565,7 +565,8 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * lk_repack_r8: W 2-D with ne[1] % 8 == 0; writes lk_repack_r8_size(W)
  * bytes to dst (the size of W's data for Q4_0; 2.8 % more for Q4_K, whose
  * scales are stored decoded), not overlapping W's data, and makes *out a
- * view of dst with the layout (out may be W itself). */
+ * view of dst with the layout (out may be W itself). Matrices of 1 MiB and
+ * more are shuffled on the default threads (lk_parallel_for with NULL). */
 LKDEF int lk_repack_r8_supported(lk_type type);
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W);   /* bytes lk_repack_r8 writes; 0: not possible */
 LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_tensor *out);
@@ -4381,10 +4382,23 @@ LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
     if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / t->blck_size), lk__r8_blk(W->type), &n) || n > SIZE_MAX) return 0;
     return (size_t)n;
 }
+typedef struct lk__repack_job { const lk_tensor *W; unsigned char *dst; size_t gbytes; } lk__repack_job;
+static void lk__repack_task(void *arg, int task, int n_tasks) {   /* groups [g0, g1) of the job */
+    const lk__repack_job *j = LK__CAST(const lk__repack_job *, arg);
+    const int64_t ng = j->W->ne[1] / 8, g0 = ng * task / n_tasks, g1 = ng * (task + 1) / n_tasks;
+    int64_t g;
+    for (g = g0; g < g1; g++) {
+        const unsigned char *src = LK__CAST(const unsigned char *, j->W->data) + (size_t)g * 8 * j->W->nb[1];
+        unsigned char *o = j->dst + (size_t)g * j->gbytes;
+        if (j->W->type == LK_TYPE_Q4_0) lk__repack_q4_0_r8(src, j->W->nb[1], o, j->W->ne[0] / 32);
+        else lk__repack_q4_K_r8(src, j->W->nb[1], o, j->W->ne[0] / LK_QK_K);
+    }
+}
 LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_tensor *out) {
     size_t nbytes;
-    int64_t g, ng;
+    int64_t ng;
     lk_tensor t;
+    lk__repack_job job;
     if (!W || !dst || !out || !W->data) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: NULL argument");
     if (!lk_repack_r8_supported(W->type))
         return lk_set_error(LK_ERR_UNSUPPORTED, "lk_repack_r8: no interleaved layout for %s", lk_type_name(W->type));
@@ -4401,11 +4415,11 @@ LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_
     }
     t = *W;
     ng = W->ne[1] / 8;
-    for (g = 0; g < ng; g++) {
-        const unsigned char *src = LK__CAST(const unsigned char *, W->data) + (size_t)g * 8 * W->nb[1];
-        unsigned char *o = LK__CAST(unsigned char *, dst) + (size_t)g * (nbytes / (size_t)ng);
-        if (W->type == LK_TYPE_Q4_0) lk__repack_q4_0_r8(src, W->nb[1], o, W->ne[0] / 32);
-        else lk__repack_q4_K_r8(src, W->nb[1], o, W->ne[0] / LK_QK_K);
+    job.W = W; job.dst = LK__CAST(unsigned char *, dst); job.gbytes = nbytes / (size_t)ng;
+    {   /* large matrices over the default threads (a byte shuffle, bound by page faults and memory) */
+        const int nt = lk_threads_count(NULL);
+        if (nt > 1 && nbytes >= ((size_t)1 << 20)) lk_parallel_for(NULL, nt, lk__repack_task, &job);
+        else lk__repack_task(&job, 0, 1);
     }
     t.data = dst;
     t.layout = LK_LAYOUT_R8;

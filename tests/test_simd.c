@@ -343,6 +343,27 @@ static void test_repack_r8(void) {
     }
     lk_t_end();
     }
+    {   /* a matrix of more than 1 MiB is shuffled on several threads: the same bytes as one pass */
+        const int64_t n_in = 4096, n_out = 512;
+        const size_t ws = lk_row_size(LK_TYPE_Q4_K, n_in);
+        unsigned char *w = (unsigned char *)malloc(ws * (size_t)n_out), *d1, *d2;
+        int64_t ne[2] = { n_in, n_out }, j;
+        lk_tensor W, W8;
+        lk__repack_job job;
+        size_t rsz;
+        lk_t_begin("repack r8 of a large matrix: threads = one pass");
+        for (j = 0; j < (int64_t)(ws * (size_t)n_out); j++) w[j] = (unsigned char)rng_u64();
+        for (j = 0; j < n_out; j++) { w[(size_t)j * ws] = 0; w[(size_t)j * ws + 1] = 0x3c; }   /* finite d */
+        CHECK_OK(lk_tensor_init(&W, LK_TYPE_Q4_K, 2, ne, w));
+        rsz = lk_repack_r8_size(&W);
+        d1 = (unsigned char *)malloc(rsz); d2 = (unsigned char *)malloc(rsz);
+        CHECK_OK(lk_repack_r8(&W, d1, rsz, &W8));
+        job.W = &W; job.dst = d2; job.gbytes = rsz / (size_t)(n_out / 8);
+        lk__repack_task(&job, 0, 1);
+        CHECK(memcmp(d1, d2, rsz) == 0, "threaded repack differs");
+        free(w); free(d1); free(d2);
+        lk_t_end();
+    }
 }
 
 /* GELU through the model's f16 table (lk__gelu_rows, SIMD conversion and
