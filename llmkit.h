@@ -61,7 +61,8 @@
  *                           lk__moe (router, top-k, experts on their rows)
  *   the attention layer     lk__kv_attend and the policy table lk__kv_policies (15.10p);
  *                           the core lk_attn and its stages lk__attn_dots, _mask_scale,
- *                           _exp, _weights, _vsum (15.9)
+ *                           _exp, _weights, _vsum (15.9); prefill blocks of queries:
+ *                           lk__attn_qblock (called by lk__rows_fn)
  *   the type table          lk__type_table (15.4)
  *   a format's reference    the type table's lk__quantize_row_<t>, lk__dequantize_row_<t>,
  *                           lk__vec_dot_<t>_<act>_ref (15.7a), one-line wrappers of the
@@ -71,7 +72,10 @@
  *   a format's SIMD         15.7s: lk__tile_*_x86 (x86), lk__vd_*_arm (NEON); the
  *                           LK__DOT rows pick per machine. Every reference names its
  *                           SIMD kernels and every kernel its reference.
- *   matmul                  lk_matmul (15.7a)
+ *   matmul                  lk_matmul (15.7a); interleaved rows (LK_LAYOUT_R8): lk_repack_r8,
+ *                           the layouts and references lk__r8_<type>_ref (15.7r, in 15.7a),
+ *                           the kernels lk__r8_<type>_x86 (15.7s), the load-time repack
+ *                           lk__model_repack (15.13)
  *   the tokenizer           lk_vocab_load (its steps: lk__vocab_*), lk_tokenize (15.12)
  *   chat templates          lk__chat_families (a row per family: its rules), lk__chat_detect
  *                           (llama.cpp's detection order), lk__chat_render (15.12b)
@@ -560,7 +564,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * block, acc = fma((float)exact_int_dot, d_row * d_col, acc), blocks in
  * order (llama.cpp's repacked kernels' order), for any n_cols and any
  * thread count. lk_model_load_* repacks the layer matrices this way where
- * the build has a SIMD kernel for it (lk_model_params.no_repack keeps rows).
+ * the build has a SIMD kernel for it (see lk_model_params.repack).
  * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K).
  * lk_repack_r8: W 2-D with ne[1] % 8 == 0; writes lk_repack_r8_size(W)
  * bytes to dst (the size of W's data for Q4_0; 2.8 % more for Q4_K, whose
@@ -1515,25 +1519,24 @@ typedef struct lk_model_params {
                                    * the tensor and the first bad element. Without
                                    * it a decode whose logits are not finite fails
                                    * with LK_ERR_FORMAT instead.              */
-    int no_repack;                /* 1: keep the weights as the file lays them
-                                   * out. 0 (default): where the build has a
-                                   * kernel for it (x86 AVX2), repack the layer
-                                   * matrices and the output head into
-                                   * interleaved rows (LK_LAYOUT_R8) in private
-                                   * memory at load, and drop the file pages
-                                   * they came from from the resident set (an
-                                   * lk_model_load_memory buffer stays the
-                                   * caller's: the copy is extra memory there).
-                                   * Repacking changes the summation order of
-                                   * those types (see lk_repack_r8).          */
+    int repack;                   /* interleaved rows (LK_LAYOUT_R8, lk_repack_r8)
+                                   * for the layer matrices and the output head,
+                                   * where the build has a kernel (x86 AVX2):
+                                   *  0 (default): when the file is mapped
+                                   *    (lk_model_load_file with mmap), whose
+                                   *    pages are then dropped from the
+                                   *    resident set: no extra memory;
+                                   *  1: also for lk_model_load_memory and
+                                   *    fread loads (a copy beside the buffer);
+                                   * -1: never (the file's layout and the
+                                   *    row kernels' summation order).       */
 } lk_model_params;
 
 /* lk_model: declared in section 12b, whose chat functions take one */
 
 LKDEF lk_model_params lk_model_default_params(void);
 /* Set one field by its command-line name (as lk_context_params_set):
- * check-tensors 0|1, repack 0|1 (repack 0 sets no_repack). LK_ERR_NOT_FOUND
- * for another name. */
+ * check-tensors 0|1, repack -1|0|1. LK_ERR_NOT_FOUND for another name. */
 LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const char *value);
 #ifndef LLMKIT_NO_STDIO
 LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out);
@@ -1550,7 +1553,7 @@ LKDEF const char *lk_arch_name(lk_arch a);
 /* bytes of weights the forward pass reads per token (for bandwidth figures) */
 LKDEF uint64_t lk_model_weight_bytes(const lk_model *m);
 /* bytes of weights repacked into interleaved rows at load (0: none; see
- * lk_model_params.no_repack) */
+ * lk_model_params.repack) */
 LKDEF size_t lk_model_repacked_bytes(const lk_model *m);
 
 #define LK_CTX_DEFAULT 4096       /* n_ctx when lk_context_params.n_ctx is 0 */
@@ -8371,6 +8374,99 @@ static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, c
     *lse = mx + (float)log(sum);
 }
 
+/* lk_attn for LK__QB consecutive queries of one head at once (prefill):
+ * each query q[b] sees the n[b] first keys of kv (non-decreasing), with
+ * its position qpos[b] and segment qseg[b]; each key's K and V head is
+ * loaded once for all of them. Every output and lse is bit-identical to
+ * lk_attn's on the same query (the same operations per (query, key) pair,
+ * in the same order). Only the softmax fast path of an f16 cache with
+ * head_dim % 16 == 0 (lk__attn_qblock_ok). s: LK__QB rows of stride ss >= n. */
+#define LK__QB 8
+static int lk__attn_qblock_ok(const lk_attn_params *p, const lk_kv_view *kv, int d) {
+    return p->score == LK_ATTN_SOFTMAX && !kv->zip && kv->type == LK_TYPE_F16 && d % 16 == 0 && d <= 512;
+}
+static void lk__attn_qblock(const lk_attn_params *p, int nq, const float *const *q_in, const int *qpos, const int *qseg, const lk_kv_view *kv,
+                            const int *n, int kv_head, float *const *out, float *lse, float *s, size_t ss) {
+    const int d = p->head_dim;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[LK__QB][512], mx[LK__QB];
+    double sum[LK__QB];
+    int b, j;
+    for (b = 0; b < nq; b++) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        int i;
+        for (i = 0; i < d; i++) qh[b][i] = p->f16_math ? lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[b][i])) : q_in[b][i];
+    }
+    /* K.Q: lk__attn_dots' f16 order (16 lanes as two registers) per pair */
+    for (j = 0; j < n[nq - 1]; j++) {
+        const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
+#if defined(LK__X86)
+        __m256 lo[LK__QB], hi[LK__QB];
+        int c;
+        for (b = 0; b < nq; b++) lo[b] = hi[b] = _mm256_setzero_ps();
+        for (c = 0; c < d; c += 16) {
+            const __m256 k0 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, kp + 2 * c)));
+            const __m256 k1 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, kp + 2 * (c + 8))));
+            for (b = 0; b < nq; b++) {
+                lo[b] = _mm256_fmadd_ps(_mm256_loadu_ps(qh[b] + c), k0, lo[b]);
+                hi[b] = _mm256_fmadd_ps(_mm256_loadu_ps(qh[b] + c + 8), k1, hi[b]);
+            }
+        }
+        for (b = 0; b < nq; b++) if (j < n[b]) s[(size_t)b * ss + j] = lk__red16_x(lo[b], hi[b]);
+#else
+        for (b = 0; b < nq; b++) if (j < n[b]) s[(size_t)b * ss + j] = lk__kq_ref(qh[b], kp, 1, d);
+#endif
+    }
+    for (b = 0; b < nq; b++) {   /* mask, scale, exp, weights: per query, as lk_attn */
+        lk_attn_params pb = *p;
+        float *sb = s + (size_t)b * ss;
+        pb.qseg = qseg[b];
+        mx[b] = lk__attn_mask_scale(&pb, qpos[b], kv, n[b], sb);
+        if (mx[b] == -INFINITY) continue;
+        sum[b] = lk__attn_exp(sb, n[b], mx[b]);
+        lk__attn_weights(sb, n[b], (float)(1.0 / sum[b]), p->f16_math);
+    }
+    {   /* V.P: per query, key j into lane j % 16 by fma (lk__attn_vsum's order);
+         * here lane by lane, each key's V head loaded once for the block */
+        int c;
+        for (c = 0; c < d; c += 8) {
+            float lanes[LK__QB][16][8];
+            int l;
+            for (l = 0; l < 16; l++) {
+#if defined(LK__X86)
+                __m256 acc[LK__QB];
+                for (b = 0; b < nq; b++) acc[b] = _mm256_setzero_ps();
+                for (j = l; j < n[nq - 1]; j += 16) {
+                    const __m256 v = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, lk__key_ptr(kv, kv->v, j, hoff) + 2 * c)));
+                    for (b = 0; b < nq; b++)
+                        if (j < n[b]) acc[b] = _mm256_fmadd_ps(_mm256_set1_ps(s[(size_t)b * ss + j]), v, acc[b]);
+                }
+                for (b = 0; b < nq; b++) _mm256_storeu_ps(lanes[b][l], acc[b]);
+#else
+                int i;
+                for (b = 0; b < nq; b++) for (i = 0; i < 8; i++) lanes[b][l][i] = 0.0f;
+                for (j = l; j < n[nq - 1]; j += 16) {
+                    const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff);
+                    for (b = 0; b < nq; b++)
+                        if (j < n[b]) for (i = 0; i < 8; i++) lanes[b][l][i] = fmaf(s[(size_t)b * ss + j], lk__kv_elem(vp, 1, c + i), lanes[b][l][i]);
+                }
+#endif
+            }
+            for (b = 0; b < nq; b++) {
+                int i;
+                if (mx[b] == -INFINITY) continue;
+                for (i = 0; i < 8 && c + i < d; i++) {
+                    float t[16];
+                    for (l = 0; l < 16; l++) t[l] = lanes[b][l][i];
+                    out[b][c + i] = lk__hsum16(t);
+                }
+            }
+        }
+    }
+    for (b = 0; b < nq; b++) {
+        if (mx[b] == -INFINITY) { int i; for (i = 0; i < d; i++) out[b][i] = 0.0f; lse[b] = -INFINITY; }
+        else lse[b] = mx[b] + (float)log(sum[b]);
+    }
+}
 LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *s) {
     /* q: [d]; K, V rows: [n][d] at kv_head; s: [n] scores then weights, then 16 d floats */
@@ -8735,6 +8831,12 @@ static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (siz
 
 /* ---- ways to run a layer ---- */
 /* lk__attend_rows' tasks: (token, head) pairs, each over its own rows */
+static int lk__rows_blocked(const lk__attn_job *a) {   /* queries in blocks of LK__QB (lk__attn_qblock) */
+    lk_kv_view kv;
+    if (a->T < 2 || a->select || a->attn_tile > 0) return 0;
+    kv = lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->slot0 + 1);
+    return lk__attn_qblock_ok(&a->ap, &kv, a->kp->head_dim);
+}
 static void lk__rows_fn(void *arg, int task, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     const lk__kvp *kp = a->kp;
@@ -8742,6 +8844,38 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
     const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
     int w, lo = task * per, hi = lo + per > total ? total : lo + per;
     float *s = lk__task_f(kp, task);
+    if (lk__rows_blocked(a)) {   /* items: (block of LK__QB tokens, head) */
+        const int nblk = (a->T + LK__QB - 1) / LK__QB, tot = nblk * H, pb = (tot + n_tasks - 1) / n_tasks;
+        const int b0 = task * pb, b1 = b0 + pb > tot ? tot : b0 + pb;
+        const size_t ss = (size_t)kp->n_ctx;
+        for (w = b0; w < b1; w++) {
+            const int t0 = (w / H) * LK__QB, h = w % H, nq = a->T - t0 < LK__QB ? a->T - t0 : LK__QB;
+            const float *qs[LK__QB];
+            float *outs[LK__QB], lses[LK__QB];
+            int qpos[LK__QB], qseg[LK__QB], nk[LK__QB], b;
+            lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t0 + nq);
+            int same = !kv.idx;
+            for (b = 0; b < nq; b++) {
+                const int t = t0 + b;
+                const lk_kv_view kb = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);   /* the rows visible to token t */
+                qs[b] = a->q + ((size_t)t * H + h) * d;
+                outs[b] = a->att + ((size_t)t * H + h) * d;
+                qpos[b] = a->pos[t];
+                qseg[b] = a->seg ? a->seg[t] : 0;
+                nk[b] = kb.n_rows - kb.row0;
+                same &= !kb.idx && kb.row0 == kv.row0;
+            }
+            if (same) lk__attn_qblock(&a->ap, nq, qs, qpos, qseg, &kv, nk, h / gqa, outs, lses, s, ss);
+            else
+                for (b = 0; b < nq; b++) {   /* views that differ in more than their length: one query at a time */
+                    lk_attn_params ap = a->ap;
+                    lk_kv_view kb = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t0 + b + 1);
+                    ap.qseg = qseg[b];
+                    lk_attn(&ap, qs[b], qpos[b], &kb, h / gqa, outs[b], &lses[b], s);
+                }
+        }
+        return;
+    }
     for (w = lo; w < hi; w++) {
         const int t = w / H, h = w % H;
         const float *q = a->q + ((size_t)t * H + h) * d;
@@ -12906,9 +13040,13 @@ LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const 
     if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_params_set: NULL argument");
     if (strcmp(lk__opt_name(name), "check-tensors") && strcmp(lk__opt_name(name), "repack"))
         return lk_set_error(LK_ERR_NOT_FOUND, "unknown model option %s", name);
-    if ((st = lk__opt_int(name, v, 0, 1, &i))) return st;
-    if (!strcmp(lk__opt_name(name), "repack")) p->no_repack = !i;
-    else p->check_tensors = (int)i;
+    if (!strcmp(lk__opt_name(name), "repack")) {
+        if ((st = lk__opt_int(name, v, -1, 1, &i))) return st;
+        p->repack = (int)i;
+    } else {
+        if ((st = lk__opt_int(name, v, 0, 1, &i))) return st;
+        p->check_tensors = (int)i;
+    }
     return LK_OK;
 }
 LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
@@ -13286,7 +13424,7 @@ static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_mode
         lk_model_free(m);
         return st;
     }
-    if (!p || !p->no_repack) lk__model_repack(m);
+    if ((p ? p->repack : 0) > 0 || ((p ? p->repack : 0) == 0 && m->g->mapping_fd_ > 0)) lk__model_repack(m);
     if (m->ai->ffn == LK__FFN_GELU || m->ai->ffn == LK__FFN_GEGLU) {
         /* lk_gelu depends only on the f16 value of its input (|x| < 10):
          * one table of 65536 f16 results, as ggml's; without memory for it
@@ -13538,7 +13676,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->moe_y = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used), (size_t)hp->n_embd));
     }
     z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1), (size_t)hp->n_vocab));
-    z->scr_f = 2 * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp */
+    z->scr_f = LK__QB * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp; lk__attn_qblock: LK__QB rows of n_ctx */
     z->scores = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_tasks, z->scr_f));
     z->scr_i = lk__pad64(lk__szm(sizeof(int32_t) * 2 * (size_t)z->n_tasks, (size_t)z->n_ctx));
     z->scr_p = lk__pad64(lk__szm(sizeof(lk__sel_pair) * (size_t)z->n_tasks, (size_t)z->n_ctx));

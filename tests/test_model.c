@@ -400,11 +400,41 @@ static void check_generated(const gen_arch *a) {
     free(ref32); free(f32);
 }
 
+/* Prefill runs the attention for blocks of 4 queries at once (f16 cache,
+ * head_dim % 16 == 0): its logits must equal one-token-at-a-time decoding,
+ * which takes lk_attn's one-query path, bit for bit; with chunks that leave
+ * partial blocks and start past row 0, with 1 and 2 threads, on llama (GQA)
+ * and gemma2 (sliding window, soft-cap). */
+static void check_query_blocks(void) {
+    static const char *files[] = { "models/llama/llama-F32.gguf", "models/gemma2/gemma2-F32.gguf" };
+    static const int batches[] = { 37, 5, 4, 2 };
+    size_t f, k;
+    lk_t_begin("attention query blocks = one query at a time, bit for bit (f16 cache)");
+    for (f = 0; f < 2; f++) {
+        const char *path = lk_t_fixture(files[f]);
+        const int n = nseq < 37 ? nseq : 37;
+        int nv = 0, nv2 = 0, th;
+        float *ref = path ? run_model(path, seq, n, LK_TYPE_F16, 1, 1, &nv) : NULL;
+        CHECK(ref != NULL, "%s: one-token run failed", files[f]);
+        if (!ref) continue;
+        for (k = 0; k < sizeof batches / sizeof batches[0]; k++)
+            for (th = 1; th <= 2; th++) {
+                float *got = run_model(path, seq, n, LK_TYPE_F16, th, batches[k], &nv2);
+                CHECK(got && nv2 == nv && memcmp(got, ref, sizeof(float) * (size_t)n * nv) == 0,
+                      "%s: batch %d, %d threads: logits differ from one-token decoding", files[f], batches[k], th);
+                free(got);
+            }
+        free(ref);
+    }
+    lk_t_end();
+}
+
 int main(int argc, char **argv) {
     const char *only = argc > 1 ? argv[1] : NULL;
     static const char *archs[] = { "llama", "qwen2", "gemma2", "phi3", "gpt2" };
     size_t a;
     if (!read_seq_a()) { lk_t_skip("model-logits", "fixtures absent (../shared/fixtures)"); return 0; }
+    if (!only) check_query_blocks();
     for (a = 0; a < sizeof archs / sizeof archs[0]; a++)
         if (!only || !strcmp(only, archs[a])) check_arch(archs[a]);
     for (a = 0; a < sizeof gen_archs / sizeof gen_archs[0]; a++)
