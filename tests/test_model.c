@@ -429,12 +429,50 @@ static void check_query_blocks(void) {
     lk_t_end();
 }
 
+/* lk_model_params.repack: the option's parsing; -1 keeps rows, the default
+ * repacks a mapped file (where the build has the kernel) but not an
+ * in-memory load, 1 repacks that too (the same bytes). The logits of the
+ * repacked file are checked against llama.cpp's by check_arch (bit for bit
+ * for llama-Q4_0). */
+static void check_repack_modes(void) {
+    const char *path = lk_t_fixture("models/llama/llama-Q4_0.gguf");
+    lk_model_params mp = lk_model_default_params();
+    lk_model *m = NULL;
+    size_t len = 0, rb_file = 0, rb_none = 1, rb_mem = 0, rb_mem1 = 0;
+    unsigned char *buf;
+    lk_t_begin("model option repack: parsing and modes");
+    CHECK(lk_model_params_set(&mp, "repack", "-1") == LK_OK && mp.repack == -1, "repack -1");
+    CHECK(lk_model_params_set(&mp, "--repack", "1") == LK_OK && mp.repack == 1, "--repack 1");
+    CHECK(lk_model_params_set(&mp, "repack", "2") != LK_OK && mp.repack == 1, "repack 2 accepted");
+    CHECK(lk_model_params_set(&mp, "repack", "x") != LK_OK, "repack x accepted");
+    buf = path ? lk_t_read_file(path, &len) : NULL;
+    CHECK(buf != NULL, "cannot read %s", path ? path : "llama-Q4_0.gguf");
+    if (buf) {
+        mp = lk_model_default_params();
+        if (lk_model_load_file(path, &mp, &m) == LK_OK) { rb_file = lk_model_repacked_bytes(m); lk_model_free(m); }
+        if (lk_model_load_memory(buf, len, &mp, &m) == LK_OK) { rb_mem = lk_model_repacked_bytes(m); lk_model_free(m); }
+        mp.repack = -1;
+        if (lk_model_load_file(path, &mp, &m) == LK_OK) { rb_none = lk_model_repacked_bytes(m); lk_model_free(m); }
+        mp.repack = 1;
+        if (lk_model_load_memory(buf, len, &mp, &m) == LK_OK) { rb_mem1 = lk_model_repacked_bytes(m); lk_model_free(m); }
+        CHECK(rb_none == 0, "repack -1 repacked %zu bytes", rb_none);
+        CHECK(rb_mem == 0, "a memory load repacked %zu bytes by default", rb_mem);
+#if defined(LK__X86)
+        CHECK(rb_file > 0 && rb_mem1 == rb_file, "repacked bytes: file %zu, memory with repack 1 %zu", rb_file, rb_mem1);
+#else
+        CHECK(rb_file == 0 && rb_mem1 == 0, "a build without the kernel repacked");
+#endif
+        free(buf);
+    }
+    lk_t_end();
+}
+
 int main(int argc, char **argv) {
     const char *only = argc > 1 ? argv[1] : NULL;
     static const char *archs[] = { "llama", "qwen2", "gemma2", "phi3", "gpt2" };
     size_t a;
     if (!read_seq_a()) { lk_t_skip("model-logits", "fixtures absent (../shared/fixtures)"); return 0; }
-    if (!only) check_query_blocks();
+    if (!only) { check_query_blocks(); check_repack_modes(); }
     for (a = 0; a < sizeof archs / sizeof archs[0]; a++)
         if (!only || !strcmp(only, archs[a])) check_arch(archs[a]);
     for (a = 0; a < sizeof gen_archs / sizeof gen_archs[0]; a++)
