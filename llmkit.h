@@ -4541,7 +4541,7 @@ LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols)
     if (!t || !t->vec_dot || n_in <= 0 || n_cols <= 0) return 0;
     if (t->vec_dot_type == LK_TYPE_F32) return 0;        /* activations used as they are */
     rs = lk_row_size(t->vec_dot_type, n_in);
-    if (t->vec_dot_type == LK_TYPE_Q8_0) rs += (size_t)(n_in / 32) * 4;   /* block sums for LK_LAYOUT_R8 (15.7r) */
+    if (rs && t->vec_dot_type == LK_TYPE_Q8_0) rs += (size_t)(n_in / 32) * 4;   /* block sums for LK_LAYOUT_R8 (15.7r) */
     if (!rs || !lk__mul_ok((uint64_t)n_cols, rs, &total) || total > SIZE_MAX - 128) return 0;
     return (size_t)total + 128;                           /* + alignment slack */
 }
