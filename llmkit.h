@@ -8452,13 +8452,24 @@ static void lk__attn_qblock(const lk_attn_params *p, int nq, const float *const 
 #endif
             }
             for (b = 0; b < nq; b++) {
-                int i;
                 if (mx[b] == -INFINITY) continue;
-                for (i = 0; i < 8 && c + i < d; i++) {
-                    float t[16];
-                    for (l = 0; l < 16; l++) t[l] = lanes[b][l][i];
-                    out[b][c + i] = lk__hsum16(t);
+#if defined(LK__X86)
+                {   /* lk__hsum16 of each element, 8 at a time (lk__attn_vsum's reduction) */
+                    __m256 r[8];
+                    for (l = 0; l < 8; l++) r[l] = _mm256_add_ps(_mm256_loadu_ps(lanes[b][8 + l]), _mm256_loadu_ps(lanes[b][l]));
+                    for (l = 0; l < 4; l++) r[l] = _mm256_add_ps(r[4 + l], r[l]);
+                    _mm256_storeu_ps(out[b] + c, _mm256_add_ps(_mm256_add_ps(r[0], r[2]), _mm256_add_ps(r[1], r[3])));
                 }
+#else
+                {
+                    int i;
+                    for (i = 0; i < 8; i++) {
+                        float t[16];
+                        for (l = 0; l < 16; l++) t[l] = lanes[b][l][i];
+                        out[b][c + i] = lk__hsum16(t);
+                    }
+                }
+#endif
             }
         }
     }
