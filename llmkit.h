@@ -7080,9 +7080,9 @@ LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned c
         const __m256 dw = _mm256_cvtph_ps(LK__LD128(b)), dmw = _mm256_cvtph_ps(LK__LD128(b + 16));
         __m256i is[4], im[4];
         LK__UNROLL for (c = 0; c < C; c++) is[c] = im[c] = _mm256_setzero_si256();
-        if (C == 1) {
-            _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK, _MM_HINT_T0);
-            _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK + 64, _MM_HINT_T0);
+        if (C == 1) {   /* decode streams the weights once: fetch the next super-block (19 lines) */
+            int o;
+            for (o = 0; o < LK__R8_Q4_K_BLK; o += 64) _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK + o, _MM_HINT_T0);
         }
         for (j = 0; j < 4; j++) {
             /* each row's scale of sub-blocks 2j, 2j+1 in both int16 lanes of its pair */
