@@ -8397,25 +8397,35 @@ static void lk__attn_qblock(const lk_attn_params *p, int nq, const float *const 
         for (i = 0; i < d; i++) qh[b][i] = p->f16_math ? lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[b][i])) : q_in[b][i];
     }
     /* K.Q: lk__attn_dots' f16 order (16 lanes as two registers) per pair */
-    for (j = 0; j < n[nq - 1]; j++) {
-        const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
 #if defined(LK__X86)
-        __m256 lo[LK__QB], hi[LK__QB];
-        int c;
-        for (b = 0; b < nq; b++) lo[b] = hi[b] = _mm256_setzero_ps();
-        for (c = 0; c < d; c += 16) {
-            const __m256 k0 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, kp + 2 * c)));
-            const __m256 k1 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, kp + 2 * (c + 8))));
-            for (b = 0; b < nq; b++) {
-                lo[b] = _mm256_fmadd_ps(_mm256_loadu_ps(qh[b] + c), k0, lo[b]);
-                hi[b] = _mm256_fmadd_ps(_mm256_loadu_ps(qh[b] + c + 8), k1, hi[b]);
+    for (b = nq; b < LK__QB && b < ((nq + 3) & ~3); b++) memset(qh[b], 0, sizeof(float) * (size_t)d);   /* padding queries */
+    {   /* 4 queries at a time, so that their 8 accumulators stay in registers */
+        int b0;
+        for (b0 = 0; b0 < nq; b0 += 4) {
+            const int m = nq - b0 < 4 ? nq - b0 : 4;
+            for (j = 0; j < n[b0 + m - 1]; j++) {
+                const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
+                __m256 lo[4], hi[4];
+                int c, e;
+                LK__UNROLL for (e = 0; e < 4; e++) lo[e] = hi[e] = _mm256_setzero_ps();
+                for (c = 0; c < d; c += 16) {
+                    const __m256 k0 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, kp + 2 * c)));
+                    const __m256 k1 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, kp + 2 * (c + 8))));
+                    LK__UNROLL for (e = 0; e < 4; e++) {
+                        lo[e] = _mm256_fmadd_ps(_mm256_loadu_ps(qh[b0 + e] + c), k0, lo[e]);
+                        hi[e] = _mm256_fmadd_ps(_mm256_loadu_ps(qh[b0 + e] + c + 8), k1, hi[e]);
+                    }
+                }
+                LK__UNROLL for (e = 0; e < 4; e++) if (e < m && j < n[b0 + e]) s[(size_t)(b0 + e) * ss + j] = lk__red16_x(lo[e], hi[e]);
             }
         }
-        for (b = 0; b < nq; b++) if (j < n[b]) s[(size_t)b * ss + j] = lk__red16_x(lo[b], hi[b]);
-#else
-        for (b = 0; b < nq; b++) if (j < n[b]) s[(size_t)b * ss + j] = lk__kq_ref(qh[b], kp, 1, d);
-#endif
     }
+#else
+    for (j = 0; j < n[nq - 1]; j++) {
+        const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
+        for (b = 0; b < nq; b++) if (j < n[b]) s[(size_t)b * ss + j] = lk__kq_ref(qh[b], kp, 1, d);
+    }
+#endif
     for (b = 0; b < nq; b++) {   /* mask, scale, exp, weights: per query, as lk_attn */
         lk_attn_params pb = *p;
         float *sb = s + (size_t)b * ss;
@@ -8425,54 +8435,80 @@ static void lk__attn_qblock(const lk_attn_params *p, int nq, const float *const 
         sum[b] = lk__attn_exp(sb, n[b], mx[b]);
         lk__attn_weights(sb, n[b], (float)(1.0 / sum[b]), p->f16_math);
     }
-    {   /* V.P: per query, key j into lane j % 16 by fma (lk__attn_vsum's order);
-         * here lane by lane, each key's V head loaded once for the block */
-        int c;
+    /* V.P: per query, key j into lane j % 16 by fma (lk__attn_vsum's order),
+     * the 16 lanes reduced as lk__hsum16 */
+#if defined(LK__X86)
+    {   /* a small GEMM per lane l (the keys j = l mod 16, in order): 4 queries x
+         * 16 dims of V in 8 registers; keys every query of the 4 sees first,
+         * then the causal tail (at most 3 keys per lane) query by query */
+        float lanes[LK__QB][16][16];   /* [query][lane][dim c..c+15] */
+        int c, b0, l, e;
+        for (c = 0; c < d; c += 16) {
+            for (b0 = 0; b0 < nq; b0 += 4) {
+                const int m = nq - b0 < 4 ? nq - b0 : 4, nf = n[b0], nl = n[b0 + m - 1];
+                for (l = 0; l < 16; l++) {
+                    __m256 a0[4], a1[4];
+                    LK__UNROLL for (e = 0; e < 4; e++) a0[e] = a1[e] = _mm256_setzero_ps();
+                    for (j = l; j < nf; j += 16) {   /* nf <= n of each of the 4 (ss >= n, so padding rows read in bounds) */
+                        const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff) + 2 * c;
+                        const __m256 v0 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, vp)));
+                        const __m256 v1 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, vp + 16)));
+                        LK__UNROLL for (e = 0; e < 4; e++) {
+                            const __m256 w = _mm256_broadcast_ss(s + (size_t)(b0 + e) * ss + j);
+                            a0[e] = _mm256_fmadd_ps(w, v0, a0[e]);
+                            a1[e] = _mm256_fmadd_ps(w, v1, a1[e]);
+                        }
+                    }
+                    for (; j < nl; j += 16) {
+                        const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff) + 2 * c;
+                        const __m256 v0 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, vp)));
+                        const __m256 v1 = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, vp + 16)));
+                        LK__UNROLL for (e = 0; e < 4; e++)   /* constant indices: the accumulators stay in registers */
+                            if (e < m && j < n[b0 + e]) {
+                                const __m256 w = _mm256_broadcast_ss(s + (size_t)(b0 + e) * ss + j);
+                                a0[e] = _mm256_fmadd_ps(w, v0, a0[e]);
+                                a1[e] = _mm256_fmadd_ps(w, v1, a1[e]);
+                            }
+                    }
+                    LK__UNROLL for (e = 0; e < 4; e++) { _mm256_storeu_ps(lanes[b0 + e][l], a0[e]); _mm256_storeu_ps(lanes[b0 + e][l] + 8, a1[e]); }
+                }
+            }
+            for (b = 0; b < nq; b++) {   /* lk__hsum16 of each element, 8 at a time */
+                int h;
+                if (mx[b] == -INFINITY) continue;
+                for (h = 0; h < 16; h += 8) {
+                    __m256 r[8];
+                    for (l = 0; l < 8; l++) r[l] = _mm256_add_ps(_mm256_loadu_ps(lanes[b][8 + l] + h), _mm256_loadu_ps(lanes[b][l] + h));
+                    for (l = 0; l < 4; l++) r[l] = _mm256_add_ps(r[4 + l], r[l]);
+                    _mm256_storeu_ps(out[b] + c + h, _mm256_add_ps(_mm256_add_ps(r[0], r[2]), _mm256_add_ps(r[1], r[3])));
+                }
+            }
+        }
+    }
+#else
+    {   /* reference: lane by lane, each key's V head loaded once for the block */
+        int c, l, i;
         for (c = 0; c < d; c += 8) {
             float lanes[LK__QB][16][8];
-            int l;
             for (l = 0; l < 16; l++) {
-#if defined(LK__X86)
-                __m256 acc[LK__QB];
-                for (b = 0; b < nq; b++) acc[b] = _mm256_setzero_ps();
-                for (j = l; j < n[nq - 1]; j += 16) {
-                    const __m256 v = _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, lk__key_ptr(kv, kv->v, j, hoff) + 2 * c)));
-                    for (b = 0; b < nq; b++)
-                        if (j < n[b]) acc[b] = _mm256_fmadd_ps(_mm256_set1_ps(s[(size_t)b * ss + j]), v, acc[b]);
-                }
-                for (b = 0; b < nq; b++) _mm256_storeu_ps(lanes[b][l], acc[b]);
-#else
-                int i;
                 for (b = 0; b < nq; b++) for (i = 0; i < 8; i++) lanes[b][l][i] = 0.0f;
                 for (j = l; j < n[nq - 1]; j += 16) {
                     const unsigned char *vp = lk__key_ptr(kv, kv->v, j, hoff);
                     for (b = 0; b < nq; b++)
                         if (j < n[b]) for (i = 0; i < 8; i++) lanes[b][l][i] = fmaf(s[(size_t)b * ss + j], lk__kv_elem(vp, 1, c + i), lanes[b][l][i]);
                 }
-#endif
             }
             for (b = 0; b < nq; b++) {
                 if (mx[b] == -INFINITY) continue;
-#if defined(LK__X86)
-                {   /* lk__hsum16 of each element, 8 at a time (lk__attn_vsum's reduction) */
-                    __m256 r[8];
-                    for (l = 0; l < 8; l++) r[l] = _mm256_add_ps(_mm256_loadu_ps(lanes[b][8 + l]), _mm256_loadu_ps(lanes[b][l]));
-                    for (l = 0; l < 4; l++) r[l] = _mm256_add_ps(r[4 + l], r[l]);
-                    _mm256_storeu_ps(out[b] + c, _mm256_add_ps(_mm256_add_ps(r[0], r[2]), _mm256_add_ps(r[1], r[3])));
+                for (i = 0; i < 8; i++) {
+                    float t[16];
+                    for (l = 0; l < 16; l++) t[l] = lanes[b][l][i];
+                    out[b][c + i] = lk__hsum16(t);
                 }
-#else
-                {
-                    int i;
-                    for (i = 0; i < 8; i++) {
-                        float t[16];
-                        for (l = 0; l < 16; l++) t[l] = lanes[b][l][i];
-                        out[b][c + i] = lk__hsum16(t);
-                    }
-                }
-#endif
             }
         }
     }
+#endif
     for (b = 0; b < nq; b++) {
         if (mx[b] == -INFINITY) { int i; for (i = 0; i < d; i++) out[b][i] = 0.0f; lse[b] = -INFINITY; }
         else lse[b] = mx[b] + (float)log(sum[b]);

@@ -407,7 +407,7 @@ static void check_generated(const gen_arch *a) {
  * and gemma2 (sliding window, soft-cap). */
 static void check_query_blocks(void) {
     static const char *files[] = { "models/llama/llama-F32.gguf", "models/gemma2/gemma2-F32.gguf" };
-    static const int batches[] = { 37, 5, 4, 2 };
+    static const int batches[] = { 37, 7, 5, 4, 2 };
     size_t f, k;
     lk_t_begin("attention query blocks = one query at a time, bit for bit (f16 cache)");
     for (f = 0; f < 2; f++) {
