@@ -3374,8 +3374,12 @@ static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, 
  * x86 AVX512-BF16 dot-product instruction as llama.cpp's tinyBLAS drives it:
  * 16 fp32 lanes, lane j adds the (exact) products of elements 2j+1 then 2j
  * of every 32-element chunk, one rounding each, denormals flushed; then the
- * 16 lanes are summed pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1). Other lengths
- * accumulate in double. */
+ * 16 lanes are summed pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1). Each step is
+ * an explicit fma: a product of two bf16 values is exact unless it is below
+ * FLT_MIN, so this is "round the product, then add" for every product that
+ * is not tiny, and it does not depend on whether the compiler contracts
+ * a * b + c (a tiny product is fused, never rounded on its own). Other
+ * lengths accumulate in double. */
 static float lk__ftz(float v) { return fabsf(v) < 1.17549435e-38f ? 0.0f * v : v; }
 static LK__UNUSED void lk__vec_dot_bf16_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
@@ -3385,10 +3389,8 @@ static LK__UNUSED void lk__vec_dot_bf16_ref(int64_t n, float *s, const void *vx,
         int j;
         for (i = 0; i < n; i += 32)
             for (j = 0; j < 16; j++) {
-                float p1 = lk__ftz(lk_bf16_to_fp32(x[i + 2 * j + 1])) * lk__ftz(lk_bf16_to_fp32(y[i + 2 * j + 1]));
-                float p0 = lk__ftz(lk_bf16_to_fp32(x[i + 2 * j])) * lk__ftz(lk_bf16_to_fp32(y[i + 2 * j]));
-                acc[j] = lk__ftz(acc[j] + p1);
-                acc[j] = lk__ftz(acc[j] + p0);
+                acc[j] = lk__ftz(fmaf(lk__ftz(lk_bf16_to_fp32(x[i + 2 * j + 1])), lk__ftz(lk_bf16_to_fp32(y[i + 2 * j + 1])), acc[j]));
+                acc[j] = lk__ftz(fmaf(lk__ftz(lk_bf16_to_fp32(x[i + 2 * j])), lk__ftz(lk_bf16_to_fp32(y[i + 2 * j])), acc[j]));
             }
         for (j = 0; j < 8; j++) t8[j] = acc[8 + j] + acc[j];
         for (j = 0; j < 4; j++) t4[j] = t8[4 + j] + t8[j];
@@ -6066,8 +6068,8 @@ static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
 #if !defined(LK__X86_BF16)
 /* bf16 without the AVX512-BF16 instruction: its arithmetic (the reference's)
  * in two 8-lane halves: lane j of half h is the reference's acc[8h + j];
- * odd pair element first, inputs and sums flushed to zero (sign kept), the
- * products of two bf16 values exact in f32 */
+ * odd pair element first (fma, as the reference), inputs and sums flushed
+ * to zero (sign kept) */
 static inline __m256 lk__ftz8_x(__m256 v) {
     const __m256 sg = _mm256_set1_ps(-0.0f);
     return _mm256_and_ps(v, _mm256_or_ps(_mm256_cmp_ps(_mm256_andnot_ps(sg, v), _mm256_set1_ps(1.17549435e-38f), _CMP_NLT_UQ), sg));
@@ -6085,8 +6087,8 @@ static void lk__vd_bf16_avx2(int64_t n, float *s, const void *vx, const void *vy
             const __m256i a = LK__LD256(x + 2 * i + 32 * h), b = LK__LD256(y + 2 * i + 32 * h);
             const __m256 xo = lk__ftz8_x(_mm256_castsi256_ps(_mm256_and_si256(a, hi))), yo = lk__ftz8_x(_mm256_castsi256_ps(_mm256_and_si256(b, hi)));
             const __m256 xe = lk__ftz8_x(_mm256_castsi256_ps(_mm256_slli_epi32(a, 16))), ye = lk__ftz8_x(_mm256_castsi256_ps(_mm256_slli_epi32(b, 16)));
-            acc[h] = lk__ftz8_x(_mm256_add_ps(acc[h], _mm256_mul_ps(xo, yo)));
-            acc[h] = lk__ftz8_x(_mm256_add_ps(acc[h], _mm256_mul_ps(xe, ye)));
+            acc[h] = lk__ftz8_x(_mm256_fmadd_ps(xo, yo, acc[h]));
+            acc[h] = lk__ftz8_x(_mm256_fmadd_ps(xe, ye, acc[h]));
         }
     acc[0] = _mm256_add_ps(acc[1], acc[0]);                                        /* t8 */
     t = _mm_add_ps(_mm256_extractf128_ps(acc[0], 1), _mm256_castps256_ps128(acc[0]));   /* t4 */
@@ -6235,6 +6237,93 @@ static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsi
 static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
 static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
 static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
+#endif
+#if !defined(LK__X86_BF16)
+/* bf16 tiles without the AVX512-BF16 instruction (reference
+ * lk__vec_dot_bf16_ref): its arithmetic is an f32 fma per pair element with
+ * denormal inputs read as zero and tiny results flushed to zero, which is
+ * what the FPU does by itself in the MXCSR modes DAZ + FTZ. The one
+ * difference is where "tiny" is decided (the FPU rounds first, with an
+ * unbounded exponent), so the tile runs in those modes and then reads the
+ * underflow flag: set (some sum fell below FLT_MIN: never on real weights)
+ * means the tile is recomputed by lk__vd_bf16_avx2, which flushes in
+ * software. The final 16-lane sum runs in the caller's modes, as in the
+ * reference. 3 instructions per 8 products instead of 11. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LK__NOINL __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define LK__NOINL __declspec(noinline)
+#else
+#define LK__NOINL
+#endif
+/* R x C pairs, both 8-lane halves h (lanes 8h..8h+7 of the reference's 16)
+ * in one pass: acc[(r * C + c) * 2 + h], 8 floats each */
+LK__AINL void lk__tile_bf16h_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *acc, int R, int C) {
+    const __m256i hm = _mm256_set1_epi32((int)0xFFFF0000u);
+    __m256 s[LK__TR][2][2];
+    int64_t i;
+    int r, c, h;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) s[r][c][0] = s[r][c][1] = _mm256_setzero_ps();
+    for (i = 0; i < n; i += 32)   /* 32 bf16 = 16 (even, odd) pairs per row and column */
+        LK__UNROLL for (h = 0; h < 2; h++) {
+            __m256 wo[LK__TR], we[LK__TR], yo[2], ye[2];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                const __m256i v = LK__LD256(w + (size_t)r * ws + 2 * i + 32 * h);
+                wo[r] = _mm256_castsi256_ps(_mm256_and_si256(v, hm));
+                we[r] = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+            }
+            LK__UNROLL for (c = 0; c < C; c++) {
+                const __m256i v = LK__LD256(a + (size_t)c * as + 2 * i + 32 * h);
+                yo[c] = _mm256_castsi256_ps(_mm256_and_si256(v, hm));
+                ye[c] = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+            }
+            LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) {   /* odd element first */
+                s[r][c][h] = _mm256_fmadd_ps(wo[r], yo[c], s[r][c][h]);
+                s[r][c][h] = _mm256_fmadd_ps(we[r], ye[c], s[r][c][h]);
+            }
+        }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) LK__UNROLL for (h = 0; h < 2; h++)
+        _mm256_storeu_ps(acc + ((r * C + c) * 2 + h) * 8, s[r][c][h]);
+}
+static LK__NOINL unsigned lk__tile_bf16_ftz(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *acc, int R, int C) {
+    const unsigned csr = _mm_getcsr();
+    unsigned uf;
+    _mm_setcsr((csr & 0x6000u) | 0x8000u | 0x1F80u | 0x0040u);   /* caller's rounding; FTZ, all exceptions masked, DAZ; flags clear */
+    if (R == LK__TR && C == 1) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, LK__TR, 1);
+    else if (R == 2 && C == 2) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 2, 2);
+    else if (R == 2) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 2, 1);
+    else if (C == 2) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 1, 2);
+    else lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 1, 1);
+    uf = _mm_getcsr() & 0x0010u;   /* underflow flag */
+    _mm_setcsr(csr);
+    return uf;
+}
+static void lk__tile_bf16_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int R, int C) {
+    float acc[LK__TR * 2 * 2 * 8];
+    int r, c, r1, c1;
+    if (n % 32) {
+        for (r = 0; r < R; r++) for (c = 0; c < C; c++) lk__vec_dot_bf16_ref(n, &y[c * ys + r], w + (size_t)r * ws, a + (size_t)c * as);
+        return;
+    }
+    for (r = 0; r < R; r += r1)   /* R x 1 (decode) in one pass, else 2 x 2 pieces */
+        for (c = 0; c < C; c += c1) {
+            const unsigned char *wr = w + (size_t)r * ws, *ac = a + (size_t)c * as;
+            int i, j;
+            if (C == 1 && R == LK__TR) r1 = LK__TR, c1 = 1;
+            else r1 = R - r >= 2 ? 2 : 1, c1 = C - c >= 2 ? 2 : 1;
+            if (lk__tile_bf16_ftz(n, wr, ws, ac, as, acc, r1, c1)) {   /* something tiny: the software flushes */
+                for (i = 0; i < r1; i++) for (j = 0; j < c1; j++) lk__vd_bf16_avx2(n, &y[(c + j) * ys + r + i], wr + (size_t)i * ws, ac + (size_t)j * as);
+                continue;
+            }
+            for (i = 0; i < r1; i++)
+                for (j = 0; j < c1; j++) {
+                    const float *p = acc + (i * c1 + j) * 16;
+                    y[(c + j) * ys + r + i] = lk__red16_x(_mm256_loadu_ps(p), _mm256_loadu_ps(p + 8));   /* lanes j + (8 + j), then lk__hsum8 */
+                }
+        }
+}
+static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_bf16_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_bf16_avx2(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #endif
 /* 32-element blocks (kind: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1).
  * Weights as unsigned bytes u = value + off (off 128, 8, 16, 128, 0, 0);
@@ -6969,7 +7058,7 @@ static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) 
 #if defined(LK__X86_BF16)
     if (n % 32 == 0) { lk__vd_bf16_x86(n, s, x, y); return; }
 #elif defined(LK__X86)
-    if (n % 32 == 0) { lk__vd_bf16_avx2(n, s, x, y); return; }
+    if (n % 32 == 0) { lk__tile_bf16_avx2(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1); return; }
 #endif
     lk__vec_dot_bf16_ref(n, s, x, y);
 }
@@ -6996,9 +7085,7 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
     case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
     case LK_TYPE_F32: return one_col ? lk__t41_f32 : lk__t44_f32;
     case LK_TYPE_F16: return one_col ? lk__t41_f16 : lk__t44_f16;
-#if defined(LK__X86_BF16)
     case LK_TYPE_BF16: return one_col ? lk__t41_bf16 : lk__t44_bf16;
-#endif
     case LK_TYPE_Q5_K: return one_col ? lk__t41_q5_K : lk__t44_q5_K;
     case LK_TYPE_Q6_K: return one_col ? lk__t41_q6_K : lk__t44_q6_K;
     default: return NULL;

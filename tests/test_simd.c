@@ -197,6 +197,49 @@ static void test_act_quant(void) {
 }
 
 /* lk_matmul (tiled for prefill) against one vec_dot per output element */
+/* bf16 matmul where the FPU's flush modes could differ from the reference:
+ * denormal inputs, a sum FLT_MIN - 2^-150 (tiny before rounding to the
+ * denormal grid, FLT_MIN after: the FPU flushes it, the reference keeps it,
+ * so the kernel must notice the underflow flag) and sums that cancel into
+ * the denormal range. Tiles of every shape, 1 and 2
+ * threads, against lk__vec_dot_bf16_ref per element. */
+static void test_bf16_tiny(void) {
+    enum { N_IN = 256, N_OUT = 13, NC = 5 };
+    static unsigned char w[N_OUT * N_IN * 2], aq[NC * N_IN * 2];
+    static float x[NC * N_IN], y1[NC * N_OUT], y2[NC * N_OUT];
+    int64_t ne[2] = { N_IN, N_OUT };
+    size_t scr_n = lk_matmul_scratch_size(LK_TYPE_BF16, N_IN, NC);
+    unsigned char *scr = (unsigned char *)malloc(scr_n ? scr_n : 1);
+    lk_tensor W;
+    int r, c, j, th, nc, mode;
+    lk_t_begin("bf16 matmul with denormals and tiny products = reference");
+    for (mode = 0; mode < 3; mode++) {
+        for (r = 0; r < N_OUT; r++)
+            for (j = 0; j < N_IN; j++) {
+                float v = rng_f();
+                if (mode == 0 && r % 3 == 1 && j % 7 == 0) v = 3e-39f * (j % 2 ? 1.0f : -1.0f);   /* denormal weights */
+                if (mode == 1 && r % 2 == 0) v = (j % 2) ? 1.0f : -ldexpf(1.0f, -75 + r % 3);         /* FLT_MIN - 2^-150: tiny only if rounded */
+                if (mode == 2 && r == 5) v = (j < 2) ? (j ? -1.5e-38f : 1.2e-38f) : 0.0f;           /* a sum that cancels */
+                put16(w + ((size_t)r * N_IN + j) * 2, lk_fp32_to_bf16(v));
+            }
+        for (j = 0; j < NC * N_IN; j++) x[j] = mode == 1 ? ((j % 2) ? ldexpf(1.0f, -126) : ldexpf(1.0f, -75)) : mode == 2 ? 1.0f : rng_f();
+        CHECK_OK(lk_tensor_init(&W, LK_TYPE_BF16, 2, ne, w));
+        for (c = 0; c < NC; c++) {
+            lk_type_get(LK_TYPE_BF16)->from_float(x + c * N_IN, aq + (size_t)c * N_IN * 2, N_IN);
+            for (r = 0; r < N_OUT; r++) lk__vec_dot_bf16_ref(N_IN, &y1[c * N_OUT + r], w + (size_t)r * N_IN * 2, aq + (size_t)c * N_IN * 2);
+        }
+        for (nc = 1; nc <= NC; nc++)
+            for (th = 1; th <= 2; th++) {
+                lk_threads T;
+                memset(&T, 0, sizeof T); T.n_threads = th;
+                CHECK_OK(lk_matmul(&W, x, nc, y2, scr, scr_n, &T));
+                CHECK(memcmp(y1, y2, sizeof(float) * (size_t)N_OUT * nc) == 0, "case %d, %d columns, %d threads: differs from the reference", mode, nc, th);
+            }
+    }
+    free(scr);
+    lk_t_end();
+}
+
 static void test_matmul(void) {
     static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0,
                                      LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
@@ -545,6 +588,7 @@ int main(void) {
     test_act_quant();
     test_dots();
     test_matmul();
+    test_bf16_tiny();
     test_repack_r8();
     test_gelu_table();
     test_attn_stages();
