@@ -1576,6 +1576,9 @@ typedef struct lk_context_params {
     int attn_tile;                /* > 0: flash-style tiles of this many keys  */
     lk_kv_policy_params kv_policy;/* which rows each query reads (section 10)  */
     int logits_all;               /* keep logits for every token of a batch    */
+    int n_tree;                   /* token-tree nodes lk_decode_tree takes at most
+                                   * (0: none unless logits_all, then n_batch);
+                                   * their logits are kept: n_tree x n_vocab floats */
     int n_threads;                /* <= 0: all cores with OpenMP, else 1       */
     /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
     void (*parallel_for)(void *user, int n_tasks, void (*fn)(void *arg, int task, int n_tasks), void *arg);
@@ -1612,6 +1615,30 @@ LKDEF lk_status lk_decode_pos(lk_context *c, const lk_token *tokens, const int *
  * must not decrease within a segment). seg NULL = all segment 0; pos NULL =
  * continue from the last stored position. */
 LKDEF lk_status lk_decode_ext(lk_context *c, const lk_token *tokens, const int *pos, const int *seg, int n);
+/* Token trees (speculative decoding, SpecInfer-style verification).
+ * lk_decode_tree: n nodes after the stored tokens; parents[i] < i is node
+ * i's parent, -1 = it hangs off the last stored token. Node i sits at
+ * position (last stored position + 1 + its depth) and attends to the stored
+ * tokens, its ancestors and itself only. Logits for every node: lk_logits(c, i).
+ * n <= n_tree (or n_batch with logits_all). Not with the zip KV format or the
+ * policies that evict or keep per-step state (streaming, h2o, keyformer,
+ * tokenselect): LK_ERR_UNSUPPORTED. The nodes' KV rows stay pending until
+ * lk_context_tree_commit(c, path, m): path[0] a root, path[k]'s parent
+ * path[k - 1]; it keeps those m rows, in order, as if the path's tokens had
+ * been decoded one by one (positions, policy state), and drops the rest;
+ * m = 0 drops the whole tree. While a tree is pending, lk_decode and
+ * lk_context_state_save refuse (LK_ERR_INVALID_ARG); lk_context_truncate to
+ * at most the tokens before the tree drops it. Node logits equal sequential
+ * decoding of the node's root path within float rounding (the attention
+ * sums run over other key indices); so do the kept rows. With quest or
+ * twilight and a budget below the visible rows, a node's page selection
+ * also sees the other branches' rows (pages mix them), so it can differ
+ * from sequential decoding; the policy's state after a commit is rebuilt
+ * from the kept rows either way. */
+LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int *parents, int n);
+LKDEF lk_status lk_context_tree_commit(lk_context *c, const int *path, int n);
+/* nodes of the pending tree (0: none) */
+LKDEF int lk_context_tree_pending(const lk_context *c);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
  * that row was not computed (or the last decode failed). */
 LKDEF const float *lk_logits(const lk_context *c, int i);
@@ -8981,7 +9008,7 @@ static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (siz
 /* lk__attend_rows' tasks: (token, head) pairs, each over its own rows */
 static int lk__rows_blocked(const lk__attn_job *a) {   /* queries in blocks of LK__QB (lk__attn_qblock) */
     lk_kv_view kv;
-    if (a->T < 2 || a->select || a->attn_tile > 0) return 0;
+    if (a->T < 2 || a->select || a->attn_tile > 0 || a->ap.tree_parent) return 0;
     kv = lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->slot0 + 1);
     return lk__attn_qblock_ok(&a->ap, &kv, a->kp->head_dim);
 }
@@ -9031,7 +9058,7 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
         lk_attn_params ap = a->ap;
         /* the rows visible to token t: everything stored up to its own slot */
         lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);
-        ap.qseg = a->seg ? a->seg[t] : 0;
+        ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
         if (a->select) a->select(a, task, t, h, &kv);
         if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
         else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s);
@@ -9049,7 +9076,7 @@ static void lk__attend_rows(lk__attn_job *a) {
             float lse;
             lk_attn_params ap = a->ap;
             lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + 1);
-            ap.qseg = a->seg ? a->seg[0] : 0;
+            ap.qseg = a->seg ? a->seg[0] : 0; ap.qrow = a->slot0;
             lk_attn_split(&ap, a->q + (size_t)h * d, a->pos[0], &kv, h / (H / kp->n_head_kv), a->att + (size_t)h * d, &lse, kp->split_scr,
                           a->attn_split, a->th);
         }
@@ -9167,7 +9194,7 @@ static void lk__select_twilight(lk__attn_job *a, int task, int t, int h, lk_kv_v
     int it, cnt = 0, m, j;
     if (pp->twilight_base == LK_KV_QUEST) lk__select_quest(a, task, t, h, kv);
     if (pp->top_p >= 1.0f) return;
-    ap.qseg = a->seg ? a->seg[t] : 0;
+    ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
     if (!kv->idx) { for (j = 0; j < n; j++) idx[j] = j; kv->idx = idx; kv->n_idx = n; }
     m = kv->n_idx;
     lk__attn_logits(&ap, q, a->pos[t], kv, g, z, tmp);
@@ -9202,7 +9229,7 @@ static void lk__h2o_fn(void *arg, int g, int n_tasks) {
     int *nk = kp->h2o_n + st, h, j;
     lk_attn_params ap = a->ap;
     (void)n_tasks;
-    ap.qseg = a->seg ? a->seg[t] : 0;
+    ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
     kept[(*nk)++] = slot; acc[slot] = 0.0f;
     if (pp->budget > 0 && *nk > pp->budget) {   /* evict before attending: keep `recent` newest + top heavy */
         int recent = pp->recent > 0 ? pp->recent : pp->budget / 2, heavy, nc, m = 0;
@@ -9258,7 +9285,7 @@ static void lk__ts_fn(void *arg, int h, int n_tasks) {
     lk_attn_params ap = a->ap;
     lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);
     (void)n_tasks;
-    ap.qseg = a->seg ? a->seg[t] : 0;
+    ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
     kv.idx = kp->ts_sel + (size_t)a->il * kp->n_ctx; kv.n_idx = kp->ts_n[a->il];
     lk_attn(&ap, a->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, a->att + ((size_t)t * H + h) * d, &lse, lk__task_f(kp, h));
 }
@@ -9276,7 +9303,7 @@ static void lk__ts_select(lk__attn_job *a) {
     const float *qt = a->q + (size_t)t * H * d;
     int *ns = kp->ts_n + il, j, h, m = 0;
     lk_attn_params ap = a->ap;
-    ap.qseg = a->seg ? a->seg[t] : 0;
+    ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
     if (pp->budget <= 0 || pp->budget >= n) {
         for (j = 0; j < n; j++) sel[j] = j;
         *ns = n; kp->ts_prev_n[il] = -1;
@@ -13684,6 +13711,8 @@ struct lk_context {
     float *moe_y;                   /* [B, k, E] expert outputs, by token and rank */
     float *logits;                  /* [1 or B (logits_all), V]               */
     int *posbuf, *segbuf;           /* [B] positions and segments of the chunk */
+    int32_t *tree_par;              /* [B] parents of the pending token tree   */
+    int tree_n, tree_slot0;         /* its nodes (0: none) and first slot      */
     void *mm; size_t mm_size;       /* lk_matmul scratch: quantized activations */
     int n_logit_rows;               /* rows of logits held from the last batch */
     int logit_row0;                 /* batch row of logits row 0               */
@@ -13718,6 +13747,7 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
     else if (!strcmp(n, "attn-tile")) ip = &p->attn_tile;
     else if (!strcmp(n, "kv-window")) { ip = &p->kv_zip_window; lo = 1; }
     else if (!strcmp(n, "kv-rotate")) { ip = &p->kv_rotate; hi = 1; }
+    else if (!strcmp(n, "tree-nodes")) ip = &p->n_tree;
     else if (!strcmp(n, "kv-budget")) ip = &p->kv_policy.budget;
     else if (!strcmp(n, "n-sink")) ip = &p->kv_policy.n_sink;
     else if (!strcmp(n, "kv-recent")) ip = &p->kv_policy.recent;
@@ -13823,7 +13853,9 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
         z->moe_y = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used), (size_t)hp->n_embd));
     }
-    z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : 1), (size_t)hp->n_vocab));
+    if (p->n_tree < 0 || p->n_tree > z->n_batch)
+        return lk_set_error(LK_ERR_INVALID_ARG, "context: n_tree %d must be in [0, n_batch %d]", p->n_tree, z->n_batch);
+    z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : 1), (size_t)hp->n_vocab));
     z->scr_f = LK__QB * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp; lk__attn_qblock: LK__QB rows of n_ctx */
     z->scores = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_tasks, z->scr_f));
     z->scr_i = lk__pad64(lk__szm(sizeof(int32_t) * 2 * (size_t)z->n_tasks, (size_t)z->n_ctx));
@@ -13841,7 +13873,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (!z->kv) return lk_set_error(LK_ERR_NOMEM, "context: the KV cache for n_ctx %d cannot be addressed (or its settings are invalid)", z->n_ctx);
     /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
     {   /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
-        const size_t parts[] = { z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
+        const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0 };
         size_t k;
@@ -13897,6 +13929,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     }
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
+    LK__TAKE(c->tree_par, int32_t *, z.posb);
     c->kp = z.dims;
     LK__TAKE(c->kp.scores, float *, z.scores); LK__TAKE(c->kp.scr_i, int32_t *, z.scr_i); LK__TAKE(c->kp.scr_p, lk__sel_pair *, z.scr_p);
     if (z.split) LK__TAKE(c->kp.split_scr, float *, z.split);
@@ -13923,10 +13956,15 @@ LKDEF void lk_context_free(lk_context *c) {
 LKDEF int lk_context_n_past(const lk_context *c) { return c->kv.n; }
 LKDEF int lk_context_n_ctx(const lk_context *c) { return c->n_ctx; }
 LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
+static void lk__kvp_rebuild(lk_context *c, int from, int n);   /* 15.13 */
 LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
+    if (c->tree_n > 0 && n > c->tree_slot0)
+        return lk_set_error(LK_ERR_INVALID_ARG, "context: a token tree is pending after token %d: commit it (lk_context_tree_commit) or truncate to at most %d", c->tree_slot0, c->tree_slot0);
+    c->tree_n = 0;
     lk_kv_cache_truncate(&c->kv, n);
     lk__kvp_truncate(&c->kp, n);
+    if (n % (c->kp.pg > 0 ? c->kp.pg : 1)) lk__kvp_rebuild(c, n, n);   /* Quest: the bounds of n's page, without the dropped rows */
     c->n_logit_rows = 0;
     return LK_OK;
 }
@@ -13978,12 +14016,33 @@ static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, c
 /* Store the chunk's K, V rows (c->k, c->v: [T, G, d]) of layer il at slots
  * slot0.., with the policy's per-row state and (layer 0) the positions and
  * segments. */
+/* the policy's per-row state of the row stored at slot (Quest's page
+ * bounds): from the key as stored (read back when the cache quantizes), so
+ * that it can be rebuilt from the cache after a rollback (lk__kvp_rebuild) */
+static void lk__kvp_store_slot(lk_context *c, int il, int slot, const float *k) {
+    const int G = c->m->hp.n_head_kv, d = c->m->hp.head_dim_k;
+    float *kr = c->att, vtmp[4096];   /* att: [B, H, d] >= G d floats, free until the attention runs */
+    int g;
+    if (!c->kp.quest) return;
+    if (k && c->kv.type == LK_TYPE_F32 && !c->kv.zip_bits) { lk__kvp_store(&c->kp, il, slot, k); return; }
+    for (g = 0; g < G; g++) lk_kv_cache_read(&c->kv, il, slot, g, kr + (size_t)g * d, vtmp);
+    lk__kvp_store(&c->kp, il, slot, kr);
+}
+/* rebuild the per-row state of rows [from, n) (and of the rest of from's
+ * Quest page before it) from the cache, after rows were dropped or moved */
+static void lk__kvp_rebuild(lk_context *c, int from, int n) {
+    int il, r;
+    if (!c->kp.quest) return;
+    from -= from % c->kp.pg;
+    for (il = 0; il < c->m->hp.n_layer; il++)
+        for (r = from; r < n; r++) lk__kvp_store_slot(c, il, r, NULL);
+}
 static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *pos, const int *seg) {
     const int nkv = c->m->hp.n_head_kv * c->m->hp.head_dim_k;
     int t;
     for (t = 0; t < T; t++) {
         lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
-        lk__kvp_store(&c->kp, il, slot0 + t, c->k + (size_t)t * nkv);
+        lk__kvp_store_slot(c, il, slot0 + t, c->k + (size_t)t * nkv);
     }
     if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
 }
@@ -14001,6 +14060,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.ap.window = c->m->layers[il].window;
     j.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
     j.ap.score = c->p.attn_score; j.ap.lssar_p = c->p.lssar_p;
+    if (c->tree_n > 0) { j.ap.tree_parent = c->tree_par; j.ap.tree_row0 = c->kv.n; j.ap.tree_n = c->tree_n; }   /* lk_decode_tree */
     return j;
 }
 
@@ -14268,6 +14328,7 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
     int last, base;
     lk_status st;
     if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
+    if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: a token tree is pending: commit it first (lk_context_tree_commit)");
     V = c->m->hp.n_vocab;
     if (n > c->n_ctx - c->kv.n)
         return lk_set_error(LK_ERR_RANGE, "lk_decode: context overflow: %d tokens stored + %d new > n_ctx %d", c->kv.n, n, c->n_ctx);
@@ -14316,6 +14377,70 @@ LKDEF lk_status lk_decode(lk_context *c, const lk_token *tokens, int n) { return
 LKDEF lk_status lk_decode_ext(lk_context *c, const lk_token *tokens, const int *pos, const int *seg, int n) {
     if (seg && !pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_ext: segments need explicit positions");
     return lk__decode(c, tokens, pos, seg, n);
+}
+LKDEF int lk_context_tree_pending(const lk_context *c) { return c ? c->tree_n : 0; }
+/* One forward of all n nodes (one chunk), with the tree mask set by
+ * lk__layer_job from c->tree_*; positions = base + depth. */
+LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int *parents, int n) {
+    const lk_kv_policy pol = c ? c->p.kv_policy.policy : LK_KV_FULL;
+    int i, base, max_n, V;
+    lk_status st;
+    if (!c || !tokens || !parents || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: NULL argument or no nodes");
+    if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: a token tree is already pending: commit it first");
+    max_n = c->p.logits_all ? c->n_batch : c->p.n_tree;
+    if (n > max_n)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode_tree: %d nodes, the context takes at most %d (lk_context_params.n_tree, option tree-nodes)", n, max_n);
+    if (n > c->n_ctx - c->kv.n)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode_tree: context overflow: %d tokens stored + %d nodes > n_ctx %d", c->kv.n, n, c->n_ctx);
+    if (c->kv.zip_bits) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_decode_tree: not with the zip KV format");
+    if (lk__kv_policies[pol].evicts || lk__kv_policies[pol].step_state)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_decode_tree: not with kv policy %s (it evicts rows or keeps per-step state)", lk__kv_policies[pol].name);
+    V = c->m->hp.n_vocab;
+    base = c->kv.n ? c->kv.pos[c->kv.n - 1] + 1 : 0;
+    for (i = 0; i < n; i++) {
+        if (tokens[i] < 0 || tokens[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode_tree: token %d of node %d is outside [0, %d)", (int)tokens[i], i, V);
+        if (parents[i] < -1 || parents[i] >= i)
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: parent %d of node %d must be -1 or an earlier node", parents[i], i);
+        c->tree_par[i] = parents[i];
+        c->posbuf[i] = parents[i] < 0 ? base : c->posbuf[parents[i]] + 1;
+        if (c->m->pos_embd.data && c->posbuf[i] >= c->m->hp.n_ctx_train)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode_tree: position %d exceeds the model's %d learned positions", c->posbuf[i], c->m->hp.n_ctx_train);
+    }
+    c->n_logit_rows = 0;
+    c->tree_n = n; c->tree_slot0 = c->kv.n;
+    if ((st = lk__forward(c, tokens, c->posbuf, NULL, n, 0, 0))) {
+        c->tree_n = 0;
+        lk_context_truncate(c, c->tree_slot0);
+        return st;
+    }
+    c->kv.n += n;
+    c->logit_row0 = 0;
+    return LK_OK;
+}
+LKDEF lk_status lk_context_tree_commit(lk_context *c, const int *path, int n) {
+    int k, il, s0;
+    if (!c) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_tree_commit: NULL context");
+    if (c->tree_n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_tree_commit: no token tree is pending");
+    if (n < 0 || n > c->tree_n || (n > 0 && !path)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_tree_commit: path of %d nodes (tree of %d)", n, c->tree_n);
+    for (k = 0; k < n; k++)
+        if (path[k] < 0 || path[k] >= c->tree_n || c->tree_par[path[k]] != (k ? path[k - 1] : -1))
+            return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_tree_commit: path[%d] = %d is not %s", k, path[k], k ? "a child of path[k - 1]" : "a root of the tree");
+    s0 = c->tree_slot0;
+    for (k = 0; k < n; k++) {   /* path[k] >= k: moving forward never overwrites a row still to be moved */
+        const int src = s0 + path[k], dst = s0 + k;
+        if (src == dst) continue;
+        for (il = 0; il < c->kv.n_layer; il++) {
+            memcpy(c->kv.k + ((size_t)il * c->kv.n_ctx + dst) * c->kv.row_k, c->kv.k + ((size_t)il * c->kv.n_ctx + src) * c->kv.row_k, c->kv.row_k);
+            memcpy(c->kv.v + ((size_t)il * c->kv.n_ctx + dst) * c->kv.row_v, c->kv.v + ((size_t)il * c->kv.n_ctx + src) * c->kv.row_v, c->kv.row_v);
+        }
+        c->kv.pos[dst] = c->kv.pos[src]; c->kv.seg[dst] = c->kv.seg[src];
+    }
+    c->tree_n = 0;
+    lk_kv_cache_truncate(&c->kv, s0 + n);
+    lk__kvp_truncate(&c->kp, s0 + n);
+    lk__kvp_rebuild(c, s0, s0 + n);
+    c->n_logit_rows = 0;
+    return LK_OK;
 }
 LKDEF uint64_t lk_context_kv_bytes(const lk_context *c) {
     const lk_kv_policy_params *pp = &c->p.kv_policy;
@@ -14391,6 +14516,7 @@ LKDEF lk_status lk_context_state_save(const lk_context *c, void *buf, size_t cap
     lk_kv_policy pol;
     if (!c || !size) return lk_set_error(LK_ERR_INVALID_ARG, "state save: NULL argument");
     pol = c->p.kv_policy.policy;
+    if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "state save: a token tree is pending: commit it first");
     if (lk__kvp_has_step_state(&c->kp))
         return lk_set_error(LK_ERR_UNSUPPORTED, "state save: policy %s keeps per-step state that is not saved", lk_kv_policy_name(pol));
     lk__state_io(LK__CAST(lk_context *, c), c->kv.n, NULL, NULL, &off, (size_t)-1);
