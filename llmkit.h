@@ -1193,6 +1193,11 @@ LKDEF lk_status lk_sampler_new(const lk_sampler_params *params, lk_sampler **out
 LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, lk_token *out_token);
 /* Convenience: the token, or -1 with lk_last_error() set. */
 LKDEF lk_token lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab);
+/* The distribution lk_sampler_sample would draw from for these logits and
+ * the current history (after bias, penalties, truncation, temperature; a
+ * one-hot vector for greedy), written to probs[0..n_vocab); draws nothing.
+ * LK_ERR_UNSUPPORTED with mirostat. Speculative decoding preserves it. */
+LKDEF lk_status lk_sampler_probs(lk_sampler *s, const float *logits, int n_vocab, float *probs);
 /* Record a token as generated (or as part of the prompt): feeds the
  * penalty history. (Mirostat's mu is updated inside sample, as in llama.cpp.) */
 LKDEF lk_status lk_sampler_accept(lk_sampler *s, lk_token token);
@@ -1629,12 +1634,13 @@ LKDEF lk_status lk_decode_ext(lk_context *c, const lk_token *tokens, const int *
  * m = 0 drops the whole tree. While a tree is pending, lk_decode and
  * lk_context_state_save refuse (LK_ERR_INVALID_ARG); lk_context_truncate to
  * at most the tokens before the tree drops it. Node logits equal sequential
- * decoding of the node's root path within float rounding (the attention
- * sums run over other key indices); so do the kept rows. With quest or
- * twilight and a budget below the visible rows, a node's page selection
- * also sees the other branches' rows (pages mix them), so it can differ
- * from sequential decoding; the policy's state after a commit is rebuilt
- * from the kept rows either way. */
+ * decoding of the node's root path bit for bit (each node reads its
+ * ancestors' rows as an index list, keys numbered as in that decoding), and
+ * so do the kept rows. With quest or twilight, a node reads the rows their
+ * page selection picks with the other branches masked: within rounding of
+ * sequential decoding while the budget holds every visible row, and with a
+ * smaller budget the selection itself can differ (pages mix branches); the
+ * policy's state after a commit is rebuilt from the kept rows either way. */
 LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int *parents, int n);
 LKDEF lk_status lk_context_tree_commit(lk_context *c, const int *path, int n);
 /* nodes of the pending tree (0: none) */
@@ -9012,6 +9018,20 @@ static int lk__rows_blocked(const lk__attn_job *a) {   /* queries in blocks of L
     kv = lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->slot0 + 1);
     return lk__attn_qblock_ok(&a->ap, &kv, a->kp->head_dim);
 }
+/* lk_decode_tree without a selecting policy: node t reads the rows before
+ * the tree and its ancestors (root first) and itself, as an index list, so
+ * its keys are numbered as in sequential decoding of its root path and its
+ * attention is that decoding's, bit for bit */
+static void lk__tree_rows(const lk__attn_job *a, int task, int t, lk_kv_view *kv) {
+    int32_t *idx = a->kp->scr_i + (size_t)task * 2 * (size_t)a->kp->n_ctx;
+    const int s0 = a->ap.tree_row0;
+    int m = 0, r, x, depth = 0;
+    for (r = kv->row0; r < s0; r++) idx[m++] = r;
+    for (x = t; x >= 0; x = a->ap.tree_parent[x]) depth++;
+    m += depth;
+    for (x = t, r = m; x >= 0; x = a->ap.tree_parent[x]) idx[--r] = s0 + x;
+    kv->idx = idx; kv->n_idx = m;
+}
 static void lk__rows_fn(void *arg, int task, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     const lk__kvp *kp = a->kp;
@@ -9060,6 +9080,7 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
         lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);
         ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
         if (a->select) a->select(a, task, t, h, &kv);
+        else if (ap.tree_parent) lk__tree_rows(a, task, t, &kv);
         if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
         else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s);
     }
@@ -10143,7 +10164,9 @@ static void lk__sampler_penalties(lk_sampler *s, lk_candidates *c) {
     c->sorted = 0;
 }
 
-LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, lk_token *out_token) {
+/* the chain; probs != NULL: instead of drawing, write the distribution the
+ * draw would use (one-hot for greedy) into probs[0..n_vocab) */
+static lk_status lk__sampler_run(lk_sampler *s, const float *logits, int n_vocab, lk_token *out_token, float *probs) {
     const lk_sampler_params *p;
     lk_candidates c;
     lk_status st;
@@ -10160,6 +10183,7 @@ LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_v
     if ((st = lk_sample_logit_bias(&c, p->logit_bias, p->n_logit_bias)) != LK_OK) return st;
 
     if (p->mirostat) {
+        if (probs) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_sampler_probs: not with mirostat (its distribution depends on its state)");
         if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
         if (p->mirostat == 2) return lk_sample_mirostat_v2(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, &s->mu, out_token);
         return lk_sample_mirostat(&c, &s->rng, p->mirostat_tau, p->mirostat_eta, 100, n_vocab, &s->mu, out_token);
@@ -10172,15 +10196,36 @@ LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_v
             *out_token = -1;
             return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_sample: all tokens banned");
         }
+        if (!st && probs) { for (i = 0; i < n_vocab; i++) probs[i] = 0.0f; probs[*out_token] = 1.0f; }
         return st;
     }
     if ((st = lk_sample_top_k(&c, p->top_k)) != LK_OK) return st;
     if ((st = lk_sample_typical(&c, p->typical_p, p->min_keep)) != LK_OK) return st;
     if ((st = lk_sample_top_p(&c, p->top_p, p->min_keep)) != LK_OK) return st;
     if ((st = lk_sample_min_p(&c, p->min_p, p->min_keep)) != LK_OK) return st;
-    if (p->temperature <= 0.0f) return lk_sample_greedy(&c, out_token);
+    if (p->temperature <= 0.0f) {
+        st = lk_sample_greedy(&c, out_token);
+        if (!st && probs) { for (i = 0; i < n_vocab; i++) probs[i] = 0.0f; probs[*out_token] = 1.0f; }
+        return st;
+    }
     if ((st = lk_sample_temperature(&c, p->temperature)) != LK_OK) return st;
+    if (probs) {
+        size_t k;
+        if ((st = lk_sample_softmax(&c)) != LK_OK) return st;
+        for (i = 0; i < n_vocab; i++) probs[i] = 0.0f;
+        for (k = 0; k < c.size; k++) probs[c.data[k].id] = c.data[k].p;
+        *out_token = c.data[0].id;
+        return LK_OK;
+    }
     return lk_sample_dist(&c, &s->rng, out_token);
+}
+LKDEF lk_status lk_sampler_sample_ex(lk_sampler *s, const float *logits, int n_vocab, lk_token *out_token) {
+    return lk__sampler_run(s, logits, n_vocab, out_token, NULL);
+}
+LKDEF lk_status lk_sampler_probs(lk_sampler *s, const float *logits, int n_vocab, float *probs) {
+    lk_token t;
+    if (!probs) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_probs: NULL probs");
+    return lk__sampler_run(s, logits, n_vocab, &t, probs);
 }
 
 LKDEF lk_token lk_sampler_sample(lk_sampler *s, const float *logits, int n_vocab) {
