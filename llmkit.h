@@ -6333,7 +6333,7 @@ static LK__NOINL unsigned lk__tile_bf16_ftz(int64_t n, const unsigned char *w, s
 }
 static void lk__tile_bf16_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int R, int C) {
     float acc[LK__TR * 2 * 2 * 8];
-    int r, c, r1, c1;
+    int r, c, r1 = 1, c1 = 1;
     if (n % 32) {
         for (r = 0; r < R; r++) for (c = 0; c < C; c++) lk__vec_dot_bf16_ref(n, &y[c * ys + r], w + (size_t)r * ws, a + (size_t)c * as);
         return;
