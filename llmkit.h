@@ -1645,6 +1645,87 @@ LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int 
 LKDEF lk_status lk_context_tree_commit(lk_context *c, const int *path, int n);
 /* nodes of the pending tree (0: none) */
 LKDEF int lk_context_tree_pending(const lk_context *c);
+/* ---- speculative decoding over a target context (lk_spec) ----
+ * Each step verifies a token tree in one target forward (lk_decode_tree):
+ * its root is the last sampled token (not yet in the cache), its other
+ * nodes are proposals. The walk from the root (SpecInfer's multi-step
+ * speculative sampling; Recursive Speculative Decoding's rule for siblings
+ * drawn without replacement) accepts child x of a node with probability
+ * min(1, p(x) / q(x)), p the sampler's distribution there (lk_sampler_probs:
+ * temperature, top-k, top-p, min-p, penalties of the accepted history) and
+ * q the proposal's; a rejected child turns p into norm(max(0, p - q)) and
+ * the next sibling is tried; when no child is accepted a token is drawn
+ * from p. Every emitted token is then distributed exactly as plain
+ * sampling would draw it (greedy: the same tokens). Proposals:
+ *   LK_SPEC_DRAFT    a draft model's chain of up to draft_max tokens, each
+ *                    drawn from its distribution (the target sampler's chain
+ *                    without penalties); stops when its top probability is
+ *                    below draft_p_min
+ *   LK_SPEC_TREE     a draft model's tree of up to n_nodes nodes, grown in
+ *                    rounds by the largest path probability (DySpec's greedy
+ *                    expansion); siblings drawn without replacement
+ *                    (Gumbel-top-k); greedy targets take the draft's best
+ *                    tokens instead (a proposal that is a fixed token is
+ *                    always valid)
+ *   LK_SPEC_RECYCLE  Token Recycling: no draft model; an adjacency table of
+ *                    each token's recycle_k most likely successors, rewritten
+ *                    from the logits of every target forward, expanded from
+ *                    the root by BFS over a static template (child j of a
+ *                    node at depth d exists while j < width[d] - rank of
+ *                    the node among its siblings; widths 8, 4, 3, 2, 2, 1, ..)
+ *                    up to n_nodes nodes
+ *   LK_SPEC_LOOKUP   prompt lookup: the draft_max tokens that followed the
+ *                    latest earlier occurrence of the last n tokens (n from
+ *                    ngram_max down to 1) of the prompt and output
+ * Fixed-token proposals (recycle, lookup, greedy trees) have q = 1 at the
+ * token. Adaptive (adaptive = 1): the step's cost is measured with now()
+ * (seconds, e.g. a monotonic clock; NULL: cost = 1 + node_cost per extra
+ * node, in units of a one-token forward); when the tokens per unit of cost
+ * fall below plain decoding's, draft_max / n_nodes halve, and at the
+ * smallest size speculation pauses for 64 tokens (plain one-token steps,
+ * also timed) before it is tried again.
+ * The target context needs n_tree >= the tree size (lk_spec_new checks);
+ * the draft context (draft, tree) the same vocabulary and n_tree for tree.
+ * The caller owns the contexts and the sampler; lk_spec uses the sampler
+ * for every draw (and feeds it the accepted tokens). Mirostat is refused. */
+typedef enum lk_spec_mode { LK_SPEC_NONE = 0, LK_SPEC_DRAFT = 1, LK_SPEC_TREE = 2, LK_SPEC_RECYCLE = 3, LK_SPEC_LOOKUP = 4 } lk_spec_mode;
+typedef struct lk_spec_params {
+    lk_spec_mode mode;
+    int draft_max;            /* draft, lookup: most proposals per step   8     */
+    float draft_p_min;        /* draft, tree: least top probability      0.0   */
+    int n_nodes;              /* tree, recycle: nodes per step, root incl. 16 / 32 (0: the mode's) */
+    int ngram_max;            /* lookup: longest n-gram matched          3     */
+    int recycle_k;            /* recycle: successors kept per token      8     */
+    int adaptive;             /* 1: shrink or pause when it does not pay 1     */
+    float node_cost;          /* cost of an extra node without now()     0.1   */
+    double (*now)(void *user);/* optional clock for the adaptive rule         */
+    void *now_user;
+    uint64_t seed;            /* draws of the draft's proposals          0     */
+    const lk_allocator *alloc;
+} lk_spec_params;
+typedef struct lk_spec_stats {
+    int64_t tokens;           /* tokens emitted (lk_spec_begin's included)      */
+    int64_t forwards;         /* target forwards (the prompt's not counted)     */
+    int64_t proposed;         /* proposal nodes verified                        */
+    int64_t accepted;         /* proposals accepted                             */
+    int64_t plain_steps;      /* one-token steps while paused                   */
+} lk_spec_stats;
+typedef struct lk_spec lk_spec;
+LKDEF lk_spec_params lk_spec_default_params(void);
+/* Options by name: spec none|draft|tree|recycle|lookup, draft-max,
+ * draft-p-min, spec-nodes, spec-ngram, spec-k, spec-adaptive 0|1, spec-seed.
+ * LK_ERR_NOT_FOUND for other names. */
+LKDEF lk_status lk_spec_params_set(lk_spec_params *p, const char *name, const char *value);
+LKDEF const char *lk_spec_mode_name(lk_spec_mode m);
+LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *smp, const lk_spec_params *p, lk_spec **out);
+/* Decode the prompt (both contexts must be empty) and draw the first token. */
+LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_token *first);
+/* One step: up to cap tokens appended to out (*n_out >= 1: accepted
+ * proposals, then the drawn token). cap >= 1; a step never emits more. The
+ * target's cache then holds everything emitted but the last token. */
+LKDEF lk_status lk_spec_step(lk_spec *s, lk_token *out, int cap, int *n_out);
+LKDEF lk_spec_stats lk_spec_get_stats(const lk_spec *s);
+LKDEF void lk_spec_free(lk_spec *s);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
  * that row was not computed (or the last decode failed). */
 LKDEF const float *lk_logits(const lk_context *c, int i);
@@ -14432,7 +14513,7 @@ LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int 
     lk_status st;
     if (!c || !tokens || !parents || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: NULL argument or no nodes");
     if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: a token tree is already pending: commit it first");
-    max_n = c->p.logits_all ? c->n_batch : c->p.n_tree;
+    max_n = c->p.logits_all ? c->n_batch : c->p.n_tree > 1 ? c->p.n_tree : 1;   /* one logits row always exists */
     if (n > max_n)
         return lk_set_error(LK_ERR_RANGE, "lk_decode_tree: %d nodes, the context takes at most %d (lk_context_params.n_tree, option tree-nodes)", n, max_n);
     if (n > c->n_ctx - c->kv.n)
@@ -14485,6 +14566,449 @@ LKDEF lk_status lk_context_tree_commit(lk_context *c, const int *path, int n) {
     lk__kvp_truncate(&c->kp, s0 + n);
     lk__kvp_rebuild(c, s0, s0 + n);
     c->n_logit_rows = 0;
+    return LK_OK;
+}
+/* ---- speculative decoding (lk_spec) ------------------------------------------ */
+struct lk_spec {
+    lk_spec_params p;
+    lk_allocator al;
+    lk_context *t, *d;              /* target, draft (draft / tree modes)              */
+    lk_sampler *smp, *dsmp;         /* the caller's sampler; the draft's (no penalties) */
+    int V, cap;                     /* vocabulary; most nodes per step                 */
+    lk_token *hist; int n_hist, hist_cap;   /* prompt + emitted; the last one is pending (not in the target's cache) */
+    lk_token *tok; int *par, *qrow, *rank, *depth, *path;   /* [cap] the step's tree */
+    float *val;                     /* [cap] path probability (tree)                   */
+    float *q;                       /* [cap][V] proposal distributions, by row        */
+    int *qnext;                     /* [cap] tree: next candidate rank of each node's children */
+    int32_t *order;                 /* [cap][cap] tree: each expanded node's candidates, best first */
+    float *pb;                      /* [V] the walk's p                                */
+    int32_t *adj;                   /* recycle: [V][recycle_k] successors, -1 = none   */
+    unsigned char *blk; size_t blk_size;   /* the arrays above, one allocation */
+    int cur_draft, cur_nodes, pause;
+    double rate_spec, rate_plain;   /* tokens per unit of cost (EMAs; 0 = unknown)     */
+    int n_rate;
+    lk_rng rng;
+    lk_spec_stats st;
+};
+LKDEF lk_spec_params lk_spec_default_params(void) {
+    lk_spec_params p;
+    memset(&p, 0, sizeof p);
+    p.mode = LK_SPEC_NONE; p.draft_max = 8; p.draft_p_min = 0.0f; p.n_nodes = 0; p.ngram_max = 3; p.recycle_k = 8;
+    p.adaptive = 1; p.node_cost = 0.1f;
+    return p;
+}
+LKDEF const char *lk_spec_mode_name(lk_spec_mode m) {
+    static const char *const names[] = { "none", "draft", "tree", "recycle", "lookup" };
+    return (int)m >= 0 && (int)m < 5 ? names[m] : "?";
+}
+LKDEF lk_status lk_spec_params_set(lk_spec_params *p, const char *name, const char *v) {
+    const char *n;
+    char *end;
+    long long i;
+    double f;
+    int k;
+    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_params_set: NULL argument");
+    n = lk__opt_name(name);
+    if (!strcmp(n, "spec")) {
+        for (k = 0; k < 5; k++) if (!strcmp(v, lk_spec_mode_name((lk_spec_mode)k))) { p->mode = (lk_spec_mode)k; return LK_OK; }
+        return lk_set_error(LK_ERR_INVALID_ARG, "--spec expects none, draft, tree, recycle or lookup, got '%s'", v);
+    }
+    if (!strcmp(n, "draft-p-min")) {
+        f = strtod(v, &end);
+        if (end == v || *end || !(f >= 0.0 && f <= 1.0)) return lk_set_error(LK_ERR_INVALID_ARG, "--draft-p-min expects a probability in [0, 1], got '%s'", v);
+        p->draft_p_min = (float)f;
+        return LK_OK;
+    }
+    i = strtoll(v, &end, 10);
+    if (end == v || *end) {
+        if (!strcmp(n, "draft-max") || !strcmp(n, "spec-nodes") || !strcmp(n, "spec-ngram") || !strcmp(n, "spec-k") || !strcmp(n, "spec-adaptive") || !strcmp(n, "spec-seed"))
+            return lk_set_error(LK_ERR_INVALID_ARG, "--%s expects an integer, got '%s'", n, v);
+        return LK_ERR_NOT_FOUND;
+    }
+    if (!strcmp(n, "spec-seed")) { p->seed = (uint64_t)i; return LK_OK; }
+    if (!strcmp(n, "draft-max") || !strcmp(n, "spec-nodes") || !strcmp(n, "spec-ngram") || !strcmp(n, "spec-k") || !strcmp(n, "spec-adaptive")) {
+        const long long lo = !strcmp(n, "spec-adaptive") ? 0 : 1, hi = !strcmp(n, "spec-adaptive") ? 1 : !strcmp(n, "spec-ngram") ? 8 : 512;
+        if (i < lo || i > hi) return lk_set_error(LK_ERR_INVALID_ARG, "--%s expects a value in [%lld, %lld], got %lld", n, lo, hi, i);
+        if (!strcmp(n, "draft-max")) p->draft_max = (int)i;
+        else if (!strcmp(n, "spec-nodes")) p->n_nodes = (int)i;
+        else if (!strcmp(n, "spec-ngram")) p->ngram_max = (int)i;
+        else if (!strcmp(n, "spec-k")) p->recycle_k = (int)i;
+        else p->adaptive = (int)i;
+        return LK_OK;
+    }
+    return LK_ERR_NOT_FOUND;
+}
+static int lk__spec_nodes(const lk_spec_params *p) {   /* most nodes per step, root included */
+    if (p->mode == LK_SPEC_DRAFT || p->mode == LK_SPEC_LOOKUP) return p->draft_max + 1;
+    if (p->mode == LK_SPEC_TREE) return p->n_nodes > 0 ? p->n_nodes : 16;
+    if (p->mode == LK_SPEC_RECYCLE) return p->n_nodes > 0 ? p->n_nodes : 32;
+    return 1;
+}
+static int lk__ctx_tree_max(const lk_context *c) { return c->p.logits_all ? c->n_batch : c->p.n_tree > 1 ? c->p.n_tree : 1; }
+LKDEF void lk_spec_free(lk_spec *s) {
+    lk_allocator a;
+    if (!s) return;
+    a = s->al;
+    if (s->dsmp) lk_sampler_free(s->dsmp);
+    lk__free(&a, s->hist, sizeof(lk_token) * (size_t)s->hist_cap);
+    lk__free(&a, s->blk, s->blk_size);
+    lk__free(&a, s, sizeof *s);
+}
+LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *smp, const lk_spec_params *pp, lk_spec **out) {
+    lk_spec_params p = pp ? *pp : lk_spec_default_params();
+    lk_allocator a = lk__resolve_alloc(p.alloc);
+    lk_spec *s;
+    size_t need, V, cap, off = 0;
+    unsigned char *blk;
+    lk_status st;
+    if (!target || !smp || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: NULL target, sampler or out");
+    *out = NULL;
+    if ((int)p.mode < 0 || p.mode > LK_SPEC_LOOKUP) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: unknown mode %d", (int)p.mode);
+    if (p.draft_max < 1 || p.draft_max > 512 || p.n_nodes < 0 || p.n_nodes > 512 || p.ngram_max < 1 || p.ngram_max > 8 || p.recycle_k < 1 || p.recycle_k > 64 ||
+        !(p.draft_p_min >= 0.0f && p.draft_p_min <= 1.0f) || !(p.node_cost >= 0.0f))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: parameter out of range (draft_max 1..512, n_nodes 0..512, ngram_max 1..8, recycle_k 1..64, draft_p_min 0..1)");
+    if (smp->p.mirostat) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_spec_new: not with mirostat (its draws depend on its state, not on a distribution)");
+    if ((p.mode == LK_SPEC_DRAFT || p.mode == LK_SPEC_TREE) && !draft) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: mode %s needs a draft context", lk_spec_mode_name(p.mode));
+    if (draft && draft->m->hp.n_vocab != target->m->hp.n_vocab)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: the draft's vocabulary (%d) differs from the target's (%d)", draft->m->hp.n_vocab, target->m->hp.n_vocab);
+    if (lk_context_n_past(target) || (draft && lk_context_n_past(draft))) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: the contexts must be empty");
+    cap = (size_t)lk__spec_nodes(&p);
+    if ((int)cap > lk__ctx_tree_max(target))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: %zu nodes per step, the target context takes %d (set lk_context_params.n_tree, option tree-nodes)", cap, lk__ctx_tree_max(target));
+    if (p.mode == LK_SPEC_TREE && (int)cap - 1 > lk__ctx_tree_max(draft))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: the draft context takes %d tree nodes, tree mode needs %zu (n_tree)", lk__ctx_tree_max(draft), cap - 1);
+    V = (size_t)target->m->hp.n_vocab;
+    s = LK__CAST(lk_spec *, lk__alloc(&a, sizeof *s));
+    if (!s) return lk_set_error(LK_ERR_NOMEM, "lk_spec_new: out of memory");
+    memset(s, 0, sizeof *s);
+    s->p = p; s->al = a; s->t = target; s->d = draft; s->smp = smp; s->V = (int)V; s->cap = (int)cap;
+    s->hist_cap = target->n_ctx + 1;
+    /* one block: tok par qrow rank depth path qnext [cap] ints, val [cap], q [cap][V], pb [V], order [cap][cap], adj [V][k] */
+    need = cap * (7 * sizeof(int) + sizeof(float)) + cap * V * sizeof(float) + V * sizeof(float) + cap * cap * sizeof(int32_t) +
+           (p.mode == LK_SPEC_RECYCLE ? V * (size_t)p.recycle_k * sizeof(int32_t) : 0) + 64;
+    s->hist = LK__CAST(lk_token *, lk__alloc(&a, sizeof(lk_token) * (size_t)s->hist_cap));
+    blk = LK__CAST(unsigned char *, lk__alloc(&a, need));
+    s->blk = blk; s->blk_size = need;
+    if (!s->hist || !blk) {
+        lk_spec_free(s);
+        return lk_set_error(LK_ERR_NOMEM, "lk_spec_new: out of memory (%zu bytes)", need);
+    }
+#define LK__SP(ptr, T, n) do { ptr = LK__CAST(T, (void *)(blk + off)); off += (n); } while (0)
+    LK__SP(s->q, float *, cap * V * sizeof(float)); LK__SP(s->pb, float *, V * sizeof(float));
+    LK__SP(s->val, float *, cap * sizeof(float)); LK__SP(s->order, int32_t *, cap * cap * sizeof(int32_t));
+    LK__SP(s->tok, lk_token *, cap * sizeof(int));
+    LK__SP(s->par, int *, cap * sizeof(int)); LK__SP(s->qrow, int *, cap * sizeof(int)); LK__SP(s->rank, int *, cap * sizeof(int));
+    LK__SP(s->depth, int *, cap * sizeof(int)); LK__SP(s->path, int *, cap * sizeof(int)); LK__SP(s->qnext, int *, cap * sizeof(int));
+    if (p.mode == LK_SPEC_RECYCLE) { LK__SP(s->adj, int32_t *, V * (size_t)p.recycle_k * sizeof(int32_t)); memset(s->adj, 0xff, V * (size_t)p.recycle_k * sizeof(int32_t)); }
+#undef LK__SP
+    if (draft) {
+        lk_sampler_params dp = smp->p;
+        dp.repeat_penalty = 1.0f; dp.frequency_penalty = 0.0f; dp.presence_penalty = 0.0f; dp.logit_bias = smp->bias; dp.alloc = NULL;
+        dp.n_vocab = (int)V; dp.seed = p.seed;
+        if ((st = lk_sampler_new(&dp, &s->dsmp))) { lk_spec_free(s); return st; }
+    }
+    lk_rng_seed_stream(&s->rng, p.seed, 0x5eedULL);
+    s->cur_draft = p.draft_max; s->cur_nodes = (int)cap;
+    *out = s;
+    return LK_OK;
+}
+LKDEF lk_spec_stats lk_spec_get_stats(const lk_spec *s) {
+    lk_spec_stats z;
+    if (s) return s->st;
+    memset(&z, 0, sizeof z);
+    return z;
+}
+/* a draw from p[0..V) (sums to about 1) with u ~ U[0, 1) */
+static lk_token lk__spec_draw(const float *p, int V, double u) {
+    double sum = 0.0, cum = 0.0;
+    int i, last = -1;
+    for (i = 0; i < V; i++) sum += p[i];
+    u *= sum;
+    for (i = 0; i < V; i++) if (p[i] > 0.0f) { last = i; cum += p[i]; if (u < cum) return i; }
+    return last;
+}
+/* the top k of x[0..V) (largest first, lower id first on ties) into idx; returns how many (x > -inf) */
+static int lk__spec_topk(const float *x, int V, int k, int32_t *idx) {
+    int n = 0, i, j;
+    for (i = 0; i < V; i++) {
+        if (!(x[i] > -HUGE_VAL)) continue;
+        if (n == k && !(x[i] > x[idx[n - 1]])) continue;
+        j = n < k ? n++ : n - 1;
+        while (j > 0 && x[i] > x[idx[j - 1]]) { idx[j] = idx[j - 1]; j--; }
+        idx[j] = i;
+    }
+    return n;
+}
+/* The rejection walk over the step's tree (nodes 0..n-1, node 0 the pending
+ * token) after one target forward; emits the accepted tokens and a drawn
+ * one, commits the accepted path. Fixed-token children (qrow < 0) have
+ * q = 1 at their token; children sharing a q row were drawn from it
+ * without replacement in index order, so the k-th of them is checked
+ * against q with the earlier ones removed (Recursive Speculative Decoding). */
+static lk_status lk__spec_verify(lk_spec *s, int n, lk_token *out, int cap, int *n_out) {
+    const int V = s->V;
+    lk_rng *r = lk_sampler_rng(s->smp);
+    int u = 0, m = 1, emitted = 0, i, c;
+    lk_status st;
+    lk_token x;
+    s->path[0] = 0;
+    if ((st = lk_decode_tree(s->t, s->tok, s->par, n))) return st;
+    s->st.forwards++; s->st.proposed += n - 1;
+    if (s->adj)   /* Token Recycling: every node's logits rewrite its token's successors */
+        for (i = 0; i < n; i++) {
+            int32_t top[64];
+            int k = lk__spec_topk(lk_logits(s->t, i), V, s->p.recycle_k, top), j;
+            for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)s->tok[i] * s->p.recycle_k + j] = j < k ? top[j] : -1;
+        }
+    for (;;) {
+        double removed = 0.0;   /* q mass of the siblings already rejected (one q row per node's children) */
+        int accepted = 0;
+        if ((st = lk_sampler_probs(s->smp, lk_logits(s->t, u), V, s->pb))) return st;
+        if (emitted + 1 >= cap) break;   /* room for the drawn token only */
+        for (c = u + 1; c < n && !accepted; c++) {
+            double px, qx, keep;
+            if (s->par[c] != u) continue;
+            x = s->tok[c]; px = s->pb[x];
+            if (s->qrow[c] < 0) qx = 1.0;
+            else { const float *q = s->q + (size_t)s->qrow[c] * V; qx = removed < 1.0 ? q[x] / (1.0 - removed) : 0.0; }
+            /* accept with probability min(1, p(x) / q(x)); q(x) = 0 accepts iff p(x) > 0 */
+            if (px >= qx ? px > 0.0 : lk_rng_double(r) * qx < px) {
+                if ((st = lk_sampler_accept(s->smp, x))) return st;
+                out[emitted++] = x;
+                s->path[m++] = c; u = c; accepted = 1;
+                break;
+            }
+            /* p <- norm(max(0, p - q)), q the proposal this sibling was drawn from */
+            if (s->qrow[c] < 0) { keep = 1.0 - px; s->pb[x] = 0.0f; }
+            else {
+                const float *q = s->q + (size_t)s->qrow[c] * V;
+                const double scale = removed < 1.0 ? 1.0 / (1.0 - removed) : 0.0;
+                int e, j;
+                keep = 0.0;
+                for (j = 0; j < V; j++) {
+                    double qj = q[j] * scale, d;
+                    for (e = u + 1; e < c; e++) if (s->par[e] == u && s->qrow[e] == s->qrow[c] && s->tok[e] == j) { qj = 0.0; break; }   /* removed */
+                    d = (double)s->pb[j] - qj;
+                    s->pb[j] = d > 0.0 ? (float)d : 0.0f;
+                    keep += s->pb[j];
+                }
+                removed += q[x];
+            }
+            if (!(keep > 1e-30)) {   /* p == q up to rounding: p itself */
+                if ((st = lk_sampler_probs(s->smp, lk_logits(s->t, u), V, s->pb))) return st;
+                keep = 1.0;
+            }
+            for (i = 0; i < V; i++) s->pb[i] = (float)(s->pb[i] / keep);
+        }
+        if (!accepted) break;
+    }
+    x = lk__spec_draw(s->pb, V, lk_rng_double(r));
+    if (x < 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_step: the sampler's distribution is empty");
+    if ((st = lk_sampler_accept(s->smp, x))) return st;
+    out[emitted++] = x;
+    if ((st = lk_context_tree_commit(s->t, s->path, m))) return st;
+    s->st.accepted += m - 1;
+    for (i = 0; i < emitted; i++) s->hist[s->n_hist++] = out[i];
+    *n_out = emitted;
+    return LK_OK;
+}
+/* the draft context through the pending token (its last logits: q at the root) */
+static lk_status lk__spec_draft_sync(lk_spec *s) {
+    int dn = lk_context_n_past(s->d);
+    if (dn >= s->n_hist) { lk_status st = lk_context_truncate(s->d, s->n_hist - 1); if (st) return st; dn = s->n_hist - 1; }
+    return lk_decode(s->d, s->hist + dn, s->n_hist - dn);
+}
+static void lk__spec_node(lk_spec *s, int i, lk_token t, int par, int qrow) {
+    s->tok[i] = t; s->par[i] = par; s->qrow[i] = qrow;
+    s->depth[i] = par < 0 ? 0 : s->depth[par] + 1;
+}
+/* draft mode: a chain drawn from the draft; returns the nodes (root incl.) */
+static lk_status lk__spec_build_draft(lk_spec *s, int k, int *n) {
+    int i;
+    lk_status st;
+    if ((st = lk__spec_draft_sync(s))) return st;
+    for (i = 1; i <= k; i++) {
+        float *q = s->q + (size_t)(i - 1) * s->V, top = 0.0f;
+        int j;
+        lk_token x;
+        if ((st = lk_sampler_probs(s->dsmp, lk_logits(s->d, -1), s->V, q))) return st;
+        for (j = 0; j < s->V; j++) if (q[j] > top) top = q[j];
+        if (top < s->p.draft_p_min) break;
+        x = lk__spec_draw(q, s->V, lk_rng_double(&s->rng));
+        lk__spec_node(s, i, x, i - 1, i - 1);
+        if (i == k || lk_context_n_past(s->d) >= s->d->n_ctx) { i++; break; }
+        if ((st = lk_decode(s->d, &x, 1))) return st;
+    }
+    *n = i;   /* nodes 0 .. i - 1 */
+    return LK_OK;
+}
+/* tree mode: rounds of draft tree forwards; each round adds the best
+ * candidates (value = path probability) below nodes whose q is known */
+static lk_status lk__spec_build_tree(lk_spec *s, int budget, int *n_out) {
+    const int V = s->V, greedy = s->smp->p.temperature <= 0.0f;
+    int n = 1, expanded = 0, round, i;
+    int32_t *pp = s->order + (size_t)(s->cap - 1) * s->cap;   /* the last order row: draft parents (never an expanded node's: n < cap) */
+    lk_status st;
+    if ((st = lk__spec_draft_sync(s))) return st;
+    s->val[0] = 1.0f;
+    for (round = 0; n < budget; round++) {
+        int add, a;
+        for (i = expanded; i < n; i++) {   /* q and the candidate order of the nodes added last round */
+            const float *lg = i == 0 ? lk_logits(s->d, -1) : lk_logits(s->d, i - 1);
+            float *q = s->q + (size_t)i * V;
+            int32_t *ord = s->order + (size_t)i * s->cap;
+            int k, j;
+            if (!lg) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_step: no draft logits");
+            if (greedy) {   /* fixed tokens: the draft's most likely ones; q its softmax (for the values) */
+                double mx, z = 0.0;
+                k = lk__spec_topk(lg, V, budget, ord);
+                mx = lg[ord[0]];
+                for (j = 0; j < V; j++) z += exp((double)lg[j] - mx);
+                for (j = 0; j < V; j++) q[j] = (float)(exp((double)lg[j] - mx) / z);
+            } else {        /* Gumbel-top-k of q: the order of drawing without replacement */
+                float *g = s->pb;
+                if ((st = lk_sampler_probs(s->dsmp, lg, V, q))) return st;
+                for (j = 0; j < V; j++) g[j] = q[j] > 0.0f ? (float)(log((double)q[j]) - log(-log(1.0 - lk_rng_double(&s->rng)))) : -(float)HUGE_VAL;
+                k = lk__spec_topk(g, V, budget, ord);
+            }
+            for (j = k; j < budget; j++) ord[j] = -1;
+            s->qnext[i] = 0;
+        }
+        expanded = n;
+        if (lk_context_tree_pending(s->d) && (st = lk_context_tree_commit(s->d, NULL, 0))) return st;   /* drop the draft's tree rows */
+        add = round < 7 ? (budget - n + 1) / 2 : budget - n;   /* about half of what is left per round */
+        if (add < 1) add = 1;
+        for (a = 0; a < add && n < budget; a++) {   /* the best next child over all expanded nodes (DySpec) */
+            int best = -1;
+            float bv = 0.0f;
+            for (i = 0; i < expanded; i++) {
+                const int32_t t = s->qnext[i] < budget ? s->order[(size_t)i * s->cap + s->qnext[i]] : -1;
+                float v;
+                if (t < 0) continue;
+                v = s->val[i] * s->q[(size_t)i * V + t];
+                if (v > bv) { bv = v; best = i; }
+            }
+            if (best < 0 || bv <= 0.0f || bv < s->p.draft_p_min) break;
+            lk__spec_node(s, n, s->order[(size_t)best * s->cap + s->qnext[best]], best, greedy ? -1 : best);
+            s->val[n] = bv; s->qnext[best]++;
+            n++;
+        }
+        if (n == expanded || n >= budget || round == 7) break;
+        for (i = 1; i < n; i++) pp[i - 1] = s->par[i] - 1;   /* the draft's tree: node i is its node i - 1 */
+        if ((st = lk_decode_tree(s->d, s->tok + 1, pp, n - 1))) return st;
+    }
+    if (lk_context_tree_pending(s->d) && (st = lk_context_tree_commit(s->d, NULL, 0))) return st;
+    *n_out = n;
+    return LK_OK;
+}
+/* recycle mode: BFS over the template from the pending token */
+static void lk__spec_build_recycle(lk_spec *s, int budget, int *n_out) {
+    static const int width[8] = { 8, 4, 3, 2, 2, 1, 1, 1 };
+    const int K = s->p.recycle_k;
+    int n = 1, head = 0;
+    s->rank[0] = 0;
+    while (head < n && n < budget) {
+        const int u = head++, d = s->depth[u], w = (d < 8 ? width[d] : 1) - s->rank[u];
+        int j, made = 0;
+        for (j = 0; j < K && made < w && n < budget; j++) {
+            const int32_t t = s->adj[(size_t)s->tok[u] * K + j];
+            int e, dup = 0;
+            if (t < 0) break;
+            for (e = u + 1; e < n; e++) if (s->par[e] == u && s->tok[e] == t) dup = 1;
+            if (dup) continue;
+            lk__spec_node(s, n, t, u, -1);
+            s->rank[n] = made++;
+            n++;
+        }
+    }
+    *n_out = n;
+}
+/* lookup mode: what followed the latest earlier occurrence of the last n-gram */
+static void lk__spec_build_lookup(lk_spec *s, int k, int *n_out) {
+    const lk_token *h = s->hist;
+    const int L = s->n_hist;
+    int g, j, n = 1;
+    for (g = s->p.ngram_max < L ? s->p.ngram_max : L - 1; g >= 1 && n == 1; g--)
+        for (j = L - g - 1; j >= 0; j--) {
+            if (memcmp(h + j, h + L - g, sizeof(lk_token) * (size_t)g)) continue;
+            for (; n <= k && j + g + n - 1 < L; n++) lk__spec_node(s, n, h[j + g + n - 1], n - 1, -1);
+            break;
+        }
+    *n_out = n;
+}
+LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_token *first) {
+    lk_status st;
+    lk_token t;
+    if (!s || !prompt || n <= 0 || !first) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_begin: NULL argument or empty prompt");
+    if (n + 1 > s->hist_cap - 1) return lk_set_error(LK_ERR_RANGE, "lk_spec_begin: the prompt (%d tokens) does not fit the context", n);
+    if (lk_context_n_past(s->t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_begin: the target context is not empty");
+    if ((st = lk_decode(s->t, prompt, n))) return st;
+    if ((st = lk_sampler_sample_ex(s->smp, lk_logits(s->t, -1), s->V, &t))) return st;
+    if ((st = lk_sampler_accept(s->smp, t))) return st;
+    if (s->adj) {
+        int32_t top[64];
+        int k = lk__spec_topk(lk_logits(s->t, -1), s->V, s->p.recycle_k, top), j;
+        for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)prompt[n - 1] * s->p.recycle_k + j] = j < k ? top[j] : -1;
+    }
+    memcpy(s->hist, prompt, sizeof(lk_token) * (size_t)n);
+    s->n_hist = n;
+    s->hist[s->n_hist++] = t;
+    s->st.tokens++;
+    *first = t;
+    return LK_OK;
+}
+LKDEF lk_status lk_spec_step(lk_spec *s, lk_token *out, int cap, int *n_out) {
+    const int room = s ? s->t->n_ctx - lk_context_n_past(s->t) : 0;
+    int n = 1, plain, budget;
+    double t0 = 0.0, cost;
+    lk_status st;
+    if (!s || !out || !n_out || cap < 1) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_step: NULL argument or cap < 1");
+    *n_out = 0;
+    if (s->n_hist == 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_step: call lk_spec_begin first");
+    if (room < 1) return lk_set_error(LK_ERR_RANGE, "lk_spec_step: the context is full (%d tokens)", s->t->n_ctx);
+    plain = s->p.mode == LK_SPEC_NONE || s->pause > 0;
+    budget = s->cur_nodes < room ? s->cur_nodes : room;
+    if (s->p.now) t0 = s->p.now(s->p.now_user);
+    lk__spec_node(s, 0, s->hist[s->n_hist - 1], -1, -1);
+    if (!plain && budget > 1) {
+        switch (s->p.mode) {
+        case LK_SPEC_DRAFT: st = lk__spec_build_draft(s, s->cur_draft < budget - 1 ? s->cur_draft : budget - 1, &n); break;
+        case LK_SPEC_TREE: st = lk__spec_build_tree(s, budget, &n); break;
+        case LK_SPEC_RECYCLE: lk__spec_build_recycle(s, budget, &n); st = LK_OK; break;
+        default: lk__spec_build_lookup(s, s->cur_draft < budget - 1 ? s->cur_draft : budget - 1, &n); st = LK_OK; break;
+        }
+        if (st) return st;
+    }
+    if ((st = lk__spec_verify(s, n, out, cap, n_out))) return st;
+    if (s->d && lk_context_n_past(s->d) > s->n_hist - 1) {   /* the draft keeps the accepted prefix */
+        if ((st = lk_context_truncate(s->d, s->n_hist - 1))) return st;
+    }
+    s->st.tokens += *n_out;
+    if (plain) s->st.plain_steps++;
+    if (s->p.adaptive && s->p.mode != LK_SPEC_NONE) {   /* tokens per unit of cost, against plain decoding's */
+        double rate;
+        cost = s->p.now ? s->p.now(s->p.now_user) - t0 : 1.0 + s->p.node_cost * (n - 1);
+        if (!(cost > 0.0)) cost = 1e-9;
+        rate = *n_out / cost;
+        if (plain) { s->rate_plain = s->rate_plain > 0.0 ? 0.8 * s->rate_plain + 0.2 * rate : rate; if (s->pause > 0) s->pause--; }
+        else {
+            s->rate_spec = s->n_rate ? 0.8 * s->rate_spec + 0.2 * rate : rate;
+            s->n_rate++;
+        }
+        if (!s->p.now && s->rate_plain == 0.0) s->rate_plain = 1.0;
+        if (!plain && s->n_rate >= 8 && s->rate_plain > 0.0 && s->rate_spec < s->rate_plain) {
+            if (s->cur_draft > 1 || s->cur_nodes > 2) {
+                s->cur_draft = s->cur_draft > 1 ? s->cur_draft / 2 : 1;
+                s->cur_nodes = s->cur_nodes > 2 ? (s->cur_nodes + 1) / 2 : 2;
+                if (s->p.mode == LK_SPEC_DRAFT || s->p.mode == LK_SPEC_LOOKUP) s->cur_nodes = s->cur_draft + 1;
+            } else {
+                s->pause = 64;
+                s->cur_draft = s->p.draft_max; s->cur_nodes = s->cap;
+            }
+            s->n_rate = 0;
+        }
+        if (s->p.now && s->rate_plain == 0.0 && !plain && s->n_rate == 1) s->pause = 4;   /* measure plain decoding once, early */
+    }
     return LK_OK;
 }
 LKDEF uint64_t lk_context_kv_bytes(const lk_context *c) {
