@@ -1725,6 +1725,9 @@ LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_toke
  * target's cache then holds everything emitted but the last token. */
 LKDEF lk_status lk_spec_step(lk_spec *s, lk_token *out, int cap, int *n_out);
 LKDEF lk_spec_stats lk_spec_get_stats(const lk_spec *s);
+/* Empty the contexts for a new prompt (lk_spec_begin next); keeps the
+ * statistics and Token Recycling's table (a hot start, as in the paper). */
+LKDEF lk_status lk_spec_reset(lk_spec *s);
 LKDEF void lk_spec_free(lk_spec *s);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
  * that row was not computed (or the last decode failed). */
@@ -14745,10 +14748,51 @@ static int lk__spec_topk(const float *x, int V, int k, int32_t *idx) {
  * q = 1 at their token; children sharing a q row were drawn from it
  * without replacement in index order, so the k-th of them is checked
  * against q with the earlier ones removed (Recursive Speculative Decoding). */
+/* One node of the walk. p[0..V): the sampler's distribution at the node;
+ * its children in order: tokens ct[i], proposals cq[i] (NULL: the fixed
+ * token, q = 1 there; children with the same cq were drawn from it without
+ * replacement, in this order). coin(a) is true with probability a. Returns
+ * the accepted child's index, or -1 with p turned into the distribution to
+ * draw the next token from. rule 1 skips the residual (a wrong rule, kept
+ * as the tests' negative control). */
+static int lk__spec_walk_node(float *p, int V, const lk_token *ct, const float *const *cq, int nc,
+                              int (*coin)(double a, void *user), void *user, int rule) {
+    double removed = 0.0, keep;
+    int c, e, j;
+    for (c = 0; c < nc; c++) {
+        const lk_token x = ct[c];
+        const double px = p[x], qx = !cq[c] ? 1.0 : removed < 1.0 ? cq[c][x] / (1.0 - removed) : 0.0;
+        /* accept with probability min(1, p(x) / q(x)); q(x) = 0 accepts iff p(x) > 0 */
+        if (coin(px >= qx ? (px > 0.0 ? 1.0 : 0.0) : px / qx, user)) return c;
+        if (rule == 1) continue;
+        if (!cq[c]) { keep = 1.0 - px; p[x] = 0.0f; }   /* p <- norm(max(0, p - q)) */
+        else {
+            const double scale = removed < 1.0 ? 1.0 / (1.0 - removed) : 0.0;
+            keep = 0.0;
+            for (j = 0; j < V; j++) {
+                double qj = cq[c][j] * scale, d;
+                for (e = 0; e < c; e++) if (cq[e] == cq[c] && ct[e] == j) { qj = 0.0; break; }   /* drawn before: not in q */
+                d = (double)p[j] - qj;
+                p[j] = d > 0.0 ? (float)d : 0.0f;
+                keep += p[j];
+            }
+            removed += cq[c][x];
+        }
+        if (!(keep > 1e-30)) return -2;   /* p == q up to rounding */
+        for (j = 0; j < V; j++) p[j] = (float)(p[j] / keep);
+    }
+    return -1;
+}
+static int lk__spec_coin(double a, void *user) { return lk_rng_double(LK__CAST(lk_rng *, user)) < a; }
+/* The rejection walk over the step's tree (nodes 0..n-1, node 0 the pending
+ * token) after one target forward: emits the accepted tokens and a drawn
+ * one, commits the accepted path (SpecInfer's multi-step speculative
+ * sampling; siblings from one q row checked as Recursive Speculative
+ * Decoding does, lk__spec_walk_node). */
 static lk_status lk__spec_verify(lk_spec *s, int n, lk_token *out, int cap, int *n_out) {
     const int V = s->V;
     lk_rng *r = lk_sampler_rng(s->smp);
-    int u = 0, m = 1, emitted = 0, i, c;
+    int u = 0, m = 1, emitted = 0, i;
     lk_status st;
     lk_token x;
     s->path[0] = 0;
@@ -14761,46 +14805,20 @@ static lk_status lk__spec_verify(lk_spec *s, int n, lk_token *out, int cap, int 
             for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)s->tok[i] * s->p.recycle_k + j] = j < k ? top[j] : -1;
         }
     for (;;) {
-        double removed = 0.0;   /* q mass of the siblings already rejected (one q row per node's children) */
-        int accepted = 0;
+        lk_token ct[512];
+        const float *cq[512];
+        int ci[512], nc = 0, c, got;
         if ((st = lk_sampler_probs(s->smp, lk_logits(s->t, u), V, s->pb))) return st;
         if (emitted + 1 >= cap) break;   /* room for the drawn token only */
-        for (c = u + 1; c < n && !accepted; c++) {
-            double px, qx, keep;
-            if (s->par[c] != u) continue;
-            x = s->tok[c]; px = s->pb[x];
-            if (s->qrow[c] < 0) qx = 1.0;
-            else { const float *q = s->q + (size_t)s->qrow[c] * V; qx = removed < 1.0 ? q[x] / (1.0 - removed) : 0.0; }
-            /* accept with probability min(1, p(x) / q(x)); q(x) = 0 accepts iff p(x) > 0 */
-            if (px >= qx ? px > 0.0 : lk_rng_double(r) * qx < px) {
-                if ((st = lk_sampler_accept(s->smp, x))) return st;
-                out[emitted++] = x;
-                s->path[m++] = c; u = c; accepted = 1;
-                break;
-            }
-            /* p <- norm(max(0, p - q)), q the proposal this sibling was drawn from */
-            if (s->qrow[c] < 0) { keep = 1.0 - px; s->pb[x] = 0.0f; }
-            else {
-                const float *q = s->q + (size_t)s->qrow[c] * V;
-                const double scale = removed < 1.0 ? 1.0 / (1.0 - removed) : 0.0;
-                int e, j;
-                keep = 0.0;
-                for (j = 0; j < V; j++) {
-                    double qj = q[j] * scale, d;
-                    for (e = u + 1; e < c; e++) if (s->par[e] == u && s->qrow[e] == s->qrow[c] && s->tok[e] == j) { qj = 0.0; break; }   /* removed */
-                    d = (double)s->pb[j] - qj;
-                    s->pb[j] = d > 0.0 ? (float)d : 0.0f;
-                    keep += s->pb[j];
-                }
-                removed += q[x];
-            }
-            if (!(keep > 1e-30)) {   /* p == q up to rounding: p itself */
-                if ((st = lk_sampler_probs(s->smp, lk_logits(s->t, u), V, s->pb))) return st;
-                keep = 1.0;
-            }
-            for (i = 0; i < V; i++) s->pb[i] = (float)(s->pb[i] / keep);
-        }
-        if (!accepted) break;
+        for (c = u + 1; c < n; c++)
+            if (s->par[c] == u) { ct[nc] = s->tok[c]; cq[nc] = s->qrow[c] < 0 ? NULL : s->q + (size_t)s->qrow[c] * V; ci[nc++] = c; }
+        got = lk__spec_walk_node(s->pb, V, ct, cq, nc, lk__spec_coin, r, 0);
+        if (got == -2 && (st = lk_sampler_probs(s->smp, lk_logits(s->t, u), V, s->pb))) return st;   /* rounding: p itself */
+        if (got < 0) break;
+        x = ct[got];
+        if ((st = lk_sampler_accept(s->smp, x))) return st;
+        out[emitted++] = x;
+        u = s->path[m++] = ci[got];
     }
     x = lk__spec_draw(s->pb, V, lk_rng_double(r));
     if (x < 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_step: the sampler's distribution is empty");
@@ -14935,6 +14953,14 @@ static void lk__spec_build_lookup(lk_spec *s, int k, int *n_out) {
             break;
         }
     *n_out = n;
+}
+LKDEF lk_status lk_spec_reset(lk_spec *s) {
+    lk_status st;
+    if (!s) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_reset: NULL");
+    if ((st = lk_context_truncate(s->t, 0)) || (s->d && (st = lk_context_truncate(s->d, 0)))) return st;
+    s->n_hist = 0; s->pause = 0; s->n_rate = 0; s->rate_spec = 0.0;
+    s->cur_draft = s->p.draft_max; s->cur_nodes = s->cap;
+    return LK_OK;
 }
 LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_token *first) {
     lk_status st;
