@@ -1705,7 +1705,8 @@ typedef struct lk_spec_params {
 } lk_spec_params;
 typedef struct lk_spec_stats {
     int64_t tokens;           /* tokens emitted (lk_spec_begin's included)      */
-    int64_t forwards;         /* target forwards (the prompt's not counted)     */
+    int64_t forwards;         /* target forwards, the prompt's included (plain
+                               * decoding: one per token)                      */
     int64_t proposed;         /* proposal nodes verified                        */
     int64_t accepted;         /* proposals accepted                             */
     int64_t plain_steps;      /* one-token steps while paused                   */
@@ -14969,6 +14970,7 @@ LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_toke
     if (n + 1 > s->hist_cap - 1) return lk_set_error(LK_ERR_RANGE, "lk_spec_begin: the prompt (%d tokens) does not fit the context", n);
     if (lk_context_n_past(s->t)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_begin: the target context is not empty");
     if ((st = lk_decode(s->t, prompt, n))) return st;
+    s->st.forwards++;
     if ((st = lk_sampler_sample_ex(s->smp, lk_logits(s->t, -1), s->V, &t))) return st;
     if ((st = lk_sampler_accept(s->smp, t))) return st;
     if (s->adj) {

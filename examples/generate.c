@@ -7,6 +7,8 @@
  *                   [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
  *                   [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
  *                   [--check-tensors 0|1]
+ *                   [--spec none|draft|tree|recycle|lookup] [--draft-model FILE] [--draft-max N]
+ *                   [--draft-p-min P] [--spec-nodes N] [--spec-ngram N] [--spec-k K] [--spec-adaptive 0|1]
  * Flags are spelled as in llama.cpp's CLI; every sampler and context option
  * is parsed by lk_model_params_set / lk_context_params_set /
  * lk_sampler_params_set (llmkit.h, through tool_set_option),
@@ -14,7 +16,12 @@
  * --presence-penalty, --mirostat N, --mirostat-ent, --mirostat-lr,
  * --attn-split, --attn-tile, --lssar-p, --kv-recent, --kv-seed, --reuse-cos.
  * A bad value stops with a message naming the flag. Prompt and generation
- * speed are printed on stderr at the end. */
+ * speed are printed on stderr at the end. With --spec (lk_spec: draft and
+ * tree need --draft-model, a GGUF with the same vocabulary) the output is
+ * what plain decoding would give (the same tokens at --temp 0, the same
+ * distribution otherwise), and stderr gets the line
+ *   speculative: T tokens, F target forwards, X.XX tokens/forward, acceptance Y.Y %
+ * (F counts the prompt's forward, so plain decoding shows 1.00). */
 #include "tools/lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
@@ -27,11 +34,15 @@
     "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
     "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
     "                [--check-tensors 0|1]\n" \
+    "                [--spec none|draft|tree|recycle|lookup] [--draft-model FILE] [--draft-max N] [--draft-p-min P]\n" \
+    "                [--spec-nodes N] [--spec-ngram N] [--spec-k K] [--spec-adaptive 0|1]\n" \
     "                (also --typical --min-keep --frequency-penalty --presence-penalty --mirostat --mirostat-ent\n" \
     "                 --mirostat-lr --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
 
 int main(int argc, char **argv) {
-    const char *model = NULL, *prompt = "";
+    const char *model = NULL, *prompt = "", *draft_model = NULL;
+    lk_spec_params xp = lk_spec_default_params();
+    lk_model *dm = NULL; lk_context *dc = NULL; lk_spec *spec = NULL;
     int n_gen = 128, i, n_prompt, ignore_eos = 0;
     lk_model_params mp = lk_model_default_params();
     lk_context_params cp = lk_context_default_params();
@@ -51,6 +62,8 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--ignore-eos")) { ignore_eos = 1; continue; }
         if (!x) return tool_usage(USAGE);
         if (!strcmp(a, "-m")) model = x;
+        else if (!strcmp(a, "--draft-model") || !strcmp(a, "-md")) draft_model = x;
+        else if ((st = lk_spec_params_set(&xp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }
         else if (!strcmp(a, "-p")) prompt = x;
         else if (!strcmp(a, "-n")) {
             if (!tool_parse_int(x, 0, 1000000000L, &n_gen)) return tool_fail(2, "-n expects a count >= 0, got '%s'", x);
@@ -63,7 +76,17 @@ int main(int argc, char **argv) {
     if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     v = lk_model_vocab(m);
     if (!v) return tool_fail(1, "%s has no tokenizer", model);
+    if (xp.mode != LK_SPEC_NONE) {   /* the tree the target verifies per step */
+        const int nodes = xp.mode == LK_SPEC_DRAFT || xp.mode == LK_SPEC_LOOKUP ? xp.draft_max + 1 : xp.n_nodes > 0 ? xp.n_nodes : xp.mode == LK_SPEC_TREE ? 16 : 32;
+        if (cp.n_tree < nodes) cp.n_tree = nodes;
+        if ((xp.mode == LK_SPEC_DRAFT || xp.mode == LK_SPEC_TREE) && !draft_model) return tool_fail(2, "--spec %s needs --draft-model FILE", lk_spec_mode_name(xp.mode));
+        xp.now = tool_now_user;
+    }
     if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);
+    if (draft_model && (xp.mode == LK_SPEC_DRAFT || xp.mode == LK_SPEC_TREE)) {
+        lk_model_params dmp = lk_model_default_params();
+        if (lk_model_load_file(draft_model, &dmp, &dm) || lk_context_new(dm, &cp, &dc)) return tool_lk_fail(1);
+    }
     cap = (int)strlen(prompt) + 8;
     toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
     if (!toks) return tool_fail(1, "out of memory");
@@ -77,6 +100,26 @@ int main(int argc, char **argv) {
     fflush(stdout);
     for (i = 0; i < n_prompt; i++) lk_sampler_accept(s, toks[i]);
     t0 = tool_now();
+    if (xp.mode != LK_SPEC_NONE) {   /* speculative: lk_spec decodes the prompt and draws the tokens */
+        lk_token first, buf[520];
+        const int lim = n_gen < lk_context_n_ctx(c) - n_prompt ? n_gen : lk_context_n_ctx(c) - n_prompt;   /* as many as the plain loop */
+        int nb = 0, k, stop = 0;
+        if (lk_spec_new(c, dc, s, &xp, &spec) || lk_spec_begin(spec, toks, n_prompt, &first)) { fputc('\n', stderr); return tool_lk_fail(1); }
+        t1 = tool_now();
+        buf[nb++] = first;
+        while (!stop && n_done < lim) {
+            for (k = 0; k < nb && !stop; k++) {
+                int len;
+                n_done++;
+                if (!ignore_eos && lk_vocab_is_eog(v, buf[k])) { stop = 1; break; }
+                len = lk_token_to_piece(v, buf[k], piece, (int)sizeof piece, 0);
+                if (len > 0) { fwrite(piece, 1, (size_t)len, stdout); fflush(stdout); }
+                if (n_done == lim) stop = 1;
+            }
+            if (stop) break;
+            if (lk_spec_step(spec, buf, lim - n_done < 512 ? lim - n_done : 512, &nb)) { fputc('\n', stderr); return tool_lk_fail(1); }
+        }
+    } else {
     if (lk_decode(c, toks, n_prompt)) { fputc('\n', stderr); return tool_lk_fail(1); }
     t1 = tool_now();
     while (n_done < n_gen && lk_context_n_past(c) < lk_context_n_ctx(c)) {
@@ -91,12 +134,22 @@ int main(int argc, char **argv) {
         if (n_done == n_gen) break;
         if (lk_decode(c, &t, 1)) { fputc('\n', stderr); return tool_lk_fail(1); }
     }
+    }
     t2 = tool_now();
     printf("\n");
     fprintf(stderr, "\nprompt: %d tokens in %.3f s (%.1f t/s); generation: %d tokens in %.3f s (%.1f t/s)\n",
             n_prompt, t1 - t0, n_prompt / (t1 - t0 > 0 ? t1 - t0 : 1e-9), n_done, t2 - t1, n_done / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
     fprintf(stderr, "KV cache: %llu bytes (policy %s, budget %d)\n", (unsigned long long)lk_context_kv_bytes(c),
             lk_kv_policy_name(cp.kv_policy.policy), cp.kv_policy.budget);
+    if (spec) {
+        const lk_spec_stats st = lk_spec_get_stats(spec);
+        fprintf(stderr, "speculative: %lld tokens, %lld target forwards, %.2f tokens/forward, acceptance %.1f %%\n", (long long)st.tokens,
+                (long long)st.forwards, st.forwards ? (double)st.tokens / (double)st.forwards : 0.0,
+                st.proposed ? 100.0 * (double)st.accepted / (double)st.proposed : 0.0);
+        lk_spec_free(spec);
+    }
+    if (dc) lk_context_free(dc);
+    if (dm) lk_model_free(dm);
     lk_sampler_free(s); lk_context_free(c); lk_model_free(m); free(toks);
     return 0;
 }

@@ -101,6 +101,27 @@ generate)
     [ $rc -eq 2 ] || { echo "'$bad': exit $rc, wanted 2"; exit 1; }
     [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && case "$err" in *"$1"*) true ;; *) false ;; esac || { echo "'$bad': message '$err'"; exit 1; }
   done ;;
+generate-spec)
+  # --spec: every mode prints what plain greedy decoding prints, and the report line in its exact form
+  S=$FIX/stories260K
+  [ -f "$S/stories260K-F32.gguf" ] && [ -f "$S/stories260K-Q4_0.gguf" ] || { echo "fixtures absent"; exit 77; }
+  G="$B/generate -m $S/stories260K-F32.gguf -p Once -n 150 --temp 0 -t 1"
+  ref=$($G 2>/dev/null) || exit 1
+  for mode in draft tree recycle lookup; do
+    out=$($G --spec $mode --draft-model "$S/stories260K-Q4_0.gguf" --draft-max 6 --spec-nodes 12 2>"$B/spec.err") || { cat "$B/spec.err"; exit 1; }
+    [ "$out" = "$ref" ] || { echo "--spec $mode: output differs from plain decoding"; exit 1; }
+    grep -Eq '^speculative: [0-9]+ tokens, [0-9]+ target forwards, [0-9]+\.[0-9]{2} tokens/forward, acceptance [0-9]+\.[0-9] %$' "$B/spec.err" ||
+      { echo "--spec $mode: no report line"; cat "$B/spec.err"; exit 1; }
+  done
+  out=$($G --spec draft --draft-model "$S/stories260K-Q4_0.gguf" --temp 0.8 --seed 3 2>&1) || exit 1
+  case "$out" in *"speculative: "*) ;; *) echo "--temp 0.8: no report line"; exit 1 ;; esac
+  for bad in "--spec fast" "--draft-max 0" "--draft-p-min 1.5" "--spec-nodes x"; do
+    set -- $bad
+    err=$($G "$@" 2>&1 >/dev/null); rc=$?
+    [ $rc -eq 2 ] && case "$err" in *"$1"*) true ;; *) false ;; esac || { echo "'$bad': exit $rc, message '$err'"; exit 1; }
+  done
+  err=$($G --spec draft 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 2 ] && case "$err" in *"--draft-model"*) true ;; *) false ;; esac || { echo "--spec draft without a draft: exit $rc, '$err'"; exit 1; } ;;
 check-tensors)
   # --check-tensors 1 (all four model tools) refuses a NaN weight at load, naming the tensor;
   # without it the decode that meets the NaN fails instead of printing NaN results

@@ -43,6 +43,9 @@ static TOOL_UNUSED double tool_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* tool_now as a callback (lk_spec_params.now) */
+static TOOL_UNUSED double tool_now_user(void *user) { (void)user; return tool_now(); }
+
 /* Print "usage: TEXT" on stderr and return 2 (a bad command line):
  *     return tool_usage("tokenize -m MODEL (-p TEXT | -f FILE)"); */
 static TOOL_UNUSED int tool_usage(const char *text) {
