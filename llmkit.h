@@ -1683,7 +1683,8 @@ LKDEF int lk_context_tree_pending(const lk_context *c);
  * node, in units of a one-token forward); when the tokens per unit of cost
  * fall below plain decoding's, draft_max / n_nodes halve, and at the
  * smallest size speculation pauses for 64 tokens (plain one-token steps,
- * also timed) before it is tried again.
+ * also timed; each failed retry doubles the pause, up to 4096) before it is
+ * tried again at full size.
  * The target context needs n_tree >= the tree size (lk_spec_new checks);
  * the draft context (draft, tree) the same vocabulary and n_tree for tree.
  * The caller owns the contexts and the sampler; lk_spec uses the sampler
@@ -9111,6 +9112,8 @@ static void lk__tree_rows(const lk__attn_job *a, int task, int t, lk_kv_view *kv
     int32_t *idx = a->kp->scr_i + (size_t)task * 2 * (size_t)a->kp->n_ctx;
     const int s0 = a->ap.tree_row0;
     int m = 0, r, x, depth = 0;
+    for (x = t; x > 0 && a->ap.tree_parent[x] == x - 1; x--) {}
+    if (x == 0 && a->ap.tree_parent[0] < 0) return;   /* ancestors = nodes 0..t: the plain row range is the same list */
     for (r = kv->row0; r < s0; r++) idx[m++] = r;
     for (x = t; x >= 0; x = a->ap.tree_parent[x]) depth++;
     m += depth;
@@ -14588,7 +14591,7 @@ struct lk_spec {
     float *pb;                      /* [V] the walk's p                                */
     int32_t *adj;                   /* recycle: [V][recycle_k] successors, -1 = none   */
     unsigned char *blk; size_t blk_size;   /* the arrays above, one allocation */
-    int cur_draft, cur_nodes, pause;
+    int cur_draft, cur_nodes, pause, pause_len;
     double rate_spec, rate_plain;   /* tokens per unit of cost (EMAs; 0 = unknown)     */
     int n_rate;
     lk_rng rng;
@@ -14712,7 +14715,7 @@ LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *s
         if ((st = lk_sampler_new(&dp, &s->dsmp))) { lk_spec_free(s); return st; }
     }
     lk_rng_seed_stream(&s->rng, p.seed, 0x5eedULL);
-    s->cur_draft = p.draft_max; s->cur_nodes = (int)cap;
+    s->cur_draft = p.draft_max; s->cur_nodes = (int)cap; s->pause_len = 64;
     *out = s;
     return LK_OK;
 }
@@ -15007,7 +15010,19 @@ LKDEF lk_status lk_spec_step(lk_spec *s, lk_token *out, int cap, int *n_out) {
         }
         if (st) return st;
     }
-    if ((st = lk__spec_verify(s, n, out, cap, n_out))) return st;
+    if (n == 1) {   /* a plain step: lk_decode and a draw, as plain decoding (the same logits and draw) */
+        lk_token x = s->tok[0];
+        if ((st = lk_decode(s->t, &x, 1))) return st;
+        s->st.forwards++;
+        if (s->adj) {   /* Token Recycling learns from this forward too */
+            int32_t top[64];
+            int k = lk__spec_topk(lk_logits(s->t, -1), s->V, s->p.recycle_k, top), j;
+            for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)x * s->p.recycle_k + j] = j < k ? top[j] : -1;
+        }
+        if ((st = lk_sampler_sample_ex(s->smp, lk_logits(s->t, -1), s->V, &x)) || (st = lk_sampler_accept(s->smp, x))) return st;
+        out[0] = x; *n_out = 1;
+        s->hist[s->n_hist++] = x;
+    } else if ((st = lk__spec_verify(s, n, out, cap, n_out))) return st;
     if (s->d && lk_context_n_past(s->d) > s->n_hist - 1) {   /* the draft keeps the accepted prefix */
         if ((st = lk_context_truncate(s->d, s->n_hist - 1))) return st;
     }
@@ -15029,12 +15044,13 @@ LKDEF lk_status lk_spec_step(lk_spec *s, lk_token *out, int cap, int *n_out) {
                 s->cur_draft = s->cur_draft > 1 ? s->cur_draft / 2 : 1;
                 s->cur_nodes = s->cur_nodes > 2 ? (s->cur_nodes + 1) / 2 : 2;
                 if (s->p.mode == LK_SPEC_DRAFT || s->p.mode == LK_SPEC_LOOKUP) s->cur_nodes = s->cur_draft + 1;
-            } else {
-                s->pause = 64;
+            } else {   /* pause; each failed retry doubles the next pause (up to 4096 tokens) */
+                s->pause = s->pause_len;
+                if (s->pause_len < 4096) s->pause_len *= 2;
                 s->cur_draft = s->p.draft_max; s->cur_nodes = s->cap;
             }
             s->n_rate = 0;
-        }
+        } else if (!plain && s->n_rate >= 8 && s->rate_spec >= s->rate_plain) s->pause_len = 64;   /* it pays: back to short pauses */
         if (s->p.now && s->rate_plain == 0.0 && !plain && s->n_rate == 1) s->pause = 4;   /* measure plain decoding once, early */
     }
     return LK_OK;
