@@ -81,7 +81,11 @@
  *                           (llama.cpp's detection order), lk__chat_render (15.12b)
  *   the GGUF parser         lk__gguf_parse (15.6)
  *   the KV cache            lk_kv_cache_store, lk_kv_cache_view (15.10)
- *   the sampler chain       lk_sampler_sample_ex (15.11)
+ *   the sampler chain       lk__sampler_run: lk_sampler_sample_ex, lk_sampler_probs (15.11)
+ *   token trees, speculation lk_decode_tree, lk_context_tree_commit (15.13: the forward with
+ *                           the tree mask; a node's rows by lk__tree_rows); lk_spec: the
+ *                           proposals lk__spec_build_<mode>, the acceptance walk
+ *                           lk__spec_verify / lk__spec_walk_node (15.13)
  *   option names            lk_model_params_set, lk_context_params_set,
  *                           lk_sampler_params_set (one table each, for every tool)
  *
