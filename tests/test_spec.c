@@ -4,7 +4,8 @@
  *     greedy target), with a wrong rule (no residual) as negative control;
  *   - the same by a chi-square test over 200,000 sampled steps;
  *   - temperature 0: every mode emits plain greedy decoding's tokens, on
- *     stories260K (draft: its Q4_0) and on SmolLM2 (make models);
+ *     stories260K (draft: its Q4_0), SmolLM2 (its own draft) and Gemma 3
+ *     (recycle, lookup) (make models);
  *   - temperature 0.8: the first speculated token's distribution against
  *     the target's (chi-square over 3,000 runs, stories260K);
  *   - the cache after speculation = sequential decoding of the emitted
@@ -421,6 +422,14 @@ int main(void) {
     else {
         su.t = sm; su.d = sm;   /* its own draft: every proposal the target's own choice */
         test_greedy(&su, "SmolLM2-135M, recycle / lookup, draft = itself", 200);
+        lk_model_free(sm); sm = NULL;
+    }
+    smol = lk_t_model("gemma-3-270m-q4_k_m.gguf");
+    if (!smol) lk_t_skip("spec temperature 0 on Gemma 3 270M", "model absent (make models)");
+    else if (lk_model_load_file(smol, NULL, &sm)) { printf("FAIL load %s: %s\n", smol, lk_last_error()); lk_t_total_fail_++; }
+    else {
+        su.t = sm; su.d = NULL;   /* the draft-free modes */
+        test_greedy(&su, "Gemma 3 270M, recycle / lookup", 200);
         lk_model_free(sm);
     }
     lk_model_free(tm); lk_model_free(dm);
