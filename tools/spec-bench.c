@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     const lk_vocab *v;
     tool_name = "spec-bench";
     sp.temperature = 0.0f; sp.seed = 1;
-    for (i = 1; i < argc; i++) {
+    for (i = 1; i < argc; i += 2) {   /* every option takes a value */
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
         if (!x) return tool_usage(USAGE);
@@ -97,7 +97,6 @@ int main(int argc, char **argv) {
         else if ((st = lk_spec_params_set(&xp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }
         else if ((st = lk_sampler_params_set(&sp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }
         else return tool_usage(USAGE);
-        i++;
     }
     if (!model) return tool_usage(USAGE);
     if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
