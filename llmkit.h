@@ -6408,15 +6408,20 @@ LK__AINL void lk__tile_bf16h_avx2(int64_t n, const unsigned char *w, size_t ws, 
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) LK__UNROLL for (h = 0; h < 2; h++)
         _mm256_storeu_ps(acc + ((r * C + c) * 2 + h) * 8, s[r][c][h]);
 }
-static LK__NOINL unsigned lk__tile_bf16_ftz(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *acc, int R, int C) {
-    const unsigned csr = _mm_getcsr();
-    unsigned uf;
-    _mm_setcsr((csr & 0x6000u) | 0x8000u | 0x1F80u | 0x0040u);   /* caller's rounding; FTZ, all exceptions masked, DAZ; flags clear */
+/* the arithmetic in a function of its own (not inlined): the compiler cannot
+ * move it across the MXCSR writes and reads around the call */
+static LK__NOINL void lk__tile_bf16_run(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *acc, int R, int C) {
     if (R == LK__TR && C == 1) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, LK__TR, 1);
     else if (R == 2 && C == 2) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 2, 2);
     else if (R == 2) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 2, 1);
     else if (C == 2) lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 1, 2);
     else lk__tile_bf16h_avx2(n, w, ws, a, as, acc, 1, 1);
+}
+static LK__NOINL unsigned lk__tile_bf16_ftz(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *acc, int R, int C) {
+    const unsigned csr = _mm_getcsr();
+    unsigned uf;
+    _mm_setcsr((csr & 0x6000u) | 0x8000u | 0x1F80u | 0x0040u);   /* caller's rounding; FTZ, all exceptions masked, DAZ; flags clear */
+    lk__tile_bf16_run(n, w, ws, a, as, acc, R, C);
     uf = _mm_getcsr() & 0x0010u;   /* underflow flag */
     _mm_setcsr(csr);
     return uf;
