@@ -14748,12 +14748,15 @@ static int lk__spec_topk(const float *x, int V, int k, int32_t *idx) {
     }
     return n;
 }
-/* The rejection walk over the step's tree (nodes 0..n-1, node 0 the pending
- * token) after one target forward; emits the accepted tokens and a drawn
- * one, commits the accepted path. Fixed-token children (qrow < 0) have
- * q = 1 at their token; children sharing a q row were drawn from it
- * without replacement in index order, so the k-th of them is checked
- * against q with the earlier ones removed (Recursive Speculative Decoding). */
+/* Token Recycling (no-op in other modes): the logits after token t rewrite
+ * t's row of the adjacency table with their recycle_k best tokens */
+static void lk__spec_learn(lk_spec *s, lk_token t, const float *logits) {
+    int32_t top[64];
+    int k, j;
+    if (!s->adj) return;
+    k = lk__spec_topk(logits, s->V, s->p.recycle_k, top);
+    for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)t * s->p.recycle_k + j] = j < k ? top[j] : -1;
+}
 /* One node of the walk. p[0..V): the sampler's distribution at the node;
  * its children in order: tokens ct[i], proposals cq[i] (NULL: the fixed
  * token, q = 1 there; children with the same cq were drawn from it without
@@ -14804,12 +14807,7 @@ static lk_status lk__spec_verify(lk_spec *s, int n, lk_token *out, int cap, int 
     s->path[0] = 0;
     if ((st = lk_decode_tree(s->t, s->tok, s->par, n))) return st;
     s->st.forwards++; s->st.proposed += n - 1;
-    if (s->adj)   /* Token Recycling: every node's logits rewrite its token's successors */
-        for (i = 0; i < n; i++) {
-            int32_t top[64];
-            int k = lk__spec_topk(lk_logits(s->t, i), V, s->p.recycle_k, top), j;
-            for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)s->tok[i] * s->p.recycle_k + j] = j < k ? top[j] : -1;
-        }
+    for (i = 0; i < n; i++) lk__spec_learn(s, s->tok[i], lk_logits(s->t, i));   /* every node's logits */
     for (;;) {
         lk_token ct[512];
         const float *cq[512];
@@ -14978,11 +14976,7 @@ LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_toke
     s->st.forwards++;
     if ((st = lk_sampler_sample_ex(s->smp, lk_logits(s->t, -1), s->V, &t))) return st;
     if ((st = lk_sampler_accept(s->smp, t))) return st;
-    if (s->adj) {
-        int32_t top[64];
-        int k = lk__spec_topk(lk_logits(s->t, -1), s->V, s->p.recycle_k, top), j;
-        for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)prompt[n - 1] * s->p.recycle_k + j] = j < k ? top[j] : -1;
-    }
+    lk__spec_learn(s, prompt[n - 1], lk_logits(s->t, -1));
     memcpy(s->hist, prompt, sizeof(lk_token) * (size_t)n);
     s->n_hist = n;
     s->hist[s->n_hist++] = t;
@@ -15016,11 +15010,7 @@ LKDEF lk_status lk_spec_step(lk_spec *s, lk_token *out, int cap, int *n_out) {
         lk_token x = s->tok[0];
         if ((st = lk_decode(s->t, &x, 1))) return st;
         s->st.forwards++;
-        if (s->adj) {   /* Token Recycling learns from this forward too */
-            int32_t top[64];
-            int k = lk__spec_topk(lk_logits(s->t, -1), s->V, s->p.recycle_k, top), j;
-            for (j = 0; j < s->p.recycle_k; j++) s->adj[(size_t)x * s->p.recycle_k + j] = j < k ? top[j] : -1;
-        }
+        lk__spec_learn(s, x, lk_logits(s->t, -1));   /* Token Recycling learns from this forward too */
         if ((st = lk_sampler_sample_ex(s->smp, lk_logits(s->t, -1), s->V, &x)) || (st = lk_sampler_accept(s->smp, x))) return st;
         out[0] = x; *n_out = 1;
         s->hist[s->n_hist++] = x;
