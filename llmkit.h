@@ -4879,8 +4879,10 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     job.tile = lk__tile_kernel(W->type, 0);
     /* 1 column (decode) keeps one row at a time: a single sequential weight
      * stream measured faster than several interleaved rows (4096-wide rows
-     * by 2x; for the 64-wide rows of stories260K the two were equal) */
-    job.tile1 = n_cols > 1 ? lk__tile_kernel(W->type, 1) : NULL;
+     * by 2x; for the 64-wide rows of stories260K the two were equal), except
+     * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
+     * stories260K's 172) run four rows interleaved */
+    job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? lk__tile_kernel(W->type, 1) : NULL;
     /* rows in 4 chunks per thread, handed out dynamically: a thread that the
      * OS pushes off a busy core no longer holds up the whole matmul. Tiny
      * matmuls run in the caller (a parallel region costs microseconds). */
@@ -6074,6 +6076,13 @@ static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn)
 /* iq4_nl levels + 128 as unsigned bytes (lk__iq4nl_values) */
 static LK__UNUSED const uint8_t lk__iq4nl_u8[16] = { 1, 24, 45, 63, 79, 93, 106, 118, 129, 141, 153, 166, 181, 197, 217, 241 };
 #if defined(LK__X86)
+#if defined(__GNUC__) || defined(__clang__)
+#define LK__AINL static inline __attribute__((always_inline))
+#define LK__UNROLL _Pragma("GCC unroll 8")
+#else
+#define LK__AINL static
+#define LK__UNROLL
+#endif
 #define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 static float lk__h2f_x(uint16_t h) { return _cvtsh_ss(h); }
@@ -6133,8 +6142,8 @@ static float lk__red16_x(__m256 lo, __m256 hi) { return lk__hsum8_x(_mm256_add_p
 static __m256 lk__ld8f_x(const void *p, int h, int64_t i) {
     return h ? _mm256_cvtph_ps(LK__LD128(LK__CAST(const uint16_t *, p) + i)) : _mm256_loadu_ps(LK__CAST(const float *, p) + i);
 }
-/* lk__dot64_ref: n a multiple of 64 */
-static float lk__dot64(const void *x, int xh, const void *y, int yh, int64_t n) {
+/* lk__dot64_ref: n a multiple of 64 (always inlined where xh, yh are constants) */
+LK__AINL float lk__dot64_x(const void *x, int xh, const void *y, int yh, int64_t n) {
 #if defined(LK__X86_512)
     __m512 v[4];
     int64_t i;
@@ -6164,6 +6173,7 @@ static float lk__dot64(const void *x, int xh, const void *y, int yh, int64_t n) 
                        _mm256_add_ps(_mm256_add_ps(hi[0], hi[2]), _mm256_add_ps(hi[1], hi[3])));
 #endif
 }
+static float lk__dot64(const void *x, int xh, const void *y, int yh, int64_t n) { return lk__dot64_x(x, xh, y, yh, n); }
 static float lk__vdot_flt_x86(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
     __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
     int64_t i;
@@ -6310,13 +6320,6 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
  * case, which is the vec_dot, so tiled results equal vec_dot bit for bit.
  * y[c * ys + r] = dot(weight row r, activation column c). */
 #if defined(LK__X86)
-#if defined(__GNUC__) || defined(__clang__)
-#define LK__AINL static inline __attribute__((always_inline))
-#define LK__UNROLL _Pragma("GCC unroll 8")
-#else
-#define LK__AINL static
-#define LK__UNROLL
-#endif
 #if !defined(LK__X86_512)
 /* f32 / f16 tiles without AVX-512: each pair keeps lk__vdot_flt_x86's two
  * 8-lane accumulators (so a tile equals the vec_dot bit for bit), 2 rows x
@@ -6342,6 +6345,19 @@ LK__AINL void lk__tile_flt2_avx2(int64_t n, const unsigned char *w, size_t ws, c
 static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                               int R, int C, int h) {
     int r, c;
+    if (n % 16 && !h && R == 4) {   /* f32: ggml's vec_dot order, the four rows' scalar tails interleaved (four independent add chains) */
+        const int64_t n64 = n & ~(int64_t)63;
+        const float *w0 = LK__CAST(const float *, w), *w1 = LK__CAST(const float *, w + ws), *w2 = LK__CAST(const float *, w + 2 * ws), *w3 = LK__CAST(const float *, w + 3 * ws);
+        for (c = 0; c < C; c++) {
+            const float *x = LK__CAST(const float *, a + (size_t)c * as);
+            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+            int64_t i;
+            if (n64) { s0 = lk__dot64_x(w0, 0, x, 0, n64); s1 = lk__dot64_x(w1, 0, x, 0, n64); s2 = lk__dot64_x(w2, 0, x, 0, n64); s3 = lk__dot64_x(w3, 0, x, 0, n64); }
+            for (i = n64; i < n; i++) { s0 = s0 + w0[i] * x[i]; s1 = s1 + w1[i] * x[i]; s2 = s2 + w2[i] * x[i]; s3 = s3 + w3[i] * x[i]; }   /* lk__vdot_tail */
+            y[c * ys] = s0; y[c * ys + 1] = s1; y[c * ys + 2] = s2; y[c * ys + 3] = s3;
+        }
+        return;
+    }
     if (n % 16) {   /* ggml's vec_dot order with its tail */
         for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__vdot_flt_x86(n, w + (size_t)r * ws, h, a + (size_t)c * as, h, h);
         return;
@@ -8295,11 +8311,49 @@ static __m256 lk__kq8_seq_x(const float *q, const unsigned char *const *p, int f
     return acc;
 }
 #endif
+#if defined(LK__X86)
+/* head_dim 8 (tiny models): keys [0, n & ~7) of lk__attn_dots_ref, 8 per step
+ * through one in-register transpose, q's broadcasts held in registers, the
+ * 8 key pointers in registers (f16 a compile-time constant at each call) */
+LK__AINL int lk__attn_dots8_x(const float *q, const lk_kv_view *kv, size_t hoff, int n, float *s, int f16) {
+    const __m256 q0 = _mm256_set1_ps(q[0]), q1 = _mm256_set1_ps(q[1]), q2 = _mm256_set1_ps(q[2]), q3 = _mm256_set1_ps(q[3]);
+    const __m256 q4 = _mm256_set1_ps(q[4]), q5 = _mm256_set1_ps(q[5]), q6 = _mm256_set1_ps(q[6]), q7 = _mm256_set1_ps(q[7]);
+    const size_t rs = kv->row_stride;
+    int j;
+    for (j = 0; j + 8 <= n; j += 8) {
+        const unsigned char *pk[8];
+        __m256 r0, r1, r2, r3, r4, r5, r6, r7;
+        if (kv->idx) {
+            pk[0] = lk__key_ptr(kv, kv->k, j, hoff); pk[1] = lk__key_ptr(kv, kv->k, j + 1, hoff); pk[2] = lk__key_ptr(kv, kv->k, j + 2, hoff); pk[3] = lk__key_ptr(kv, kv->k, j + 3, hoff);
+            pk[4] = lk__key_ptr(kv, kv->k, j + 4, hoff); pk[5] = lk__key_ptr(kv, kv->k, j + 5, hoff); pk[6] = lk__key_ptr(kv, kv->k, j + 6, hoff); pk[7] = lk__key_ptr(kv, kv->k, j + 7, hoff);
+        } else {
+            pk[0] = lk__key_ptr(kv, kv->k, j, hoff);
+            pk[1] = pk[0] + rs; pk[2] = pk[1] + rs; pk[3] = pk[2] + rs; pk[4] = pk[3] + rs; pk[5] = pk[4] + rs; pk[6] = pk[5] + rs; pk[7] = pk[6] + rs;
+        }
+        LK__LD8T(r, pk, 0);
+        if (f16) {   /* exact products summed in double (lk__vdot_tail with dbl) */
+            __m256d lo = _mm256_setzero_pd(), hi = lo;
+#define LK__M2(r, qq) do { const __m256 pr_ = _mm256_mul_ps(qq, r); lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(pr_))); \
+                           hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(pr_, 1))); } while (0)
+            LK__M2(r0, q0); LK__M2(r1, q1); LK__M2(r2, q2); LK__M2(r3, q3); LK__M2(r4, q4); LK__M2(r5, q5); LK__M2(r6, q6); LK__M2(r7, q7);
+#undef LK__M2
+            _mm256_storeu_ps(s + j, _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)));
+        } else {   /* rounded products added in order, from 0 */
+            __m256 acc = _mm256_add_ps(_mm256_setzero_ps(), _mm256_mul_ps(q0, r0));   /* 0 + (-0) = +0, as the reference */
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(q1, r1)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q2, r2)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q3, r3));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(q4, r4)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q5, r5)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q6, r6));
+            _mm256_storeu_ps(s + j, _mm256_add_ps(acc, _mm256_mul_ps(q7, r7)));
+        }
+    }
+    return j;
+}
+#endif
 static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int d, int n, float *s) {
     int j = 0;
 #if defined(LK__X86)
     const int f16 = kv->type == LK_TYPE_F16, d64 = d & ~63;
-    if (f16 && d % 16 == 0) {   /* tinyBLAS: 16 lanes as two registers, one key at a time */
+    if (d == 8) j = f16 ? lk__attn_dots8_x(q, kv, hoff, n, s, 1) : lk__attn_dots8_x(q, kv, hoff, n, s, 0);
+    else if (f16 && d % 16 == 0) {   /* tinyBLAS: 16 lanes as two registers, one key at a time */
         for (; j < n; j++) {
             const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
             __m256 lo = _mm256_setzero_ps(), hi = lo;
@@ -8313,15 +8367,14 @@ static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int
     } else if (d % 8 == 0) {   /* 8 keys at a time, transposed so that each lane runs one key's sequence */
         for (; j + 8 <= n; j += 8) {
             const unsigned char *pk[8];
-            float init[8];
             __m256d lo, hi;
-            __m256 acc;
+            __m256 acc = _mm256_setzero_ps();
             int l;
-            for (l = 0; l < 8; l++) {
-                pk[l] = lk__key_ptr(kv, kv->k, j + l, hoff);
-                init[l] = d64 ? lk__dot64(q, 0, pk[l], f16, d64) : 0.0f;
+            for (l = 0; l < 8; l++) pk[l] = lk__key_ptr(kv, kv->k, j + l, hoff);
+            if (d64) {   /* (built in registers: 8 scalar stores read back as one vector would stall) */
+                acc = _mm256_setr_ps(lk__dot64(q, 0, pk[0], f16, d64), lk__dot64(q, 0, pk[1], f16, d64), lk__dot64(q, 0, pk[2], f16, d64), lk__dot64(q, 0, pk[3], f16, d64),
+                                     lk__dot64(q, 0, pk[4], f16, d64), lk__dot64(q, 0, pk[5], f16, d64), lk__dot64(q, 0, pk[6], f16, d64), lk__dot64(q, 0, pk[7], f16, d64));
             }
-            acc = _mm256_loadu_ps(init);
             lo = _mm256_cvtps_pd(_mm256_castps256_ps128(acc)); hi = _mm256_cvtps_pd(_mm256_extractf128_ps(acc, 1));
             acc = lk__kq8_seq_x(q, pk, f16, d64, d, acc, &lo, &hi);
             if (f16) acc = _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
@@ -8356,6 +8409,12 @@ static double lk__attn_exp(float *s, int n, float mx) {
         sum += (double)_mm512_reduce_add_ps(e);
     }
 #elif defined(LK__X86)
+    for (; j + 16 <= n; j += 16) {
+        const __m256 lo = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(s + j), _mm256_set1_ps(mx)));
+        const __m256 hi = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(s + j + 8), _mm256_set1_ps(mx)));
+        _mm256_storeu_ps(s + j, lo); _mm256_storeu_ps(s + j + 8, hi);
+        sum += (double)lk__red16_x(lo, hi);
+    }
     for (; j < n; j += 16) {   /* the last group padded with -inf (exp 0) */
         float t[16];
         const int m = n - j < 16 ? n - j : 16;
@@ -8421,26 +8480,50 @@ static void lk__attn_vsum_ref(const lk_kv_view *kv, size_t hoff, int d, int i0, 
         out[i] = lk__hsum16(t);
     }
 }
+#if defined(LK__X86)
+/* x[l] (l < 8) = sum by fma of w_j v_j[c, c + 8) over keys j = j0 + l (mod 16),
+ * j0 = 0 or 8: lanes j0 .. j0 + 7 of lk__attn_vsum_ref, in named registers
+ * (an array indexed in the loop would live in memory) */
+static void lk__vsum_lanes8(const lk_kv_view *kv, size_t hoff, int c, int j0, int n, const float *w, __m256 *x) {
+    const int f16 = kv->type == LK_TYPE_F16;
+    const size_t rs = kv->row_stride;
+    const unsigned char *vb = LK__CAST(const unsigned char *, kv->v) + (size_t)kv->row0 * rs + hoff;   /* contiguous rows: key j at vb + j rs */
+    __m256 x0 = _mm256_setzero_ps(), x1 = x0, x2 = x0, x3 = x0, x4 = x0, x5 = x0, x6 = x0, x7 = x0;
+    int j = j0;
+#define LK__VA(l) do { const unsigned char *vp_ = kv->idx ? lk__key_ptr(kv, kv->v, j + (l), hoff) : vb + (size_t)(j + (l)) * rs; \
+                       x##l = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (l)]), LK__KV8(vp_, c), x##l); } while (0)
+#define LK__VB(l) do { x##l = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (l)]), LK__KV8(vg + (size_t)(l) * rs, c), x##l); } while (0)
+    if (!kv->idx)
+        for (; j + 8 <= n; j += 16) {
+            const unsigned char *vg = vb + (size_t)j * rs;
+            LK__VB(0); LK__VB(1); LK__VB(2); LK__VB(3); LK__VB(4); LK__VB(5); LK__VB(6); LK__VB(7);
+        }
+    for (; j + 8 <= n; j += 16) { LK__VA(0); LK__VA(1); LK__VA(2); LK__VA(3); LK__VA(4); LK__VA(5); LK__VA(6); LK__VA(7); }
+    if (j < n) {   /* the last, partial group: keys j .. n - 1 */
+        const int m = n - j;
+        if (m > 0) LK__VA(0);
+        if (m > 1) LK__VA(1);
+        if (m > 2) LK__VA(2);
+        if (m > 3) LK__VA(3);
+        if (m > 4) LK__VA(4);
+        if (m > 5) LK__VA(5);
+        if (m > 6) LK__VA(6);
+    }
+#undef LK__VA
+#undef LK__VB
+    x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
+}
+#endif
 static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const float *w, float *out) {
     int c = 0;
 #if defined(LK__X86)
     /* 8 output elements at a time; lanes 0-7 (keys j % 16 < 8) in a first
      * pass, lanes 8-15 in a second, each lane one register */
-    const int f16 = kv->type == LK_TYPE_F16;
     for (; c + 8 <= d; c += 8) {
         __m256 a[8], b[8];
-        int half, j, l;
-        for (half = 0; half < 2; half++) {
-            __m256 *x = half ? b : a;
-            for (l = 0; l < 8; l++) x[l] = _mm256_setzero_ps();
-            for (j = 8 * half; j < n; j += 16) {
-                const int m = n - j < 8 ? n - j : 8;
-#define LK__VA(l) do { if ((l) < m) { const unsigned char *vp_ = lk__key_ptr(kv, kv->v, j + (l), hoff); \
-                        x[l] = _mm256_fmadd_ps(_mm256_set1_ps(w[j + (l)]), LK__KV8(vp_, c), x[l]); } } while (0)
-                LK__VA(0); LK__VA(1); LK__VA(2); LK__VA(3); LK__VA(4); LK__VA(5); LK__VA(6); LK__VA(7);
-#undef LK__VA
-            }
-        }
+        int l;
+        lk__vsum_lanes8(kv, hoff, c, 0, n, w, a);
+        lk__vsum_lanes8(kv, hoff, c, 8, n, w, b);
         /* lk__hsum16 per element: b[l] is lane 8 + l, a[l] lane l */
         for (l = 0; l < 8; l++) a[l] = _mm256_add_ps(b[l], a[l]);
         for (l = 0; l < 4; l++) a[l] = _mm256_add_ps(a[4 + l], a[l]);
