@@ -6342,9 +6342,44 @@ LK__AINL void lk__tile_flt2_avx2(int64_t n, const unsigned char *w, size_t ws, c
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_x(lo[r][c], hi[r][c]);
 }
+/* lk__hsum8_x of four vectors at once, the same additions in the same
+ * order: v_r -> t_r = hi + lo (4 lanes), (t0 + t2) + (t1 + t3); returns
+ * [sum v0, sum v1, sum v2, sum v3] */
+static __m128 lk__hsum8x4_x(__m256 v0, __m256 v1, __m256 v2, __m256 v3) {
+    __m256 a = _mm256_add_ps(_mm256_permute2f128_ps(v0, v1, 0x31), _mm256_permute2f128_ps(v0, v1, 0x20));   /* [t0 | t1] */
+    __m256 b = _mm256_add_ps(_mm256_permute2f128_ps(v2, v3, 0x31), _mm256_permute2f128_ps(v2, v3, 0x20));   /* [t2 | t3] */
+    __m256 c;
+    __m128 lo, hi;
+    a = _mm256_add_ps(a, _mm256_shuffle_ps(a, a, 0x4e));   /* lanes 0, 1 of each half: t[0] + t[2], t[1] + t[3] */
+    b = _mm256_add_ps(b, _mm256_shuffle_ps(b, b, 0x4e));
+    c = _mm256_shuffle_ps(a, b, 0x44);                      /* half 0: rows 0, 2; half 1: rows 1, 3 */
+    c = _mm256_add_ps(c, _mm256_shuffle_ps(c, c, 0xb1));   /* lanes 0, 2: (t0 + t2) + (t1 + t3) */
+    lo = _mm256_castps256_ps128(c); hi = _mm256_extractf128_ps(c, 1);
+    return _mm_permute_ps(_mm_shuffle_ps(lo, hi, 0x88), 0xd8);   /* [r0, r2, r1, r3] -> [r0, r1, r2, r3] */
+}
+/* 4 rows x 1 column (decode), n a multiple of 16: each row lk__vdot_flt_x86's
+ * two accumulators, eight fma chains in flight, one joint reduction */
+static void lk__tile_flt4x1_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, float *y, int h) {
+    const unsigned char *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
+    __m256 l0 = _mm256_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
+    int64_t i;
+    for (i = 0; i < n; i += 16) {
+        const __m256 xl = lk__ld8f_x(a, h, i), xh = lk__ld8f_x(a, h, i + 8);
+        l0 = _mm256_fmadd_ps(lk__ld8f_x(w, h, i), xl, l0); h0 = _mm256_fmadd_ps(lk__ld8f_x(w, h, i + 8), xh, h0);
+        l1 = _mm256_fmadd_ps(lk__ld8f_x(w1, h, i), xl, l1); h1 = _mm256_fmadd_ps(lk__ld8f_x(w1, h, i + 8), xh, h1);
+        l2 = _mm256_fmadd_ps(lk__ld8f_x(w2, h, i), xl, l2); h2 = _mm256_fmadd_ps(lk__ld8f_x(w2, h, i + 8), xh, h2);
+        l3 = _mm256_fmadd_ps(lk__ld8f_x(w3, h, i), xl, l3); h3 = _mm256_fmadd_ps(lk__ld8f_x(w3, h, i + 8), xh, h3);
+    }
+    _mm_storeu_ps(y, lk__hsum8x4_x(_mm256_add_ps(h0, l0), _mm256_add_ps(h1, l1), _mm256_add_ps(h2, l2), _mm256_add_ps(h3, l3)));
+}
 static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                               int R, int C, int h) {
     int r, c;
+    if (n % 16 == 0 && R == 4 && C == 1) {
+        if (h) lk__tile_flt4x1_avx2(n, w, ws, a, y, 1);
+        else lk__tile_flt4x1_avx2(n, w, ws, a, y, 0);
+        return;
+    }
     if (n % 16 && !h && R == 4) {   /* f32: ggml's vec_dot order, the four rows' scalar tails interleaved (four independent add chains) */
         const int64_t n64 = n & ~(int64_t)63;
         const float *w0 = LK__CAST(const float *, w), *w1 = LK__CAST(const float *, w + ws), *w2 = LK__CAST(const float *, w + 2 * ws), *w3 = LK__CAST(const float *, w + 3 * ws);
@@ -8314,9 +8349,11 @@ static __m256 lk__kq8_seq_x(const float *q, const unsigned char *const *p, int f
 #if defined(LK__X86)
 /* head_dim 8 (tiny models): keys [0, n & ~7) of lk__attn_dots_ref, 8 per step
  * through one in-register transpose, q's broadcasts held in registers, the
- * 8 key pointers in registers (f16 a compile-time constant at each call) */
-LK__AINL int lk__attn_dots8_x(const float *q, const lk_kv_view *kv, size_t hoff, int n, float *s, int f16) {
-    const __m256 q0 = _mm256_set1_ps(q[0]), q1 = _mm256_set1_ps(q[1]), q2 = _mm256_set1_ps(q[2]), q3 = _mm256_set1_ps(q[3]);
+ * 8 key pointers in registers (f16 a compile-time constant at each call).
+ * With q2 (a second query head of the same KV head) each transposed key
+ * block serves both: s2[j] = q2 . k_j, the same operations. */
+LK__AINL int lk__attn_dots8_x(const float *q, const float *q2, const lk_kv_view *kv, size_t hoff, int n, float *s, float *s2, int f16) {
+    const __m256 q0 = _mm256_set1_ps(q[0]), q1 = _mm256_set1_ps(q[1]), q2_ = _mm256_set1_ps(q[2]), q3 = _mm256_set1_ps(q[3]);
     const __m256 q4 = _mm256_set1_ps(q[4]), q5 = _mm256_set1_ps(q[5]), q6 = _mm256_set1_ps(q[6]), q7 = _mm256_set1_ps(q[7]);
     const size_t rs = kv->row_stride;
     int j;
@@ -8335,14 +8372,24 @@ LK__AINL int lk__attn_dots8_x(const float *q, const lk_kv_view *kv, size_t hoff,
             __m256d lo = _mm256_setzero_pd(), hi = lo;
 #define LK__M2(r, qq) do { const __m256 pr_ = _mm256_mul_ps(qq, r); lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm256_castps256_ps128(pr_))); \
                            hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm256_extractf128_ps(pr_, 1))); } while (0)
-            LK__M2(r0, q0); LK__M2(r1, q1); LK__M2(r2, q2); LK__M2(r3, q3); LK__M2(r4, q4); LK__M2(r5, q5); LK__M2(r6, q6); LK__M2(r7, q7);
-#undef LK__M2
+            LK__M2(r0, q0); LK__M2(r1, q1); LK__M2(r2, q2_); LK__M2(r3, q3); LK__M2(r4, q4); LK__M2(r5, q5); LK__M2(r6, q6); LK__M2(r7, q7);
             _mm256_storeu_ps(s + j, _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)));
-        } else {   /* rounded products added in order, from 0 */
-            __m256 acc = _mm256_add_ps(_mm256_setzero_ps(), _mm256_mul_ps(q0, r0));   /* 0 + (-0) = +0, as the reference */
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(q1, r1)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q2, r2)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q3, r3));
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(q4, r4)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q5, r5)); acc = _mm256_add_ps(acc, _mm256_mul_ps(q6, r6));
-            _mm256_storeu_ps(s + j, _mm256_add_ps(acc, _mm256_mul_ps(q7, r7)));
+            if (q2) {
+                lo = hi = _mm256_setzero_pd();
+                LK__M2(r0, _mm256_set1_ps(q2[0])); LK__M2(r1, _mm256_set1_ps(q2[1])); LK__M2(r2, _mm256_set1_ps(q2[2])); LK__M2(r3, _mm256_set1_ps(q2[3]));
+                LK__M2(r4, _mm256_set1_ps(q2[4])); LK__M2(r5, _mm256_set1_ps(q2[5])); LK__M2(r6, _mm256_set1_ps(q2[6])); LK__M2(r7, _mm256_set1_ps(q2[7]));
+                _mm256_storeu_ps(s2 + j, _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)));
+            }
+#undef LK__M2
+        } else {   /* rounded products added in order, from 0 (0 + (-0) = +0, as the reference) */
+#define LK__M3(out, a0, a1, a2, a3, a4, a5, a6, a7) do { __m256 acc_ = _mm256_add_ps(_mm256_setzero_ps(), _mm256_mul_ps(a0, r0)); \
+            acc_ = _mm256_add_ps(acc_, _mm256_mul_ps(a1, r1)); acc_ = _mm256_add_ps(acc_, _mm256_mul_ps(a2, r2)); acc_ = _mm256_add_ps(acc_, _mm256_mul_ps(a3, r3)); \
+            acc_ = _mm256_add_ps(acc_, _mm256_mul_ps(a4, r4)); acc_ = _mm256_add_ps(acc_, _mm256_mul_ps(a5, r5)); acc_ = _mm256_add_ps(acc_, _mm256_mul_ps(a6, r6)); \
+            _mm256_storeu_ps(out, _mm256_add_ps(acc_, _mm256_mul_ps(a7, r7))); } while (0)
+            LK__M3(s + j, q0, q1, q2_, q3, q4, q5, q6, q7);
+            if (q2) LK__M3(s2 + j, _mm256_set1_ps(q2[0]), _mm256_set1_ps(q2[1]), _mm256_set1_ps(q2[2]), _mm256_set1_ps(q2[3]),
+                           _mm256_set1_ps(q2[4]), _mm256_set1_ps(q2[5]), _mm256_set1_ps(q2[6]), _mm256_set1_ps(q2[7]));
+#undef LK__M3
         }
     }
     return j;
@@ -8352,7 +8399,7 @@ static void lk__attn_dots(const float *q, const lk_kv_view *kv, size_t hoff, int
     int j = 0;
 #if defined(LK__X86)
     const int f16 = kv->type == LK_TYPE_F16, d64 = d & ~63;
-    if (d == 8) j = f16 ? lk__attn_dots8_x(q, kv, hoff, n, s, 1) : lk__attn_dots8_x(q, kv, hoff, n, s, 0);
+    if (d == 8) j = f16 ? lk__attn_dots8_x(q, NULL, kv, hoff, n, s, NULL, 1) : lk__attn_dots8_x(q, NULL, kv, hoff, n, s, NULL, 0);
     else if (f16 && d % 16 == 0) {   /* tinyBLAS: 16 lanes as two registers, one key at a time */
         for (; j < n; j++) {
             const unsigned char *kp = lk__key_ptr(kv, kv->k, j, hoff);
@@ -8415,17 +8462,15 @@ static double lk__attn_exp(float *s, int n, float mx) {
         _mm256_storeu_ps(s + j, lo); _mm256_storeu_ps(s + j + 8, hi);
         sum += (double)lk__red16_x(lo, hi);
     }
-    for (; j < n; j += 16) {   /* the last group padded with -inf (exp 0) */
-        float t[16];
-        const int m = n - j < 16 ? n - j : 16;
-        __m256 lo, hi;
-        int l;
-        for (l = 0; l < 16; l++) t[l] = l < m ? s[j + l] : -INFINITY;
-        lo = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(t), _mm256_set1_ps(mx)));
-        hi = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(t + 8), _mm256_set1_ps(mx)));
-        _mm256_storeu_ps(t, lo); _mm256_storeu_ps(t + 8, hi);
-        for (l = 0; l < m; l++) s[j + l] = t[l];
+    if (j < n) {   /* the last group (m < 16 keys) padded with -inf (exp 0), by masked loads and stores */
+        const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), m = _mm256_set1_epi32(n - j);
+        const __m256i k0 = _mm256_cmpgt_epi32(m, iota), k1 = _mm256_cmpgt_epi32(m, _mm256_add_epi32(iota, _mm256_set1_epi32(8)));
+        const __m256 ninf = _mm256_set1_ps(-INFINITY);
+        const __m256 lo = lk__expf8_ggml(_mm256_sub_ps(_mm256_blendv_ps(ninf, _mm256_maskload_ps(s + j, k0), _mm256_castsi256_ps(k0)), _mm256_set1_ps(mx)));
+        const __m256 hi = lk__expf8_ggml(_mm256_sub_ps(_mm256_blendv_ps(ninf, _mm256_maskload_ps(s + j + 8, k1), _mm256_castsi256_ps(k1)), _mm256_set1_ps(mx)));
+        _mm256_maskstore_ps(s + j, k0, lo); _mm256_maskstore_ps(s + j + 8, k1, hi);
         sum += (double)lk__red16_x(lo, hi);
+        j = n;
     }
 #endif
     return sum + lk__attn_exp_ref(s, j, n, mx);
@@ -8512,6 +8557,35 @@ static void lk__vsum_lanes8(const lk_kv_view *kv, size_t hoff, int c, int j0, in
 #undef LK__VA
 #undef LK__VB
     x[0] = x0; x[1] = x1; x[2] = x2; x[3] = x3; x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
+}
+/* V.P of two query heads of one KV head, head_dim 8: lanes j0 .. j0 + 3
+ * (keys j = j0 + l mod 16) of lk__attn_vsum_ref for weights wa and wb, each
+ * V row loaded once for both; xa[l], xb[l] the lane sums */
+static void lk__vsum_lanes4p(const lk_kv_view *kv, size_t hoff, int j0, int n, const float *wa, const float *wb, __m256 *xa, __m256 *xb) {
+    const int f16 = kv->type == LK_TYPE_F16;
+    const size_t rs = kv->row_stride;
+    const unsigned char *vb = LK__CAST(const unsigned char *, kv->v) + (size_t)kv->row0 * rs + hoff;
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    int j;
+#define LK__VP(l) do { const unsigned char *vp_ = kv->idx ? lk__key_ptr(kv, kv->v, j + (l), hoff) : vb + (size_t)(j + (l)) * rs; const __m256 v_ = LK__KV8(vp_, 0); \
+                       a##l = _mm256_fmadd_ps(_mm256_set1_ps(wa[j + (l)]), v_, a##l); b##l = _mm256_fmadd_ps(_mm256_set1_ps(wb[j + (l)]), v_, b##l); } while (0)
+    for (j = j0; j < n; j += 16) {
+        if (j + 4 <= n) { LK__VP(0); LK__VP(1); LK__VP(2); LK__VP(3); }
+        else {
+            LK__VP(0);
+            if (n - j > 1) LK__VP(1);
+            if (n - j > 2) LK__VP(2);
+        }
+    }
+#undef LK__VP
+    xa[0] = a0; xa[1] = a1; xa[2] = a2; xa[3] = a3; xb[0] = b0; xb[1] = b1; xb[2] = b2; xb[3] = b3;
+}
+/* lk__attn_vsum's reduction of 16 lane vectors (one per lane, 8 elements) */
+static __m256 lk__vsum_reduce16(__m256 *a) {
+    int l;
+    for (l = 0; l < 8; l++) a[l] = _mm256_add_ps(a[8 + l], a[l]);
+    for (l = 0; l < 4; l++) a[l] = _mm256_add_ps(a[4 + l], a[l]);
+    return _mm256_add_ps(_mm256_add_ps(a[0], a[2]), _mm256_add_ps(a[1], a[3]));
 }
 #endif
 static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const float *w, float *out) {
@@ -8849,6 +8923,53 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     lk__attn_weights(s, n, (float)(1.0 / sum), kv->type == LK_TYPE_F16 && p->f16_math);
     lk__attn_vsum(kv, hoff, d, n, s, out);
     *lse = mx + (float)log(sum);
+}
+
+/* Two query heads qa, qb of one GQA group over the same KV head (head_dim 8,
+ * softmax, f32/f16 rows): the K.Q and V.P stages load each key once for
+ * both; every operation per (query, key) is lk_attn's, so (oa, lsea) and
+ * (ob, lseb) equal two lk_attn calls bit for bit. sa, sb: lk_attn scratch
+ * each. Elsewhere: the two calls. */
+static void lk__attn_pair8(const lk_attn_params *p, const float *qa, const float *qb, int qpos, const lk_kv_view *kv, int kv_head,
+                           float *oa, float *ob, float *lsea, float *lseb, float *sa, float *sb) {
+#if defined(LK__X86)
+    const int n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0, f16 = kv->type == LK_TYPE_F16;
+    const size_t hoff = (size_t)kv_head * kv->head_stride;
+    float qh[2][8], mx[2];
+    double sum[2];
+    float *sc[2], *o[2], *lse[2];
+    const float *q[2];
+    int i, j, h, live = 0;
+    if (p->score != LK_ATTN_SOFTMAX || kv->zip || p->head_dim != 8 || (kv->type != LK_TYPE_F32 && kv->type != LK_TYPE_F16)) {
+        lk_attn(p, qa, qpos, kv, kv_head, oa, lsea, sa);
+        lk_attn(p, qb, qpos, kv, kv_head, ob, lseb, sb);
+        return;
+    }
+    q[0] = qa; q[1] = qb; sc[0] = sa; sc[1] = sb; o[0] = oa; o[1] = ob; lse[0] = lsea; lse[1] = lseb;
+    if (p->f16_math)   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (h = 0; h < 2; h++) { for (i = 0; i < 8; i++) qh[h][i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q[h][i])); q[h] = qh[h]; }
+    j = f16 ? lk__attn_dots8_x(q[0], q[1], kv, hoff, n, sa, sb, 1) : lk__attn_dots8_x(q[0], q[1], kv, hoff, n, sa, sb, 0);
+    for (h = 0; h < 2; h++) {
+        lk__attn_dots_ref(q[h], kv, hoff, 8, j, n, sc[h]);
+        mx[h] = lk__attn_mask_scale(p, qpos, kv, n, sc[h]);
+        if (mx[h] == -INFINITY) { for (i = 0; i < 8; i++) o[h][i] = 0.0f; *lse[h] = -INFINITY; continue; }
+        live |= 1 << h;
+        sum[h] = lk__attn_exp(sc[h], n, mx[h]);
+        lk__attn_weights(sc[h], n, (float)(1.0 / sum[h]), f16 && p->f16_math);
+        *lse[h] = mx[h] + (float)log(sum[h]);
+    }
+    if (live == 3) {
+        __m256 la[16], lb[16];
+        int g;
+        for (g = 0; g < 16; g += 4) lk__vsum_lanes4p(kv, hoff, g, n, sa, sb, la + g, lb + g);
+        _mm256_storeu_ps(oa, lk__vsum_reduce16(la));
+        _mm256_storeu_ps(ob, lk__vsum_reduce16(lb));
+    } else
+        for (h = 0; h < 2; h++) if (live >> h & 1) lk__attn_vsum(kv, hoff, 8, n, sc[h], o[h]);
+#else
+    lk_attn(p, qa, qpos, kv, kv_head, oa, lsea, sa);
+    lk_attn(p, qb, qpos, kv, kv_head, ob, lseb, sb);
+#endif
 }
 
 #if defined(LK__X86)
@@ -9255,7 +9376,11 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
         if (a->select) a->select(a, task, t, h, &kv);
         else if (ap.tree_parent) lk__tree_rows(a, task, t, &kv);
         if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
-        else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s);
+        else if (d == 8 && gqa % 2 == 0 && h % 2 == 0 && w + 1 < hi && !a->select) {   /* heads h, h + 1 share their KV head */
+            float lse2;
+            lk__attn_pair8(&ap, q, q + d, a->pos[t], &kv, h / gqa, out, out + d, &lse, &lse2, s, s + kp->n_ctx);
+            w++;
+        } else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s);
     }
 }
 static void lk__attend_rows(lk__attn_job *a) {

@@ -247,9 +247,11 @@ static void test_matmul(void) {
     int64_t n_in = 512;
     const int64_t n_out = 45;
     size_t k;
-    for (k = 0; k < sizeof types / sizeof types[0] + 2; k++) {
-        /* the last two: f32 and f16 with 172-wide rows (stories260K's FFN), a tail after the 16-lane chunks */
-        lk_type t = k < sizeof types / sizeof types[0] ? types[k] : k == sizeof types / sizeof types[0] ? LK_TYPE_F32 : LK_TYPE_F16;
+    const size_t nt = sizeof types / sizeof types[0];
+    for (k = 0; k < nt + 4; k++) {
+        /* then f32 and f16 with 172-wide rows (stories260K's FFN), a tail after the 16-lane chunks, and
+         * with 64-wide rows (its attention): decode runs both through the 4-row tiles */
+        lk_type t = k < nt ? types[k] : (k - nt) % 2 == 0 ? LK_TYPE_F32 : LK_TYPE_F16;
         const lk_type_traits *tt = lk_type_get(t);
         lk_type vt = tt->vec_dot_type;
         size_t ws = lk_row_size(t, n_in), as = lk_row_size(vt, n_in), scr_n;
@@ -259,7 +261,7 @@ static void test_matmul(void) {
         lk_tensor W;
         char name[64];
         int ci;
-        n_in = k < sizeof types / sizeof types[0] ? 512 : 172;
+        n_in = k < nt ? 512 : k < nt + 2 ? 172 : 64;
         ws = lk_row_size(t, n_in); as = lk_row_size(vt, n_in);
         snprintf(name, sizeof name, "matmul tiles %s n_in %d", tt->name, (int)n_in);
         lk_t_begin(name);
@@ -518,6 +520,56 @@ static void test_attn_stages(void) {
     lk_t_end();
 }
 
+/* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
+ * decode path of tiny models): each output and lse equal two lk_attn calls
+ * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
+ * contiguous rows and an index list, key counts with tails, causal masks
+ * that hide some keys or all of them. */
+static void test_attn_pair(void) {
+    enum { N = 83, HK = 3, D = 8 };
+    static float Kf[N * HK * D], Vf[N * HK * D], q[2 * D], sa[N + 16 * D + 80], sb[N + 16 * D + 80], s1[N + 16 * D + 80];
+    static uint16_t Kh[N * HK * D], Vh[N * HK * D];
+    static int32_t pos[N], idx[N];
+    static const int counts[] = { 1, 3, 8, 16, 17, 40, 80 };
+    int i, f16, fm, use_idx, ci, qp, h;
+    lk_t_begin("attn head pairs (head_dim 8) = two lk_attn calls");
+    for (i = 0; i < N * HK * D; i++) {
+        Kf[i] = rng_f(); Vf[i] = rng_f();
+        Kh[i] = lk_fp32_to_fp16(Kf[i]); Vh[i] = lk_fp32_to_fp16(Vf[i]);
+    }
+    for (i = 0; i < N; i++) { pos[i] = i; idx[i] = (i * 37 + 5) % N; }
+    for (i = 0; i < 2 * D; i++) q[i] = 3.0f * rng_f();
+    q[3] = 0.0f; q[D + 5] = -0.0f;
+    for (f16 = 0; f16 < 2; f16++)
+        for (fm = 0; fm <= f16; fm++)
+            for (use_idx = 0; use_idx < 2; use_idx++)
+                for (ci = 0; ci < (int)(sizeof counts / sizeof *counts); ci++)
+                    for (qp = 0; qp < 3; qp++) {
+                        const size_t es = f16 ? 2 : 4;
+                        lk_attn_params p = lk_attn_default_params(D);
+                        lk_kv_view kv;
+                        float oa[D], ob[D], ra[D], rb[D], la, lb, lra, lrb;
+                        const int n = counts[ci];
+                        p.f16_math = fm; p.causal = 1;
+                        memset(&kv, 0, sizeof kv);
+                        kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
+                        kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
+                        kv.row_stride = HK * D * es; kv.head_stride = D * es; kv.pos = pos;
+                        if (use_idx) { kv.idx = idx + (N - n); kv.n_idx = n; kv.n_rows = N; }
+                        else { kv.row0 = 2; kv.n_rows = 2 + n; }
+                        /* query position: after every key, in the middle (some masked), before all (all masked) */
+                        const int qpos = qp == 0 ? N : qp == 1 ? N / 2 : -1;
+                        for (h = 0; h < HK; h += 2) {
+                            lk__attn_pair8(&p, q, q + D, qpos, &kv, h, oa, ob, &la, &lb, sa, sb);
+                            lk_attn(&p, q, qpos, &kv, h, ra, &lra, s1);
+                            lk_attn(&p, q + D, qpos, &kv, h, rb, &lrb, s1);
+                            CHECK(!memcmp(oa, ra, sizeof oa) && !memcmp(&la, &lra, 4) && !memcmp(ob, rb, sizeof ob) && !memcmp(&lb, &lrb, 4),
+                                  "f16 %d f16_math %d idx %d n %d qpos %d kv head %d: pair differs from lk_attn", f16, fm, use_idx, n, qpos, h);
+                        }
+                    }
+    lk_t_end();
+}
+
 /* lk_silu_row (ggml's vector silu on multiples of 16) and the vector expf
  * helpers against the scalar lk__expf_ggml, bit for bit, over the whole
  * float range that matters (and -inf, huge, tiny). */
@@ -592,6 +644,7 @@ int main(void) {
     test_repack_r8();
     test_gelu_table();
     test_attn_stages();
+    test_attn_pair();
     test_silu_exp();
     return lk_t_exit();
 }
