@@ -3480,6 +3480,14 @@ static float lk__vdot_tail(float s, const void *x, int xh, const void *y, int yh
     for (i = i0; i < n; i++) t += (double)(lk__ldf(x, xh, i) * lk__ldf(y, yh, i));
     return (float)t;
 }
+/* lk__vdot_tail (f32, not dbl) of four rows at once, their add chains
+ * interleaved: s[r] + w_r[i] x[i] for i in [i0, n), in order */
+static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float *w1, const float *w2, const float *w3, const float *x, int64_t i0, int64_t n) {
+    float s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    int64_t i;
+    for (i = i0; i < n; i++) { s0 = s0 + w0[i] * x[i]; s1 = s1 + w1[i] * x[i]; s2 = s2 + w2[i] * x[i]; s3 = s3 + w3[i] * x[i]; }
+    s[0] = s0; s[1] = s1; s[2] = s2; s[3] = s3;
+}
 static float lk__vdot_flt_ref(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
     float a[16];
     int64_t i;
@@ -6385,11 +6393,10 @@ static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, cons
         const float *w0 = LK__CAST(const float *, w), *w1 = LK__CAST(const float *, w + ws), *w2 = LK__CAST(const float *, w + 2 * ws), *w3 = LK__CAST(const float *, w + 3 * ws);
         for (c = 0; c < C; c++) {
             const float *x = LK__CAST(const float *, a + (size_t)c * as);
-            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-            int64_t i;
-            if (n64) { s0 = lk__dot64_x(w0, 0, x, 0, n64); s1 = lk__dot64_x(w1, 0, x, 0, n64); s2 = lk__dot64_x(w2, 0, x, 0, n64); s3 = lk__dot64_x(w3, 0, x, 0, n64); }
-            for (i = n64; i < n; i++) { s0 = s0 + w0[i] * x[i]; s1 = s1 + w1[i] * x[i]; s2 = s2 + w2[i] * x[i]; s3 = s3 + w3[i] * x[i]; }   /* lk__vdot_tail */
-            y[c * ys] = s0; y[c * ys + 1] = s1; y[c * ys + 2] = s2; y[c * ys + 3] = s3;
+            float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+            if (n64) { t[0] = lk__dot64_x(w0, 0, x, 0, n64); t[1] = lk__dot64_x(w1, 0, x, 0, n64); t[2] = lk__dot64_x(w2, 0, x, 0, n64); t[3] = lk__dot64_x(w3, 0, x, 0, n64); }
+            lk__vdot_tail4_f32(t, w0, w1, w2, w3, x, n64, n);   /* (in 15.7a's no-contraction region, as lk__vdot_tail) */
+            y[c * ys] = t[0]; y[c * ys + 1] = t[1]; y[c * ys + 2] = t[2]; y[c * ys + 3] = t[3];
         }
         return;
     }
