@@ -3488,6 +3488,40 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
     for (i = i0; i < n; i++) { s0 = s0 + w0[i] * x[i]; s1 = s1 + w1[i] * x[i]; s2 = s2 + w2[i] * x[i]; s3 = s3 + w3[i] * x[i]; }
     s[0] = s0; s[1] = s1; s[2] = s2; s[3] = s3;
 }
+/* lk__vdot_tail (f32, not dbl) of eight rows w + r ws (r < 8) at once:
+ * s[r] + w_r[i] x[i] for i in [i0, n), in order. x86: the rows are the 8
+ * lanes of one vector, each step the same rounded multiply and add per
+ * lane (8 x 8 blocks of the rows transposed in registers, the last one
+ * loaded under a mask), so one add chain serves eight rows. */
+static LK__UNUSED void lk__vdot_tail8_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n) {
+#if defined(LK__X86)
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256 acc = _mm256_loadu_ps(s);
+    int64_t i;
+    for (i = i0; i < n; i += 8) {
+        const int m = n - i < 8 ? (int)(n - i) : 8;
+        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
+        __m256 r[8], t[8], u[8];
+        int c;
+        for (c = 0; c < 8; c++) r[c] = _mm256_maskload_ps(w + (size_t)c * ws + i, k);
+        /* transpose: afterwards r[c] = element i + c of rows 0..7 */
+        t[0] = _mm256_unpacklo_ps(r[0], r[1]); t[1] = _mm256_unpackhi_ps(r[0], r[1]); t[2] = _mm256_unpacklo_ps(r[2], r[3]); t[3] = _mm256_unpackhi_ps(r[2], r[3]);
+        t[4] = _mm256_unpacklo_ps(r[4], r[5]); t[5] = _mm256_unpackhi_ps(r[4], r[5]); t[6] = _mm256_unpacklo_ps(r[6], r[7]); t[7] = _mm256_unpackhi_ps(r[6], r[7]);
+        u[0] = _mm256_shuffle_ps(t[0], t[2], 0x44); u[1] = _mm256_shuffle_ps(t[0], t[2], 0xEE); u[2] = _mm256_shuffle_ps(t[1], t[3], 0x44); u[3] = _mm256_shuffle_ps(t[1], t[3], 0xEE);
+        u[4] = _mm256_shuffle_ps(t[4], t[6], 0x44); u[5] = _mm256_shuffle_ps(t[4], t[6], 0xEE); u[6] = _mm256_shuffle_ps(t[5], t[7], 0x44); u[7] = _mm256_shuffle_ps(t[5], t[7], 0xEE);
+        r[0] = _mm256_permute2f128_ps(u[0], u[4], 0x20); r[1] = _mm256_permute2f128_ps(u[1], u[5], 0x20);
+        r[2] = _mm256_permute2f128_ps(u[2], u[6], 0x20); r[3] = _mm256_permute2f128_ps(u[3], u[7], 0x20);
+        r[4] = _mm256_permute2f128_ps(u[0], u[4], 0x31); r[5] = _mm256_permute2f128_ps(u[1], u[5], 0x31);
+        r[6] = _mm256_permute2f128_ps(u[2], u[6], 0x31); r[7] = _mm256_permute2f128_ps(u[3], u[7], 0x31);
+        for (c = 0; c < m; c++) acc = _mm256_add_ps(acc, _mm256_mul_ps(r[c], _mm256_set1_ps(x[i + c])));
+    }
+    _mm256_storeu_ps(s, acc);
+#else
+    int r;
+    int64_t i;
+    for (r = 0; r < 8; r++) for (i = i0; i < n; i++) s[r] = s[r] + w[(size_t)r * ws + i] * x[i];
+#endif
+}
 static float lk__vdot_flt_ref(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
     float a[16];
     int64_t i;
@@ -4692,6 +4726,7 @@ typedef struct lk__matmul_job {
     lk__tile_fn tile1;          /* several rows x 1 column, or NULL        */
     lk__r8_fn r8;               /* LK_LAYOUT_R8: the group kernel          */
     int32_t *ysum;              /* LK_LAYOUT_R8: 8 x block sums, [n_cols][n_in / 32] */
+    int f32_rows8;              /* f32 rows of vec_dot's order with a tail (n_in % 16): 8 rows at once */
 } lk__matmul_job;
 
 /* 1 if no x[i] is NaN or infinite (exponent bits all ones); a loop
@@ -4790,6 +4825,9 @@ static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
         }
     }
 }
+/* y[0..8) = vec_dot of f32 rows w + r ws (r < 8, ws in floats) with x, n % 16
+ * != 0 (ggml's order: lk__dot64 over the 64-blocks, then the tail) */
+static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y);
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
@@ -4802,6 +4840,12 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
         for (cb = 0; cb < j->n_cols; cb += 16) {
             int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
             r = rb;
+            if (j->f32_rows8)
+                for (; r + 8 <= re && r % ne1 + 8 <= ne1; r += 8) {
+                    const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                    for (c = cb; c < ce; c++) lk__f32_rows8(j->n_in, LK__CAST(const float *, wrow), (size_t)j->W->nb[1] / sizeof(float),
+                                                            LK__CAST(const float *, j->xq + (size_t)c * j->xq_row), &j->y[c * j->n_out + r]);
+                }
             if (j->tile1)
                 for (; r + LK__TR <= re && r % ne1 + LK__TR <= ne1; r += LK__TR) {   /* rows in one 2-D slice */
                     const unsigned char *wrow = lk__matmul_wrow(j->W, r);
@@ -4891,6 +4935,9 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
      * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
      * stories260K's 172) run four rows interleaved */
     job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? lk__tile_kernel(W->type, 1) : NULL;
+#if defined(LK__X86)   /* (NEON's f32 vec_dot has other lanes) */
+    job.f32_rows8 = W->type == LK_TYPE_F32 && job.n_in % 16 && W->nb[1] % sizeof(float) == 0;
+#endif
     /* rows in 4 chunks per thread, handed out dynamically: a thread that the
      * OS pushes off a busy core no longer holds up the whole matmul. Tiny
      * matmuls run in the caller (a parallel region costs microseconds). */
@@ -6365,6 +6412,30 @@ static __m128 lk__hsum8x4_x(__m256 v0, __m256 v1, __m256 v2, __m256 v3) {
     lo = _mm256_castps256_ps128(c); hi = _mm256_extractf128_ps(c, 1);
     return _mm_permute_ps(_mm_shuffle_ps(lo, hi, 0x88), 0xd8);   /* [r0, r2, r1, r3] -> [r0, r1, r2, r3] */
 }
+/* lk__dot64's AVX2 accumulation of one f32 row before its horizontal sum:
+ * returns H + L (lk__red16_x's first step), n a multiple of 64 */
+LK__AINL __m256 lk__dot64v_f32(const float *a, const float *b, int64_t n) {
+    __m256 l0 = _mm256_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
+    int64_t i;
+    for (i = 0; i < n; i += 64) {
+        l0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), l0); h0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), h0);
+        l1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 16), _mm256_loadu_ps(b + i + 16), l1); h1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 24), _mm256_loadu_ps(b + i + 24), h1);
+        l2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 32), _mm256_loadu_ps(b + i + 32), l2); h2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 40), _mm256_loadu_ps(b + i + 40), h2);
+        l3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 48), _mm256_loadu_ps(b + i + 48), l3); h3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 56), _mm256_loadu_ps(b + i + 56), h3);
+    }
+    return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(h0, h2), _mm256_add_ps(h1, h3)), _mm256_add_ps(_mm256_add_ps(l0, l2), _mm256_add_ps(l1, l3)));
+}
+static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
+    const int64_t n64 = n & ~(int64_t)63;
+    int g;
+    for (g = 0; g < 8; g += 4) {
+        const float *wg = w + (size_t)g * ws;
+        if (n64) _mm_storeu_ps(y + g, lk__hsum8x4_x(lk__dot64v_f32(wg, x, n64), lk__dot64v_f32(wg + ws, x, n64),
+                                                  lk__dot64v_f32(wg + 2 * ws, x, n64), lk__dot64v_f32(wg + 3 * ws, x, n64)));
+        else _mm_storeu_ps(y + g, _mm_setzero_ps());
+    }
+    lk__vdot_tail8_f32(y, w, ws, x, n64, n);
+}
 /* 4 rows x 1 column (decode), n a multiple of 16: each row lk__vdot_flt_x86's
  * two accumulators, eight fma chains in flight, one joint reduction */
 static void lk__tile_flt4x1_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, float *y, int h) {
@@ -7231,6 +7302,15 @@ static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, 
 #define LK__DOT(name, x86, arm) \
     static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
 LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
+#if !defined(LK__X86) || defined(LK__X86_512)
+/* (AVX2 builds: beside lk__tile_flt_avx2; elsewhere lk_matmul does not pick it) */
+static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
+    const int64_t n64 = n & ~(int64_t)63;
+    int r;
+    for (r = 0; r < 8; r++) y[r] = n64 ? lk__dot64(w + (size_t)r * ws, 0, x, 0, n64) : 0.0f;
+    lk__vdot_tail8_f32(y, w, ws, x, n64, n);
+}
+#endif
 LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
 LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm)
 LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
