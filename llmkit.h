@@ -14,6 +14,9 @@
  *   LLMKIT_NO_MALLOC     no malloc/free: all memory comes from caller arenas
  *   LLMKIT_NO_SIMD       scalar reference kernels only
  *   LLMKIT_NO_THREADS    ignore OpenMP even when compiled with -fopenmp
+ *   LLMKIT_NO_TLS        the last-error message in one global buffer, not a
+ *                        thread-local one (the default on Cortex-M: bare-metal
+ *                        runtimes have no thread-local storage)
  *   LLMKIT_ASSERT(x)     internal consistency checks (default: nothing). Never
  *                        used for input validation; bad input returns a status.
  *   LLMKIT_MALLOC(sz,u) / LLMKIT_FREE(p,u)   replace malloc/free (u = user ptr)
@@ -1855,7 +1858,9 @@ LKDEF int lk_threads_count(const lk_threads *t);
 /* --------------------------------------------------------------------------
  * 15.2 Status codes and error messages
  * -------------------------------------------------------------------------- */
-#if defined(__cplusplus) && __cplusplus >= 201103L
+#if defined(LLMKIT_NO_TLS) || (defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M')
+#define LK__TLS                 /* one global message (microcontrollers have no TLS runtime) */
+#elif defined(__cplusplus) && __cplusplus >= 201103L
 #define LK__TLS thread_local
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_THREADS__)
 #define LK__TLS _Thread_local
@@ -1962,10 +1967,10 @@ static lk_status lk__opt_int(const char *name, const char *v, long long lo, long
     if (*s == '-' || *s == '+') neg = *s++ == '-';
     if (*s < '0' || *s > '9') goto bad;
     for (; *s >= '0' && *s <= '9'; s++) {
-        if (u > (ULLONG_MAX - 9) / 10) goto bad;
+        if (u > (~0ULL - 9) / 10) goto bad;
         u = u * 10 + (unsigned)(*s - '0');
     }
-    if (*s || u > (unsigned long long)LLONG_MAX) goto bad; /* |value| <= LLONG_MAX is plenty */
+    if (*s || u > (~0ULL >> 1)) goto bad;   /* |value| <= LLONG_MAX is plenty */
     *out = neg ? -(long long)u : (long long)u;
     if (*out < lo || *out > hi) goto bad;
     return LK_OK;
@@ -2288,7 +2293,7 @@ static const char *const lk__gguf_type_names[LK_GGUF_TYPE_COUNT] = {
 static const unsigned char lk__gguf_type_size[LK_GGUF_TYPE_COUNT] = { 1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8 };
 
 LKDEF const char *lk_gguf_type_name(lk_gguf_type t) {
-    return (int)t >= 0 && t < LK_GGUF_TYPE_COUNT ? lk__gguf_type_names[t] : "?";
+    return (unsigned)t < (unsigned)LK_GGUF_TYPE_COUNT ? lk__gguf_type_names[t] : "?";
 }
 LKDEF lk_gguf_params lk_gguf_default_params(void) {
     lk_gguf_params p;
@@ -2389,7 +2394,7 @@ static lk_status lk__rd_value(lk_gguf *g, lk__rd *r, lk_gguf_type type, lk_gguf_
     uint32_t et;
     uint64_t n, i, at, left, min_elem;
     v->type = type;
-    if ((int)type < 0 || type >= LK_GGUF_TYPE_COUNT)
+    if ((unsigned)type >= (unsigned)LK_GGUF_TYPE_COUNT)
         return lk_set_error(LK_ERR_FORMAT, "gguf: key '%s' at byte offset %llu: unknown value type %u",
                             key, (unsigned long long)r->off, (unsigned)type);
     if (type == LK_GGUF_STRING) return lk__rd_str(r, &v->v.s, key);
@@ -3032,7 +3037,7 @@ static lk_status lk__w_scalar_raw(lk_gguf_writer *w, lk_gguf_type t, const unsig
 static lk_status lk__w_value(lk_gguf_writer *w, const lk_gguf_value *v, int depth) {
     lk_status st;
     uint64_t i;
-    if ((int)v->type < 0 || v->type >= LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad value type %d", (int)v->type);
+    if ((unsigned)v->type >= (unsigned)LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad value type %d", (int)v->type);
     switch (v->type) {
     case LK_GGUF_STRING: return lk__w_str(w, v->v.s.ptr, v->v.s.len);
     case LK_GGUF_FLOAT32: { float f = (float)v->v.f; uint32_t b; memcpy(&b, &f, 4); return lk__w_u32(w, b); }
@@ -3052,7 +3057,7 @@ static lk_status lk__w_value(lk_gguf_writer *w, const lk_gguf_value *v, int dept
     }
     case LK_GGUF_ARRAY:
         if (depth >= LK_GGUF_MAX_DEPTH) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: arrays nested deeper than %d", LK_GGUF_MAX_DEPTH);
-        if ((int)v->arr_type < 0 || v->arr_type >= LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad array element type");
+        if ((unsigned)v->arr_type >= (unsigned)LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad array element type");
         if ((st = lk__w_u32(w, (uint32_t)v->arr_type)) || (st = lk__w_u64(w, v->n))) return st;
         if (v->n && !v->v.arr) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: array data is NULL");
         for (i = 0; i < v->n; i++) {
@@ -3151,7 +3156,7 @@ LKDEF lk_status lk_gguf_writer_add_str(lk_gguf_writer *w, const char *key, const
 }
 LKDEF lk_status lk_gguf_writer_add_arr(lk_gguf_writer *w, const char *key, lk_gguf_type et, const void *data, uint64_t n) {
     lk_gguf_value v;
-    if ((int)et < 0 || et >= LK_GGUF_TYPE_COUNT || et == LK_GGUF_STRING || et == LK_GGUF_ARRAY)
+    if ((unsigned)et >= (unsigned)LK_GGUF_TYPE_COUNT || et == LK_GGUF_STRING || et == LK_GGUF_ARRAY)
         return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: add_arr needs a scalar element type (key '%s')", key ? key : "");
     memset(&v, 0, sizeof v);
     v.type = LK_GGUF_ARRAY; v.arr_type = et; v.n = n; v.v.arr = data;
@@ -9795,7 +9800,7 @@ static const lk__kv_policy_def lk__kv_policies[LK_KV_POLICY_COUNT] = {
 };
 #undef LK__POL
 
-LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (int)p >= 0 && p < LK_KV_POLICY_COUNT ? lk__kv_policies[p].name : "?"; }
+LKDEF const char *lk_kv_policy_name(lk_kv_policy p) { return (unsigned)p < (unsigned)LK_KV_POLICY_COUNT ? lk__kv_policies[p].name : "?"; }
 LKDEF int lk_kv_policy_from_name(const char *name) {
     int i;
     if (!name) return -1;
@@ -9814,7 +9819,7 @@ LKDEF lk_kv_policy_params lk_kv_policy_default_params(void) {
 static lk_status lk__kvp_sizes_get(const lk__kvp *k, lk__kvp_sizes *z) {
     const lk_kv_policy_params *pp = &k->pp;
     memset(z, 0, sizeof *z);
-    if ((int)pp->policy < 0 || pp->policy >= LK_KV_POLICY_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown kv policy %d", (int)pp->policy);
+    if ((unsigned)pp->policy >= (unsigned)LK_KV_POLICY_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown kv policy %d", (int)pp->policy);
     if (pp->policy == LK_KV_TWILIGHT && pp->twilight_base != LK_KV_FULL && pp->twilight_base != LK_KV_QUEST)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: twilight_base must be full or quest");
     if (pp->budget < 0 || pp->n_sink < 0 || pp->recent < 0 || pp->page_size < 0)
@@ -10392,7 +10397,7 @@ LKDEF lk_status lk_sampler_params_set(lk_sampler_params *p, const char *name, co
     else if (!strcmp(n, "mirostat-lr")) f = &p->mirostat_eta;
     if (f) return lk__opt_float(name, v, lo, hi, range, f);
     if (!strcmp(n, "seed")) {
-        if ((st = lk__opt_int(name, v, 0, LLONG_MAX, &i))) return st;
+        if ((st = lk__opt_int(name, v, 0, (long long)(~0ULL >> 1), &i))) return st;
         p->seed = (uint64_t)i;
     } else if (!strcmp(n, "top-k")) {
         if ((st = lk__opt_int(name, v, INT_MIN, INT_MAX, &i))) return st;
@@ -13598,7 +13603,7 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
     { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
 };
-LKDEF const char *lk_arch_name(lk_arch a) { return (int)a >= 0 && a < LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
+LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
 /* One transformer block's weights, bound in place (E = n_embd, F = n_ff,
  * Q = n_head * head_dim, K = n_head_kv * head_dim; [in, out] = out rows of
@@ -14191,7 +14196,7 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
     if (!strcmp(n, "top-p-attn")) return lk__opt_float(name, v, 0, 1, "[0, 1]", &p->kv_policy.top_p);
     if (!strcmp(n, "reuse-cos")) return lk__opt_float(name, v, 0, 1, "[0, 1]", &p->kv_policy.reuse_cos);
     if (!strcmp(n, "kv-seed")) {
-        if ((st = lk__opt_int(name, v, 0, LLONG_MAX, &i))) return st;
+        if ((st = lk__opt_int(name, v, 0, (long long)(~0ULL >> 1), &i))) return st;
         p->kv_policy.seed = (uint64_t)i;
     } else if (!strcmp(n, "attn")) {
         if ((k = lk__opt_pick(name, v, attn)) < 0) return LK_ERR_INVALID_ARG;
@@ -14255,7 +14260,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_zip_bits %d needs 2 or 4 bits, an f16/f32 window and head_dim*bits %% 8 == 0", p->kv_zip_bits);
     if (p->kv_rotate && (d & (d - 1)))
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_rotate needs a head_dim that is a power of two (this model's is %d)", d);
-    if ((int)p->attn_score < 0 || p->attn_score > LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
+    if ((unsigned)p->attn_score > (unsigned)LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
     if (p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: negative attention parameter (or attn_split > 1024)");
     z->dims.pp = p->kv_policy;
@@ -14880,7 +14885,7 @@ struct lk_spec {
     lk_sampler *smp, *dsmp;         /* the caller's sampler; the draft's (no penalties) */
     int V, cap;                     /* vocabulary; most nodes per step                 */
     lk_token *hist; int n_hist, hist_cap;   /* prompt + emitted; the last one is pending (not in the target's cache) */
-    lk_token *tok; int *par, *qrow, *rank, *depth, *path;   /* [cap] the step's tree */
+    lk_token *tok; int *par, *qrow, *rank, *depth, *path, *dpar;   /* [cap] the step's tree; dpar: the draft tree's parents */
     float *val;                     /* [cap] path probability (tree)                   */
     float *q;                       /* [cap][V] proposal distributions, by row        */
     int *qnext;                     /* [cap] tree: next candidate rank of each node's children */
@@ -14903,7 +14908,7 @@ LKDEF lk_spec_params lk_spec_default_params(void) {
 }
 LKDEF const char *lk_spec_mode_name(lk_spec_mode m) {
     static const char *const names[] = { "none", "draft", "tree", "recycle", "lookup" };
-    return (int)m >= 0 && (int)m < 5 ? names[m] : "?";
+    return (unsigned)m < 5u ? names[m] : "?";
 }
 LKDEF lk_status lk_spec_params_set(lk_spec_params *p, const char *name, const char *v) {
     const char *n;
@@ -14967,7 +14972,7 @@ LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *s
     lk_status st;
     if (!target || !smp || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: NULL target, sampler or out");
     *out = NULL;
-    if ((int)p.mode < 0 || p.mode > LK_SPEC_LOOKUP) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: unknown mode %d", (int)p.mode);
+    if ((unsigned)p.mode > (unsigned)LK_SPEC_LOOKUP) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: unknown mode %d", (int)p.mode);
     if (p.draft_max < 1 || p.draft_max > 512 || p.n_nodes < 0 || p.n_nodes > 512 || p.ngram_max < 1 || p.ngram_max > 8 || p.recycle_k < 1 || p.recycle_k > 64 ||
         !(p.draft_p_min >= 0.0f && p.draft_p_min <= 1.0f) || !(p.node_cost >= 0.0f))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_new: parameter out of range (draft_max 1..512, n_nodes 0..512, ngram_max 1..8, recycle_k 1..64, draft_p_min 0..1)");
@@ -14987,8 +14992,8 @@ LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *s
     memset(s, 0, sizeof *s);
     s->p = p; s->al = a; s->t = target; s->d = draft; s->smp = smp; s->V = (int)V; s->cap = (int)cap;
     s->hist_cap = target->n_ctx + 1;
-    /* one block: tok par qrow rank depth path qnext [cap] ints, val [cap], q [cap][V], pb [V], order [cap][cap], adj [V][k] */
-    need = cap * (7 * sizeof(int) + sizeof(float)) + cap * V * sizeof(float) + V * sizeof(float) + cap * cap * sizeof(int32_t) +
+    /* one block: tok par qrow rank depth path qnext dpar [cap] ints, val [cap], q [cap][V], pb [V], order [cap][cap], adj [V][k] */
+    need = cap * (8 * sizeof(int) + sizeof(float)) + cap * V * sizeof(float) + V * sizeof(float) + cap * cap * sizeof(int32_t) +
            (p.mode == LK_SPEC_RECYCLE ? V * (size_t)p.recycle_k * sizeof(int32_t) : 0) + 64;
     s->hist = LK__CAST(lk_token *, lk__alloc(&a, sizeof(lk_token) * (size_t)s->hist_cap));
     blk = LK__CAST(unsigned char *, lk__alloc(&a, need));
@@ -15000,7 +15005,7 @@ LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *s
 #define LK__SP(ptr, T, n) do { ptr = LK__CAST(T, (void *)(blk + off)); off += (n); } while (0)
     LK__SP(s->q, float *, cap * V * sizeof(float)); LK__SP(s->pb, float *, V * sizeof(float));
     LK__SP(s->val, float *, cap * sizeof(float)); LK__SP(s->order, int32_t *, cap * cap * sizeof(int32_t));
-    LK__SP(s->tok, lk_token *, cap * sizeof(int));
+    LK__SP(s->tok, lk_token *, cap * sizeof(lk_token)); LK__SP(s->dpar, int *, cap * sizeof(int));
     LK__SP(s->par, int *, cap * sizeof(int)); LK__SP(s->qrow, int *, cap * sizeof(int)); LK__SP(s->rank, int *, cap * sizeof(int));
     LK__SP(s->depth, int *, cap * sizeof(int)); LK__SP(s->path, int *, cap * sizeof(int)); LK__SP(s->qnext, int *, cap * sizeof(int));
     if (p.mode == LK_SPEC_RECYCLE) { LK__SP(s->adj, int32_t *, V * (size_t)p.recycle_k * sizeof(int32_t)); memset(s->adj, 0xff, V * (size_t)p.recycle_k * sizeof(int32_t)); }
@@ -15164,7 +15169,7 @@ static lk_status lk__spec_build_draft(lk_spec *s, int k, int *n) {
 static lk_status lk__spec_build_tree(lk_spec *s, int budget, int *n_out) {
     const int V = s->V, greedy = s->smp->p.temperature <= 0.0f;
     int n = 1, expanded = 0, round, i;
-    int32_t *pp = s->order + (size_t)(s->cap - 1) * s->cap;   /* the last order row: draft parents (never an expanded node's: n < cap) */
+    int *pp = s->dpar;   /* the draft tree's parents (int, as lk_decode_tree takes them; int32_t may be long) */
     lk_status st;
     if ((st = lk__spec_draft_sync(s))) return st;
     s->val[0] = 1.0f;
