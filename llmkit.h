@@ -14272,7 +14272,9 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->n_thr = lk_threads_count(&th);
     }
     if (z->n_thr < 1) z->n_thr = 1;
-    z->n_tasks = z->n_thr > hp->n_head ? z->n_thr : hp->n_head;
+    /* task scratch: full attention runs at most n_thr tasks at once (lk__attend_rows); the
+     * other policies run one task per head (lk__h2o_fn, lk__ts_fn) */
+    z->n_tasks = z->n_thr > hp->n_head || p->kv_policy.policy == LK_KV_FULL ? z->n_thr : hp->n_head;
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
     if (hp->n_ff_exp > f1) f1 = hp->n_ff_exp;
     /* every size saturates (lk__szm): a model or setting that cannot be
@@ -14291,7 +14293,9 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (p->n_tree < 0 || p->n_tree > z->n_batch)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: n_tree %d must be in [0, n_batch %d]", p->n_tree, z->n_batch);
     z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : 1), (size_t)hp->n_vocab));
-    z->scr_f = LK__QB * (size_t)z->n_ctx + 20 * (size_t)d + 256;   /* see lk__h2o_fn: lk_attn scratch | logits | tmp; lk__attn_qblock: LK__QB rows of n_ctx */
+    /* see lk__h2o_fn: lk_attn scratch | logits | tmp; lk__attn_qblock (an f16 cache, head_dim % 16 == 0):
+     * LK__QB rows of n_ctx; lk__attn_pair8: two lk_attn scratches */
+    z->scr_f = (p->kv_policy.policy != LK_KV_FULL || (p->kv_type == LK_TYPE_F16 && d % 16 == 0) ? LK__QB : 2) * (size_t)z->n_ctx + 20 * (size_t)d + 256;
     z->scores = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_tasks, z->scr_f));
     z->scr_i = lk__pad64(lk__szm(sizeof(int32_t) * 2 * (size_t)z->n_tasks, (size_t)z->n_ctx));
     z->scr_p = lk__pad64(lk__szm(sizeof(lk__sel_pair) * (size_t)z->n_tasks, (size_t)z->n_ctx));
@@ -14321,7 +14325,9 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p) {
     lk__ctx_sizes z;
     lk_context_params d = lk_context_default_params();
-    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? z.total + z.pol.total + 64 : 0;
+    /* lk_context_new's three allocations (the struct, the buffers, the policy state), each
+     * with room for its alignment */
+    return m && lk__ctx_sizes_get(m, p ? p : &d, &z) == LK_OK ? sizeof(lk_context) + 16 + z.total + 64 + z.pol.total + 64 : 0;
 }
 LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, lk_context **out) {
     lk_context_params p = pp ? *pp : lk_context_default_params();

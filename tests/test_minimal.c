@@ -64,6 +64,38 @@ int main(void) {
     }
     lk_t_end();
 
+    /* lk_context_memory_size is what a firmware sizes its arena by: an arena of
+     * exactly that much after the model must hold the context, for every KV
+     * type, context and batch size */
+    lk_t_begin("minimal build: lk_context_memory_size is enough for lk_context_new, and not wasteful");
+    if (m) {
+        static const lk_type kv[4] = { LK_TYPE_F32, LK_TYPE_F16, LK_TYPE_Q8_0, LK_TYPE_Q4_0 };
+        static const int ctxs[3] = { 16, 64, 200 }, batches[3] = { 1, 7, 64 };
+        const size_t base = arena.used;
+        int a, b2, k;
+        for (k = 0; k < 4; k++)
+            for (a = 0; a < 3; a++)
+                for (b2 = 0; b2 < 3; b2++) {
+                    lk_context_params q = cp;
+                    lk_context *c3 = NULL;
+                    size_t need;
+                    q.kv_type = kv[k]; q.n_ctx = ctxs[a]; q.n_batch = batches[b2]; q.logits_all = b2 == 1;
+                    need = lk_context_memory_size(m, &q);
+                    arena.used = base; arena.size = base + need;   /* exactly the stated size left */
+                    CHECK(need > 0 && lk_context_new(m, &q, &c3) == LK_OK && c3, "kv %s ctx %d batch %d: %zu bytes are not enough: %s",
+                          lk_type_name(kv[k]), ctxs[a], batches[b2], need, lk_last_error());
+                    /* the slack is the three allocations' alignment room, no more */
+                    if (c3) CHECK(base + need - arena.used <= 16 + 64 + 64, "kv %s ctx %d batch %d: %zu bytes stated, %zu used",
+                                  lk_type_name(kv[k]), ctxs[a], batches[b2], need, arena.used - base);
+                    if (c3) {   /* and it runs */
+                        CHECK_OK(lk_decode(c3, s1, 5));
+                        lk_context_free(c3);
+                    }
+                }
+        arena.used = base; arena.size = cap;
+    }
+    lk_t_end();
+
     lk_t_begin("minimal build: compiled-out parts report LK_ERR_UNSUPPORTED");
     {
         float x[256] = { 0 };
