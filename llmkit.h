@@ -3308,7 +3308,8 @@ ioerr:
 /* ---- SIMD selection (compile time) ---------------------------------------
  * LLMKIT_NO_SIMD forces the scalar references everywhere. x86 needs AVX2 +
  * FMA + F16C; AVX512-VNNI/VL, AVX512-BW and AVX512-BF16 add faster paths.
- * AArch64 uses NEON, plus the SDOT instruction where __ARM_FEATURE_DOTPROD. */
+ * AArch64 uses NEON, plus the SDOT instruction where __ARM_FEATURE_DOTPROD;
+ * Cortex-M55/M85 use Helium (MVE) for the q8_0, q4_0 and f32 dot products. */
 #if !defined(LLMKIT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LK__X86 1
 #include <immintrin.h>
@@ -3333,6 +3334,9 @@ ioerr:
 #elif !defined(LLMKIT_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
 #define LK__ARM 1
 #include <arm_neon.h>
+#elif !defined(LLMKIT_NO_SIMD) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#define LK__MVE 1               /* Cortex-M55/M85 Helium (M-profile vector extension) */
+#include <arm_mve.h>
 #if defined(__ARM_FEATURE_DOTPROD)
 #define LK__ARM_DOT 1
 #endif
@@ -3363,6 +3367,12 @@ static float lk__f32_from_bits(uint32_t u) { float f; memcpy(&f, &u, sizeof f); 
 LKDEF float lk_fp16_to_fp32(uint16_t h) {
 #if defined(LK__X86)
     return _cvtsh_ss(h);        /* F16C: the same exact conversion, one instruction */
+#elif !defined(LLMKIT_NO_SIMD) && defined(__ARM_FP16_FORMAT_IEEE) && defined(__ARM_FP) && (__ARM_FP & 2)
+    __fp16 x;                   /* Arm's half-precision conversion instruction: exact; inf / NaN */
+    if ((h & 0x7c00u) == 0x7c00u)   /* below (the hardware would quiet a signalling NaN) */
+        return lk__f32_from_bits((uint32_t)(h & 0x8000u) << 16 | 0x7f800000u | (uint32_t)(h & 0x3ffu) << 13);
+    memcpy(&x, &h, sizeof x);
+    return (float)x;
 #else
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
     if (e == 0x1f) return lk__f32_from_bits(sign | 0x7f800000u | (m << 13));    /* inf, nan */
@@ -3773,6 +3783,94 @@ static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void
         lk__lanes8((const int8_t *)(x + 2), (const int8_t *)(y + 2), LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y)), acc);
     *s = lk__hsum8(acc);
 }
+
+/* ---- Helium (MVE, Cortex-M55/M85): the dot products a microcontroller
+ * model runs, each bit for bit its scalar reference above (tests/test_mve.c
+ * runs them under qemu's mps3-an547). Integer parts are exact whatever the
+ * order (VMLADAV: multiply pairs of int8 lanes, sum across the vector into
+ * a 32-bit scalar; the predicated form sums only the lanes whose bits are
+ * set, which gives ggml's 4-element partial sums); float parts repeat the
+ * reference's operations in its order: VFMA lanes are the reference's fmaf
+ * accumulators (fused, one rounding, as fmaf). */
+#if defined(LK__MVE)
+/* lk__vec_dot_q8_0_q8_0_ref: lane m of the 8 = the products 4m..4m+3 */
+static void lk__vd_q8_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    int m;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
+        const int8x16_t a0 = vld1q_s8((const int8_t *)(x + 2)), a1 = vld1q_s8((const int8_t *)(x + 18));
+        const int8x16_t b0 = vld1q_s8((const int8_t *)(y + 2)), b1 = vld1q_s8((const int8_t *)(y + 18));
+        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+        for (m = 0; m < 4; m++) {
+            const mve_pred16_t g = (mve_pred16_t)(0xFu << (4 * m));   /* byte lanes 4m..4m+3 */
+            acc[m] = fmaf(d, (float)vmladavq_p_s8(a0, b0, g), acc[m]);
+            acc[4 + m] = fmaf(d, (float)vmladavq_p_s8(a1, b1, g), acc[4 + m]);
+        }
+    }
+    *s = lk__hsum8(acc);
+}
+/* lk__vec_dot_q4_0_q8_0_ref (lk__legacy_dot, bits 4): the block's exact
+ * integer sum, then sum += (float)isum * dx * dy. Nibbles: byte j holds
+ * element j (low) and j + 16 (high), each stored + 8. */
+static void lk__vd_q4_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    const int8x16_t k8 = vdupq_n_s8(8);
+    float sum = 0.0f;
+    int64_t i;
+    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
+        const uint8x16_t q = vld1q_u8(x + 2);
+        const int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), k8), hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), k8);
+        const int32_t isum = vmladavaq_s8(vmladavq_s8(lo, vld1q_s8((const int8_t *)(y + 2))), hi, vld1q_s8((const int8_t *)(y + 18)));
+        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+    }
+    *s = sum;
+}
+#if (__ARM_FEATURE_MVE & 2)
+/* lk__vec_dot_f32_ref: rows of a multiple of 16 in 16 fma lanes (4 vectors
+ * of 4), lk__hsum16; others ggml's order (lk__dot64_ref's 4 x 16 lanes,
+ * 4 lanes per vector, then lk__vdot_tail) */
+static void lk__vd_f32_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = (const float *)vx, *y = (const float *)vy;
+    float a[4][16];
+    int64_t i;
+    int j, l;
+    if (n % 16 == 0) {
+        float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
+        for (i = 0; i < n; i += 16) {
+            v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
+            v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+            v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+            v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+        }
+        vst1q_f32(a[0], v0); vst1q_f32(a[0] + 4, v1); vst1q_f32(a[0] + 8, v2); vst1q_f32(a[0] + 12, v3);
+        *s = lk__hsum16(a[0]);
+        return;
+    }
+    if (n >= 64) {
+        const int64_t n64 = n & ~(int64_t)63;
+        for (j = 0; j < 4; j++) {   /* group j: lanes 16j .. 16j + 15 of every 64 */
+            float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
+            for (i = 16 * j; i < n64; i += 64) {
+                v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
+                v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+                v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+                v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+            }
+            vst1q_f32(a[j], v0); vst1q_f32(a[j] + 4, v1); vst1q_f32(a[j] + 8, v2); vst1q_f32(a[j] + 12, v3);
+        }
+        for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
+        *s = lk__vdot_tail(lk__hsum16(a[0]), x, 0, y, 0, n64, n, 0);
+        return;
+    }
+    *s = lk__vdot_tail(0.0f, x, 0, y, 0, 0, n, 0);
+}
+#else
+#define lk__vd_f32_mve lk__vec_dot_f32_ref
+#endif
+#endif /* LK__MVE */
 
 /* ---- K-quants: 256-element super-blocks ------------------------------------ */
 /* Round to nearest (ties to even) through the float mantissa, exactly as
@@ -7306,7 +7404,14 @@ static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, 
 #endif
 #define LK__DOT(name, x86, arm) \
     static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
-LK__DOT(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm)
+/* the three with a Helium kernel (above, 15.7a) take it on MVE builds */
+#if defined(LK__MVE)
+#define LK__DOTM(name, x86, arm, mve) \
+    static void name(int64_t n, float *s, const void *x, const void *y) { mve(n, s, x, y); }
+#else
+#define LK__DOTM(name, x86, arm, mve) LK__DOT(name, x86, arm)
+#endif
+LK__DOTM(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm, lk__vd_f32_mve)
 #if !defined(LK__X86) || defined(LK__X86_512)
 /* (AVX2 builds: beside lk__tile_flt_avx2; elsewhere lk_matmul does not pick it) */
 static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
@@ -7317,11 +7422,11 @@ static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, 
 }
 #endif
 LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
-LK__DOT(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm)
+LK__DOTM(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm, lk__vd_q4_0_mve)
 LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_t, lk__vec_dot_q5_0_q8_0_ref)
 LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_t, lk__vec_dot_q5_1_q8_1_ref)
-LK__DOT(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm)
+LK__DOTM(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm, lk__vd_q8_0_mve)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_t, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_t, lk__vec_dot_q3_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
