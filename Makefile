@@ -25,8 +25,10 @@ TSAN_TESTS = $(patsubst tests/%.c,$(B)/tests-tsan/%,$(shell grep -l 'lk-test: ts
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 HAVE_AARCH64 := $(shell command -v $(AARCH64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1 && echo 1)
 HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
+ARM_CC ?= arm-none-eabi-gcc
+HAVE_ARM := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo 1)
 
-.PHONY: all test fuzz fuzz-seeds clean compile-checks models demo
+.PHONY: all test fuzz fuzz-seeds clean compile-checks models demo firmware run-firmware firmware-figures
 # Real models (SmolLM2-135M-Instruct, Gemma 3 270M) into $$LLMKIT_MODELS or
 # ~/.cache/llmkit: see tools/models.sh. Safe to re-run.
 models:
@@ -96,6 +98,8 @@ RUN_ARGS = \
   "simple=tests/tools.sh simple" \
   $(foreach sw,$(SWITCHES),"compile-gcc-c99-$(sw)=gcc -std=c99 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).c -o /dev/null" \
   "compile-g++-c++11-$(sw)=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).cpp -o /dev/null") \
+  "firmware-stories260K-qemu=tools/firmware.sh test" \
+  "helium-kernels-qemu=tools/firmware.sh helium-test" \
   "compile-gcc-c99-firmware-Os=gcc -std=c99 -Os $(WARN) -Werror -I. -c $(B)/cc_check_firmware.c -o /dev/null" \
   "compile-g++-c++11-firmware-O2=g++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_firmware.cpp -o /dev/null"
 ifeq ($(HAVE_CLANG),1)
@@ -107,10 +111,31 @@ RUN_ARGS += \
   "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(B)/fuzz-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
 FUZZ_BIN = $(B)/fuzz_gguf
 endif
+ifeq ($(HAVE_ARM),1)   # the header for Cortex-M (32-bit, short enums, newlib), C and C++
+RUN_ARGS += \
+  "compile-arm-none-eabi-m4-c99=$(ARM_CC) -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -std=c99 -O2 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
+  "compile-arm-none-eabi-m55-c++11-firmware=$(ARM_CC:gcc=g++) -mcpu=cortex-m55 -mthumb -mfloat-abi=hard -std=c++11 -O2 $(WARN) -Werror -I. -c $(B)/cc_check_firmware.cpp -o /dev/null"
+endif
 FUZZ_SEEDS = $(wildcard ../shared/fixtures/stories260K/stories260K-Q4_0.gguf ../shared/fixtures/tokenizer/ggml-vocab-bert-bge.gguf ../shared/fixtures/models/gpt2/gpt2-Q8_0.gguf)
 ifeq ($(HAVE_AARCH64),1)
 NEON_RUN = $(NEON_TESTS)
 endif
+
+# Firmware (examples/firmware, tools/firmware.sh): a bare-metal image with the model linked into
+# flash, for qemu-system-arm's mps2-an386 (CPU=cortex-m4) or mps3-an547 (CPU=cortex-m55, Helium).
+#   make firmware MODEL=FILE.gguf CPU=cortex-m4|cortex-m55 [PROMPT="..."] [N=32]  -> build/firmware-CPU.elf
+#   make run-firmware MODEL=... CPU=... PROMPT="..." N=...   prints the text, exits with the program's status
+#   make firmware-figures                                    README's table (flash, RAM, instructions per token)
+MODEL  ?= ../shared/fixtures/stories260K/stories260K-Q8_0.gguf
+CPU    ?= cortex-m55
+PROMPT ?= Once upon a time
+N      ?= 32
+firmware: | $(B)
+	@bash tools/firmware.sh build $(CPU) "$(MODEL)" "$(PROMPT)" $(N)
+run-firmware: firmware
+	@bash tools/firmware.sh run $(CPU)
+firmware-figures: | $(B)
+	@bash tools/firmware.sh figures
 
 fuzz-seeds: | $(B)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-seeds
