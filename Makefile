@@ -99,7 +99,7 @@ RUN_ARGS = \
   $(foreach sw,$(SWITCHES),"compile-gcc-c99-$(sw)=gcc -std=c99 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).c -o /dev/null" \
   "compile-g++-c++11-$(sw)=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).cpp -o /dev/null") \
   "firmware-stories260K-qemu=tools/firmware.sh test" \
-  "helium-kernels-qemu=tools/firmware.sh helium-test" \
+  "cortex-m-kernels-qemu=tools/firmware.sh mcu-test" \
   "compile-gcc-c99-firmware-Os=gcc -std=c99 -Os $(WARN) -Werror -I. -c $(B)/cc_check_firmware.c -o /dev/null" \
   "compile-g++-c++11-firmware-O2=g++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_firmware.cpp -o /dev/null"
 ifeq ($(HAVE_CLANG),1)

@@ -3309,7 +3309,8 @@ ioerr:
  * LLMKIT_NO_SIMD forces the scalar references everywhere. x86 needs AVX2 +
  * FMA + F16C; AVX512-VNNI/VL, AVX512-BW and AVX512-BF16 add faster paths.
  * AArch64 uses NEON, plus the SDOT instruction where __ARM_FEATURE_DOTPROD;
- * Cortex-M55/M85 use Helium (MVE) for the q8_0, q4_0 and f32 dot products. */
+ * Cortex-M55/M85 use Helium (MVE) for the q8_0, q4_0 and f32 dot products,
+ * other Cortex-M cores with the DSP extension SMLAD for q8_0 and q4_0. */
 #if !defined(LLMKIT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
 #define LK__X86 1
 #include <immintrin.h>
@@ -3337,6 +3338,9 @@ ioerr:
 #elif !defined(LLMKIT_NO_SIMD) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #define LK__MVE 1               /* Cortex-M55/M85 Helium (M-profile vector extension) */
 #include <arm_mve.h>
+#elif !defined(LLMKIT_NO_SIMD) && defined(__ARM_FEATURE_SIMD32) && defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define LK__DSP 1               /* Cortex-M4/M7/M33 DSP extension: 2 x 16-bit multiply-accumulate (SMLAD) */
+#include <arm_acle.h>
 #if defined(__ARM_FEATURE_DOTPROD)
 #define LK__ARM_DOT 1
 #endif
@@ -3367,7 +3371,7 @@ static float lk__f32_from_bits(uint32_t u) { float f; memcpy(&f, &u, sizeof f); 
 LKDEF float lk_fp16_to_fp32(uint16_t h) {
 #if defined(LK__X86)
     return _cvtsh_ss(h);        /* F16C: the same exact conversion, one instruction */
-#elif !defined(LLMKIT_NO_SIMD) && defined(__ARM_FP16_FORMAT_IEEE) && defined(__ARM_FP) && (__ARM_FP & 2)
+#elif !defined(LLMKIT_NO_SIMD) && defined(__ARM_FP16_FORMAT_IEEE) && defined(__ARM_FP)
     __fp16 x;                   /* Arm's half-precision conversion instruction: exact; inf / NaN */
     if ((h & 0x7c00u) == 0x7c00u)   /* below (the hardware would quiet a signalling NaN) */
         return lk__f32_from_bits((uint32_t)(h & 0x8000u) << 16 | 0x7f800000u | (uint32_t)(h & 0x3ffu) << 13);
@@ -3870,7 +3874,56 @@ static void lk__vd_f32_mve(int64_t n, float *s, const void *vx, const void *vy) 
 #else
 #define lk__vd_f32_mve lk__vec_dot_f32_ref
 #endif
+#define lk__vd_q8_0_mcu lk__vd_q8_0_mve
+#define lk__vd_q4_0_mcu lk__vd_q4_0_mve
+#define lk__vd_f32_mcu lk__vd_f32_mve
 #endif /* LK__MVE */
+
+/* ---- the DSP extension (Cortex-M4/M7/M33): SXTB16 sign-extends bytes 0
+ * and 2 of a word (or 1 and 3, rotated by 8) into two 16-bit halves, SMLAD
+ * multiplies both halves pairwise and adds the two products to an int32:
+ * four int8 products per two SMLADs, exact. Same results as the references
+ * (tests/test_mve.c on qemu's mps2-an386). */
+#if defined(LK__DSP)
+static uint32_t lk__ror8(uint32_t v) { return v >> 8 | v << 24; }
+/* sum of the four products of the int8 quadruples a, b */
+static int32_t lk__dot4_dsp(uint32_t a, uint32_t b, int32_t acc) {
+    return __smlad(__sxtb16(a), __sxtb16(b), __smlad(__sxtb16(lk__ror8(a)), __sxtb16(lk__ror8(b)), acc));
+}
+/* lk__vec_dot_q8_0_q8_0_ref: lane m = the products 4m..4m+3 */
+static void lk__vd_q8_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    int m;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
+        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+        for (m = 0; m < 8; m++) acc[m] = fmaf(d, (float)lk__dot4_dsp(lk__ld32(x + 2 + 4 * m), lk__ld32(y + 2 + 4 * m), 0), acc[m]);
+    }
+    *s = lk__hsum8(acc);
+}
+/* lk__vec_dot_q4_0_q8_0_ref: the exact block sum, then sum += (float)isum * dx * dy;
+ * four nibbles at a time, minus 8 per byte (SSUB8) */
+static void lk__vd_q4_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float sum = 0.0f;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
+        int32_t isum = 0;
+        for (j = 0; j < 16; j += 4) {
+            const uint32_t q = lk__ld32(x + 2 + j);
+            isum = lk__dot4_dsp((uint32_t)__ssub8(q & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 2 + j), isum);              /* elements j..j+3   */
+            isum = lk__dot4_dsp((uint32_t)__ssub8(q >> 4 & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 18 + j), isum);        /* elements j+16..j+19 */
+        }
+        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+    }
+    *s = sum;
+}
+#define lk__vd_q8_0_mcu lk__vd_q8_0_dsp
+#define lk__vd_q4_0_mcu lk__vd_q4_0_dsp
+#define lk__vd_f32_mcu lk__vec_dot_f32_ref
+#endif /* LK__DSP */
 
 /* ---- K-quants: 256-element super-blocks ------------------------------------ */
 /* Round to nearest (ties to even) through the float mantissa, exactly as
@@ -7404,14 +7457,14 @@ static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, 
 #endif
 #define LK__DOT(name, x86, arm) \
     static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
-/* the three with a Helium kernel (above, 15.7a) take it on MVE builds */
-#if defined(LK__MVE)
-#define LK__DOTM(name, x86, arm, mve) \
-    static void name(int64_t n, float *s, const void *x, const void *y) { mve(n, s, x, y); }
+/* the three with a Cortex-M kernel (Helium or DSP, 15.7a) take it there */
+#if defined(LK__MVE) || defined(LK__DSP)
+#define LK__DOTM(name, x86, arm, mcu) \
+    static void name(int64_t n, float *s, const void *x, const void *y) { mcu(n, s, x, y); }
 #else
-#define LK__DOTM(name, x86, arm, mve) LK__DOT(name, x86, arm)
+#define LK__DOTM(name, x86, arm, mcu) LK__DOT(name, x86, arm)
 #endif
-LK__DOTM(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm, lk__vd_f32_mve)
+LK__DOTM(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm, lk__vd_f32_mcu)
 #if !defined(LK__X86) || defined(LK__X86_512)
 /* (AVX2 builds: beside lk__tile_flt_avx2; elsewhere lk_matmul does not pick it) */
 static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
@@ -7422,11 +7475,11 @@ static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, 
 }
 #endif
 LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
-LK__DOTM(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm, lk__vd_q4_0_mve)
+LK__DOTM(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm, lk__vd_q4_0_mcu)
 LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
 LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_t, lk__vec_dot_q5_0_q8_0_ref)
 LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_t, lk__vec_dot_q5_1_q8_1_ref)
-LK__DOTM(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm, lk__vd_q8_0_mve)
+LK__DOTM(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm, lk__vd_q8_0_mcu)
 LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_t, lk__vec_dot_q2_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_t, lk__vec_dot_q3_K_q8_K_ref)
 LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
