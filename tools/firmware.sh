@@ -30,7 +30,7 @@ board() {   # CPU -> flags, linker script, machine, UART0, UART1
     *) die "unknown CPU '$1' (cortex-m4 or cortex-m55)" ;;
   esac
 }
-cstr() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }   # as a C string literal's body
+cstr() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 }'; }   # as a C string literal's body
 build() {   # CPU MODEL PROMPT N
   local cpu=$1 model=$2 prompt=${3:-Once upon a time} n=${4:-32} kv o
   board "$cpu"; [ -r "$model" ] || die "cannot read model '$model'"
