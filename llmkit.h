@@ -5021,12 +5021,17 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     }
 }
 
-LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
-                          void *scratch, size_t scratch_size, const lk_threads *th) {
+/* lk_matmul's checks and set-up: job filled in, the activations quantized
+ * into scratch (once: with share, a job of the same input whose quantized
+ * columns fit this one, they are reused). *n_tasks: how lk_matmul splits
+ * it (0: nothing to do). */
+static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                                 void *scratch, size_t scratch_size, const lk_threads *th, const lk__matmul_job *share, int *n_tasks_out) {
     lk__matmul_job job;
     const lk_type_traits *wt;
     size_t need;
     int nt, n_tasks;
+    *n_tasks_out = 0;
     if (!W || !x || !y || n_cols < 0 || !W->data)
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: NULL argument or negative column count");
     wt = lk_type_get(W->type);
@@ -5044,7 +5049,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     job.n_in = W->ne[0];
     job.n_out = W->ne[1] * W->ne[2] * W->ne[3];
     job.n_cols = n_cols;
-    if (n_cols == 0 || job.n_out == 0) return LK_OK;
+    if (n_cols == 0 || job.n_out == 0) { *jp = job; return LK_OK; }
     if (!job.vt || (wt->vec_dot_type != LK_TYPE_F32 && !job.vt->from_float))
         return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: cannot quantize activations to %s", lk_type_name(wt->vec_dot_type));
     if (job.n_in % job.vt->blck_size)
@@ -5056,6 +5061,10 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
     if (wt->vec_dot_type == LK_TYPE_F32) {
         job.xq = LK__CAST(const unsigned char *, (const void *)x);   /* f32: x is used in place */
         job.xq_row = (size_t)job.n_in * sizeof(float);
+    } else if (share && share->x == x && share->n_cols == n_cols && share->n_in == job.n_in && share->wt->vec_dot_type == wt->vec_dot_type &&
+               (share->ysum != NULL || !(W->layout == LK_LAYOUT_R8 && wt->vec_dot_type == LK_TYPE_Q8_0))) {
+        job.xq = share->xq; job.xq_w = share->xq_w; job.xq_row = share->xq_row;   /* the same quantized columns */
+        if (W->layout == LK_LAYOUT_R8) job.ysum = share->ysum;
     } else {
         uintptr_t p;
         if (!need) return lk_set_error(LK_ERR_RANGE, "lk_matmul: activation buffer size overflows");
@@ -5080,8 +5089,7 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
         job.r8 = lk__r8_kernel(W->type);
         if ((double)job.n_out * (double)job.n_in * (double)n_cols < 131072.0 || nt == 1) n_tasks = 1;
         else n_tasks = (int)(ng < 4 * nt ? ng : 4 * nt);
-        if (n_tasks == 1) lk__matmul_r8_task(&job, 0, 1);
-        else lk_parallel_for(th, n_tasks, lk__matmul_r8_task, &job);
+        *jp = job; *n_tasks_out = n_tasks;
         return LK_OK;
     }
     job.tile = lk__tile_kernel(W->type, 0);
@@ -5099,8 +5107,77 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
      * matmuls run in the caller (a parallel region costs microseconds). */
     if ((double)job.n_out * (double)job.n_in * (double)n_cols < 131072.0 || nt == 1) n_tasks = 1;
     else n_tasks = (int)(job.n_out < 4 * nt ? job.n_out : 4 * nt);
-    if (n_tasks == 1) lk__matmul_rows_task(&job, 0, 1);
-    else lk_parallel_for(th, n_tasks, lk__matmul_rows_task, &job);
+    *jp = job; *n_tasks_out = n_tasks;
+    return LK_OK;
+}
+static void lk__matmul_task(void *arg, int task, int n_tasks) {
+    const lk__matmul_job *j = LK__CAST(const lk__matmul_job *, arg);
+    if (j->r8) lk__matmul_r8_task(arg, task, n_tasks);
+    else lk__matmul_rows_task(arg, task, n_tasks);
+}
+LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
+                          void *scratch, size_t scratch_size, const lk_threads *th) {
+    lk__matmul_job job;
+    int n_tasks;
+    lk_status st = lk__matmul_prep(&job, W, x, n_cols, y, scratch, scratch_size, th, NULL, &n_tasks);
+    if (st || n_tasks == 0) return st;
+    if (n_tasks == 1) lk__matmul_task(&job, 0, 1);
+    else lk_parallel_for(th, n_tasks, lk__matmul_task, &job);
+    return LK_OK;
+}
+/* Up to four products of the same input x (Q, K and V; gate and up): the
+ * activations quantized once and every product's row chunks in one
+ * parallel region (one fork and one barrier instead of one per product,
+ * and the small ones, which lk_matmul runs on one thread, shared out too).
+ * Each output row is the same vec_dot as lk_matmul's (same results). */
+typedef struct lk__matmul_multi { lk__matmul_job job[4]; int first[5]; int n; } lk__matmul_multi;
+static void lk__matmul_multi_task(void *arg, int task, int n_tasks) {
+    lk__matmul_multi *mm = LK__CAST(lk__matmul_multi *, arg);
+    int k = 0;
+    (void)n_tasks;
+    while (task >= mm->first[k + 1]) k++;
+    lk__matmul_task(&mm->job[k], task - mm->first[k], mm->first[k + 1] - mm->first[k]);
+}
+/* 1 if a product of W with x can use the quantized columns of job s (the
+ * condition under which lk__matmul_prep reuses them) */
+static int lk__matmul_shares(const lk__matmul_job *s, const lk_tensor *W, const float *x, int64_t n_cols) {
+    const lk_type_traits *wt = lk_type_get(W->type);
+    return wt && s->x == x && s->n_cols == n_cols && s->n_in == W->ne[0] && s->wt->vec_dot_type == wt->vec_dot_type &&
+           (s->ysum != NULL || !(W->layout == LK_LAYOUT_R8 && wt->vec_dot_type == LK_TYPE_Q8_0));
+}
+static void lk__matmul_multi_run(lk__matmul_multi *mm, double work, int nt, const lk_threads *th) {
+    int k;
+    if (nt == 1 || work < 131072.0) { for (k = 0; k < mm->n; k++) lk__matmul_task(&mm->job[k], 0, 1); }   /* small: no fork */
+    else lk_parallel_for(th, mm->first[mm->n], lk__matmul_multi_task, mm);
+    mm->n = 0;
+}
+static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, int64_t n_cols, float *const *y,
+                              void *scratch, size_t scratch_size, const lk_threads *th) {
+    lk__matmul_multi mm;
+    const lk__matmul_job *base = NULL;   /* the pending job whose quantized columns are in scratch */
+    double work = 0.0;
+    int k, nt = lk_threads_count(th), nk, units;
+    lk_status st;
+    if (nt < 1) nt = 1;
+    mm.n = 0; mm.first[0] = 0;
+    for (k = 0; k < n && k < 4; k++) {
+        const lk_type_traits *wt = W[k] ? lk_type_get(W[k]->type) : NULL;
+        lk__matmul_job *j;
+        /* a product that must quantize x its own way would overwrite the scratch: run what is pending first */
+        if (base && wt && wt->vec_dot_type != LK_TYPE_F32 && !lk__matmul_shares(base, W[k], x, n_cols)) {
+            lk__matmul_multi_run(&mm, work, nt, th);
+            base = NULL; work = 0.0;
+        }
+        j = &mm.job[mm.n];
+        if ((st = lk__matmul_prep(j, W[k], x, n_cols, y[k], scratch, scratch_size, th, base, &nk))) return st;
+        if (nk == 0) continue;
+        if (!base && j->xq_w) base = j;
+        work += (double)j->n_out * (double)j->n_in * (double)n_cols;
+        units = (int)(j->r8 ? j->n_out / 8 : j->n_out);   /* rows, or groups of 8 rows */
+        mm.first[mm.n + 1] = mm.first[mm.n] + (units < 4 * nt ? units : 4 * nt);
+        mm.n++;
+    }
+    if (mm.n) lk__matmul_multi_run(&mm, work, nt, th);
     return LK_OK;
 }
 /* end of 15.7a (its strict-FP region goes on through 15.7b) */
@@ -14602,13 +14679,23 @@ static void lk__gelu_rows(const lk_model *m, float *y, const float *x, size_t n,
     }
 }
 /* matmul with an optional bias; W has rows of n_in, T columns */
-static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
-    lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
-    if (!st && b && b->data) {
+static void lk__bias(const lk_tensor *W, const lk_tensor *b, int T, float *y) {
+    if (b && b->data) {
         const float *bb = LK__CAST(const float *, b->data);
         int64_t n = W->ne[1], t, i;
         for (t = 0; t < T; t++) for (i = 0; i < n; i++) y[t * n + i] += bb[i];
     }
+}
+static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
+    lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
+    if (!st) lk__bias(W, b, T, y);
+    return st;
+}
+/* two or three products of the same x in one parallel region (lk__matmul_n); b entries may be NULL */
+static lk_status lk__mm_n(lk_context *c, int n, const lk_tensor *const *W, const lk_tensor *const *b, const float *x, int T, float *const *y) {
+    lk_status st = lk__matmul_n(W, n, x, T, y, c->mm, c->mm_size, &c->th);
+    int k;
+    for (k = 0; !st && k < n; k++) lk__bias(W[k], b[k], T, y[k]);
     return st;
 }
 
@@ -14725,9 +14812,13 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
             memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
             memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
         }
-    } else if ((st = lk__mm(c, &L->wq, &L->bq, c->xn, T, c->q)) || (st = lk__mm(c, &L->wk, &L->bk, c->xn, T, c->k)) ||
-               (st = lk__mm(c, &L->wv, &L->bv, c->xn, T, c->v)))
-        return st;
+    } else {
+        const lk_tensor *w3[3], *b3[3];
+        float *y3[3];
+        w3[0] = &L->wq; w3[1] = &L->wk; w3[2] = &L->wv; b3[0] = &L->bq; b3[1] = &L->bk; b3[2] = &L->bv;
+        y3[0] = c->q; y3[1] = c->k; y3[2] = c->v;
+        if ((st = lk__mm_n(c, 3, w3, b3, c->xn, T, y3))) return st;
+    }
     for (t = 0; t < T; t++) {   /* q: [T, H, d], k: [T, G, d] */
         float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
         if (L->q_norm.data) {   /* per head, before RoPE */
@@ -14867,13 +14958,15 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         }
         break;
     case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
-        if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
-        lk__gelu_rows(m, c->ff2, c->ff1, TF, 1);
+    case LK__FFN_SWIGLU: {      /* h = silu(gate xn) * up xn */
+        const lk_tensor *w2[2], *b2[2] = { NULL, NULL };
+        float *y2[2];
+        w2[0] = &L->ffn_gate; w2[1] = &L->ffn_up; y2[0] = c->ff1; y2[1] = c->ff2;
+        if ((st = lk__mm_n(c, 2, w2, b2, c->xn, T, y2))) return st;
+        if ((lk__ffn_kind)m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(m, c->ff2, c->ff1, TF, 1);
+        else lk__swiglu(c, T, F);
         break;
-    case LK__FFN_SWIGLU:        /* h = silu(gate xn) * up xn */
-        if ((st = lk__mm(c, &L->ffn_gate, NULL, c->xn, T, c->ff1)) || (st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff2))) return st;
-        lk__swiglu(c, T, F);
-        break;
+    }
     }
     if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
     lk__residual(c, &L->post_ffw_norm, T);
