@@ -1917,10 +1917,10 @@ static void lk__vformat(char *out, size_t cap, const char *fmt, va_list ap) {
             if (prec >= 0 && (size_t)prec < slen) slen = (size_t)prec;
             break;
         case 'c': tmp[0] = (char)va_arg(ap, int); s = tmp; slen = 1; break;
-        case 'x': hex = 1; uns = 1; /* fallthrough */
-        case 'u': uns = 1; /* fallthrough */
-        case 'd': {
+        case 'x': case 'u': case 'd': {
             unsigned long long u; int neg = 0; size_t n = 0; char rev[24];
+            if (*p != 'd') uns = 1;
+            if (*p == 'x') hex = 1;
             if (z) u = va_arg(ap, size_t);
             else if (uns) u = lng >= 2 ? va_arg(ap, unsigned long long) : lng == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
             else {
@@ -2528,7 +2528,6 @@ static lk_status lk__gguf_header(lk_gguf *g, lk__rd *r) {
 static lk_status lk__gguf_kvs(lk_gguf *g, lk__rd *r) {
     lk_status st;
     uint64_t i, at;
-    int64_t ai;
     for (i = 0; i < g->n_kv; i++) {
         lk_gguf_kv *kv = &g->kv[i];
         uint32_t type;
@@ -2538,7 +2537,7 @@ static lk_status lk__gguf_kvs(lk_gguf *g, lk__rd *r) {
         if ((st = lk__rd_str(r, &kv->key, "kv key")) || (st = lk__check_name(kv->key, "kv key", at))) return st;
         /* a printable copy of the key for messages */
         { size_t m = kv->key.len < sizeof key - 1 ? (size_t)kv->key.len : sizeof key - 1; memcpy(key, kv->key.ptr, m); key[m] = 0; }
-        if ((ai = lk__hash_insert(g->kv_hash_, g->kv_hash_cap_, kv->key, (uint32_t)i, lk__kv_name, g)) >= 0)
+        if (lk__hash_insert(g->kv_hash_, g->kv_hash_cap_, kv->key, (uint32_t)i, lk__kv_name, g) >= 0)
             return lk_set_error(LK_ERR_FORMAT, "gguf: kv key at byte offset %llu: duplicate key '%s'", (unsigned long long)at, key);
         if ((st = lk__rd_u32(r, &type, key))) return st;
         if (type >= LK_GGUF_TYPE_COUNT)
@@ -3038,13 +3037,12 @@ static lk_status lk__w_value(lk_gguf_writer *w, const lk_gguf_value *v, int dept
     lk_status st;
     uint64_t i;
     if ((unsigned)v->type >= (unsigned)LK_GGUF_TYPE_COUNT) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bad value type %d", (int)v->type);
+    if (v->type == LK_GGUF_BOOL && v->v.u > 1) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bool value must be 0 or 1");
     switch (v->type) {
     case LK_GGUF_STRING: return lk__w_str(w, v->v.s.ptr, v->v.s.len);
     case LK_GGUF_FLOAT32: { float f = (float)v->v.f; uint32_t b; memcpy(&b, &f, 4); return lk__w_u32(w, b); }
     case LK_GGUF_FLOAT64: { uint64_t b; memcpy(&b, &v->v.f, 8); return lk__w_u64(w, b); }
     case LK_GGUF_BOOL:
-        if (v->v.u > 1) return lk_set_error(LK_ERR_INVALID_ARG, "gguf writer: bool value must be 0 or 1");
-        /* fallthrough */
     case LK_GGUF_UINT8: case LK_GGUF_UINT16: case LK_GGUF_UINT32: case LK_GGUF_UINT64: {
         unsigned char b[8]; int k, sz = lk__gguf_type_size[v->type];
         for (k = 0; k < sz; k++) b[k] = (unsigned char)(v->v.u >> (8 * k));
@@ -6364,9 +6362,12 @@ static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn)
 /* iq4_nl levels + 128 as unsigned bytes (lk__iq4nl_values) */
 static LK__UNUSED const uint8_t lk__iq4nl_u8[16] = { 1, 24, 45, 63, 79, 93, 106, 118, 129, 141, 153, 166, 181, 197, 217, 241 };
 #if defined(LK__X86)
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #define LK__AINL static inline __attribute__((always_inline))
 #define LK__UNROLL _Pragma("GCC unroll 8")
+#elif defined(__GNUC__)   /* nvcc's front end knows no GCC pragmas (host code of a .cu file) */
+#define LK__AINL static inline __attribute__((always_inline))
+#define LK__UNROLL
 #else
 #define LK__AINL static
 #define LK__UNROLL
@@ -6831,7 +6832,10 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
     int r, c;
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
     for (i = 0; i < nb; i++) {
-        __m256i xu[LK__TR], ya[LK__TC], nc[LK__TC];
+        __m256i xu[LK__TR], ya[LK__TC];
+#if defined(LK__X86_VNNI)
+        __m256i nc[LK__TC];
+#endif
         __m256 dx[LK__TR], dy[LK__TC];
         float mx[LK__TR], sy[LK__TC];
         LK__UNROLL for (r = 0; r < R; r++) {
@@ -6856,8 +6860,10 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
             dy[c] = _mm256_set1_ps(lk__h2f_x(h[0]));
             sy[c] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
             ya[c] = LK__LD256(b + aq);
+#if defined(LK__X86_VNNI)
             nc[c] = off[kind] ? _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)off[kind]), ya[c]))
                               : _mm256_setzero_si256();
+#endif
         }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++) {
@@ -6865,7 +6871,6 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
 #if defined(LK__X86_VNNI)
                 p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
 #else           /* maddubs could saturate on u up to 255: signed values and the sign trick */
-                (void)nc;
                 if (kind >= 4) p = lk__dp4_x(_mm256_setzero_si256(), xu[r], ya[c]);
                 else if (off[kind] == 128) p = lk__dp4s_x(_mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80)), ya[c]);
                 else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
