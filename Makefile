@@ -27,8 +27,17 @@ HAVE_AARCH64 := $(shell command -v $(AARCH64_CC) >/dev/null 2>&1 && command -v q
 HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo 1)
 ARM_CC ?= arm-none-eabi-gcc
 HAVE_ARM := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo 1)
+# CUDA (llmkit_cuda.h): built with nvcc when it is installed. CUDA_ARCH: the GPU
+# code to build (sm_80 code plus its PTX, which later GPUs compile at load;
+# -arch=sm_90 for an H100, -arch=native on a machine with the GPU);
+# CUDA_HOST: the host compiler's flags for the C part.
+NVCC      ?= nvcc
+CUDA_ARCH ?= -arch=sm_80
+CUDA_HOST ?= -O2 -march=native
+HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo 1)
+CUDA_BINS  = $(B)/tests/test_cuda $(B)/bench-cuda
 
-.PHONY: all test fuzz fuzz-seeds clean compile-checks models demo firmware run-firmware firmware-figures
+.PHONY: all test fuzz fuzz-seeds clean compile-checks models demo firmware run-firmware firmware-figures cuda
 # Real models (SmolLM2-135M-Instruct, Gemma 3 270M) into $$LLMKIT_MODELS or
 # ~/.cache/llmkit: see tools/models.sh. Safe to re-run.
 models:
@@ -60,6 +69,14 @@ $(B)/tests-nomalloc/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 $(B)/tests-neon/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
 	$(AARCH64_CC) -O2 -march=armv8.2-a+dotprod $(WARN) -std=c99 -static -I. $< -o $@ $(LIBS)
+# nvcc compiles the C part with the host compiler: -Wall -Wextra there too
+# (-Wpedantic is left out: nvcc's generated host code is not ISO C++)
+$(B)/tests/test_cuda: tests/test_cuda.cu llmkit.h llmkit_cuda.h tests/lk_test.h | $(B)
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 $(CUDA_ARCH) -I. -Xcompiler "$(CUDA_HOST) $(OMP) -Wall -Wextra" -Werror all-warnings $< -o $@ $(LIBS)
+$(B)/bench-cuda: tools/bench-cuda.cu llmkit.h llmkit_cuda.h tools/lk_tool.h | $(B)
+	$(NVCC) -O2 $(CUDA_ARCH) -I. -Xcompiler "$(CUDA_HOST) $(OMP) -Wall -Wextra" -Werror all-warnings $< -o $@ $(LIBS)
+cuda: $(CUDA_BINS)
 $(B)/fuzz_gguf: tests/fuzz_gguf.c llmkit.h | $(B)
 	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. $< -o $@
 $(B):
@@ -76,6 +93,8 @@ compile-checks: | $(B)
 	@for sw in $(SWITCHES); do printf '#define LLMKIT_IMPLEMENTATION\n#define %s\n#include "llmkit.h"\nint main(void){return 0;}\n' $$sw > $(B)/cc_check_$$sw.c; cp $(B)/cc_check_$$sw.c $(B)/cc_check_$$sw.cpp; done
 	@printf '#define LLMKIT_IMPLEMENTATION\n$(foreach sw,$(FIRMWARE),#define $(sw)\n)#include "llmkit.h"\nint main(void){return 0;}\n' > $(B)/cc_check_firmware.c
 	@cp $(B)/cc_check_firmware.c $(B)/cc_check_firmware.cpp
+	@printf '#define LLMKIT_IMPLEMENTATION\n#include "llmkit.h"\n#include "llmkit_cuda.h"\nint main(void){return lk_cuda_available();}\n' > $(B)/cc_check_cuda.c
+	@cp $(B)/cc_check_cuda.c $(B)/cc_check_cuda.cpp
 
 RUN_ARGS = \
   "compile-gcc-c99=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
@@ -101,7 +120,13 @@ RUN_ARGS = \
   "firmware-stories260K-qemu=tools/firmware.sh test" \
   "cortex-m-kernels-qemu=tools/firmware.sh mcu-test" \
   "compile-gcc-c99-firmware-Os=gcc -std=c99 -Os $(WARN) -Werror -I. -c $(B)/cc_check_firmware.c -o /dev/null" \
-  "compile-g++-c++11-firmware-O2=g++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_firmware.cpp -o /dev/null"
+  "compile-g++-c++11-firmware-O2=g++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_firmware.cpp -o /dev/null" \
+  "compile-gcc-c99-cuda-stubs=gcc -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check_cuda.c -o /dev/null" \
+  "compile-g++-c++11-cuda-stubs=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check_cuda.cpp -o /dev/null"
+ifeq ($(HAVE_NVCC),1)
+CUDA_RUN = $(B)/tests/test_cuda
+CUDA_BUILD = $(CUDA_BINS)
+endif
 ifeq ($(HAVE_CLANG),1)
 RUN_ARGS += \
   "compile-clang-c99=clang -std=c99 $(WARN) -Werror -I. -c $(B)/cc_check.c -o /dev/null" \
@@ -141,10 +166,11 @@ fuzz-seeds: | $(B)
 	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-seeds
 	@for f in $(FUZZ_SEEDS); do cp -f $$f $(B)/fuzz-seeds/; done
 
-test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds
+test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds $(CUDA_BUILD)
 	@[ "$(HAVE_AARCH64)" = 1 ] || echo "SKIP neon: aarch64-linux-gnu-gcc or qemu-aarch64 missing (install gcc-aarch64-linux-gnu qemu-user)"
+	@[ "$(HAVE_NVCC)" = 1 ] || echo "SKIP cuda: nvcc missing (the CUDA toolkit; llmkit_cuda.h's stubs are still compiled)"
 	@[ "$(HAVE_CLANG)" = 1 ] || echo "SKIP clang checks and fuzzing: clang missing"
-	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN)
+	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(CUDA_RUN)
 
 fuzz: $(B)/fuzz_gguf fuzz-seeds
 	$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 $(B)/fuzz-corpus $(B)/fuzz-seeds
