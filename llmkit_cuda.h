@@ -611,20 +611,15 @@ __device__ double lkc_bsum_d(double v, double *red) {
     for (o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
 }
-__global__ void lkc_norm(const float *x, float *y, const float *w, const float *b, int n, float eps, int ln) {
-    __shared__ double red[32];
-    const float *xr = x + (size_t)blockIdx.x * n;
-    float *yr = y + (size_t)blockIdx.x * n;
+/* the rest of a norm once each thread holds s, its part of sum x (LayerNorm)
+ * or of sum x^2 (RMSNorm) over the row xr: y = norm(x) * w (+ b) */
+__device__ __forceinline__ void lkc_norm_tail(const float *xr, float *yr, const float *w, const float *b, int n, float eps, int ln, double s, double *red) {
     float mean = 0.0f, scale;
-    double s = 0.0;
     int i;
     if (ln) {
-        for (i = threadIdx.x; i < n; i += blockDim.x) s += (double)xr[i];
         mean = (float)(lkc_bsum_d(s, red) / n);
         s = 0.0;
         for (i = threadIdx.x; i < n; i += blockDim.x) { const float d = xr[i] - mean; s += (double)(d * d); }
-    } else {
-        for (i = threadIdx.x; i < n; i += blockDim.x) s += (double)(xr[i] * xr[i]);
     }
     scale = 1.0f / sqrtf((float)(lkc_bsum_d(s, red) / n) + eps);
     for (i = threadIdx.x; i < n; i += blockDim.x) {
@@ -633,6 +628,15 @@ __global__ void lkc_norm(const float *x, float *y, const float *w, const float *
         if (b) v += b[i];
         yr[i] = v;
     }
+}
+__global__ void lkc_norm(const float *x, float *y, const float *w, const float *b, int n, float eps, int ln) {
+    __shared__ double red[32];
+    const float *xr = x + (size_t)blockIdx.x * n;
+    double s = 0.0;
+    int i;
+    if (ln) for (i = threadIdx.x; i < n; i += blockDim.x) s += (double)xr[i];
+    else for (i = threadIdx.x; i < n; i += blockDim.x) s += (double)(xr[i] * xr[i]);
+    lkc_norm_tail(xr, y + (size_t)blockIdx.x * n, w, b, n, eps, ln, s, red);
 }
 /* mode 0: ff2 = silu(ff1) ff2 (SwiGLU); 1: ff2 = gelu(ff1) ff2 (GeGLU);
  * 2: ff2 = gelu(ff2). GELU is ggml's: f16 in, the f16 table gtab, f16 out. */
@@ -651,8 +655,6 @@ __global__ void lkc_add_norm(float *x, const float *o, float *y, const float *w,
     __shared__ double red[32];
     float *xr = x + (size_t)blockIdx.x * n;
     const float *orow = o + (size_t)blockIdx.x * n;
-    float *yr = y + (size_t)blockIdx.x * n;
-    float mean = 0.0f, scale;
     double s = 0.0;
     int i;
     for (i = threadIdx.x; i < n; i += blockDim.x) {
@@ -660,18 +662,7 @@ __global__ void lkc_add_norm(float *x, const float *o, float *y, const float *w,
         xr[i] = v;
         s += ln ? (double)v : (double)(v * v);
     }
-    if (ln) {
-        mean = (float)(lkc_bsum_d(s, red) / n);
-        s = 0.0;
-        for (i = threadIdx.x; i < n; i += blockDim.x) { const float d = xr[i] - mean; s += (double)(d * d); }
-    }
-    scale = 1.0f / sqrtf((float)(lkc_bsum_d(s, red) / n) + eps);
-    for (i = threadIdx.x; i < n; i += blockDim.x) {
-        float v = ln ? (xr[i] - mean) * scale : xr[i] * scale;
-        if (w) v *= w[i];
-        if (b) v += b[i];
-        yr[i] = v;
-    }
+    lkc_norm_tail(xr, y + (size_t)blockIdx.x * n, w, b, n, eps, ln, s, red);
 }
 __global__ void lkc_add(float *x, const float *o, long long n) {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;

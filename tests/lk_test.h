@@ -85,5 +85,32 @@ static LK_T_UNUSED const char *lk_t_model(const char *file) {
     fclose(f);
     return p;
 }
+/* Sequence A of the fixtures (sequences.txt: "A n id ..."): its ids into
+ * toks[0..max); the count, or 0 when the file is absent or malformed. The
+ * including file includes llmkit.h first (lk_token). */
+static LK_T_UNUSED int lk_t_read_seq_a(lk_token *toks, int max) {
+    const char *p = lk_t_fixture("sequences.txt");
+    FILE *f;
+    char tag[8];
+    int n, i, id;
+    if (!p || !(f = fopen(p, "r"))) return 0;
+    if (fscanf(f, "%7s %d", tag, &n) != 2 || n < 1 || n > max) { fclose(f); return 0; }
+    for (i = 0; i < n; i++) {
+        if (fscanf(f, "%d", &id) != 1) { fclose(f); return 0; }
+        toks[i] = id;
+    }
+    fclose(f);
+    return n;
+}
+/* A file of exactly n floats (malloc'd), or NULL */
+static LK_T_UNUSED float *lk_t_read_floats(const char *path, size_t n) {
+    size_t len;
+    unsigned char *b = path ? lk_t_read_file(path, &len) : NULL;
+    if (!b || len != n * sizeof(float)) { free(b); return NULL; }
+    return (float *)b;
+}
+static LK_T_UNUSED int lk_t_cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
+/* the median of v[0..n) (sorts v) */
+static LK_T_UNUSED double lk_t_median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, lk_t_cmpd); return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
 static int lk_t_exit(void) { return lk_t_total_fail_ ? 1 : 0; }
 #endif

@@ -53,30 +53,6 @@ static uint64_t rng = 88172645463325252ull;
 static double urand(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return (double)(rng >> 11) / 9007199254740992.0; }
 static float nrand(void) { double u = urand() + 1e-12, v = urand(); return (float)(sqrt(-2 * log(u)) * cos(6.283185307179586 * v)); }
 
-static int read_seq_a(void) {
-    const char *p = lk_t_fixture("sequences.txt");
-    FILE *f;
-    char tag[8];
-    int n, i, id;
-    if (!p || !(f = fopen(p, "r"))) return 0;
-    if (fscanf(f, "%7s %d", tag, &n) != 2 || n > MAXT) { fclose(f); return 0; }
-    for (i = 0; i < n; i++) {
-        if (fscanf(f, "%d", &id) != 1) { fclose(f); return 0; }
-        seq[i] = id;
-    }
-    fclose(f);
-    nseq = n;
-    return 1;
-}
-static float *read_floats(const char *path, size_t n) {
-    size_t len;
-    unsigned char *b = path ? lk_t_read_file(path, &len) : NULL;
-    if (!b || len != n * sizeof(float)) { free(b); return NULL; }
-    return (float *)b;
-}
-static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
-static double median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmpd); return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
-
 /* ---- kernels -------------------------------------------------------------------- */
 static void test_kernel(lk_type type, int K, int N) {
     const double tol = type == LK_TYPE_TQ1_0 || type == LK_TYPE_IQ3_S || type == LK_TYPE_IQ3_XXS ? 5e-4 : 1e-5;
@@ -197,7 +173,7 @@ static void check_f32_rule(const char *name, const float *ours, const float *ref
         CHECK(mx[p] <= 1e-2 * M, "%s pos %d: max|d| %.3g > 1e-2 M (M %.3g)", name, p, mx[p], M);
     }
     {
-        const double med = median(mx, T);
+        const double med = lk_t_median(mx, T);
         CHECK(med <= 5e-4 * M, "%s: median-position max|d| %.3g > 5e-4 M (M %.3g)", name, med, M);
         printf("  %-34s F32 rule: median max|d| = %.2e (limit %.2e), worst %.2e\n", name, med, 5e-4 * M, worst);
     }
@@ -219,7 +195,7 @@ static void check_q_rule(const char *name, const float *ours, const float *ref, 
     }
     CHECK(rmax <= 2.0, "%s: max over positions of rms(d)/Q = %.3f > 2", name, rmax);
     {
-        const double med = median(r, T);
+        const double med = lk_t_median(r, T);
         int same = 0;
         for (p = 0; p < T; p++) {
             int a = 0, b = 0;
@@ -238,7 +214,7 @@ static float *check_file(const char *name, const char *model, const char *logits
     double rel = -1;
     int V = 0;
     if (!lp) return NULL;
-    ref = read_floats(lp, (size_t)n * 512);   /* every fixture vocabulary has 512 tokens */
+    ref = lk_t_read_floats(lp, (size_t)n * 512);   /* every fixture vocabulary has 512 tokens */
     if (!mp) { lk_t_skip(name, "model file absent"); return ref; }
     lk_t_begin(name);
     ours = run_gpu(mp, toks, n, kv, 512, &V, &rel);
@@ -259,7 +235,7 @@ static void test_fixtures(void) {
     static const char *stypes[] = { "F32", "F16", "Q8_0", "Q5_1", "Q5_0", "Q4_1", "Q4_0", "Q4_K_M" };
     char name[128], mp[256], lp[256];
     size_t a, k;
-    if (!read_seq_a()) { lk_t_skip("logits (fixtures)", "../shared/fixtures/sequences.txt absent (set LK_FIXTURES)"); return; }
+    if (!(nseq = lk_t_read_seq_a(seq, MAXT))) { lk_t_skip("logits (fixtures)", "../shared/fixtures/sequences.txt absent (set LK_FIXTURES)"); return; }
     for (a = 0; a < sizeof archs / sizeof archs[0]; a++) {
         float *ref32 = NULL;
         for (k = 0; k < sizeof types / sizeof types[0]; k++) {

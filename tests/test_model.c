@@ -23,21 +23,6 @@
 #define MAXT 64
 static lk_token seq[MAXT]; static int nseq;
 
-static int read_seq_a(void) {
-    const char *p = lk_t_fixture("sequences.txt");
-    FILE *f; char tag[8]; int n, i, id;
-    if (!p) return 0;
-    f = fopen(p, "r");
-    if (fscanf(f, "%7s %d", tag, &n) != 2 || n > MAXT) { fclose(f); return 0; }
-    for (i = 0; i < n; i++) {
-        if (fscanf(f, "%d", &id) != 1) { fclose(f); return 0; }
-        seq[i] = id;
-    }
-    fclose(f);
-    nseq = n;
-    return 1;
-}
-
 /* logits of all positions through the same path as tools/logits; the
  * model from path, or (path NULL) from buf[len] */
 static float *run_model_mem(const char *path, const void *buf, size_t len, const lk_token *toks, int n, lk_type kv, int n_threads,
@@ -68,11 +53,6 @@ static float *run_model(const char *path, const lk_token *toks, int n, lk_type k
     return run_model_mem(path, NULL, 0, toks, n, kv, n_threads, n_batch, n_vocab);
 }
 
-static float *read_floats(const char *path, size_t n) {
-    size_t len; unsigned char *b = lk_t_read_file(path, &len);
-    if (!b || len != n * sizeof(float)) { free(b); return NULL; }
-    return (float *)b;
-}
 /* 1 if llama.cpp's kernels for every weight type in the file are ours bit for bit */
 static int exact_types(const char *path) {
     lk_gguf *g;
@@ -91,8 +71,6 @@ static int exact_types(const char *path) {
     lk_gguf_free(g);
     return ok;
 }
-static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
-static double median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmpd); return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
 
 /* F32 rule */
 static void check_f32_rule(const char *name, const float *ours, const float *ref, int T, int V) {
@@ -106,7 +84,7 @@ static void check_f32_rule(const char *name, const float *ours, const float *ref
         CHECK(mx[p] <= 1e-2 * M, "%s pos %d: max|d| %.3g > 1e-2 M (M %.3g)", name, p, mx[p], M);
     }
     {
-        double med = median(mx, T);
+        double med = lk_t_median(mx, T);
         CHECK(med <= 2e-4 * M, "%s: median-position max|d| %.3g > 2e-4 M (M %.3g)", name, med, M);
         printf("  %-28s F32 rule: median max|d| = %.2e (limit %.2e), worst %.2e\n", name, med, 2e-4 * M, worst);
     }
@@ -128,7 +106,7 @@ static void check_q_rule_lim(const char *name, const float *ours, const float *r
     }
     CHECK(rmax <= lmax, "%s: max over positions of rms(d)/Q = %.3f > %.1f", name, rmax, lmax);
     {
-        double med = median(r, T);
+        double med = lk_t_median(r, T);
         CHECK(med <= lmed, "%s: median rms(d)/Q = %.3f > %.1f", name, med, lmed);
         printf("  %-28s quant rule: median rms(d)/Q = %.3f (limit %.1f), max %.3f (limit %.1f)\n", name, med, lmed, rmax, lmax);
     }
@@ -159,7 +137,7 @@ static void check_arch(const char *arch) {
             if (!mp) { lk_t_skip(name, "model file absent"); continue; }
             lk_t_begin(name);
             ours = run_model(mp, seq, nseq, kvi ? LK_TYPE_F16 : LK_TYPE_F32, 2, 512, &V);
-            ref = read_floats(lp, (size_t)nseq * 512);
+            ref = lk_t_read_floats(lp, (size_t)nseq * 512);
             CHECK(ours && ref && V == 512, "could not run or read");
             if (ours && ref) {
                 int p, bad = 0;
@@ -373,7 +351,7 @@ static void check_generated(const gen_arch *a) {
             printf("  %-28s %d of %d tensors byte-identical to llama-quantize's\n", name + 7, same, total);
         }
         ours = k == 0 || q ? run_model_mem(NULL, k ? q : f32, k ? q_len : f32_len, seq, nseq, LK_TYPE_F32, 2, 512, &V) : NULL;
-        ref = read_floats(rel, (size_t)T * 512);
+        ref = lk_t_read_floats(rel, (size_t)T * 512);
         CHECK(ours && ref && V == 512, "could not run, or read %s", rel);
         if (ours && ref) {
             sel = (float *)malloc(sizeof(float) * (size_t)T * V);
@@ -471,7 +449,7 @@ int main(int argc, char **argv) {
     const char *only = argc > 1 ? argv[1] : NULL;
     static const char *archs[] = { "llama", "qwen2", "gemma2", "phi3", "gpt2" };
     size_t a;
-    if (!read_seq_a()) { lk_t_skip("model-logits", "fixtures absent (../shared/fixtures)"); return 0; }
+    if (!(nseq = lk_t_read_seq_a(seq, MAXT))) { lk_t_skip("model-logits", "fixtures absent (../shared/fixtures)"); return 0; }
     if (!only) { check_query_blocks(); check_repack_modes(); }
     for (a = 0; a < sizeof archs / sizeof archs[0]; a++)
         if (!only || !strcmp(only, archs[a])) check_arch(archs[a]);

@@ -54,7 +54,6 @@ static double mean_nll(const float *l) {   /* teacher-forced over S1 */
     }
     return s / (NS1 - 1);
 }
-static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
 
 /* F32 rule of the runtime issue: median-position max|d| <= 2e-4 M, all <= 1e-2 M */
 static void f32_rule(const char *name, const float *ours, const float *ref) {
@@ -66,7 +65,7 @@ static void f32_rule(const char *name, const float *ours, const float *ref) {
         for (i = 0; i < V; i++) { double d = fabs((double)ours[p * V + i] - ref[p * V + i]); if (d > mx[p]) mx[p] = d; }
         CHECK(mx[p] <= 1e-2 * M, "%s pos %d: %.3g", name, p, mx[p]);
     }
-    qsort(mx, NS1, sizeof mx[0], cmpd);
+    qsort(mx, NS1, sizeof mx[0], lk_t_cmpd);
     med = mx[NS1 / 2];
     CHECK(med <= 2e-4 * M, "%s: median max|d| %.3g > %.3g", name, med, 2e-4 * M);
     printf("  %-34s median max|d| %.2e (limit %.2e)\n", name, med, 2e-4 * M);
