@@ -542,14 +542,17 @@ static int lkc_has_kernel(lk_type t) {
     default: return 0;
     }
 }
+/* Columns per warp of lkc_k_mm: one width for every batch (and for decode
+ * rows too long for lkc_k_mv). Each instantiation costs compile time (16
+ * types x 3 widths took nvcc 34 s here, one width 22 s); the width does
+ * not change any result. */
+#define LKC_NT 8
 template <int TY>
 static void lkc_launch_mm(const lkc_w *w, const float *x, const float *xs, int T, float *y, const float *bias, cudaStream_t st) {
     const unsigned nb = (unsigned)(w->n_out + 3) / 4;
     if (T == 1 && w->row_bytes <= LKC_MV_ROW && lkc_mv_smem(w->n_in, w->row_bytes) <= 48 * 1024)
         lkc_k_mv<TY><<<nb, 128, lkc_mv_smem(w->n_in, w->row_bytes), st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, y, bias);
-    else if (T == 1) lkc_k_mm<TY, 1><<<dim3(nb, 1), 128, 0, st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, T, y, bias);
-    else if (T <= 4) lkc_k_mm<TY, 4><<<dim3(nb, 1), 128, 0, st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, T, y, bias);
-    else lkc_k_mm<TY, 16><<<dim3(nb, (unsigned)(T + 15) / 16), 128, 0, st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, T, y, bias);
+    else lkc_k_mm<TY, LKC_NT><<<dim3(nb, (unsigned)(T + LKC_NT - 1) / LKC_NT), 128, 0, st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, T, y, bias);
 }
 template <int TY>
 static void lkc_launch_embed(const lkc_w *w, const int *tok, int T, float scale, const float *pos, const int *pos0, float *x, cudaStream_t st) {

@@ -4,7 +4,8 @@
  *             scalar references and their tested SIMD kernels) within f32
  *             summation-order error: |gpu - cpu| <= 1e-5 sum_k |w_k x_k|
  *             (5e-4 for the types converted to f16 at upload), for 1, 3, 8
- *             and 21 columns (the three kernel widths), odd row counts, and
+ *             and 21 columns (decode's kernel, then the batched one with a
+ *             partial, a full and three blocks of 8), odd row counts, and
  *             K % 32 != 0 for the float types. The activations are rounded
  *             exactly as the CPU rounds them, so only the order of f32
  *             additions differs.
