@@ -6375,6 +6375,8 @@ static LK__UNUSED const uint8_t lk__iq4nl_u8[16] = { 1, 24, 45, 63, 79, 93, 106,
 #define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 static float lk__h2f_x(uint16_t h) { return _cvtsh_ss(h); }
+/* the two f16 at p (little-endian) as floats in lanes 0, 1 (one load, one conversion) */
+LK__AINL __m128 lk__h2f2_x(const unsigned char *p) { int32_t v; memcpy(&v, p, 4); return _mm_cvtph_ps(_mm_cvtsi32_si128(v)); }
 /* 8-lane sum in the order of lk__hsum8: (l0+l4 + l2+l6) + (l1+l5 + l3+l7) */
 static float lk__hsum8_x(__m256 v) {
     __m128 t = _mm_add_ps(_mm256_extractf128_ps(v, 1), _mm256_castps256_ps128(v));
@@ -6822,28 +6824,26 @@ static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const uns
  * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
  * add m * s per block in a separate float sum. */
 /* kinds: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1; each equals lk__vec_dot_<type>_q8_0/_q8_1_ref (15.7a) or lk__iq4_nl_vec_dot_ref (15.7b) */
+#define LK__PFB 512   /* decode prefetch distance, bytes */
 LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
     static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };
     const int ab = kind >= 4 ? 36 : 34, aq = kind >= 4 ? 4 : 2;
     int64_t i, nb = n / 32;
     __m256 acc[LK__TR][LK__TC];
-    float summ[LK__TR][LK__TC];
+    __m128 summ[LK__TR][LK__TC];   /* lane 1: the m * s sum of q4_1 / q5_1 (lane 0 unused) */
     int r, c;
-    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = 0.0f; }
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) { acc[r][c] = _mm256_setzero_ps(); summ[r][c] = _mm_setzero_ps(); }
     for (i = 0; i < nb; i++) {
         __m256i xu[LK__TR], ya[LK__TC];
 #if defined(LK__X86_VNNI)
         __m256i nc[LK__TC];
 #endif
-        __m256 dx[LK__TR], dy[LK__TC];
-        float mx[LK__TR], sy[LK__TC];
+        __m128 hx[LK__TR], hy[LK__TC];   /* the block's two leading f16 (d, and m or s) as floats in lanes 0, 1: one conversion */
         LK__UNROLL for (r = 0; r < R; r++) {
             const unsigned char *b = w + (size_t)r * ws + (size_t)i * bsz[kind];
-            uint16_t h[2];
-            memcpy(h, b, 4);
-            dx[r] = _mm256_set1_ps(lk__h2f_x(h[0]));
-            mx[r] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
+            if (C == 1) _mm_prefetch((const char *)b + LK__PFB, _MM_HINT_T0);   /* decode streams the weights once */
+            hx[r] = lk__h2f2_x(b);
             switch (kind) {
             case 0: xu[r] = _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80)); break;
             case 1: xu[r] = lk__nib32_x(b + 2); break;
@@ -6855,10 +6855,7 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
         }
         LK__UNROLL for (c = 0; c < C; c++) {
             const unsigned char *b = a + (size_t)c * as + (size_t)i * ab;
-            uint16_t h[2];
-            memcpy(h, b, 4);
-            dy[c] = _mm256_set1_ps(lk__h2f_x(h[0]));
-            sy[c] = kind >= 4 ? lk__h2f_x(h[1]) : 0.0f;
+            hy[c] = lk__h2f2_x(b);
             ya[c] = LK__LD256(b + aq);
 #if defined(LK__X86_VNNI)
             nc[c] = off[kind] ? _mm256_sub_epi32(_mm256_setzero_si256(), lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8((char)off[kind]), ya[c]))
@@ -6875,11 +6872,13 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
                 else if (off[kind] == 128) p = lk__dp4s_x(_mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80)), ya[c]);
                 else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
 #endif
-                acc[r][c] = _mm256_fmadd_ps(_mm256_mul_ps(dx[r], dy[c]), _mm256_cvtepi32_ps(p), acc[r][c]);
-                if (kind >= 4) summ[r][c] = fmaf(mx[r], sy[c], summ[r][c]);   /* as the q4_1 reference */
+                /* lane 0: dx * dy (one rounding, as the reference); lane 1 (q4_1 / q5_1): summ = fma(m, s, summ) */
+                acc[r][c] = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_mul_ps(hx[r], hy[c])), _mm256_cvtepi32_ps(p), acc[r][c]);
+                if (kind >= 4) summ[r][c] = _mm_fmadd_ps(hx[r], hy[c], summ[r][c]);
             }
     }
-    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + summ[r][c];
+    LK__UNROLL for (r = 0; r < R; r++)
+        LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + (kind >= 4 ? _mm_cvtss_f32(_mm_movehdup_ps(summ[r][c])) : 0.0f);
 }
 /* q4_K . q8_K */
 /* references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */

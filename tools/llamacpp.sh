@@ -23,7 +23,7 @@ for t in cmake c++ python3; do command -v $t >/dev/null || { echo "llamacpp.sh: 
 mkdir -p "$C/pip"
 tgz=$C/pip/llama_cpp_python-$VER.tar.gz
 if [ ! -s "$tgz" ]; then
-  python3 -m pip download --no-deps --no-binary :all: --no-build-isolation -d "$C/pip" "llama-cpp-python==$VER" >&2 ||
+  python3 -m pip download --no-deps --no-binary :all: -d "$C/pip" "llama-cpp-python==$VER" >&2 ||
     { echo "llamacpp.sh: could not download llama-cpp-python $VER (no network or no pip?)" >&2; exit 1; }
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
