@@ -6843,6 +6843,7 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
         __m256i nc[LK__TC];
 #endif
         __m128 hx[LK__TR], hy[LK__TC];   /* the block's two leading f16 (d, and m or s) as floats in lanes 0, 1: one conversion */
+        __m256 dxb[LK__TR], dyb[LK__TC];
         LK__UNROLL for (r = 0; r < R; r++) {
             const unsigned char *b = w + (size_t)r * ws + (size_t)i * bsz[kind];
             if (C == 1) _mm_prefetch((const char *)b + LK__PFB, _MM_HINT_T0);   /* decode streams the weights once */
@@ -6865,6 +6866,10 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
                               : _mm256_setzero_si256();
 #endif
         }
+        if (R > 1 || C > 1) {
+            LK__UNROLL for (r = 0; r < R; r++) dxb[r] = _mm256_broadcastss_ps(hx[r]);
+            LK__UNROLL for (c = 0; c < C; c++) dyb[c] = _mm256_broadcastss_ps(hy[c]);
+        }
         LK__UNROLL for (r = 0; r < R; r++)
             LK__UNROLL for (c = 0; c < C; c++) {
                 __m256i p;
@@ -6875,8 +6880,10 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
                 else if (off[kind] == 128) p = lk__dp4s_x(_mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80)), ya[c]);
                 else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
 #endif
-                /* lane 0: dx * dy (one rounding, as the reference); lane 1 (q4_1 / q5_1): summ = fma(m, s, summ) */
-                acc[r][c] = _mm256_fmadd_ps(_mm256_broadcastss_ps(_mm_mul_ps(hx[r], hy[c])), _mm256_cvtepi32_ps(p), acc[r][c]);
+                /* dx * dy (one rounding, as the reference): one row and column multiply lane 0 and broadcast it,
+                 * tiles broadcast each row's and column's d once (dxb, dyb); lane 1 (q4_1 / q5_1): summ = fma(m, s, summ) */
+                const __m256 dd = R == 1 && C == 1 ? _mm256_broadcastss_ps(_mm_mul_ps(hx[r], hy[c])) : _mm256_mul_ps(dxb[r], dyb[c]);
+                acc[r][c] = _mm256_fmadd_ps(dd, _mm256_cvtepi32_ps(p), acc[r][c]);
                 if (kind >= 4) summ[r][c] = _mm_fmadd_ps(hx[r], hy[c], summ[r][c]);
             }
     }
