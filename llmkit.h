@@ -6427,6 +6427,14 @@ static __m256i lk__bits32_x(uint32_t b) {
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
+#ifndef LK__PFB
+#define LK__PFB 2048   /* decode prefetch distance, bytes (SmolLM2 / Gemma 3 tg: 2048-4096 measured 5-10 % above 512) */
+#endif
+/* decode streams each weight row once: fetch the block LK__PFB bytes ahead (bytes: its size) */
+LK__AINL void lk__prefetch_blk(const unsigned char *p, size_t bytes) {
+    size_t o;
+    for (o = 0; o < bytes; o += 64) _mm_prefetch((const char *)p + o, _MM_HINT_T0);
+}
 /* f32 / f16 dots (semantics and scalar reference: lk__vdot_flt_ref in
  * 15.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
  * others in ggml's vec_dot order (lk__dot64, then lk__vdot_tail) */
@@ -6474,6 +6482,7 @@ static float lk__vdot_flt_x86(int64_t n, const void *x, int xh, const void *y, i
         return lk__vdot_tail(n64 ? lk__dot64(x, xh, y, yh, n64) : 0.0f, x, xh, y, yh, n64, n, dbl);
     }
     for (i = 0; i < n; i += 16) {
+        if (xh) _mm_prefetch((const char *)x + 2 * i + LK__PFB, _MM_HINT_T0);   /* f16 weight rows (decode): fetch ahead */
         a0 = _mm256_fmadd_ps(lk__ld8f_x(x, xh, i), lk__ld8f_x(y, yh, i), a0);
         a1 = _mm256_fmadd_ps(lk__ld8f_x(x, xh, i + 8), lk__ld8f_x(y, yh, i + 8), a1);
     }
@@ -6758,6 +6767,7 @@ LK__AINL void lk__tile_bf16h_avx2(int64_t n, const unsigned char *w, size_t ws, 
             __m256 wo[LK__TR], we[LK__TR], yo[2], ye[2];
             LK__UNROLL for (r = 0; r < R; r++) {
                 const __m256i v = LK__LD256(w + (size_t)r * ws + 2 * i + 32 * h);
+                if (C == 1 && h == 0) _mm_prefetch((const char *)w + (size_t)r * ws + 2 * i + LK__PFB, _MM_HINT_T0);   /* decode: fetch ahead */
                 wo[r] = _mm256_castsi256_ps(_mm256_and_si256(v, hm));
                 we[r] = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
             }
@@ -6825,9 +6835,6 @@ static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const uns
  * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
  * add m * s per block in a separate float sum. */
 /* kinds: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1; each equals lk__vec_dot_<type>_q8_0/_q8_1_ref (15.7a) or lk__iq4_nl_vec_dot_ref (15.7b) */
-#ifndef LK__PFB
-#define LK__PFB 2048   /* decode prefetch distance, bytes (SmolLM2 / Gemma 3 tg: 2048-4096 measured 5-10 % above 512) */
-#endif
 LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
     static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };
@@ -6911,6 +6918,7 @@ LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         __m256i hb[LK__TR];
         __m256i ai[LK__TR][LK__TC];
         float dx[LK__TR], dmx[LK__TR];
+        if (C == 1) LK__UNROLL for (r = 0; r < R; r++) lk__prefetch_blk(w + (size_t)r * ws + (size_t)i * bsz + LK__PFB, bsz);
         LK__UNROLL for (r = 0; r < R; r++) {
             uint16_t h[2];
             xb[r] = w + (size_t)r * ws + (size_t)i * bsz;
@@ -6977,6 +6985,7 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
         __m256i ai[LK__TR][LK__TC];
         LK__UNROLL for (r = 0; r < R; r++) xb[r] = LK__CAST(const lk_block_q6_K *, (const void *)(w + (size_t)r * ws)) + i;
         LK__UNROLL for (c = 0; c < C; c++) yb[c] = LK__CAST(const lk_block_q8_K *, (const void *)(a + (size_t)c * as)) + i;
+        if (C == 1) LK__UNROLL for (r = 0; r < R; r++) lk__prefetch_blk((const unsigned char *)xb[r] + LK__PFB, sizeof(lk_block_q6_K));
         LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) ai[r][c] = _mm256_setzero_si256();
         for (h = 0; h < 2; h++) {
             __m256i scv[LK__TR];      /* scales 8h..8h+7 as int16, in both 128-bit lanes */
