@@ -9465,8 +9465,7 @@ LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, const lk_kv_cache_params *p, vo
     return LK_OK;
 }
 static void lk__kv_put_row(lk_type type, unsigned char *dst, const float *x, int n) {
-    int i;
-    if (type == LK_TYPE_F16) { uint16_t *h = LK__CAST(uint16_t *, dst); for (i = 0; i < n; i++) h[i] = lk_fp32_to_fp16(x[i]); }
+    if (type == LK_TYPE_F16) lk__from_float_f16(x, dst, n);   /* round to nearest even (F16C where there is one), as lk_fp32_to_fp16 */
     else if (type == LK_TYPE_F32) memcpy(dst, x, sizeof(float) * (size_t)n);
     else lk_type_get(type)->from_float(x, dst, n);
 }
@@ -14687,11 +14686,14 @@ static void lk__gelu_rows(const lk_model *m, float *y, const float *x, size_t n,
     }
 #if defined(LK__X86)
     for (; k + 8 <= n; k += 8) {   /* F16C rounds to nearest even, as lk_fp32_to_fp16 */
-        uint16_t hb[8];
+        uint16_t hb[8], tb[8];
+        float gt[8];
         int i;
         _mm_storeu_si128((__m128i *)(void *)hb, _mm256_cvtps_ph(_mm256_loadu_ps(x + k), 0));
+        for (i = 0; i < 8; i++) tb[i] = tab[hb[i]];
+        _mm256_storeu_ps(gt, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)tb)));   /* exact, as lk_fp16_to_fp32 */
         for (i = 0; i < 8; i++) {
-            const float v = x[k + i], g = v <= -10.0f ? 0.0f : v >= 10.0f ? v : lk_fp16_to_fp32(tab[hb[i]]);
+            const float v = x[k + i], g = v <= -10.0f ? 0.0f : v >= 10.0f ? v : gt[i];
             y[k + i] = mul ? y[k + i] * g : g;
         }
     }
