@@ -14677,7 +14677,7 @@ LKDEF const float *lk_logits(const lk_context *c, int i) {
 /* y[k] = gelu(x[k]) (mul 0) or y[k] *= gelu(x[k]) (mul 1), k < n: lk_gelu
  * through the model's table (the same values: x <= -10 and x >= 10 as
  * lk_gelu, else the table at x's f16 bits, which is lk__gelu_f16 of them) */
-static void lk__gelu_rows(const lk_model *m, float *y, const float *x, size_t n, int mul) {
+static void lk__gelu_range(const lk_model *m, float *y, const float *x, size_t n, int mul) {
     const uint16_t *tab = m->gelu_tab;
     size_t k = 0;
     if (!tab) {
@@ -14783,14 +14783,54 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
 
 /* y[t] = norm(x[t]) * w (+ b) for the T rows: RMSNorm or LayerNorm by the
  * architecture. y, x: [T, E] */
-static void lk__norm_rows(const lk_model *m, float *y, const float *x, const lk_tensor *w, const lk_tensor *b, int T) {
+static void lk__norm_range(const lk_model *m, float *y, const float *x, const lk_tensor *w, const lk_tensor *b, int t0, int T) {
     const int E = m->hp.n_embd;
     const float *wf = LK__CAST(const float *, w->data), *bf = LK__CAST(const float *, b ? b->data : NULL);
     int t;
-    for (t = 0; t < T; t++) {
+    for (t = t0; t < T; t++) {
         if (m->ai->layernorm) lk_layernorm(y + (size_t)t * E, x + (size_t)t * E, wf, bf, E, m->hp.norm_eps);
         else lk_rmsnorm(y + (size_t)t * E, x + (size_t)t * E, wf, E, m->hp.norm_eps);
     }
+}
+/* Element-wise passes of a prefill chunk split over the context's threads
+ * (each row or element is computed alone, so the split changes no result):
+ * op 0 norm rows (lk__norm_range), 1 GELU of n values (lk__gelu_rows),
+ * 2 SwiGLU rows of F (lk__swiglu), 3 residual rows (lk__residual). */
+typedef struct lk__ew_job { lk_context *c; int op, T, F, mul; float *y; const float *x; const lk_tensor *w, *b; size_t n; } lk__ew_job;
+static void lk__gelu_range(const lk_model *m, float *y, const float *x, size_t n, int mul);
+static void lk__swiglu_range(lk_context *c, int t0, int t1, int F);
+static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0, int t1);
+static void lk__ew_task(void *arg, int task, int n_tasks) {
+    const lk__ew_job *j = LK__CAST(const lk__ew_job *, arg);
+    const int t0 = (int)((int64_t)j->T * task / n_tasks), t1 = (int)((int64_t)j->T * (task + 1) / n_tasks);
+    switch (j->op) {
+    case 0: lk__norm_range(j->c->m, j->y, j->x, j->w, j->b, t0, t1); break;
+    case 1: {   /* T = n / 8 units of 8 values (the last unit takes the rest) */
+        const size_t k0 = (size_t)t0 * 8, k1 = task == n_tasks - 1 ? j->n : (size_t)t1 * 8;
+        lk__gelu_range(j->c->m, j->y + k0, j->x + k0, k1 - k0, j->mul);
+        break;
+    }
+    case 2: lk__swiglu_range(j->c, t0, t1, j->F); break;
+    default: lk__residual_range(j->c, j->w, t0, t1); break;
+    }
+}
+static void lk__ew_run(lk_context *c, lk__ew_job *j, size_t work) {
+    const int nt = lk_threads_count(&c->th);
+    j->c = c;
+    if (nt > 1 && work >= 65536 && j->T >= nt) lk_parallel_for(&c->th, nt, lk__ew_task, j);
+    else lk__ew_task(j, 0, 1);
+}
+static void lk__gelu_rows(lk_context *c, float *y, const float *x, size_t n, int mul) {
+    lk__ew_job j;
+    memset(&j, 0, sizeof j);
+    j.op = 1; j.y = y; j.x = x; j.n = n; j.mul = mul; j.T = (int)(n / 8);
+    lk__ew_run(c, &j, n);
+}
+static void lk__norm_rows(lk_context *c, float *y, const float *x, const lk_tensor *w, const lk_tensor *b, int T) {
+    lk__ew_job j;
+    memset(&j, 0, sizeof j);
+    j.op = 0; j.y = y; j.x = x; j.w = w; j.b = b; j.T = T;
+    lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd);
 }
 /* x[t] = token_embd[tok[t]] * embd_scale (+ position_embd[pos[t]]); x: [T, E] */
 static void lk__embed(lk_context *c, const lk_token *tok, const int *pos, int T) {
@@ -14809,13 +14849,19 @@ static void lk__embed(lk_context *c, const lk_token *tok, const int *pos, int T)
     }
 }
 /* x += o (optionally RMSNorm(o) * post_norm first); x, o: [T, E] */
-static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
+static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0, int t1) {
     const int E = c->m->hp.n_embd;
-    size_t i, n = (size_t)T * (size_t)E;
+    size_t i, n = (size_t)t1 * (size_t)E;
     int t;
     if (post_norm->data)
-        for (t = 0; t < T; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, post_norm->data), E, c->m->hp.norm_eps);
-    for (i = 0; i < n; i++) c->x[i] += c->o[i];
+        for (t = t0; t < t1; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, post_norm->data), E, c->m->hp.norm_eps);
+    for (i = (size_t)t0 * (size_t)E; i < n; i++) c->x[i] += c->o[i];
+}
+static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
+    lk__ew_job j;
+    memset(&j, 0, sizeof j);
+    j.op = 3; j.w = post_norm; j.T = T;
+    lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd);
 }
 
 /* x += Wo attention(RoPE(Wq xn), RoPE(Wk xn), Wv xn), xn = norm(x).
@@ -14828,7 +14874,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     lk__attn_job job;
     lk_status st;
     int t, i;
-    lk__norm_rows(m, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
+    lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     if (L->wqkv.data) {   /* fused: rows [Q | K | V] into ff1 [T, nq + 2 nkv], then split */
         if ((st = lk__mm(c, &L->wqkv, &L->bqkv, c->xn, T, c->ff1))) return st;
         for (t = 0; t < T; t++) {
@@ -14872,13 +14918,19 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
 }
 
 /* ff2[t] *= silu(ff1[t]) for n rows of F: SwiGLU's hidden state (ff1 is overwritten) */
-static void lk__swiglu(lk_context *c, int n, int F) {
+static void lk__swiglu_range(lk_context *c, int t0, int t1, int F) {
     int t, i;
-    for (t = 0; t < n; t++) {
+    for (t = t0; t < t1; t++) {
         float *g = c->ff1 + (size_t)t * F, *u = c->ff2 + (size_t)t * F;
         lk_silu_row(g, g, F);
         for (i = 0; i < F; i++) u[i] *= g[i];
     }
+}
+static void lk__swiglu(lk_context *c, int n, int F) {
+    lk__ew_job j;
+    memset(&j, 0, sizeof j);
+    j.op = 2; j.T = n; j.F = F;
+    lk__ew_run(c, &j, (size_t)n * (size_t)F);
 }
 /* Expert e of a 3-D weight [in, out, X] as a 2-D view [in, out] */
 static lk_tensor lk__expert(const lk_tensor *w, int e) {
@@ -14962,7 +15014,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const size_t TF = (size_t)T * (size_t)F;
     lk_status st;
     int t, i;
-    lk__norm_rows(m, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
+    lk__norm_rows(c, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
     if (L->gate_inp.data) {
         if ((st = lk__moe(c, L, T))) return st;
         lk__residual(c, &L->post_ffw_norm, T);
@@ -14971,7 +15023,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
         if ((st = lk__mm(c, &L->ffn_up, &L->b_up, c->xn, T, c->ff2))) return st;
-        lk__gelu_rows(m, c->ff2, c->ff2, TF, 0);
+        lk__gelu_rows(c, c->ff2, c->ff2, TF, 0);
         break;
     case LK__FFN_SWIGLU_FUSED:  /* u = up xn: [T, 2F] = [gate | up]; h = silu(gate) * up */
         if ((st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff1))) return st;
@@ -14988,7 +15040,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         float *y2[2];
         w2[0] = &L->ffn_gate; w2[1] = &L->ffn_up; y2[0] = c->ff1; y2[1] = c->ff2;
         if ((st = lk__mm_n(c, 2, w2, b2, c->xn, T, y2))) return st;
-        if ((lk__ffn_kind)m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(m, c->ff2, c->ff1, TF, 1);
+        if ((lk__ffn_kind)m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(c, c->ff2, c->ff1, TF, 1);
         else lk__swiglu(c, T, F);
         break;
     }
@@ -15009,7 +15061,7 @@ static lk_status lk__output(lk_context *c, int T, int out_from, int tok0) {
     lk_status st;
     c->n_logit_rows = 0;
     if (n_out <= 0) return LK_OK;
-    lk__norm_rows(m, c->xn, c->x + (size_t)out_from * E, &m->output_norm, &m->output_norm_b, n_out);
+    lk__norm_rows(c, c->xn, c->x + (size_t)out_from * E, &m->output_norm, &m->output_norm_b, n_out);
     if ((st = lk__mm(c, &m->output, NULL, c->xn, n_out, c->logits))) return st;
     n = (size_t)n_out * V;
     if (cap > 0.0f) for (i = 0; i < n; i++) c->logits[i] = cap * tanhf(c->logits[i] * (1.0f / cap));
