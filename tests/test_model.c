@@ -407,6 +407,30 @@ static void check_query_blocks(void) {
     lk_t_end();
 }
 
+/* A prefill chunk's element-wise passes (norms, GELU or SwiGLU, residual
+ * with post-norm) are split over the threads once a chunk holds >= 65536
+ * values (lk__ew_run): 1100 tokens of 64 (gemma2: GeGLU, post-norms; llama:
+ * SwiGLU) with 2 threads must give the 1-thread logits bit for bit. */
+static void check_ew_threads(void) {
+    static const char *files[] = { "models/gemma2/gemma2-F32.gguf", "models/llama/llama-F32.gguf" };
+    enum { N = 1100 };
+    static lk_token toks[N];
+    size_t f;
+    int i;
+    lk_t_begin("prefill element-wise passes over 2 threads = 1 thread, bit for bit (1100-token chunk)");
+    for (i = 0; i < N; i++) toks[i] = seq[i % nseq];
+    for (f = 0; f < 2; f++) {
+        const char *path = lk_t_fixture(files[f]);
+        int nv = 0, nv2 = 0;
+        float *a = path ? run_model(path, toks, N, LK_TYPE_F32, 1, N, &nv) : NULL;
+        float *b = a ? run_model(path, toks, N, LK_TYPE_F32, 2, N, &nv2) : NULL;
+        CHECK(a && b && nv == nv2 && memcmp(a, b, sizeof(float) * (size_t)N * (size_t)nv) == 0,
+              "%s: 2-thread logits differ from 1-thread ones (or a run failed)", files[f]);
+        free(a); free(b);
+    }
+    lk_t_end();
+}
+
 /* lk_model_params.repack: the option's parsing; -1 keeps rows, the default
  * repacks a mapped file (where the build has the kernel) but not an
  * in-memory load, 1 repacks that too (the same bytes). The logits of the
@@ -450,7 +474,7 @@ int main(int argc, char **argv) {
     static const char *archs[] = { "llama", "qwen2", "gemma2", "phi3", "gpt2" };
     size_t a;
     if (!(nseq = lk_t_read_seq_a(seq, MAXT))) { lk_t_skip("model-logits", "fixtures absent (../shared/fixtures)"); return 0; }
-    if (!only) { check_query_blocks(); check_repack_modes(); }
+    if (!only) { check_query_blocks(); check_ew_threads(); check_repack_modes(); }
     for (a = 0; a < sizeof archs / sizeof archs[0]; a++)
         if (!only || !strcmp(only, archs[a])) check_arch(archs[a]);
     for (a = 0; a < sizeof gen_archs / sizeof gen_archs[0]; a++)

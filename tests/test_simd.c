@@ -411,7 +411,7 @@ static void test_repack_r8(void) {
     }
 }
 
-/* GELU through the model's f16 table (lk__gelu_rows, SIMD conversion and
+/* GELU through the model's f16 table (lk__gelu_range, SIMD conversion and
  * scalar tail) = lk_gelu computed directly: every f16 value, values around
  * the +-10 cut-offs, NaN, and random floats, in both modes (set, multiply). */
 static void test_gelu_table(void) {
@@ -429,8 +429,8 @@ static void test_gelu_table(void) {
     for (; i < n - 5; i++) x[i] = rng_f() * 12.0f;
     x[n - 5] = -10.0f; x[n - 4] = 10.0f; x[n - 3] = 9.99f; x[n - 2] = -9.999f; x[n - 1] = NAN;
     for (i = 0; i < n; i++) y2[i] = 1.5f;
-    lk__gelu_rows(&fm, y, x, (size_t)n, 0);
-    lk__gelu_rows(&fm, y2, x, (size_t)n, 1);
+    lk__gelu_range(&fm, y, x, (size_t)n, 0);
+    lk__gelu_range(&fm, y2, x, (size_t)n, 1);
     for (i = 0; i < n; i++) {
         const float g = lk_gelu(x[i]);
         if (memcmp(&g, &y[i], 4) && !(g != g && y[i] != y[i])) { if (bad < 4) printf("  x %a: %a vs %a\n", x[i], g, y[i]); bad++; }
