@@ -6378,6 +6378,14 @@ static float lk__h2f_x(uint16_t h) { return _cvtsh_ss(h); }
 LK__AINL uint32_t lk__ld32_x(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }   /* (lk__rd32 lies in another optimisation region: never inlined here) */
 /* the two f16 at p (little-endian) as floats in lanes 0, 1 (one load, one conversion) */
 LK__AINL __m128 lk__h2f2_x(const unsigned char *p) { int32_t v; memcpy(&v, p, 4); return _mm_cvtph_ps(_mm_cvtsi32_si128(v)); }
+#ifndef LK__PFB
+#define LK__PFB 2048   /* decode prefetch distance, bytes (SmolLM2 / Gemma 3 tg: 2048-4096 measured 5-10 % above 512) */
+#endif
+/* decode streams each weight row once: fetch the block LK__PFB bytes ahead (bytes: its size) */
+LK__AINL void lk__prefetch_blk(const unsigned char *p, size_t bytes) {
+    size_t o;
+    for (o = 0; o < bytes; o += 64) _mm_prefetch((const char *)p + o, _MM_HINT_T0);
+}
 /* 8-lane sum in the order of lk__hsum8: (l0+l4 + l2+l6) + (l1+l5 + l3+l7) */
 static float lk__hsum8_x(__m256 v) {
     __m128 t = _mm_add_ps(_mm256_extractf128_ps(v, 1), _mm256_castps256_ps128(v));
@@ -6427,14 +6435,6 @@ static __m256i lk__bits32_x(uint32_t b) {
 /* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
-#ifndef LK__PFB
-#define LK__PFB 2048   /* decode prefetch distance, bytes (SmolLM2 / Gemma 3 tg: 2048-4096 measured 5-10 % above 512) */
-#endif
-/* decode streams each weight row once: fetch the block LK__PFB bytes ahead (bytes: its size) */
-LK__AINL void lk__prefetch_blk(const unsigned char *p, size_t bytes) {
-    size_t o;
-    for (o = 0; o < bytes; o += 64) _mm_prefetch((const char *)p + o, _MM_HINT_T0);
-}
 /* f32 / f16 dots (semantics and scalar reference: lk__vdot_flt_ref in
  * 15.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
  * others in ggml's vec_dot order (lk__dot64, then lk__vdot_tail) */
