@@ -1592,6 +1592,9 @@ typedef struct lk_context_params {
                                    * (0: none unless logits_all, then n_batch);
                                    * their logits are kept: n_tree x n_vocab floats */
     int n_threads;                /* <= 0: all cores with OpenMP, else 1       */
+    int n_seq_max;                /* > 0: that many independent sequences share
+                                   * the KV pool (lk_decode_batch, below)     */
+    int kv_page;                  /* with n_seq_max: rows per KV page (16)     */
     /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
     void (*parallel_for)(void *user, int n_tasks, void (*fn)(void *arg, int task, int n_tasks), void *arg);
     void *parallel_user;
@@ -1606,7 +1609,8 @@ LKDEF lk_context_params lk_context_default_params(void);
  * lssar-p, attn-split, attn-tile, kv-type (kv) f32|f16|q8_0|q4_0|zip4|zip2,
  * kv-window, kv-rotate 0|1, kv-policy full|streaming|h2o|keyformer|quest|tokenselect|
  * twilight, kv-budget, n-sink, kv-recent, page-size, top-p-attn,
- * twilight-base full|quest, kv-seed, reuse-cos. */
+ * twilight-base full|quest, kv-seed, reuse-cos, parallel (np) = n_seq_max,
+ * kv-page. */
 LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *value);
 /* Bytes lk_context_new will allocate for these parameters. */
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
@@ -1738,6 +1742,56 @@ LKDEF lk_spec_stats lk_spec_get_stats(const lk_spec *s);
  * statistics and Token Recycling's table (a hot start, as in the paper). */
 LKDEF lk_status lk_spec_reset(lk_spec *s);
 LKDEF void lk_spec_free(lk_spec *s);
+/* ---- many sequences in one context (continuous batching) ----
+ * With n_seq_max > 0 a context holds up to n_seq_max independent sequences
+ * (a server's requests, a game's characters) over one KV pool of n_ctx rows
+ * (rounded up to whole pages). The pool is paged (PagedAttention): pages of
+ * kv_page rows, a free list, and per sequence the list of its rows; a
+ * sequence that grows takes a free page, one that is removed or truncated
+ * gives whole pages back, and nothing is ever moved. lk_seq_fork shares the
+ * source's pages copy-on-write: full pages are never written again, and a
+ * partly filled shared page is copied (its filled rows only) when one of
+ * the sequences appends to it. So requests that start with the same system
+ * prompt decode it once and share its rows.
+ * lk_decode_batch: token i goes to sequence seq[i] at position pos[i] (pos
+ * NULL: each sequence's next position, counting the batch's earlier tokens
+ * of that sequence); any mix of prefills and decodes, in chunks of n_batch,
+ * each chunk one forward. A sequence's tokens come in order (positions
+ * non-decreasing). Each token attends to its own sequence's rows only, as
+ * an index list in the sequence's order, so every sequence gets what a
+ * context running it alone gets (bit for bit where the kernels match, which
+ * the tests check). Logits: the tokens with logits[i] != 0 (logits NULL:
+ * the last token of each sequence in the batch), at most n_seq_max rows (or
+ * n_batch with logits_all); lk_logits(c, i) takes the batch index i.
+ * Everything is checked before anything changes; a batch that does not fit
+ * in the free pages is refused (LK_ERR_RANGE) and one that fails leaves
+ * every sequence as it was. KV types f32, f16, q8_0, q4_0 and kv_rotate;
+ * policies full and streaming (per sequence); the zip format, the other
+ * policies and token trees are refused. In this mode lk_decode*,
+ * lk_decode_tree, lk_context_truncate and the prefix cache refuse
+ * (LK_ERR_INVALID_ARG); lk_context_n_past is 0. */
+typedef struct lk_batch {
+    int n;                        /* tokens                                    */
+    const lk_token *token;        /* [n]                                       */
+    const int *seq;               /* [n] sequence of each token                */
+    const int *pos;               /* [n] positions, or NULL                    */
+    const int8_t *logits;         /* [n] 1: keep this token's logits, or NULL  */
+} lk_batch;
+/* A new empty sequence; *seq its id in [0, n_seq_max). LK_ERR_RANGE when
+ * n_seq_max sequences are live. */
+LKDEF lk_status lk_seq_add(lk_context *c, int *seq);
+/* Forget a sequence; its pages go back to the free list (shared ones when
+ * their last user lets go). */
+LKDEF lk_status lk_seq_remove(lk_context *c, int seq);
+/* Keep the first n tokens of a sequence (speculative rollback). */
+LKDEF lk_status lk_seq_truncate(lk_context *c, int seq, int n);
+/* A new sequence holding src's tokens, sharing src's pages (copy-on-write). */
+LKDEF lk_status lk_seq_fork(lk_context *c, int src, int *dst);
+/* tokens stored for seq; -1 if it is not live */
+LKDEF int lk_seq_n_past(const lk_context *c, int seq);
+/* rows on free pages: new tokens that fit whatever the sequences */
+LKDEF int lk_seq_free_rows(const lk_context *c);
+LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
  * that row was not computed (or the last decode failed). */
 LKDEF const float *lk_logits(const lk_context *c, int i);
@@ -9636,6 +9690,9 @@ typedef struct lk__attn_job {
     float *att;                     /* [T, H, d] outputs                           */
     int il, T, slot0, t;            /* layer, rows, first slot; t: the token of the sequential policies */
     const int *pos, *seg;           /* [T] positions, segments (NULL: all 0)       */
+    const int32_t *slot;            /* [T] sequences: token t's slot (NULL: slot0 + t) */
+    const int32_t *const *trows;    /* [T] sequences: the rows token t sees, in order */
+    const int *tn;                  /* [T] how many (its own included)             */
     lk_attn_params ap;
     void (*select)(struct lk__attn_job *a, int task, int t, int h, lk_kv_view *kv);   /* set by lk__kv_attend */
 } lk__attn_job;
@@ -9652,11 +9709,20 @@ typedef struct lk__kv_policy_def {
 static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (size_t)task * kp->scr_f; }
 
 /* ---- ways to run a layer ---- */
+/* the rows visible to token t: everything stored up to its own slot, or
+ * (sequences) its sequence's rows up to its own, as an index list */
+static lk_kv_view lk__tok_view(const lk__attn_job *a, int t) {
+    lk_kv_view kv;
+    if (!a->trows) return lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->slot0 + t + 1);
+    kv = lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->kv->n_ctx);
+    kv.idx = a->trows[t]; kv.n_idx = a->tn[t];
+    return kv;
+}
 /* lk__attend_rows' tasks: (token, head) pairs, each over its own rows */
 static int lk__rows_blocked(const lk__attn_job *a) {   /* queries in blocks of LK__QB (lk__attn_qblock) */
     lk_kv_view kv;
     if (a->T < 2 || a->select || a->attn_tile > 0 || a->ap.tree_parent) return 0;
-    kv = lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->slot0 + 1);
+    kv = lk__tok_view(a, 0);
     return lk__attn_qblock_ok(&a->ap, &kv, a->kp->head_dim);
 }
 /* lk_decode_tree without a selecting policy: node t reads the rows before
@@ -9691,23 +9757,24 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
             const float *qs[LK__QB];
             float *outs[LK__QB], lses[LK__QB];
             int qpos[LK__QB], qseg[LK__QB], nk[LK__QB], b;
-            lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t0 + nq);
-            int same = !kv.idx;
+            lk_kv_view kv = lk__tok_view(a, t0 + nq - 1);
+            int same = 1;
             for (b = 0; b < nq; b++) {
                 const int t = t0 + b;
-                const lk_kv_view kb = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);   /* the rows visible to token t */
+                const lk_kv_view kb = lk__tok_view(a, t);   /* the rows visible to token t */
                 qs[b] = a->q + ((size_t)t * H + h) * d;
                 outs[b] = a->att + ((size_t)t * H + h) * d;
                 qpos[b] = a->pos[t];
                 qseg[b] = a->seg ? a->seg[t] : 0;
-                nk[b] = kb.n_rows - kb.row0;
-                same &= !kb.idx && kb.row0 == kv.row0;
+                nk[b] = kb.idx ? kb.n_idx : kb.n_rows - kb.row0;
+                /* one list whose prefixes the queries see, in non-decreasing lengths */
+                same &= kb.idx == kv.idx && kb.row0 == kv.row0 && (b == 0 || nk[b] >= nk[b - 1]);
             }
             if (same) lk__attn_qblock(&a->ap, nq, qs, qpos, qseg, &kv, nk, h / gqa, outs, lses, s, ss);
             else
                 for (b = 0; b < nq; b++) {   /* views that differ in more than their length: one query at a time */
                     lk_attn_params ap = a->ap;
-                    lk_kv_view kb = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t0 + b + 1);
+                    lk_kv_view kb = lk__tok_view(a, t0 + b);
                     ap.qseg = qseg[b];
                     lk_attn(&ap, qs[b], qpos[b], &kb, h / gqa, outs[b], &lses[b], s);
                 }
@@ -9719,9 +9786,8 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
         const float *q = a->q + ((size_t)t * H + h) * d;
         float *out = a->att + ((size_t)t * H + h) * d, lse;
         lk_attn_params ap = a->ap;
-        /* the rows visible to token t: everything stored up to its own slot */
-        lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + t + 1);
-        ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
+        lk_kv_view kv = lk__tok_view(a, t);
+        ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot ? a->slot[t] : a->slot0 + t;
         if (a->select) a->select(a, task, t, h, &kv);
         else if (ap.tree_parent) lk__tree_rows(a, task, t, &kv);
         if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
@@ -9737,14 +9803,14 @@ static void lk__attend_rows(lk__attn_job *a) {
     const int H = kp->n_head, T = a->T, d = kp->head_dim;
     /* multiply-adds of this layer's attention: below ~64K a parallel region
      * costs more than it saves (tiny models decode in microseconds) */
-    const int small = (double)T * H * (a->slot0 + T) * d < 65536.0;
+    const int small = (double)T * H * (a->trows ? a->tn[T - 1] : a->slot0 + T) * d < 65536.0;
     if (T == 1 && a->attn_split > 1 && !a->select) {   /* split-KV decode: each head's keys across threads */
         int h;
         for (h = 0; h < H; h++) {
             float lse;
             lk_attn_params ap = a->ap;
-            lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, a->slot0 + 1);
-            ap.qseg = a->seg ? a->seg[0] : 0; ap.qrow = a->slot0;
+            lk_kv_view kv = lk__tok_view(a, 0);
+            ap.qseg = a->seg ? a->seg[0] : 0; ap.qrow = a->slot ? a->slot[0] : a->slot0;
             lk_attn_split(&ap, a->q + (size_t)h * d, a->pos[0], &kv, h / (H / kp->n_head_kv), a->att + (size_t)h * d, &lse, kp->split_scr,
                           a->attn_split, a->th);
         }
@@ -9807,15 +9873,16 @@ static void lk__attn_logits(const lk_attn_params *p, const float *q, int qpos, c
 /* StreamingLLM: the first n_sink rows + the newest budget - n_sink */
 static void lk__select_streaming(lk__attn_job *a, int task, int t, int h, lk_kv_view *kv) {
     const lk_kv_policy_params *pp = &a->kp->pp;
-    const int n = a->slot0 + t + 1;
+    const int n = a->trows ? a->tn[t] : a->slot0 + t + 1;
+    const int32_t *rows = a->trows ? a->trows[t] : NULL;   /* sequences: the n rows of token t's sequence */
     int32_t *idx = lk__task_i(a->kp, task);
     int m = 0, j, ns, rc;
     (void)h;
     if (pp->budget <= 0 || pp->budget >= n) return;
     ns = pp->n_sink < pp->budget ? pp->n_sink : pp->budget - 1;
     rc = pp->budget - ns;
-    for (j = 0; j < ns; j++) idx[m++] = j;
-    for (j = n - rc; j < n; j++) idx[m++] = j;
+    for (j = 0; j < ns; j++) idx[m++] = rows ? rows[j] : j;
+    for (j = n - rc; j < n; j++) idx[m++] = rows ? rows[j] : j;
     kv->idx = idx; kv->n_idx = m;
 }
 
@@ -14410,6 +14477,18 @@ struct lk_context {
     int logit_row0;                 /* batch row of logits row 0               */
     lk__kvp kp;                     /* KV policy state and attention scratch (15.10p) */
     void *pol; size_t pol_size;     /* the policy state's allocation           */
+    /* sequences (n_seq_max > 0; S = n_seq_max, P = pages = n_ctx / pg) */
+    int n_seq, pg, n_pages, n_free; /* S, rows per page, P, free pages          */
+    int32_t *seq_rows;              /* [S][n_ctx] each sequence's rows, in order */
+    int *seq_n;                     /* [S] its tokens (-1: not live)            */
+    int *seq_tmp;                   /* [4 S] a batch's per-sequence scratch     */
+    int32_t *page_ref;              /* [P] sequences using each page (0: free)  */
+    int32_t *page_free;             /* [P] the free pages (a stack)             */
+    int32_t *bslot;                 /* [B] a chunk's slots                      */
+    const int32_t **brows;          /* [B] the rows each token of a chunk sees  */
+    int *bn;                        /* [B] how many                             */
+    int32_t *logit_tok;             /* [logits rows] the batch index of each row */
+    int n_logit_cap, batch_n;       /* logits rows held at most; the last batch's size */
 };
 
 LKDEF lk_context_params lk_context_default_params(void) {
@@ -14444,6 +14523,8 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
     else if (!strcmp(n, "n-sink")) ip = &p->kv_policy.n_sink;
     else if (!strcmp(n, "kv-recent")) ip = &p->kv_policy.recent;
     else if (!strcmp(n, "page-size")) { ip = &p->kv_policy.page_size; lo = 1; hi = 65536; }
+    else if (!strcmp(n, "parallel") || !strcmp(n, "np")) { ip = &p->n_seq_max; hi = 65536; }
+    else if (!strcmp(n, "kv-page")) { ip = &p->kv_page; lo = 1; hi = 65536; }
     if (ip) {
         if ((st = lk__opt_int(name, v, lo, hi, &i))) return st;
         *ip = (int)i;
@@ -14480,7 +14561,8 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 typedef struct lk__ctx_sizes {
     size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
     size_t moe_p, moe_k, moe_y;     /* [B, X] floats; [B, k] floats or ints; [B, k, E] floats */
-    int n_ctx, n_batch, n_thr, n_tasks;
+    size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
+    int n_ctx, n_batch, n_thr, n_tasks, n_logit;
     size_t scr_f;
     lk_kv_cache_params kvp;
     lk__kvp dims;                   /* the policy's settings and the model's dims */
@@ -14507,8 +14589,17 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     memset(z, 0, sizeof *z);
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
     z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
-    if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
     if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
+    if (p->n_seq_max < 0 || p->n_seq_max > 65536 || p->kv_page < 0 || p->kv_page > 65536)
+        return lk_set_error(LK_ERR_INVALID_ARG, "context: n_seq_max %d and kv_page %d must be in [0, 65536]", p->n_seq_max, p->kv_page);
+    if (p->n_seq_max > 0) {   /* the pool: whole pages */
+        const int pg = p->kv_page > 0 ? p->kv_page : 16;
+        const lk_kv_policy pol = p->kv_policy.policy;
+        if (p->kv_zip_bits || (pol != LK_KV_FULL && pol != LK_KV_STREAMING) || p->n_tree > 0)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "context: n_seq_max > 0 works with the full and streaming KV policies, without the zip format or token trees");
+        z->n_ctx = (z->n_ctx + pg - 1) / pg * pg;
+    }
+    if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
     if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_Q8_0 && p->kv_type != LK_TYPE_Q4_0)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16, q8_0, q4_0)", lk_type_name(p->kv_type));
     if ((p->kv_type == LK_TYPE_Q8_0 || p->kv_type == LK_TYPE_Q4_0) && nkv % 32)
@@ -14549,7 +14640,16 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     }
     if (p->n_tree < 0 || p->n_tree > z->n_batch)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: n_tree %d must be in [0, n_batch %d]", p->n_tree, z->n_batch);
-    z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)(p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : 1), (size_t)hp->n_vocab));
+    z->n_logit = p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : p->n_seq_max > 1 ? p->n_seq_max : 1;
+    z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_logit, (size_t)hp->n_vocab));
+    if (p->n_seq_max > 0) {
+        const int np = z->n_ctx / (p->kv_page > 0 ? p->kv_page : 16);
+        z->seq_rows = lk__pad64(lk__szm(sizeof(int32_t) * (size_t)p->n_seq_max, (size_t)z->n_ctx));
+        z->seq_n = lk__pad64(sizeof(int) * 5 * (size_t)p->n_seq_max);
+        z->pages = lk__pad64(sizeof(int32_t) * 2 * (size_t)np);
+        z->bptr = lk__pad64((sizeof(int32_t) + sizeof(int32_t *) + sizeof(int)) * (size_t)z->n_batch);
+        z->logit_tok = lk__pad64(sizeof(int32_t) * (size_t)z->n_logit);
+    }
     /* see lk__h2o_fn: lk_attn scratch | logits | tmp; lk__attn_qblock (an f16 cache, head_dim % 16 == 0):
      * LK__QB rows of n_ctx; lk__attn_pair8: two lk_attn scratches */
     z->scr_f = (p->kv_policy.policy != LK_KV_FULL || (p->kv_type == LK_TYPE_F16 && d % 16 == 0) ? LK__QB : 2) * (size_t)z->n_ctx + 20 * (size_t)d + 256;
@@ -14571,7 +14671,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     {   /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
-                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0 };
+                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0,
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -14628,6 +14729,21 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     LK__TAKE(c->tree_par, int32_t *, z.posb);
+    c->n_logit_cap = z.n_logit;
+    if (p.n_seq_max > 0) {   /* every sequence free, every page free */
+        int i;
+        c->n_seq = p.n_seq_max; c->pg = p.kv_page > 0 ? p.kv_page : 16; c->n_pages = c->n_free = z.n_ctx / c->pg;
+        LK__TAKE(c->seq_rows, int32_t *, z.seq_rows); LK__TAKE(c->seq_n, int *, z.seq_n);
+        c->seq_tmp = c->seq_n + p.n_seq_max;
+        LK__TAKE(c->page_ref, int32_t *, z.pages);
+        c->page_free = c->page_ref + c->n_pages;
+        LK__TAKE(c->brows, const int32_t **, z.bptr);
+        c->bslot = LK__CAST(int32_t *, c->brows + z.n_batch);
+        c->bn = LK__CAST(int *, c->bslot + z.n_batch);
+        LK__TAKE(c->logit_tok, int32_t *, z.logit_tok);
+        for (i = 0; i < c->n_seq; i++) c->seq_n[i] = -1;
+        for (i = 0; i < c->n_pages; i++) { c->page_ref[i] = 0; c->page_free[i] = c->n_pages - 1 - i; }   /* page 0 on top */
+    }
     c->kp = z.dims;
     LK__TAKE(c->kp.scores, float *, z.scores); LK__TAKE(c->kp.scr_i, int32_t *, z.scr_i); LK__TAKE(c->kp.scr_p, lk__sel_pair *, z.scr_p);
     if (z.split) LK__TAKE(c->kp.split_scr, float *, z.split);
@@ -14656,6 +14772,7 @@ LKDEF int lk_context_n_ctx(const lk_context *c) { return c->n_ctx; }
 LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
 static void lk__kvp_rebuild(lk_context *c, int from, int n);   /* 15.13 */
 LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
+    if (c && c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "context: it holds sequences (n_seq_max > 0): truncate one with lk_seq_truncate");
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
     if (c->tree_n > 0 && n > c->tree_slot0)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: a token tree is pending after token %d: commit it (lk_context_tree_commit) or truncate to at most %d", c->tree_slot0, c->tree_slot0);
@@ -14668,6 +14785,12 @@ LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
 }
 LKDEF const float *lk_logits(const lk_context *c, int i) {
     if (!c || c->n_logit_rows == 0) return NULL;
+    if (c->n_seq) {   /* batch index i: binary search of the rows kept (ascending) */
+        int lo = 0, hi = c->n_logit_rows;
+        if (i < 0) i += c->batch_n;
+        while (lo < hi) { int mid = (lo + hi) / 2; if (c->logit_tok[mid] < i) lo = mid + 1; else hi = mid; }
+        return lo < c->n_logit_rows && c->logit_tok[lo] == i ? c->logits + (size_t)lo * c->m->hp.n_vocab : NULL;
+    }
     if (i < 0) i += c->logit_row0 + c->n_logit_rows;
     i -= c->logit_row0;
     if (i < 0 || i >= c->n_logit_rows) return NULL;
@@ -14752,10 +14875,11 @@ static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *p
     const int nkv = c->m->hp.n_head_kv * c->m->hp.head_dim_k;
     int t;
     for (t = 0; t < T; t++) {
-        lk_kv_cache_store(&c->kv, il, slot0 + t, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
-        lk__kvp_store_slot(c, il, slot0 + t, c->k + (size_t)t * nkv);
+        const int r = c->n_seq ? c->bslot[t] : slot0 + t;   /* sequences: the slots lk_decode_batch gave */
+        lk_kv_cache_store(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        lk__kvp_store_slot(c, il, r, c->k + (size_t)t * nkv);
+        if (il == 0) { c->kv.pos[r] = pos[t]; c->kv.seg[r] = seg ? seg[t] : 0; }
     }
-    if (il == 0) for (t = 0; t < T; t++) { c->kv.pos[slot0 + t] = pos[t]; c->kv.seg[slot0 + t] = seg ? seg[t] : 0; }
 }
 /* the attention of layer il for the chunk (q, att of the context) */
 static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, const int *seg) {
@@ -14766,6 +14890,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.n_threads = c->n_threads; j.attn_split = c->p.attn_split; j.attn_tile = c->p.attn_tile;
     j.q = c->q; j.att = c->att;
     j.il = il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;
+    if (c->n_seq) { j.slot = c->bslot; j.trows = c->brows; j.tn = c->bn; }
     j.ap = lk_attn_default_params(hp->head_dim_k);
     j.ap.scale = hp->attn_scale; j.ap.softcap = hp->attn_softcap;
     j.ap.window = c->m->layers[il].window;
@@ -15053,25 +15178,33 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
 /* logits [T - out_from, V] = output(norm(x[t])) for rows t >= out_from, with
  * the final soft-cap; non-finite logits are an error, never handed on
  * (tok0: the index of the chunk's first token in the lk_decode call). */
-static lk_status lk__output(lk_context *c, int T, int out_from, int tok0) {
+static lk_status lk__output_rows(lk_context *c, const float *x, int n_out, float *dst, const int32_t *tok_of, int tok0) {
     const lk_model *m = c->m;
-    const int E = m->hp.n_embd, V = m->hp.n_vocab, n_out = T - out_from;
+    const int V = m->hp.n_vocab;
     const float cap = m->hp.final_softcap;
     size_t i, n;
     lk_status st;
-    c->n_logit_rows = 0;
     if (n_out <= 0) return LK_OK;
-    lk__norm_rows(c, c->xn, c->x + (size_t)out_from * E, &m->output_norm, &m->output_norm_b, n_out);
-    if ((st = lk__mm(c, &m->output, NULL, c->xn, n_out, c->logits))) return st;
+    lk__norm_rows(c, c->xn, x, &m->output_norm, &m->output_norm_b, n_out);
+    if ((st = lk__mm(c, &m->output, NULL, c->xn, n_out, dst))) return st;
     n = (size_t)n_out * V;
-    if (cap > 0.0f) for (i = 0; i < n; i++) c->logits[i] = cap * tanhf(c->logits[i] * (1.0f / cap));
-    if (!lk__all_finite(c->logits, n)) {
-        for (i = 0; i < n && c->logits[i] - c->logits[i] == 0.0f; i++) {}
+    if (cap > 0.0f) for (i = 0; i < n; i++) dst[i] = cap * tanhf(dst[i] * (1.0f / cap));
+    if (!lk__all_finite(dst, n)) {
+        int r;
+        for (i = 0; i < n && dst[i] - dst[i] == 0.0f; i++) {}
+        r = (int)(i / (size_t)V);
         return lk_set_error(LK_ERR_FORMAT, "lk_decode: the logits after token %d of the call are %s (vocabulary index %d): the model's weights "
-                            "or activations are not finite (check_tensors finds such weights at load)", tok0 + out_from + (int)(i / (size_t)V),
-                            c->logits[i] != c->logits[i] ? "NaN" : "infinite", (int)(i % (size_t)V));
+                            "or activations are not finite (check_tensors finds such weights at load)", tok_of ? tok_of[r] : tok0 + r,
+                            dst[i] != dst[i] ? "NaN" : "infinite", (int)(i % (size_t)V));
     }
-    c->n_logit_rows = n_out;
+    return LK_OK;
+}
+static lk_status lk__output(lk_context *c, int T, int out_from, int tok0) {
+    lk_status st;
+    c->n_logit_rows = 0;
+    if (T - out_from <= 0) return LK_OK;
+    if ((st = lk__output_rows(c, c->x + (size_t)out_from * c->m->hp.n_embd, T - out_from, c->logits, NULL, tok0 + out_from))) return st;
+    c->n_logit_rows = T - out_from;
     return LK_OK;
 }
 
@@ -15097,6 +15230,7 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
     int last, base;
     lk_status st;
     if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
+    if (c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: the context holds sequences (n_seq_max > 0): use lk_decode_batch");
     if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: a token tree is pending: commit it first (lk_context_tree_commit)");
     V = c->m->hp.n_vocab;
     if (n > c->n_ctx - c->kv.n)
@@ -15147,6 +15281,170 @@ LKDEF lk_status lk_decode_ext(lk_context *c, const lk_token *tokens, const int *
     if (seg && !pos) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_ext: segments need explicit positions");
     return lk__decode(c, tokens, pos, seg, n);
 }
+/* ---- sequences (n_seq_max > 0) ----
+ * seq_rows[s][j]: the slot of token j of sequence s. Token j always sits at
+ * offset j % pg of the sequence's page j / pg, so the page table is
+ * seq_rows[s][k pg] / pg; the expanded list is what attention reads (an
+ * index list per token, its prefix). page_ref: the sequences using a page. */
+static int lk__seq_live(const lk_context *c, int s) { return c->n_seq && s >= 0 && s < c->n_seq && c->seq_n[s] >= 0; }
+static int32_t *lk__seq_rows(const lk_context *c, int s) { return c->seq_rows + (size_t)s * (size_t)c->n_ctx; }
+static int lk__page_take(lk_context *c) { const int p = c->page_free[--c->n_free]; c->page_ref[p] = 1; return p; }
+static void lk__page_drop(lk_context *c, int p) { if (--c->page_ref[p] == 0) c->page_free[c->n_free++] = p; }
+/* drop tokens n.. of sequence s: the pages it no longer uses */
+static void lk__seq_cut(lk_context *c, int s, int n) {
+    const int pg = c->pg, keep = (n + pg - 1) / pg, have = (c->seq_n[s] + pg - 1) / pg;
+    const int32_t *rows = lk__seq_rows(c, s);
+    int k;
+    for (k = keep; k < have; k++) lk__page_drop(c, rows[(size_t)k * pg] / pg);
+    c->seq_n[s] = n;
+}
+static lk_status lk__seq_check(const lk_context *c, int s, const char *fn) {
+    if (!c) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL context", fn);
+    if (!c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "%s: the context has no sequences (set n_seq_max)", fn);
+    if (!lk__seq_live(c, s)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: sequence %d is not live (ids are in [0, %d))", fn, s, c->n_seq);
+    return LK_OK;
+}
+LKDEF lk_status lk_seq_add(lk_context *c, int *seq) {
+    int s;
+    if (!c || !seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_seq_add: NULL argument");
+    if (!c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_seq_add: the context has no sequences (set n_seq_max)");
+    for (s = 0; s < c->n_seq && c->seq_n[s] >= 0; s++) {}
+    if (s == c->n_seq) return lk_set_error(LK_ERR_RANGE, "lk_seq_add: all %d sequences are in use", c->n_seq);
+    c->seq_n[s] = 0;
+    *seq = s;
+    return LK_OK;
+}
+LKDEF lk_status lk_seq_remove(lk_context *c, int seq) {
+    lk_status st = lk__seq_check(c, seq, "lk_seq_remove");
+    if (st) return st;
+    lk__seq_cut(c, seq, 0);
+    c->seq_n[seq] = -1;
+    return LK_OK;
+}
+LKDEF lk_status lk_seq_truncate(lk_context *c, int seq, int n) {
+    lk_status st = lk__seq_check(c, seq, "lk_seq_truncate");
+    if (st) return st;
+    if (n < 0 || n > c->seq_n[seq]) return lk_set_error(LK_ERR_RANGE, "lk_seq_truncate: cannot keep %d tokens of sequence %d (it has %d)", n, seq, c->seq_n[seq]);
+    lk__seq_cut(c, seq, n);
+    return LK_OK;
+}
+LKDEF lk_status lk_seq_fork(lk_context *c, int src, int *dst) {
+    lk_status st = lk__seq_check(c, src, "lk_seq_fork");
+    int d, k, n;
+    if (st) return st;
+    if ((st = lk_seq_add(c, &d))) return st;
+    n = c->seq_n[src];
+    memcpy(lk__seq_rows(c, d), lk__seq_rows(c, src), sizeof(int32_t) * (size_t)n);
+    for (k = 0; k < n; k += c->pg) c->page_ref[lk__seq_rows(c, src)[k] / c->pg]++;
+    c->seq_n[d] = n;
+    if (dst) *dst = d;
+    return LK_OK;
+}
+LKDEF int lk_seq_n_past(const lk_context *c, int seq) { return c && lk__seq_live(c, seq) ? c->seq_n[seq] : -1; }
+LKDEF int lk_seq_free_rows(const lk_context *c) { return c && c->n_seq ? c->n_free * c->pg : 0; }
+/* the slot of sequence s's next token: a free page at a page boundary; a
+ * private copy of a shared, partly filled page (its filled rows, every
+ * layer) before writing into it */
+static int lk__seq_slot(lk_context *c, int s) {
+    const int pg = c->pg, j = c->seq_n[s], off = j % pg;
+    int32_t *rows = lk__seq_rows(c, s);
+    int page, np, il, r;
+    if (off == 0) page = lk__page_take(c);
+    else if (c->page_ref[page = rows[j - off] / pg] > 1) {
+        lk_kv_cache *kv = &c->kv;
+        np = lk__page_take(c);
+        for (il = 0; il < kv->n_layer; il++) {
+            const size_t L = (size_t)il * kv->n_ctx;
+            memcpy(kv->k + (L + (size_t)np * pg) * kv->row_k, kv->k + (L + (size_t)page * pg) * kv->row_k, kv->row_k * (size_t)off);
+            memcpy(kv->v + (L + (size_t)np * pg) * kv->row_v, kv->v + (L + (size_t)page * pg) * kv->row_v, kv->row_v * (size_t)off);
+        }
+        for (r = 0; r < off; r++) {
+            kv->pos[np * pg + r] = kv->pos[page * pg + r];
+            kv->seg[np * pg + r] = kv->seg[page * pg + r];
+            rows[j - off + r] = np * pg + r;
+        }
+        lk__page_drop(c, page);
+        page = np;
+    }
+    rows[j] = page * pg + off;
+    c->seq_n[s] = j + 1;
+    return rows[j];
+}
+/* Every check first (tokens, sequences, positions, logits rows, free
+ * pages); then chunks of n_batch tokens: slots, one forward each, the kept
+ * rows' logits appended. A chunk that fails gives every sequence back its
+ * old length. Per-sequence scratch (seq_tmp): cnt new tokens, old length,
+ * next position, last batch index. */
+LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b) {
+    int *cnt, *old, *nextp, *lasti;
+    int i, s, V, E, n, need = 0, nkeep = 0, nout = 0, done = 0;
+    lk_status st = LK_OK;
+    if (!c || !b || b->n <= 0 || !b->token || !b->seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_batch: NULL argument or no tokens");
+    if (!c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_batch: the context has no sequences (set n_seq_max)");
+    n = b->n; V = c->m->hp.n_vocab; E = c->m->hp.n_embd;
+    cnt = c->seq_tmp; old = cnt + c->n_seq; nextp = old + c->n_seq; lasti = nextp + c->n_seq;
+    for (s = 0; s < c->n_seq; s++) {
+        cnt[s] = 0; lasti[s] = -1; old[s] = c->seq_n[s];
+        nextp[s] = c->seq_n[s] > 0 ? c->kv.pos[lk__seq_rows(c, s)[c->seq_n[s] - 1]] : -1;   /* the last position, for now */
+    }
+    for (i = 0; i < n; i++) {
+        int p;
+        s = b->seq[i];
+        if (!lk__seq_live(c, s)) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_batch: token %d: sequence %d is not live", i, s);
+        if (b->token[i] < 0 || b->token[i] >= V) return lk_set_error(LK_ERR_RANGE, "lk_decode_batch: token %d at index %d is outside [0, %d)", (int)b->token[i], i, V);
+        p = b->pos ? b->pos[i] : nextp[s] + 1;
+        if (p < 0 || p < nextp[s])
+            return lk_set_error(LK_ERR_RANGE, "lk_decode_batch: position %d at index %d is out of order in sequence %d (previous %d)", p, i, s, nextp[s]);
+        if (c->m->pos_embd.data && p >= c->m->hp.n_ctx_train)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode_batch: position %d exceeds the model's %d learned positions", p, c->m->hp.n_ctx_train);
+        nextp[s] = p; cnt[s]++; lasti[s] = i;
+        if (b->logits && b->logits[i]) nkeep++;
+    }
+    for (s = 0; s < c->n_seq; s++) {
+        const int pg = c->pg, j = c->seq_n[s];
+        if (!cnt[s]) continue;
+        if (!b->logits) nkeep++;
+        if (cnt[s] > c->n_ctx - j)
+            return lk_set_error(LK_ERR_RANGE, "lk_decode_batch: sequence %d: %d tokens stored + %d new > n_ctx %d", s, j, cnt[s], c->n_ctx);
+        need += (j + cnt[s] + pg - 1) / pg - (j + pg - 1) / pg + (j % pg && c->page_ref[lk__seq_rows(c, s)[j - j % pg] / pg] > 1);
+        nextp[s] = j > 0 ? c->kv.pos[lk__seq_rows(c, s)[j - 1]] + 1 : 0;   /* now the next position */
+    }
+    if (nkeep > c->n_logit_cap)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode_batch: %d logits rows asked for, the context holds %d (n_seq_max, or n_batch with logits_all)", nkeep, c->n_logit_cap);
+    if (need > c->n_free)
+        return lk_set_error(LK_ERR_RANGE, "lk_decode_batch: the KV pool is full: the batch needs %d free pages of %d rows, %d are free", need, c->pg, c->n_free);
+    c->n_logit_rows = 0;
+    c->batch_n = n;
+    while (done < n) {
+        const int T = n - done < c->n_batch ? n - done : c->n_batch;
+        int t, k = 0;
+        for (t = 0; t < T; t++) {   /* slots, positions, the rows each token sees */
+            s = b->seq[done + t];
+            c->posbuf[t] = b->pos ? b->pos[done + t] : nextp[s];
+            nextp[s] = c->posbuf[t] + 1;
+            c->bslot[t] = lk__seq_slot(c, s);
+            c->brows[t] = lk__seq_rows(c, s);
+            c->bn[t] = c->seq_n[s];
+        }
+        if ((st = lk__forward(c, b->token + done, c->posbuf, NULL, T, T, done))) break;
+        for (t = 0; t < T; t++) {   /* the kept rows of x, moved to the front, in order */
+            i = done + t;
+            if (b->logits ? !b->logits[i] : lasti[b->seq[i]] != i) continue;
+            if (k != t) memcpy(c->x + (size_t)k * E, c->x + (size_t)t * E, sizeof(float) * (size_t)E);
+            c->logit_tok[nout + k++] = i;
+        }
+        if ((st = lk__output_rows(c, c->x, k, c->logits + (size_t)nout * V, c->logit_tok + nout, 0))) break;
+        nout += k;
+        done += T;
+    }
+    if (st) {
+        for (s = 0; s < c->n_seq; s++) if (cnt[s]) lk__seq_cut(c, s, old[s]);
+        c->n_logit_rows = 0;
+        return st;
+    }
+    c->n_logit_rows = nout;
+    return LK_OK;
+}
 LKDEF int lk_context_tree_pending(const lk_context *c) { return c ? c->tree_n : 0; }
 /* One forward of all n nodes (one chunk), with the tree mask set by
  * lk__layer_job from c->tree_*; positions = base + depth. */
@@ -15155,6 +15453,7 @@ LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int 
     int i, base, max_n, V;
     lk_status st;
     if (!c || !tokens || !parents || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: NULL argument or no nodes");
+    if (c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: the context holds sequences (n_seq_max > 0): not supported");
     if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: a token tree is already pending: commit it first");
     max_n = c->p.logits_all ? c->n_batch : c->p.n_tree > 1 ? c->p.n_tree : 1;   /* one logits row always exists */
     if (n > max_n)
@@ -15754,6 +16053,7 @@ LKDEF lk_status lk_context_state_save(const lk_context *c, void *buf, size_t cap
     unsigned char *b = LK__CAST(unsigned char *, buf);
     lk_kv_policy pol;
     if (!c || !size) return lk_set_error(LK_ERR_INVALID_ARG, "state save: NULL argument");
+    if (c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "state save: the context holds sequences (n_seq_max > 0): not supported");
     pol = c->p.kv_policy.policy;
     if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "state save: a token tree is pending: commit it first");
     if (lk__kvp_has_step_state(&c->kp))
@@ -15777,6 +16077,7 @@ LKDEF lk_status lk_context_state_load(lk_context *c, const void *buf, size_t len
     uint64_t n, plen;
     size_t off = 0;
     if (!c || !buf) return lk_set_error(LK_ERR_INVALID_ARG, "state load: NULL argument");
+    if (c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "state load: the context holds sequences (n_seq_max > 0): not supported");
     lk_context_truncate(c, 0);
     if (len < LK__STATE_HDR) return lk_set_error(LK_ERR_FORMAT, "state load: %zu bytes is shorter than the header", len);
     if (lk__get_u64(b) != ((uint64_t)LK__STATE_MAGIC | ((uint64_t)1 << 32))) return lk_set_error(LK_ERR_FORMAT, "state load: bad magic or version");
