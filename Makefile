@@ -53,7 +53,7 @@ all: $(TOOLS) $(EXAMPLES)
 $(B)/%: tools/%.c llmkit.h tools/lk_tool.h | $(B)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
 $(B)/%: examples/%.c llmkit.h tools/lk_tool.h | $(B)
-	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS)
+	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS) -pthread
 $(B)/tests/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS) -pthread
@@ -79,6 +79,8 @@ $(B)/bench-cuda: tools/bench-cuda.cu llmkit.h llmkit_cuda.h tools/lk_tool.h | $(
 cuda: $(CUDA_BINS)
 $(B)/fuzz_gguf: tests/fuzz_gguf.c llmkit.h | $(B)
 	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. $< -o $@
+$(B)/fuzz_server: tests/fuzz_server.c examples/server.c llmkit.h tools/lk_tool.h | $(B)
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. $< -o $@ -lm -lpthread
 $(B):
 	@mkdir -p $(B)
 
@@ -133,8 +135,9 @@ RUN_ARGS += \
   "compile-clang++-c++11=clang++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
   "compile-clang++-c++11-native-O2=clang++ -std=c++11 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check.cpp -o /dev/null" \
   "compile-clang-c99-firmware-Os=clang -std=c99 -Os $(WARN) -Werror -I. -c $(B)/cc_check_firmware.c -o /dev/null" \
-  "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(B)/fuzz-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
-FUZZ_BIN = $(B)/fuzz_gguf
+  "fuzz-gguf-$(FUZZ_TIME)s=$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-corpus $(B)/fuzz-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}" \
+  "fuzz-server-$(FUZZ_TIME)s=$(B)/fuzz_server -max_total_time=$(FUZZ_TIME) -max_len=8192 -rss_limit_mb=2048 -print_final_stats=0 $(B)/fuzz-server-corpus $(B)/fuzz-server-seeds 2>&1 | tail -5; exit \$${PIPESTATUS[0]}"
+FUZZ_BIN = $(B)/fuzz_gguf $(B)/fuzz_server
 endif
 ifeq ($(HAVE_ARM),1)   # the header for Cortex-M (32-bit, short enums, newlib), C and C++
 RUN_ARGS += \
@@ -163,17 +166,21 @@ firmware-figures: | $(B)
 	@bash tools/firmware.sh figures
 
 fuzz-seeds: | $(B)
-	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-seeds
+	@mkdir -p $(B)/fuzz-corpus $(B)/fuzz-seeds $(B)/fuzz-server-corpus $(B)/fuzz-server-seeds
 	@for f in $(FUZZ_SEEDS); do cp -f $$f $(B)/fuzz-seeds/; done
+	@printf 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 99\r\nAuthorization: Bearer k\r\n\r\n{"messages":[{"role":"system","content":"a\\u00e9\\ud83d\\ude00"},{"role":"user","content":"hi"}],"stop":["a","b"],"temperature":0.5}' > $(B)/fuzz-server-seeds/chat
+	@printf 'POST /v1/completions HTTP/1.1\r\nContent-Length: 80\r\n\r\n{"prompt":[1,2,3],"max_tokens":16,"top_k":40,"top_p":0.9,"seed":7,"stream":true,"stop":"x"}' > $(B)/fuzz-server-seeds/completion
+	@printf 'GET /health HTTP/1.0\r\n\r\n' > $(B)/fuzz-server-seeds/health
 
 test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds $(CUDA_BUILD)
 	@[ "$(HAVE_AARCH64)" = 1 ] || echo "SKIP neon: aarch64-linux-gnu-gcc or qemu-aarch64 missing (install gcc-aarch64-linux-gnu qemu-user)"
 	@[ "$(HAVE_NVCC)" = 1 ] || echo "SKIP cuda: nvcc missing (the CUDA toolkit; llmkit_cuda.h's stubs are still compiled)"
 	@[ "$(HAVE_CLANG)" = 1 ] || echo "SKIP clang checks and fuzzing: clang missing"
-	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(CUDA_RUN)
+	@bash tests/run.sh $(RUN_ARGS) $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(CUDA_RUN) tests/test_server.py "tests/test_server.py openai"
 
-fuzz: $(B)/fuzz_gguf fuzz-seeds
+fuzz: $(B)/fuzz_gguf $(B)/fuzz_server fuzz-seeds
 	$(B)/fuzz_gguf -max_total_time=$(FUZZ_TIME) -max_len=65536 $(B)/fuzz-corpus $(B)/fuzz-seeds
+	$(B)/fuzz_server -max_total_time=$(FUZZ_TIME) -max_len=8192 $(B)/fuzz-server-corpus $(B)/fuzz-server-seeds
 
 clean:
 	rm -rf $(B)

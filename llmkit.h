@@ -1792,6 +1792,17 @@ LKDEF int lk_seq_n_past(const lk_context *c, int seq);
 /* rows on free pages: new tokens that fit whatever the sequences */
 LKDEF int lk_seq_free_rows(const lk_context *c);
 LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b);
+/* One step of continuous batching by SARATHI's rule (Sarathi-Serve: chunked
+ * prefills that piggyback on decodes): each step has a token budget;
+ * requests that are decoding come first, one token each, in the order
+ * given (when they alone exceed the budget the later ones wait: rotate the
+ * order between steps); prefills then fill what is left, in the order given
+ * (first come, first served), each a chunk of at most its remaining prompt
+ * and chunk_max tokens (<= 0: no limit). left[i]: request i's prompt tokens
+ * not yet decoded (0: it is decoding and feeds one token; < 0: it takes no
+ * part). Writes take[i], the tokens request i feeds this step, and returns
+ * their sum (<= budget). */
+LKDEF int lk_sched_plan(const int *left, int n, int budget, int chunk_max, int *take);
 /* Row i of the last batch's logits (i < 0 counts from the end); NULL if
  * that row was not computed (or the last decode failed). */
 LKDEF const float *lk_logits(const lk_context *c, int i);
@@ -15444,6 +15455,22 @@ LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b) {
     }
     c->n_logit_rows = nout;
     return LK_OK;
+}
+LKDEF int lk_sched_plan(const int *left, int n, int budget, int chunk_max, int *take) {
+    int i, used = 0;
+    if (!left || !take || n <= 0) return 0;
+    for (i = 0; i < n; i++) {   /* decodes first */
+        take[i] = 0;
+        if (left[i] == 0 && used < budget) { take[i] = 1; used++; }
+    }
+    for (i = 0; i < n && used < budget; i++) {   /* then prefill chunks, in order */
+        int k = left[i];
+        if (k <= 0) continue;
+        if (chunk_max > 0 && k > chunk_max) k = chunk_max;
+        if (k > budget - used) k = budget - used;
+        take[i] = k; used += k;
+    }
+    return used;
 }
 LKDEF int lk_context_tree_pending(const lk_context *c) { return c ? c->tree_n : 0; }
 /* One forward of all n nodes (one chunk), with the tree mask set by

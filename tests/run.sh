@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs test programs (and command lines) and prints "N passed, N failed, N skipped".
 # Usage: tests/run.sh BINARY... ; an argument "name=CMD" runs CMD and records
-# one PASS/FAIL line for its exit status (77 = SKIP). Binaries print PASS/FAIL/SKIP lines.
+# one PASS/FAIL line for its exit status (77 = SKIP). Binaries (or "PROGRAM ARGS") print PASS/FAIL/SKIP lines.
 pass=0; fail=0; skip=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 for t in "$@"; do
@@ -16,6 +16,7 @@ for t in "$@"; do
   echo "== $t"
   case "$t" in
     */tests-neon/*) qemu-aarch64 "$t" > "$log" 2>&1; rc=$? ;;   # aarch64 build under user-mode qemu
+    *" "*) bash -c "$t" > "$log" 2>&1; rc=$? ;;                 # a program with arguments
     *) "$t" > "$log" 2>&1; rc=$? ;;
   esac
   cat "$log"

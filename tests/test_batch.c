@@ -342,6 +342,36 @@ static void test_refusals(const lk_model *m) {
     lk_t_end();
 }
 
+/* SARATHI's rule against a direct statement of it */
+static void test_sched(void) {
+    uint64_t seed = 99;
+    int it;
+    lk_t_begin("sched: decodes first, then prefill chunks in order, within the budget");
+    for (it = 0; it < 2000; it++) {
+        int n = 1 + (int)(rnd(&seed) % 12), budget = (int)(rnd(&seed) % 40), chunk = (int)(rnd(&seed) % 10) - 2;
+        int left[12], take[12], i, sum = 0, used = 0, dec = 0, ret;
+        for (i = 0; i < n; i++) left[i] = (int)(rnd(&seed) % 4) == 0 ? 0 : (int)(rnd(&seed) % 30) - 3;
+        ret = lk_sched_plan(left, n, budget, chunk, take);
+        for (i = 0; i < n; i++) {
+            sum += take[i];
+            if (left[i] < 0) CHECK(take[i] == 0, "a request that takes no part fed %d", take[i]);
+            if (left[i] == 0) { CHECK(take[i] == (dec < budget), "decode %d: take %d with %d of %d used", i, take[i], dec, budget); dec += take[i]; }
+        }
+        CHECK(ret == sum && sum <= (budget > 0 ? budget : 0), "sum %d, returned %d, budget %d", sum, ret, budget);
+        used = dec;
+        for (i = 0; i < n; i++) {   /* prefill i gets min(left, chunk, what is left) */
+            int want;
+            if (left[i] <= 0) continue;
+            want = left[i];
+            if (chunk > 0 && want > chunk) want = chunk;
+            if (want > budget - used) want = budget - used > 0 ? budget - used : 0;
+            CHECK(take[i] == want, "prefill %d: take %d, want %d", i, take[i], want);
+            used += take[i];
+        }
+    }
+    lk_t_end();
+}
+
 int main(void) {
     static const struct { const char *name, *file; float tol; } arch[] = {
         { "llama", "models/llama/llama-F32.gguf", 0.0f },
@@ -352,6 +382,7 @@ int main(void) {
     const char *p = lk_t_fixture("stories260K/stories260K-F32.gguf");
     lk_model *m = NULL;
     size_t k;
+    test_sched();
     if (!p) {
         lk_t_skip("batch: sequences", "../shared/fixtures/stories260K is absent");
         return lk_t_exit();

@@ -3,6 +3,7 @@
 #
 #   tools/llamacpp.sh            build it (once) and print its build directory
 #   tools/llamacpp.sh --dir      print the build directory only (exit 1 if not built)
+#   tools/llamacpp.sh --server   also build llama-server (tools/load-server.py's peer)
 #
 # The source is the llama.cpp tree vendored in llama-cpp-python 0.3.36's source
 # distribution (llama.cpp 0c1e570), from the Python package index; no git and no
@@ -18,6 +19,13 @@ C=${LLMKIT_CACHE:-$HOME/.cache/llmkit}
 SRC=$C/llama.cpp-$REV
 B=$SRC/build
 if [ "${1:-}" = "--dir" ]; then [ -x "$B/bin/llama-bench" ] && { echo "$B"; exit 0; }; exit 1; fi
+if [ "${1:-}" = "--server" ]; then   # the tree is there: add the server to the same build
+  [ -x "$B/bin/llama-server" ] && { echo "$B"; exit 0; }
+  [ -x "$B/bin/llama-bench" ] || "$0" >/dev/null
+  cmake -S "$SRC" -B "$B" -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TOOLS=ON >&2
+  cmake --build "$B" -j"$(nproc)" --target llama-server >&2
+  echo "$B"; exit 0
+fi
 if [ -x "$B/bin/llama-bench" ]; then echo "$B"; exit 0; fi
 for t in cmake c++ python3; do command -v $t >/dev/null || { echo "llamacpp.sh: $t is needed" >&2; exit 1; }; done
 mkdir -p "$C/pip"
