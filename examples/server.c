@@ -17,7 +17,10 @@
  *   POST /detokenize            {"tokens": [...]}
  * Sampling fields: temperature, top_p, top_k, min_p, seed, max_tokens (or
  * n_predict), stop (a string or up to 4), presence_penalty,
- * frequency_penalty, repeat_penalty, ignore_eos. Streams end with "data: [DONE]".
+ * frequency_penalty, repeat_penalty, ignore_eos, cache_prompt (true: a
+ * finished request's KV stays as a prompt cache; a new request forks the
+ * cached sequence with the longest common prefix, copy-on-write, and
+ * prefills only the rest). Streams end with "data: [DONE]".
  * Errors are JSON ({"error": {"code", "message", "type"}}): 400 bad JSON or
  * fields, 401 a wrong or missing key (with --api-key; /health is open), 404,
  * 405, 413 a body over --max-body, 431 headers over 16 KiB, 503 when the
@@ -422,9 +425,11 @@ typedef struct req {
     lk_sampler_params sp;
     int max_tokens;                /* -1: until the context ends          */
     int ignore_eos;                /* end-of-generation tokens do not stop it */
+    int cache_prompt;              /* reuse a cached prefix (default 1)   */
     char *stop[MAX_STOP]; int n_stop;
     /* engine state (engine thread, under g_mu where shared) */
-    int seq, n_fed, n_gen;
+    int seq, n_fed, n_gen, n_cached;
+    lk_token *gen; int gen_cap;    /* the sampled tokens                  */
     lk_sampler *smp;
     lk_token last;
     sbuf out;                      /* the reply so far                    */
@@ -476,7 +481,7 @@ static int field_int(const jval *o, const char *key, double lo, double hi, int *
 static void req_free(req *r) {
     int i;
     if (!r) return;
-    free(r->prompt);
+    free(r->prompt); free(r->gen);
     for (i = 0; i < r->n_stop; i++) free(r->stop[i]);
     lk_sampler_free(r->smp);
     free(r->out.p);
@@ -514,6 +519,11 @@ static int parse_common(const jval *o, req *r, char *msg, size_t cap) {
         seed_def = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull + (++ctr) * 0xBF58476D1CE4E5B9ull;
         r->sp.seed = seed_def;
     } else r->sp.seed = (uint64_t)d;
+    r->cache_prompt = 1;
+    if ((v = jget(o, "cache_prompt")) && v->t != J_NULL) {
+        if (v->t != J_BOOL) { snprintf(msg, cap, "'cache_prompt' must be a boolean"); return 400; }
+        r->cache_prompt = v->num != 0;
+    }
     if ((v = jget(o, "ignore_eos")) && v->t != J_NULL) {
         if (v->t != J_BOOL) { snprintf(msg, cap, "'ignore_eos' must be a boolean"); return 400; }
         r->ignore_eos = v->num != 0;
@@ -657,20 +667,92 @@ static size_t utf8_partial(const char *s, size_t n) {
     }
     return 0;
 }
-/* done: free the sequence, wake the connection (under g_mu) */
+/* ---- the prompt cache (as llama-server's cache_prompt) ----
+ * A finished request's sequence stays in the context, with its tokens, as
+ * long as there is room: up to np of them beside the np running ones. A new
+ * request forks the cached sequence that shares the longest prefix with its
+ * prompt (lk_seq_fork: the pages are shared, not copied), truncates the fork
+ * to that prefix and prefills only the rest. The least recently used one
+ * goes first when the context needs the sequence or the rows. The KV of a
+ * prefix is the same whoever computed it (lk_decode_batch equals decoding
+ * alone), so a cached prefix changes no result. */
+typedef struct cached { int seq; lk_token *tok; int n; double used; } cached;
+static cached *g_cache;
+static int g_n_cache;
+static void cache_drop(int k) {
+    lk_seq_remove(g_c, g_cache[k].seq);
+    free(g_cache[k].tok);
+    g_cache[k] = g_cache[--g_n_cache];
+}
+/* drop the least recently used entry other than `keep`; 0 if none */
+static int cache_evict(int keep) {
+    int k, lru = -1;
+    for (k = 0; k < g_n_cache; k++) if (k != keep && (lru < 0 || g_cache[k].used < g_cache[lru].used)) lru = k;
+    if (lru < 0) return 0;
+    cache_drop(lru);
+    return 1;
+}
+static int lcp(const lk_token *a, int na, const lk_token *b, int nb) {
+    int i = 0;
+    while (i < na && i < nb && a[i] == b[i]) i++;
+    return i;
+}
+/* a finished request's sequence into the cache (its tokens: the prompt,
+ * then the sampled tokens that were decoded) */
+static void cache_put(req *r) {
+    const int n = lk_seq_n_past(g_c, r->seq);
+    lk_token *tok = n > 0 ? (lk_token *)malloc(sizeof(lk_token) * (size_t)n) : NULL;
+    int k, i;
+    if (!tok || n < r->n_prompt || n - r->n_prompt > r->n_gen) { free(tok); lk_seq_remove(g_c, r->seq); return; }
+    memcpy(tok, r->prompt, sizeof(lk_token) * (size_t)r->n_prompt);
+    for (i = r->n_prompt; i < n; i++) tok[i] = r->gen[i - r->n_prompt];
+    for (k = 0; k < g_n_cache; k++)   /* an entry this one extends says nothing new */
+        if (g_cache[k].n <= n && lcp(g_cache[k].tok, g_cache[k].n, tok, n) == g_cache[k].n) cache_drop(k--);
+    if (g_n_cache == g_np) cache_evict(-1);
+    g_cache[g_n_cache].seq = r->seq; g_cache[g_n_cache].tok = tok; g_cache[g_n_cache].n = n; g_cache[g_n_cache].used = now_s();
+    g_n_cache++;
+}
+/* a sequence for r: a fork of the cached sequence with the longest common
+ * prefix (at least one prompt token is left to decode), else a new one */
+static lk_status seq_for(req *r) {
+    int k, best = -1, bl = 0, keep;
+    lk_status st;
+    r->seq = -1;
+    for (k = 0; r->cache_prompt && k < g_n_cache; k++) {
+        int l = lcp(g_cache[k].tok, g_cache[k].n, r->prompt, r->n_prompt);
+        if (l > bl) { bl = l; best = k; }
+    }
+    keep = bl < r->n_prompt ? bl : r->n_prompt - 1;
+    if (best >= 0 && keep > 0) {
+        while ((st = lk_seq_fork(g_c, g_cache[best].seq, &r->seq)) == LK_ERR_RANGE && cache_evict(best)) {}
+        if (!st && !(st = lk_seq_truncate(g_c, r->seq, keep))) {
+            g_cache[best].used = now_s();
+            r->n_fed = r->n_cached = keep;
+            return LK_OK;
+        }
+        if (r->seq >= 0) { lk_seq_remove(g_c, r->seq); r->seq = -1; }
+    }
+    while ((st = lk_seq_add(g_c, &r->seq)) == LK_ERR_RANGE && cache_evict(-1)) {}
+    return st;
+}
+/* done: cache or free the sequence, wake the connection (under g_mu) */
 static void finish(req *r, const char *why) {
     int i;
     r->finish = why;
     r->done = 1;
     r->safe = r->out.n;
-    if (r->seq >= 0) { lk_seq_remove(g_c, r->seq); r->seq = -1; }
+    if (r->seq >= 0) {
+        if (r->cache_prompt && !r->err[0] && !r->cancelled) cache_put(r);
+        else lk_seq_remove(g_c, r->seq);
+        r->seq = -1;
+    }
     for (i = 0; i < g_n_active; i++)
         if (g_active[i] == r) { g_active[i] = g_active[--g_n_active]; break; }
     r->released = 1;
     g_served++;
     if (r->n_gen > 0)
-        fprintf(stderr, "server: request done: prompt %d tokens, reply %d tokens (%s), time to first token %.1f ms, inter-token %.1f ms\n",
-                r->n_prompt, r->n_gen, why, (r->t_first - r->t_arrive) * 1e3, r->n_gen > 1 ? r->itl_sum / (r->n_gen - 1) * 1e3 : 0.0);
+        fprintf(stderr, "server: request done: prompt %d tokens (%d cached), reply %d tokens (%s), time to first token %.1f ms, inter-token %.1f ms\n",
+                r->n_prompt, r->n_cached, r->n_gen, why, (r->t_first - r->t_arrive) * 1e3, r->n_gen > 1 ? r->itl_sum / (r->n_gen - 1) * 1e3 : 0.0);
     pthread_cond_broadcast(&r->cv);
 }
 static int is_end(lk_token t) {
@@ -685,6 +767,14 @@ static void on_token(req *r, lk_token t) {
     int len, i;
     size_t hold = 0, from;
     double tn = now_s();
+    if (r->max_tokens >= 0 && r->n_gen >= r->max_tokens) { finish(r, "length"); return; }   /* max_tokens 0 */
+    if (r->n_gen == r->gen_cap) {
+        int nc = r->gen_cap ? 2 * r->gen_cap : 64;
+        lk_token *g = (lk_token *)realloc(r->gen, sizeof(lk_token) * (size_t)nc);
+        if (!g) { snprintf(r->err, sizeof r->err, "out of memory"); finish(r, "stop"); return; }
+        r->gen = g; r->gen_cap = nc;
+    }
+    r->gen[r->n_gen] = t;
     r->n_gen++;
     if (r->n_gen == 1) r->t_first = tn; else r->itl_sum += tn - r->t_last;
     r->t_last = tn;
@@ -734,7 +824,7 @@ static void *engine_main(void *arg) {
             g_qhead = r->next; if (!g_qhead) g_qtail = NULL;
             g_n_queued--;
             if (r->cancelled) { r->released = 1; pthread_cond_broadcast(&r->cv); continue; }
-            if (lk_seq_add(g_c, &r->seq)) { snprintf(r->err, sizeof r->err, "%.200s", lk_last_error()); finish(r, "stop"); continue; }
+            if (seq_for(r)) { snprintf(r->err, sizeof r->err, "%.200s", lk_last_error()); finish(r, "stop"); continue; }
             for (i = 0; i < r->n_prompt; i++) lk_sampler_accept(r->smp, r->prompt[i]);
             g_active[g_n_active++] = r;
         }
@@ -746,6 +836,9 @@ static void *engine_main(void *arg) {
         rot++;
         for (i = 0; i < nr; i++) left[i] = run[i]->n_fed < run[i]->n_prompt ? run[i]->n_prompt - run[i]->n_fed : 0;
         lk_sched_plan(left, nr, g_budget, 0, take);
+        for (i = n = 0; i < nr; i++) n += take[i];
+        while (lk_seq_free_rows(g_c) < n + 16 * nr && cache_evict(-1)) {}   /* room for the step (and copy-on-write pages) */
+        n = 0;
         for (i = 0; i < nr; i++) {
             req *r = run[i];
             int k;
@@ -1049,8 +1142,8 @@ static void handle(int fd) {
     if (!strcmp(h.path, "/health") || !strcmp(h.path, "/v1/health")) {
         sbuf b; memset(&b, 0, sizeof b);
         pthread_mutex_lock(&g_mu);
-        sb_printf(&b, "{\"status\":\"ok\",\"slots_idle\":%d,\"slots_processing\":%d,\"queued\":%d,\"served\":%lld,\"kv_rows_free\":%d}",
-                  g_np - g_n_active, g_n_active, g_n_queued, g_served, lk_seq_free_rows(g_c));
+        sb_printf(&b, "{\"status\":\"ok\",\"slots_idle\":%d,\"slots_processing\":%d,\"queued\":%d,\"served\":%lld,\"cached_prompts\":%d,\"kv_rows_free\":%d}",
+                  g_np - g_n_active, g_n_active, g_n_queued, g_served, g_n_cache, lk_seq_free_rows(g_c));
         pthread_mutex_unlock(&g_mu);
         if (get) respond_json(fd, &b); else respond_error(fd, 405, "use GET");
         free(b.p); free(body);
@@ -1156,14 +1249,16 @@ int main(int argc, char **argv) {
     g_slot_ctx = n_ctx / g_np;
     if (g_slot_ctx < 8) { fprintf(stderr, "server: -c %d over -np %d leaves %d tokens per sequence\n", n_ctx, g_np, g_slot_ctx); return 2; }
     cp = lk_context_default_params();
-    cp.n_seq_max = g_np; cp.kv_page = 16;
+    cp.n_seq_max = 2 * g_np; cp.kv_page = 16;   /* np running, np cached */
     cp.n_ctx = g_np * ((g_slot_ctx + 15) / 16 * 16);
     cp.n_batch = g_budget;
     cp.n_threads = threads;
     if (lk_context_new(g_m, &cp, &g_c)) { fprintf(stderr, "server: context: %s\n", lk_last_error()); return 1; }
     if (alias) snprintf(g_name, sizeof g_name, "%s", alias);
     else { const char *s = strrchr(model, '/'); snprintf(g_name, sizeof g_name, "%s", s ? s + 1 : model); }
-    if (!(g_active = (req **)calloc((size_t)g_np, sizeof *g_active))) { fprintf(stderr, "server: out of memory\n"); return 1; }
+    g_active = (req **)calloc((size_t)g_np, sizeof *g_active);
+    g_cache = (cached *)calloc((size_t)g_np, sizeof *g_cache);
+    if (!g_active || !g_cache) { fprintf(stderr, "server: out of memory\n"); return 1; }
     /* listen */
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC; hints.ai_socktype = SOCK_STREAM; hints.ai_flags = AI_PASSIVE;

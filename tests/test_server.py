@@ -223,7 +223,23 @@ def basic():
             b = jhttp(port, "POST", "/v1/completions", {"prompt": prompt, "max_tokens": 30, "temperature": 1.0, "seed": 42})[1]
             c.check(a["choices"][0]["text"] == b["choices"][0]["text"], "the same seed gave different replies")
             st, j = jhttp(port, "POST", "/v1/completions", {"prompt": prompt, "max_tokens": 0})
-            c.check(st == 200 and j["choices"][0]["text"] == "" or j["usage"]["completion_tokens"] <= 1, j)
+            c.check(st == 200 and j["choices"][0]["text"] == "" and j["usage"]["completion_tokens"] == 0, j)
+
+        with Case("server: the prompt cache (a forked prefix) changes no reply") as c:
+            sysmsg = {"role": "system", "content": "You are a storyteller. Tell short, happy stories about animals and children."}
+            qs = ["Tell me about a cat.", "Tell me about a dog.", "Tell me about a bird."]
+            def chat(q, cache):
+                return jhttp(port, "POST", "/v1/chat/completions", {"messages": [sysmsg, {"role": "user", "content": q}], "max_tokens": 24,
+                                                                    "temperature": 0, "cache_prompt": cache})[1]
+            fresh = [chat(q, False)["choices"][0]["message"]["content"] for q in qs]
+            nlog = len(s.log)
+            cached = [chat(q, True)["choices"][0]["message"]["content"] for q in qs] + [chat(qs[0], True)["choices"][0]["message"]["content"]]
+            c.check(cached == fresh + fresh[:1], (cached, fresh))
+            time.sleep(0.2)
+            hits = [int(m.group(1)) for l in s.log[nlog:] for m in [re.search(r"\((\d+) cached\)", l)] if m]
+            c.check(len(hits) >= 4 and all(h > 15 for h in hits[1:4]), "cached prompt tokens per request: %s (the system prompt should be reused)" % hits)
+            st, j = jhttp(port, "GET", "/health")
+            c.check(j.get("cached_prompts", 0) >= 1, j)
 
         prompts = ["Once upon a time", "The little dog", "Lily and Ben went to the park", "One day, a big bird",
                    "Tom had a red ball", "The sun was hot", "Sue liked to sing", "There was a boy named"]
