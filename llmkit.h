@@ -89,6 +89,8 @@
  *                           the tree mask; a node's rows by lk__tree_rows); lk_spec: the
  *                           proposals lk__spec_build_<mode>, the acceptance walk
  *                           lk__spec_verify / lk__spec_walk_node (15.13)
+ *   many sequences          lk_decode_batch, the pages lk__seq_slot / lk__seq_cut, the
+ *                           rows a token sees lk__tok_view (15.13); lk_sched_plan
  *   option names            lk_model_params_set, lk_context_params_set,
  *                           lk_sampler_params_set (one table each, for every tool)
  *
