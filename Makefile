@@ -171,6 +171,7 @@ fuzz-seeds: | $(B)
 	@printf 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 99\r\nAuthorization: Bearer k\r\n\r\n{"messages":[{"role":"system","content":"a\\u00e9\\ud83d\\ude00"},{"role":"user","content":"hi"}],"stop":["a","b"],"temperature":0.5}' > $(B)/fuzz-server-seeds/chat
 	@printf 'POST /v1/completions HTTP/1.1\r\nContent-Length: 80\r\n\r\n{"prompt":[1,2,3],"max_tokens":16,"top_k":40,"top_p":0.9,"seed":7,"stream":true,"stop":"x"}' > $(B)/fuzz-server-seeds/completion
 	@printf 'GET /health HTTP/1.0\r\n\r\n' > $(B)/fuzz-server-seeds/health
+	@printf 'POST /v1/chat/completions HTTP/1.1\r\n\r\n{"messages":[{"role":"","content":""},{"role":"user"}]}' > $(B)/fuzz-server-seeds/empty
 
 test: all compile-checks $(TESTS) $(SAN_TESTS) $(NOM_TESTS) $(TSAN_TESTS) $(NEON_RUN) $(FUZZ_BIN) fuzz-seeds $(CUDA_BUILD)
 	@[ "$(HAVE_AARCH64)" = 1 ] || echo "SKIP neon: aarch64-linux-gnu-gcc or qemu-aarch64 missing (install gcc-aarch64-linux-gnu qemu-user)"

@@ -155,6 +155,8 @@ static int jstring(jparser *p, char **out, size_t *olen) {
     sbuf b;
     memset(&b, 0, sizeof b);
     sb_grow(&b, 16);
+    if (!b.p) return jfail(p, "out of memory");
+    b.p[0] = 0;   /* an empty string is "" too */
     for (;;) {
         unsigned char c;
         if (p->i >= p->n) { free(b.p); return jfail(p, "unterminated string"); }
@@ -436,6 +438,7 @@ typedef struct req {
     sbuf out;                      /* the reply so far                    */
     size_t safe;                   /* bytes of out that may be sent       */
     int done, released, cancelled; /* finished; the engine let go; the client went */
+    int admitted;                  /* the engine took it from the queue   */
     const char *finish;            /* "stop" / "length"                   */
     char err[256];                 /* an engine error (500)               */
     double t_arrive, t_first, t_last, itl_sum;
@@ -457,7 +460,7 @@ static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;      /* the queue, the 
 static pthread_mutex_t g_tok_mu = PTHREAD_MUTEX_INITIALIZER;  /* the tokenizer and chat renderer */
 static pthread_cond_t g_engine_cv = PTHREAD_COND_INITIALIZER;
 static req *g_qhead, *g_qtail, **g_active;
-static int g_n_queued, g_n_active, g_n_conn;
+static int g_n_queued, g_n_active, g_n_conn, g_free_rows;   /* g_free_rows: the engine's copy, for /health */
 static long long g_served;
 static volatile sig_atomic_t g_quit;
 
@@ -517,7 +520,9 @@ static int parse_common(const jval *o, req *r, char *msg, size_t cap) {
     if ((st = field_num(o, "seed", -1, 18446744073709551615.0, &d, msg, cap))) return st;
     if (d < 0) {   /* no seed: a fresh one per request */
         static unsigned long long ctr;
+        pthread_mutex_lock(&g_tok_mu);
         seed_def = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull + (++ctr) * 0xBF58476D1CE4E5B9ull;
+        pthread_mutex_unlock(&g_tok_mu);
         r->sp.seed = seed_def;
     } else r->sp.seed = (uint64_t)d;
     r->cache_prompt = 1;
@@ -751,6 +756,7 @@ static void finish(req *r, const char *why) {
         if (g_active[i] == r) { g_active[i] = g_active[--g_n_active]; break; }
     r->released = 1;
     g_served++;
+    g_free_rows = lk_seq_free_rows(g_c);
     if (r->n_gen > 0)
         fprintf(stderr, "server: request done: prompt %d tokens (%d cached), reply %d tokens (%s), time to first token %.1f ms, inter-token %.1f ms\n",
                 r->n_prompt, r->n_cached, r->n_gen, why, (r->t_first - r->t_arrive) * 1e3, r->n_gen > 1 ? r->itl_sum / (r->n_gen - 1) * 1e3 : 0.0);
@@ -824,6 +830,7 @@ static void *engine_main(void *arg) {
             req *r = g_qhead;
             g_qhead = r->next; if (!g_qhead) g_qtail = NULL;
             g_n_queued--;
+            r->admitted = 1;
             if (r->cancelled) { r->released = 1; pthread_cond_broadcast(&r->cv); continue; }
             if (seq_for(r)) { snprintf(r->err, sizeof r->err, "%.200s", lk_last_error()); finish(r, "stop"); continue; }
             for (i = 0; i < r->n_prompt; i++) lk_sampler_accept(r->smp, r->prompt[i]);
@@ -854,6 +861,7 @@ static void *engine_main(void *arg) {
         pthread_mutex_unlock(&g_mu);
         st = lk_decode_batch(g_c, &b);   /* the connections' threads keep running meanwhile */
         pthread_mutex_lock(&g_mu);
+        g_free_rows = lk_seq_free_rows(g_c);
         for (i = 0; i < nr; i++) {
             req *r = run[i];
             lk_token t;
@@ -935,7 +943,7 @@ static void run_completion(int fd, req *r) {
     int gone = 0, first = 1;
     memset(&b, 0, sizeof b);
     pthread_mutex_lock(&g_mu);
-    if (g_n_queued >= g_queue_max) {
+    if (g_n_queued >= g_queue_max + (g_np - g_n_active)) {   /* the ones a free sequence takes at once do not wait */
         pthread_mutex_unlock(&g_mu);
         respond_error(fd, 503, "the server is busy: the queue is full, retry later");
         req_free(r);
@@ -973,6 +981,11 @@ static void run_completion(int fd, req *r) {
             gone = client_gone(fd);
             pthread_mutex_lock(&g_mu);
         }
+    }
+    if (gone && !r->admitted) {   /* still in the queue: take it out */
+        req **pp = &g_qhead, *prev = NULL;
+        while (*pp && *pp != r) { prev = *pp; pp = &(*pp)->next; }
+        if (*pp) { *pp = r->next; if (g_qtail == r) g_qtail = prev; g_n_queued--; r->released = 1; }
     }
     if (gone) {   /* the client went away: the engine frees the sequence at its next step */
         r->cancelled = 1;
@@ -1144,7 +1157,7 @@ static void handle(int fd) {
         sbuf b; memset(&b, 0, sizeof b);
         pthread_mutex_lock(&g_mu);
         sb_printf(&b, "{\"status\":\"ok\",\"slots_idle\":%d,\"slots_processing\":%d,\"queued\":%d,\"served\":%lld,\"cached_prompts\":%d,\"kv_rows_free\":%d}",
-                  g_np - g_n_active, g_n_active, g_n_queued, g_served, g_n_cache, lk_seq_free_rows(g_c));
+                  g_np - g_n_active, g_n_active, g_n_queued, g_served, g_n_cache, g_free_rows);
         pthread_mutex_unlock(&g_mu);
         if (get) respond_json(fd, &b); else respond_error(fd, 405, "use GET");
         free(b.p); free(body);
@@ -1269,6 +1282,7 @@ int main(int argc, char **argv) {
     if (lk_context_new(g_m, &cp, &g_c)) { fprintf(stderr, "server: context: %s\n", lk_last_error()); return 1; }
     if (alias) snprintf(g_name, sizeof g_name, "%s", alias);
     else { const char *s = strrchr(model, '/'); snprintf(g_name, sizeof g_name, "%s", s ? s + 1 : model); }
+    g_free_rows = lk_seq_free_rows(g_c);
     g_active = (req **)calloc((size_t)g_np, sizeof *g_active);
     g_cache = (cached *)calloc((size_t)g_np, sizeof *g_cache);
     if (!g_active || !g_cache) { fprintf(stderr, "server: out of memory\n"); return 1; }

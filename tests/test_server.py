@@ -269,12 +269,14 @@ def basic():
                 (b'{"prompt": "x", "stream": "yes"}', 400), (b'{"prompt": "x", "stop": [1]}', 400), (b'{"prompt": ""}', 200),   # "": BOS alone, as llama-server
                 (b'{"prompt": [99999999]}', 400), (b'{"prompt": [1.5]}', 400), (b'{"prompt": "x", "max_tokens": 2.5}', 400),
                 (b'{"prompt": "' + b"a" * 20000 + b'"}', 400), (b'{"prompt": "x", "seed": -5}', 400), (b"\xff\xfe", 400),
-                (b"[" * 100000 + b"]" * 100000, 400), (b'{"prompt": "\\ud800"}', 200),
+                (b"[" * 100000 + b"]" * 100000, 400), (b'{"prompt": "\\ud800"}', 200), (b'{"prompt": "x", "stop": [""], "max_tokens": 2}', 200),
             ]
             for body, want in bad:
                 st, j = jhttp(port, "POST", "/v1/completions", body)
                 c.check(st == want and (want == 200 or ("error" in j and j["error"]["code"] == want and j["error"]["message"])),
                         "%r -> %s %s" % (body[:40], st, str(j)[:120]))
+            st, j = jhttp(port, "POST", "/v1/chat/completions", b'{"messages": [{"role": "", "content": ""}, {"role": "user", "content": null}], "max_tokens": 2}')
+            c.check(st == 200, ("empty role and content (fuzzer-found: an empty JSON string was not NUL-terminated)", st, j))
             for body in [b'{"messages": []}', b'{"messages": [{"content": "x"}]}', b'{"messages": "hi"}',
                          b'{"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}', b'{"messages": [{"role": 1, "content": "x"}]}']:
                 st, j = jhttp(port, "POST", "/v1/chat/completions", body)
@@ -350,6 +352,8 @@ def basic():
                     break
                 time.sleep(0.05)
             c.check(idle, "the sequence was not freed within 10 s")
+            while not any("went away" in l for l in s.log) and time.time() - t0 < 10:   # the log is read by another thread
+                time.sleep(0.05)
             c.check(any("went away" in l for l in s.log), "no 'went away' in the log: the reply ran to its end instead")
             j = jhttp(s.port, "GET", "/health")[1]
             c.check(j["kv_rows_free"] >= 65536 - 16, ("rows free", j))
@@ -358,22 +362,36 @@ def basic():
 
     s = Server(STORIES, "-np", "1", "--queue", "1", "-c", "65536")
     try:
-        with Case("server: -np 1 --queue 1: a third request gets 503 while one runs and one waits") as c:
-            body = json.dumps({"prompt": "Once upon a time", "max_tokens": 60000, "ignore_eos": True, "stream": True, "temperature": 0}).encode()
-            a = socket.create_connection(("127.0.0.1", s.port))
-            a.sendall(b"POST /v1/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+        with Case("server: -np 1 --queue 1: 503 while one runs and one waits; a waiting client that leaves frees its place") as c:
+            def send_raw(body):
+                k = socket.create_connection(("127.0.0.1", s.port))
+                data = json.dumps(body).encode()
+                k.sendall(b"POST /v1/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(data) + data)
+                return k
+            def wait_health(key, want, limit=5):
+                t0 = time.time()
+                while time.time() - t0 < limit:
+                    j = jhttp(s.port, "GET", "/health")[1]
+                    if j[key] == want:
+                        return j
+                    time.sleep(0.01)
+                return jhttp(s.port, "GET", "/health")[1]
+            a = send_raw({"prompt": "Once upon a time", "max_tokens": 60000, "ignore_eos": True, "stream": True, "temperature": 0})
             a.recv(4096)   # running
-            res = {}
-            tb = threading.Thread(target=lambda: res.__setitem__("b", jhttp(s.port, "POST", "/v1/completions", {"prompt": "The dog", "max_tokens": 4, "temperature": 0})))
-            tb.start()
-            t0 = time.time()
-            while jhttp(s.port, "GET", "/health")[1]["queued"] < 1 and time.time() - t0 < 5:
-                time.sleep(0.01)
+            b = send_raw({"prompt": "The dog", "max_tokens": 4, "temperature": 0})
+            c.check(wait_health("queued", 1)["queued"] == 1, "the second request is not waiting")
             st, j = jhttp(s.port, "POST", "/v1/completions", {"prompt": "The cat", "max_tokens": 4})
             c.check(st == 503 and j["error"]["code"] == 503, (st, j))
-            a.close()   # the running one goes: the queued one runs
-            tb.join(30)
-            c.check(res.get("b", (0,))[0] == 200, res.get("b"))
+            b.close()   # the waiting client leaves: its place in the queue is free again, while the first still runs
+            j = wait_health("queued", 0)
+            c.check(j["queued"] == 0 and j["slots_processing"] == 1, ("after the waiting client left", j))
+            res = {}
+            te = threading.Thread(target=lambda: res.__setitem__("e", jhttp(s.port, "POST", "/v1/completions", {"prompt": "The bird", "max_tokens": 4, "temperature": 0})))
+            te.start()
+            c.check(wait_health("queued", 1)["queued"] == 1, "the next request is not waiting")
+            a.close()   # the running one goes: the waiting one runs
+            te.join(30)
+            c.check(res.get("e", (0,))[0] == 200, res.get("e"))
     finally:
         s.stop()
 
