@@ -20,7 +20,8 @@
  * frequency_penalty, repeat_penalty, ignore_eos, cache_prompt (true: a
  * finished request's KV stays as a prompt cache; a new request forks the
  * cached sequence with the longest common prefix, copy-on-write, and
- * prefills only the rest). Streams end with "data: [DONE]".
+ * prefills only the rest). logprobs, tools, a response_format other than
+ * text and n > 1 are refused with a 400 that says so. Streams end with "data: [DONE]".
  * Errors are JSON ({"error": {"code", "message", "type"}}): 400 bad JSON or
  * fields, 401 a wrong or missing key (with --api-key; /health is open), 404,
  * 405, 413 a body over --max-body, 431 headers over 16 KiB, 503 when the
@@ -514,6 +515,17 @@ static int parse_common(const jval *o, req *r, char *msg, size_t cap) {
     if ((st = field_int(o, "max_tokens", 0, 2147483647.0, &r->max_tokens, msg, cap))) return st;
     if (jget(o, "max_completion_tokens") && (st = field_int(o, "max_completion_tokens", 0, 2147483647.0, &r->max_tokens, msg, cap))) return st;
     if (jget(o, "n_predict") && (st = field_int(o, "n_predict", -1, 2147483647.0, &r->max_tokens, msg, cap))) return st;
+    {   /* fields a client may send that this server cannot honour: said, not ignored */
+        const jval *lp = jget(o, "logprobs"), *tl = jget(o, "tools"), *rf = jget(o, "response_format");
+        const jval *rt = rf ? jget(rf, "type") : NULL;
+        if (lp && !(lp->t == J_NULL || (lp->t == J_BOOL && lp->num == 0) || (lp->t == J_NUM && lp->num == 0))) {
+            snprintf(msg, cap, "'logprobs' is not supported by this server"); return 400;
+        }
+        if (tl && !(tl->t == J_NULL || (tl->t == J_ARR && tl->n == 0))) { snprintf(msg, cap, "'tools' (function calling) is not supported by this server"); return 400; }
+        if (rf && rf->t != J_NULL && !(rt && rt->t == J_STR && !strcmp(rt->str, "text"))) {
+            snprintf(msg, cap, "'response_format' other than {\"type\": \"text\"} is not supported by this server"); return 400;
+        }
+    }
     if ((st = field_int(o, "n", 1, 1e9, &n, msg, cap))) return st;
     if (n != 1) { snprintf(msg, cap, "'n' must be 1 (one choice per request)"); return 400; }
     d = -1;

@@ -270,6 +270,8 @@ def basic():
                 (b'{"prompt": [99999999]}', 400), (b'{"prompt": [1.5]}', 400), (b'{"prompt": "x", "max_tokens": 2.5}', 400),
                 (b'{"prompt": "' + b"a" * 20000 + b'"}', 400), (b'{"prompt": "x", "seed": -5}', 400), (b"\xff\xfe", 400),
                 (b"[" * 100000 + b"]" * 100000, 400), (b'{"prompt": "\\ud800"}', 200), (b'{"prompt": "x", "stop": [""], "max_tokens": 2}', 200),
+                (b'{"prompt": "x", "logprobs": 2}', 400), (b'{"prompt": "x", "logprobs": null, "tools": [], "max_tokens": 1}', 200),
+                (b'{"prompt": "x", "tools": [{"type": "function"}]}', 400), (b'{"prompt": "x", "response_format": {"type": "json_object"}}', 400),
             ]
             for body, want in bad:
                 st, j = jhttp(port, "POST", "/v1/completions", body)
