@@ -14575,7 +14575,7 @@ typedef struct lk__ctx_sizes {
     size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
     size_t moe_p, moe_k, moe_y;     /* [B, X] floats; [B, k] floats or ints; [B, k, E] floats */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
-    int n_ctx, n_batch, n_thr, n_tasks, n_logit;
+    int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
     size_t scr_f;
     lk_kv_cache_params kvp;
     lk__kvp dims;                   /* the policy's settings and the model's dims */
@@ -14606,11 +14606,11 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (p->n_seq_max < 0 || p->n_seq_max > 65536 || p->kv_page < 0 || p->kv_page > 65536)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: n_seq_max %d and kv_page %d must be in [0, 65536]", p->n_seq_max, p->kv_page);
     if (p->n_seq_max > 0) {   /* the pool: whole pages */
-        const int pg = p->kv_page > 0 ? p->kv_page : 16;
         const lk_kv_policy pol = p->kv_policy.policy;
         if (p->kv_zip_bits || (pol != LK_KV_FULL && pol != LK_KV_STREAMING) || p->n_tree > 0)
             return lk_set_error(LK_ERR_UNSUPPORTED, "context: n_seq_max > 0 works with the full and streaming KV policies, without the zip format or token trees");
-        z->n_ctx = (z->n_ctx + pg - 1) / pg * pg;
+        z->pg = p->kv_page > 0 ? p->kv_page : 16;
+        z->n_ctx = (z->n_ctx + z->pg - 1) / z->pg * z->pg;
     }
     if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
     if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_Q8_0 && p->kv_type != LK_TYPE_Q4_0)
@@ -14656,7 +14656,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->n_logit = p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : p->n_seq_max > 1 ? p->n_seq_max : 1;
     z->logits = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_logit, (size_t)hp->n_vocab));
     if (p->n_seq_max > 0) {
-        const int np = z->n_ctx / (p->kv_page > 0 ? p->kv_page : 16);
+        const int np = z->n_ctx / z->pg;
         z->seq_rows = lk__pad64(lk__szm(sizeof(int32_t) * (size_t)p->n_seq_max, (size_t)z->n_ctx));
         z->seq_n = lk__pad64(sizeof(int) * 5 * (size_t)p->n_seq_max);
         z->pages = lk__pad64(sizeof(int32_t) * 2 * (size_t)np);
@@ -14745,7 +14745,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     c->n_logit_cap = z.n_logit;
     if (p.n_seq_max > 0) {   /* every sequence free, every page free */
         int i;
-        c->n_seq = p.n_seq_max; c->pg = p.kv_page > 0 ? p.kv_page : 16; c->n_pages = c->n_free = z.n_ctx / c->pg;
+        c->n_seq = p.n_seq_max; c->pg = z.pg; c->n_pages = c->n_free = z.n_ctx / z.pg;
         LK__TAKE(c->seq_rows, int32_t *, z.seq_rows); LK__TAKE(c->seq_n, int *, z.seq_n);
         c->seq_tmp = c->seq_n + p.n_seq_max;
         LK__TAKE(c->page_ref, int32_t *, z.pages);
@@ -14953,7 +14953,7 @@ static void lk__ew_task(void *arg, int task, int n_tasks) {
     }
 }
 static void lk__ew_run(lk_context *c, lk__ew_job *j, size_t work) {
-    const int nt = lk_threads_count(&c->th);
+    const int nt = c->n_threads;   /* lk_threads_count of c->th, taken at lk_context_new */
     j->c = c;
     if (nt > 1 && work >= 65536 && j->T >= nt) lk_parallel_for(&c->th, nt, lk__ew_task, j);
     else lk__ew_task(j, 0, 1);

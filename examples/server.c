@@ -774,6 +774,14 @@ static void finish(req *r, const char *why) {
                 r->n_prompt, r->n_cached, r->n_gen, why, (r->t_first - r->t_arrive) * 1e3, r->n_gen > 1 ? r->itl_sum / (r->n_gen - 1) * 1e3 : 0.0);
     pthread_cond_broadcast(&r->cv);
 }
+/* the text of token t (special: control tokens printed), under the tokenizer's lock */
+static int token_piece(lk_token t, char *buf, int cap, int special) {
+    int len;
+    pthread_mutex_lock(&g_tok_mu);
+    len = lk_token_to_piece(g_v, t, buf, cap, special);
+    pthread_mutex_unlock(&g_tok_mu);
+    return len;
+}
 static int is_end(lk_token t) {
     int i;
     if (lk_vocab_is_eog(g_v, t)) return 1;
@@ -800,9 +808,7 @@ static void on_token(req *r, lk_token t) {
     lk_sampler_accept(r->smp, t);
     r->last = t;
     if (!r->ignore_eos && is_end(t)) { finish(r, "stop"); return; }
-    pthread_mutex_lock(&g_tok_mu);
-    len = lk_token_to_piece(g_v, t, piece, (int)sizeof piece, 0);
-    pthread_mutex_unlock(&g_tok_mu);
+    len = token_piece(t, piece, (int)sizeof piece, 0);
     from = r->out.n;
     if (len > 0) sb_put(&r->out, piece, (size_t)len);
     for (i = 0; i < r->n_stop; i++) {   /* a stop string ends the reply before it */
@@ -923,27 +929,33 @@ static void respond_json(int fd, sbuf *b) {
     if (b->oom) respond_error(fd, 500, "out of memory");
     else respond(fd, 200, "application/json", b->p, b->n);
 }
+/* what every completion object starts with: id, object, created, model */
+static void reply_head(sbuf *b, const req *r, long long id, long long created, int chunk) {
+    static const char *const obj[2][2] = { { "text_completion", "text_completion" }, { "chat.completion", "chat.completion.chunk" } };
+    sb_printf(b, "{\"id\":\"%s-%lld\",\"object\":\"%s\",\"created\":%lld,\"model\":", r->chat ? "chatcmpl" : "cmpl", id, obj[r->chat][chunk], created);
+    sb_json_str(b, g_name, strlen(g_name));
+}
+static void reply_usage(sbuf *b, const req *r) {
+    sb_printf(b, ",\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}", r->n_prompt, r->n_gen, r->n_prompt + r->n_gen);
+}
 /* the chunk of a stream: text (or none) and the finish reason (or null) */
 static void stream_chunk(sbuf *b, const req *r, long long id, long long created, const char *text, size_t n, const char *finish, int first) {
     b->n = 0; if (b->p) b->p[0] = 0;
     sb_puts(b, "data: ");
+    reply_head(b, r, id, created, 1);
     if (r->chat) {
-        sb_printf(b, "{\"id\":\"chatcmpl-%lld\",\"object\":\"chat.completion.chunk\",\"created\":%lld,\"model\":", id, created);
-        sb_json_str(b, g_name, strlen(g_name));
         sb_puts(b, ",\"choices\":[{\"index\":0,\"delta\":{");
         if (first) sb_puts(b, "\"role\":\"assistant\"");
         if (text) { if (first) sb_puts(b, ","); sb_puts(b, "\"content\":"); sb_json_str(b, text, n); }
         sb_puts(b, "},\"logprobs\":null,\"finish_reason\":");
     } else {
-        sb_printf(b, "{\"id\":\"cmpl-%lld\",\"object\":\"text_completion\",\"created\":%lld,\"model\":", id, created);
-        sb_json_str(b, g_name, strlen(g_name));
         sb_puts(b, ",\"choices\":[{\"index\":0,\"text\":");
         sb_json_str(b, text ? text : "", text ? n : 0);
         sb_puts(b, ",\"logprobs\":null,\"finish_reason\":");
     }
     if (finish) sb_printf(b, "\"%s\"", finish); else sb_puts(b, "null");
     sb_puts(b, "}]");
-    if (finish) sb_printf(b, ",\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}", r->n_prompt, r->n_gen, r->n_prompt + r->n_gen);
+    if (finish) reply_usage(b, r);
     sb_puts(b, "}\n\n");
 }
 /* Queue a request, then stream or collect its reply. Frees r. */
@@ -1021,21 +1033,12 @@ static void run_completion(int fd, req *r) {
         if (!b.oom && !send_all(fd, b.p, b.n)) send_all(fd, "data: [DONE]\n\n", 14);
     } else {
         b.n = 0;
-        if (r->chat) {
-            sb_printf(&b, "{\"id\":\"chatcmpl-%lld\",\"object\":\"chat.completion\",\"created\":%lld,\"model\":", id, created);
-            sb_json_str(&b, g_name, strlen(g_name));
-            sb_puts(&b, ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":");
-            sb_json_str(&b, r->out.p ? r->out.p : "", r->out.n);
-            sb_puts(&b, "},\"logprobs\":null");
-        } else {
-            sb_printf(&b, "{\"id\":\"cmpl-%lld\",\"object\":\"text_completion\",\"created\":%lld,\"model\":", id, created);
-            sb_json_str(&b, g_name, strlen(g_name));
-            sb_puts(&b, ",\"choices\":[{\"index\":0,\"text\":");
-            sb_json_str(&b, r->out.p ? r->out.p : "", r->out.n);
-            sb_puts(&b, ",\"logprobs\":null");
-        }
-        sb_printf(&b, ",\"finish_reason\":\"%s\"}],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}}",
-                  r->finish ? r->finish : "stop", r->n_prompt, r->n_gen, r->n_prompt + r->n_gen);
+        reply_head(&b, r, id, created, 0);
+        sb_puts(&b, r->chat ? ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" : ",\"choices\":[{\"index\":0,\"text\":");
+        sb_json_str(&b, r->out.p ? r->out.p : "", r->out.n);
+        sb_printf(&b, "%s,\"logprobs\":null,\"finish_reason\":\"%s\"}]", r->chat ? "}" : "", r->finish ? r->finish : "stop");
+        reply_usage(&b, r);
+        sb_puts(&b, "}");
         respond_json(fd, &b);
     }
     free(b.p);
@@ -1056,10 +1059,7 @@ static void handle_tokenize(int fd, const jval *o) {
         if (i) sb_puts(&b, ",");
         if (wp && wp->t == J_BOOL && wp->num != 0) {
             char piece[512];
-            int len;
-            pthread_mutex_lock(&g_tok_mu);
-            len = lk_token_to_piece(g_v, t[i], piece, (int)sizeof piece, 1);
-            pthread_mutex_unlock(&g_tok_mu);
+            const int len = token_piece(t[i], piece, (int)sizeof piece, 1);
             sb_printf(&b, "{\"id\":%d,\"piece\":", (int)t[i]);
             sb_json_str(&b, piece, len > 0 ? (size_t)len : 0);
             sb_puts(&b, "}");
