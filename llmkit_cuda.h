@@ -324,29 +324,41 @@ __device__ float lkc_bred(float v, float *red, int is_max) {
  * q8_K: per 256, the element of largest |x| (the first one) gives iscale =
  *       -127 / max, q = nearest-even(iscale x) clamped, value q (1 / iscale).
  * f16 / bf16: round to nearest even. x, y: [T, K], n = T K; xs: [n / 32]. */
-__global__ void lkc_actq_q8_0(const float *x, float *y, float *xs, long long n) {   /* one warp per 32 */
-    const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x);
-    const float v = i < n ? x[i] : 0.0f;
+/* The lane's element v of a warp's 32-element block, rounded as q8_0; *s (when
+ * s is given, for the whole warp): the block's q8_1 sum f16(d sum q) */
+__device__ __forceinline__ float lkc_round_q8_0(float v, float *s) {
     const float amax = lkc_wmax(fabsf(v));
     const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
     float q = rintf(v * id);
     q = fminf(127.0f, fmaxf(-128.0f, q));
     if (q != q) q = 0.0f;
-    if (i < n) y[i] = q * __half2float(__float2half_rn(amax / 127.0f));
-    if (xs) {
-        const float sum = lkc_wsum(q);   /* exact: |sum| <= 4096 */
-        if ((threadIdx.x & 31) == 0 && i < n) xs[i / 32] = __half2float(__float2half_rn(amax / 127.0f * sum));
-    }
+    if (s) *s = __half2float(__float2half_rn(amax / 127.0f * lkc_wsum(q)));   /* the sum is exact: |sum| <= 4096 */
+    return q * __half2float(__float2half_rn(amax / 127.0f));
 }
-__global__ void lkc_actq_q8_K(const float *x, float *y, long long n) {   /* one warp per 256: 8 per lane */
-    const long long base = (long long)blockIdx.x * 256 * (blockDim.x / 32) + (long long)(threadIdx.x >> 5) * 256;
-    const int lane = threadIdx.x & 31;
-    float v[8], amax = 0.0f, mx = 0.0f;
+/* The same values as lkc_round_q8_0, by one thread for a whole block of 32
+ * at p[0..31], in place (max and the integer sum are exact in any order);
+ * returns the q8_1 block sum */
+__device__ __forceinline__ float lkc_round_q8_0_seq(float *p) {
+    float amax = fabsf(p[0]), sum = 0.0f, id, d;
+    int j;
+    for (j = 1; j < 32; j++) amax = fmaxf(amax, fabsf(p[j]));   /* fmaxf drops NaNs as lkc_wmax does (all NaN: NaN) */
+    id = amax != 0.0f ? 127.0f / amax : 0.0f;
+    d = __half2float(__float2half_rn(amax / 127.0f));
+    for (j = 0; j < 32; j++) {
+        float q = rintf(p[j] * id);
+        q = fminf(127.0f, fmaxf(-128.0f, q));
+        if (q != q) q = 0.0f;
+        sum += q;
+        p[j] = q * d;
+    }
+    return __half2float(__float2half_rn(amax / 127.0f * sum));
+}
+/* v[k] = element lane + 32 k of a warp's 256-element block, rounded in place as q8_K */
+__device__ __forceinline__ void lkc_round_q8_K(float *v, int lane) {
+    float amax = 0.0f, mx = 0.0f;
     int k, at = 1 << 30;
-    if (base >= n) return;
-    for (k = 0; k < 8; k++) {   /* element lane + 32 k */
+    for (k = 0; k < 8; k++) {
         const int e = lane + 32 * k;
-        v[k] = x[base + e];
         if (fabsf(v[k]) > amax) { amax = fabsf(v[k]); mx = v[k]; at = e; }
     }
     for (k = 16; k > 0; k >>= 1) {   /* the largest |x|, the lowest index among equals */
@@ -361,12 +373,30 @@ __global__ void lkc_actq_q8_K(const float *x, float *y, long long n) {   /* one 
             q = fminf(127.0f, fmaxf(-128.0f, rintf(is * v[k])));
             q = q * (1.0f / is);
         }
-        y[base + lane + 32 * k] = q;
+        v[k] = q;
     }
+}
+__device__ __forceinline__ float lkc_round_f16(float v, int bf) { return bf ? __bfloat162float(__float2bfloat16_rn(v)) : __half2float(__float2half_rn(v)); }
+__global__ void lkc_actq_q8_0(const float *x, float *y, float *xs, long long n) {   /* one warp per 32 */
+    const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x);
+    float s = 0.0f;
+    const float q = lkc_round_q8_0(i < n ? x[i] : 0.0f, xs ? &s : NULL);
+    if (i < n) y[i] = q;
+    if (xs && (threadIdx.x & 31) == 0 && i < n) xs[i / 32] = s;
+}
+__global__ void lkc_actq_q8_K(const float *x, float *y, long long n) {   /* one warp per 256: 8 per lane */
+    const long long base = (long long)blockIdx.x * 256 * (blockDim.x / 32) + (long long)(threadIdx.x >> 5) * 256;
+    const int lane = threadIdx.x & 31;
+    float v[8];
+    int k;
+    if (base >= n) return;
+    for (k = 0; k < 8; k++) v[k] = x[base + lane + 32 * k];
+    lkc_round_q8_K(v, lane);
+    for (k = 0; k < 8; k++) y[base + lane + 32 * k] = v[k];
 }
 __global__ void lkc_actq_f16(const float *x, float *y, long long n, int bf) {
     const long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x);
-    if (i < n) y[i] = bf ? __bfloat162float(__float2bfloat16_rn(x[i])) : __half2float(__float2half_rn(x[i]));
+    if (i < n) y[i] = lkc_round_f16(x[i], bf);
 }
 
 /* ---- matrix products ---------------------------------------------------------
@@ -467,20 +497,36 @@ __global__ void __launch_bounds__(128) lkc_k_mm(const unsigned char *W, size_t r
         if (lane == 0 && t0 + tt < T) Y[(size_t)(t0 + tt) * N + n] = s + (bias ? bias[n] : 0.0f);
     }
 }
-/* Decode (one column), rows of at most LKC_MV_ROW bytes. Each of the 4 warps
- * owns rpw consecutive rows (1 or 2: as many as fit 48 KiB of shared memory).
- * Every load is put in flight at once, before anything waits: the warps'
- * rows go to shared memory and x to shared memory with one float of padding
- * after every 32 (x[e] at e + e / 32, so that lane l reading its group's 32
- * floats hits 32 different banks), all by cp.async (sm_80 and later; older
- * GPUs copy through registers); then one wait and one barrier. Each row then
- * runs lkc_k_mm's arithmetic on the same values in the same order: the same
- * bits as the batched product. (The earlier kernel copied x, waited, then
- * copied one row per warp, one latency after the other: 14.6 us for a
- * 2048 x 2048 Q4_0 product on an H100.) */
+/* Decode (one column): y_m = W_m x' (+ b_m) for up to LKC_MV_MAX matrices of
+ * one type and row length that read the same x (Q, K, V; gate, up; or one),
+ * in one launch, rows of at most LKC_MV_ROW bytes. Their rows are numbered
+ * one after the other; each of the 4 warps owns rpw consecutive ones (1 or
+ * 2: as many as fit 48 KiB of shared memory). Every load is put in flight
+ * at once (cp.async to shared memory, sm_80 and later; older GPUs copy
+ * through registers): x with one float of padding after every 32 (x[e]
+ * at e + e / 32, so that lane l reading its group's 32 floats hits 32
+ * different banks), then the warps' rows. Once x has landed the block
+ * rounds it in place, to the values lkc_actq_* give (q8_0 / q8_1 by a
+ * thread per block of 32, q8_K by a warp per 256, q8_1's block sums beside
+ * x; a warp per 32 as in lkc_actq_q8_0 took 44 steps per warp for K = 5632
+ * and cost more than the launch it saves) while the rows are
+ * still arriving; then one wait for them and a barrier. Each row then
+ * runs lkc_k_mm's arithmetic on the same values in the same order: the
+ * same bits as the batched product. (A decode step so takes one
+ * launch for Q, K and V and none for the rounding; the first kernel copied
+ * x, waited, then copied one row per warp: 14.6 us for a 2048 x 2048 Q4_0
+ * product on an H100.) */
 #define LKC_MV_ROW 8192
+#define LKC_MV_MAX 3
+typedef struct lkc_mvset {
+    const unsigned char *w[LKC_MV_MAX];
+    float *y[LKC_MV_MAX];
+    const float *b[LKC_MV_MAX];
+    int n[LKC_MV_MAX];   /* rows of each; 0 past the last */
+} lkc_mvset;
+__host__ __device__ static int lkc_mv_xfl(int K) { return (K + K / 32 + 1 + 3) / 4 * 4 + ((K + 31) / 32 + 3) / 4 * 4; }   /* floats: x' padded, then the sums */
 static size_t lkc_mv_smem(int K, size_t row_bytes, int rpw) {   /* bytes; over 48 KiB: not this kernel */
-    return (size_t)((K + K / 32 + 1 + 3) / 4 * 4) * 4 + (size_t)(4 * rpw) * ((row_bytes + 15) / 16 * 16);
+    return (size_t)lkc_mv_xfl(K) * 4 + (size_t)(4 * rpw) * ((row_bytes + 15) / 16 * 16);
 }
 /* dst = src, 4 or 16 bytes, without waiting (cp.async; lkc_cp_wait waits for all) */
 template <int B>
@@ -499,6 +545,17 @@ __device__ __forceinline__ void lkc_cp_wait(void) {
     asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
+/* close the group of copies issued so far; wait until all but the last group have landed */
+__device__ __forceinline__ void lkc_cp_commit(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void lkc_cp_wait_prior(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
 /* lkc_warp_copy through lkc_cp where the alignment allows (2-byte aligned rows: copied at once) */
 __device__ __forceinline__ void lkc_warp_copy_async(unsigned char *dst, const unsigned char *src, int len, int lane) {
     int i;
@@ -509,30 +566,51 @@ __device__ __forceinline__ void lkc_warp_copy_async(unsigned char *dst, const un
     else lkc_warp_copy(dst, src, len, lane);
 }
 template <int TY>
-__global__ void __launch_bounds__(128) lkc_k_mv(const unsigned char *W, size_t row_bytes, int N, int K, const float *X, const float *XS, float *Y,
-                                                const float *bias, int rpw) {
+__global__ void __launch_bounds__(128) lkc_k_mv(lkc_mvset ms, size_t row_bytes, int N, int K, const float *X, int aq, int rpw) {
     extern __shared__ uint4 lkc_dsh[];
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, n0 = (blockIdx.x * 4 + wid) * rpw;
-    const int ng = (K + 31) / 32, rb = (int)row_bytes, stride = (rb + 15) / 16 * 16, xfl = (K + K / 32 + 1 + 3) / 4 * 4;
+    const int ng = (K + 31) / 32, rb = (int)row_bytes, stride = (rb + 15) / 16 * 16, xfl = lkc_mv_xfl(K);
     const int flt = TY == LK_TYPE_F32 || TY == LK_TYPE_F16 || TY == LK_TYPE_BF16, m1 = TY == LK_TYPE_Q4_1 || TY == LK_TYPE_Q5_1;
-    float *xsh = (float *)(void *)lkc_dsh;
+    float *xsh = (float *)(void *)lkc_dsh, *xssh = xsh + (K + K / 32 + 1 + 3) / 4 * 4;
     unsigned char *sw0 = (unsigned char *)(void *)(xsh + xfl) + (size_t)wid * rpw * stride;
-    int g, j, i, r;
-    for (r = 0; r < rpw && n0 + r < N; r++) lkc_warp_copy_async(sw0 + (size_t)r * stride, W + (size_t)(n0 + r) * row_bytes, rb, lane);
+    int g, j, i, r, k;
     for (i = threadIdx.x; i < K; i += blockDim.x) lkc_cp<4>(xsh + i + i / 32, X + i);
+    lkc_cp_commit();
+    for (r = 0; r < rpw && n0 + r < N; r++) {   /* global row n0 + r: row nn of matrix m */
+        int m = 0, nn = n0 + r;
+        while (nn >= ms.n[m]) nn -= ms.n[m++];
+        lkc_warp_copy_async(sw0 + (size_t)r * stride, ms.w[m] + (size_t)nn * row_bytes, rb, lane);
+    }
+    lkc_cp_commit();
+    lkc_cp_wait_prior();   /* x has landed; the rows may still be on their way */
+    __syncthreads();
+    if (aq == LKC_AQ_F16 || aq == LKC_AQ_BF16) {   /* then x' in place, from shared memory */
+        for (i = threadIdx.x; i < K; i += blockDim.x) xsh[i + i / 32] = lkc_round_f16(xsh[i + i / 32], aq == LKC_AQ_BF16);
+    } else if (aq == LKC_AQ_Q8_K) {   /* K % 256 == 0: a warp per 256 */
+        for (g = wid; g < K / 256; g += 4) {
+            float v[8];
+            for (k = 0; k < 8; k++) v[k] = xsh[(g * 8 + k) * 33 + lane];
+            lkc_round_q8_K(v, lane);
+            for (k = 0; k < 8; k++) xsh[(g * 8 + k) * 33 + lane] = v[k];
+        }
+    } else if (aq != LKC_AQ_F32) {   /* q8_0 / q8_1, K % 32 == 0: a thread per 32 (stride 33: no bank conflicts) */
+        for (g = threadIdx.x; g < ng; g += blockDim.x) xssh[g] = lkc_round_q8_0_seq(xsh + g * 33);
+    }
     lkc_cp_wait();
     __syncthreads();
     for (r = 0; r < rpw && n0 + r < N; r++) {
         const unsigned char *sw = sw0 + (size_t)r * stride;
+        int m = 0, nn = n0 + r;
         float acc = 0.0f;
+        while (nn >= ms.n[m]) nn -= ms.n[m++];
         for (g = lane; g < ng; g += 32) {
-            float w[32], xv[32], m = 0.0f, s;
-            lkc_dq32<TY>(sw + (size_t)(g / 32) * lkc_chunk_bytes(TY), g % 32, K - (g / 32) * 32 * 32, w, m1 ? &m : NULL);
+            float w[32], xv[32], mm = 0.0f, s;
+            lkc_dq32<TY>(sw + (size_t)(g / 32) * lkc_chunk_bytes(TY), g % 32, K - (g / 32) * 32 * 32, w, m1 ? &mm : NULL);
 #pragma unroll
             for (j = 0; j < 32; j++) xv[j] = g * 32 + j < K ? xsh[g * 33 + j] : 0.0f;
             if (!flt || g * 32 + 32 <= K) {
                 s = lkc_dot32(w, xv, 0);
-                if (m1) s += m * XS[g];
+                if (m1) s += mm * xssh[g];
             } else {
                 const int rem = K - g * 32;
                 s = 0.0f;
@@ -542,7 +620,7 @@ __global__ void __launch_bounds__(128) lkc_k_mv(const unsigned char *W, size_t r
             acc += s;
         }
         acc = lkc_wsum(acc);
-        if (lane == 0) Y[n0 + r] = acc + (bias ? bias[n0 + r] : 0.0f);
+        if (lane == 0) ms.y[m][nn] = acc + (ms.b[m] ? ms.b[m][nn] : 0.0f);
     }
 }
 /* x[t] = row tok[t] of an embedding table * scale (+ row *pos0 + t of pos, an f32 table); x: [T, K] */
@@ -581,12 +659,17 @@ static int lkc_has_kernel(lk_type t) {
 #define LKC_NT 8
 template <int TY>
 static void lkc_launch_mm(const lkc_w *w, const float *x, const float *xs, int T, float *y, const float *bias, cudaStream_t st) {
-    const unsigned nb = (unsigned)(w->n_out + 3) / 4;
-    const int rpw = lkc_mv_smem(w->n_in, w->row_bytes, 2) <= 48 * 1024 ? 2 : 1;
-    if (T == 1 && w->row_bytes <= LKC_MV_ROW && lkc_mv_smem(w->n_in, w->row_bytes, rpw) <= 48 * 1024)
-        lkc_k_mv<TY><<<(unsigned)(w->n_out + 4 * rpw - 1) / (4 * rpw), 128, lkc_mv_smem(w->n_in, w->row_bytes, rpw), st>>>(w->d, w->row_bytes, w->n_out, w->n_in,
-                                                                                                                   x, xs, y, bias, rpw);
-    else lkc_k_mm<TY, LKC_NT><<<dim3(nb, (unsigned)(T + LKC_NT - 1) / LKC_NT), 128, 0, st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, T, y, bias);
+    lkc_k_mm<TY, LKC_NT><<<dim3((unsigned)(w->n_out + 3) / 4, (unsigned)(T + LKC_NT - 1) / LKC_NT), 128, 0, st>>>(w->d, w->row_bytes, w->n_out, w->n_in, x, xs, T,
+                                                                                                             y, bias);
+}
+/* rows per warp of lkc_k_mv for rows of K elements and row_bytes (0: too long for it) */
+static int lkc_mv_rpw(int K, size_t row_bytes) {
+    if (row_bytes > LKC_MV_ROW) return 0;
+    return lkc_mv_smem(K, row_bytes, 2) <= 48 * 1024 ? 2 : lkc_mv_smem(K, row_bytes, 1) <= 48 * 1024 ? 1 : 0;
+}
+template <int TY>
+static void lkc_launch_mv(const lkc_mvset *ms, const lkc_w *w, int N, const float *x, int rpw, cudaStream_t st) {
+    lkc_k_mv<TY><<<(unsigned)(N + 4 * rpw - 1) / (4 * rpw), 128, lkc_mv_smem(w->n_in, w->row_bytes, rpw), st>>>(*ms, w->row_bytes, N, w->n_in, x, w->aq, rpw);
 }
 template <int TY>
 static void lkc_launch_embed(const lkc_w *w, const int *tok, int T, float scale, const float *pos, const int *pos0, float *x, cudaStream_t st) {
@@ -595,6 +678,16 @@ static void lkc_launch_embed(const lkc_w *w, const int *tok, int T, float scale,
 static lk_status lkc_mm_run(const lkc_w *w, const float *xq, const float *xs, int T, float *y, const float *bias, cudaStream_t st) {
     switch (w->type) {
 #define LKC_CASE(TY) case TY: lkc_launch_mm<TY>(w, xq, xs, T, y, bias, st); break;
+    LKC_TYPES(LKC_CASE)
+#undef LKC_CASE
+    default: return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: no matmul kernel for %s", lk_type_name((lk_type)w->type));
+    }
+    LKC_CHECK(cudaGetLastError(), "matmul launch");
+    return LK_OK;
+}
+static lk_status lkc_mv_run(const lkc_mvset *ms, const lkc_w *w, int N, const float *x, int rpw, cudaStream_t st) {
+    switch (w->type) {
+#define LKC_CASE(TY) case TY: lkc_launch_mv<TY>(ms, w, N, x, rpw, st); break;
     LKC_TYPES(LKC_CASE)
 #undef LKC_CASE
     default: return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: no matmul kernel for %s", lk_type_name((lk_type)w->type));
@@ -1176,6 +1269,14 @@ static unsigned lkc_blocks(long long n, int per) { return (unsigned)((n + per - 
 static lk_status lkc_matmul(lk_cuda_context *c, const lkc_w *w, const float *x, int T, float *y, const float *b, int same) {
     const float *xq = x;
     lk_status st;
+    const int rpw = T == 1 ? lkc_mv_rpw(w->n_in, w->row_bytes) : 0;
+    if (rpw) {   /* decode: lkc_k_mv rounds x itself */
+        lkc_mvset ms;
+        memset(&ms, 0, sizeof ms);
+        ms.w[0] = w->d; ms.y[0] = y; ms.b[0] = b; ms.n[0] = w->n_out;
+        c->aq_src = NULL;
+        return lkc_mv_run(&ms, w, w->n_out, x, rpw, c->st);
+    }
     if (w->aq != LKC_AQ_F32) {
         if (!(same && c->aq_src == x && c->aq_mode == w->aq && c->aq_T == T && c->aq_K == w->n_in)) {
             if ((st = lkc_actq_run(w->aq, x, c->xq, c->xs, T, w->n_in, c->st))) return st;
@@ -1184,6 +1285,25 @@ static lk_status lkc_matmul(lk_cuda_context *c, const lkc_w *w, const float *x, 
         xq = c->xq;
     }
     return lkc_mm_run(w, xq, c->xs, T, y, b, c->st);
+}
+/* y_i = W_i x' (+ b_i), i < n, matrices reading the same x: one lkc_k_mv
+ * launch when T == 1 and they share a type and row length that it takes,
+ * else lkc_matmul each (x rounded once) */
+static lk_status lkc_matmuls(lk_cuda_context *c, int n, const lkc_w *const *w, const float *x, int T, float *const *y, const float *const *b) {
+    int i, N = 0, rpw = T == 1 ? lkc_mv_rpw(w[0]->n_in, w[0]->row_bytes) : 0;
+    lk_status st;
+    for (i = 1; i < n; i++)
+        if (w[i]->type != w[0]->type || w[i]->n_in != w[0]->n_in || w[i]->row_bytes != w[0]->row_bytes) rpw = 0;
+    if (rpw && n <= LKC_MV_MAX) {
+        lkc_mvset ms;
+        memset(&ms, 0, sizeof ms);
+        for (i = 0; i < n; i++) { ms.w[i] = w[i]->d; ms.y[i] = y[i]; ms.b[i] = b[i]; ms.n[i] = w[i]->n_out; N += w[i]->n_out; }
+        c->aq_src = NULL;
+        return lkc_mv_run(&ms, w[0], N, x, rpw, c->st);
+    }
+    for (i = 0; i < n; i++)
+        if ((st = lkc_matmul(c, w[i], x, T, y[i], b[i], i > 0))) return st;
+    return LK_OK;
 }
 /* ln: the architecture's norm (RMSNorm or LayerNorm); else RMSNorm (q/k norms, post-norms) */
 static void lkc_norm_rows(const lk_cuda_context *c, const float *x, float *y, const float *w, const float *b, int rows, int n, int ln) {
@@ -1211,9 +1331,12 @@ static lk_status lkc_forward(lk_cuda_context *c, int T, int out_from) {
         const lk_rope *r = L->rope ? &hp->rope_swa : &hp->rope;
         const int n_rot = hp->rope.n_rot ? (r->n_rot < d ? r->n_rot : d) : 0, neox = r->mode == LK_ROPE_NEOX;
         const unsigned nb = lkc_blocks((long long)T * (H + G) * (d / 2), 256);
-        if ((st = lkc_matmul(c, &L->wq, c->xn, T, c->q, L->bq, 0)) || (st = lkc_matmul(c, &L->wk, c->xn, T, c->k, L->bk, 1)) ||
-            (st = lkc_matmul(c, &L->wv, c->xn, T, c->v, L->bv, 1)))
-            return st;
+        {
+            const lkc_w *w3[3] = { &L->wq, &L->wk, &L->wv };
+            float *y3[3] = { c->q, c->k, c->v };
+            const float *b3[3] = { L->bq, L->bk, L->bv };
+            if ((st = lkc_matmuls(c, 3, w3, c->xn, T, y3, b3))) return st;
+        }
         if (L->q_norm) { lkc_norm_rows(c, c->q, c->q, L->q_norm, NULL, T * H, d, 0); lkc_norm_rows(c, c->k, c->k, L->k_norm, NULL, T * G, d, 0); }
         /* RoPE on q, k (q *= q_scale after it), then k, v into the cache */
         if (c->es == 2) {
@@ -1235,7 +1358,10 @@ static lk_status lkc_forward(lk_cuda_context *c, int T, int out_from) {
             if ((st = lkc_matmul(c, &L->up, c->xn, T, c->ff2, L->b_up, 0))) return st;
             lkc_glu<<<lkc_blocks(TF, 256), 256, 0, s>>>(c->ff2, c->ff2, TF, 2, g->gelu_tab);
         } else {                     /* h = act(gate xn) * up xn */
-            if ((st = lkc_matmul(c, &L->gate, c->xn, T, c->ff1, NULL, 0)) || (st = lkc_matmul(c, &L->up, c->xn, T, c->ff2, NULL, 1))) return st;
+            const lkc_w *w2[2] = { &L->gate, &L->up };
+            float *y2[2] = { c->ff1, c->ff2 };
+            const float *b2[2] = { NULL, NULL };
+            if ((st = lkc_matmuls(c, 2, w2, c->xn, T, y2, b2))) return st;
             lkc_glu<<<lkc_blocks(TF, 256), 256, 0, s>>>(c->ff1, c->ff2, TF, ffn == LK__FFN_GEGLU ? 1 : 0, g->gelu_tab);
         }
         if ((st = lkc_matmul(c, &L->down, c->ff2, T, c->o, L->b_down, 0))) return st;
