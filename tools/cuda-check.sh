@@ -9,10 +9,13 @@
 #      Q4_K_M, Q6_K, F16, BF16) and a SmolLM-135M-shaped Q4_0, made by
 #      tools/synth: pp512 and tg128, the weights' read rate against the GPU's
 #      read bandwidth, and GPU vs CPU logits after 32 tokens.
+#   3. with BASE=REV: the same bench from llmkit_cuda.h as of git revision
+#      REV (built here with nvcc $CUDA_ARCH), alternated with this build's,
+#      twice, for a before/after on one machine in one run.
 # Usage: tools/cuda-check.sh [OUTDIR]      (default build/cuda-check)
 # Variables: TEST (build/tests/test_cuda), BENCH (build/bench-cuda),
 #   SYNTH (build/synth), MODELS (a scratch folder, default $TMPDIR/llmkit-cuda),
-#   TYPES (the 1.1B types), REPS (5).
+#   TYPES (the 1.1B types), REPS (5), BASE (none), CUDA_ARCH (-arch=native).
 set -uo pipefail
 out=${1:-build/cuda-check}
 TEST=${TEST:-build/tests/test_cuda}; BENCH=${BENCH:-build/bench-cuda}; SYNTH=${SYNTH:-build/synth}
@@ -33,4 +36,14 @@ done
 f=$MODELS/smollm-135m-Q4_0.gguf
 [ -s "$f" ] || "$SYNTH" --preset smollm-135m --type Q4_0 -t "$(nproc)" -q -o "$f" && files+=(-m "$f")
 timeout 300 "$BENCH" "${files[@]}" -p 512 -n 128 -r "$REPS" --cpu-check 32 2>&1 | tee "$out/bench.md"; [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+if [ -n "${BASE:-}" ]; then
+  b=$out/base; mkdir -p "$b"
+  if git show "$BASE:llmkit_cuda.h" > "$b/llmkit_cuda.h" && git show "$BASE:llmkit.h" > "$b/llmkit.h" &&
+     nvcc -O2 ${CUDA_ARCH:--arch=native} -I"$b" -Itools -Xcompiler -O2,-march=native,-fopenmp tools/bench-cuda.cu -o "$b/bench-cuda" -lm; then
+    for k in 1 2; do
+      echo "== $BASE (run $k)"; timeout 300 "$b/bench-cuda" "${files[@]}" -p 512 -n 128 -r "$REPS" 2>&1 | tee "$out/bench-base-$k.md"
+      echo "== this build (run $k)"; timeout 300 "$BENCH" "${files[@]}" -p 512 -n 128 -r "$REPS" 2>&1 | tee "$out/bench-this-$k.md"
+    done
+  else echo "BASE=$BASE: could not build its bench-cuda"; rc=1; fi
+fi
 exit $rc
