@@ -3624,12 +3624,31 @@ static LK__UNUSED void lk__vec_dot_f16_ref(int64_t n, float *s, const void *vx, 
  * 16 fp32 lanes, lane j adds the (exact) products of elements 2j+1 then 2j
  * of every 32-element chunk, one rounding each, denormals flushed; then the
  * 16 lanes are summed pairwise (8 + 8, 4 + 4, 2 + 2, 1 + 1). Each step is
- * an explicit fma: a product of two bf16 values is exact unless it is below
- * FLT_MIN, so this is "round the product, then add" for every product that
- * is not tiny, and it does not depend on whether the compiler contracts
- * a * b + c (a tiny product is fused, never rounded on its own). Other
- * lengths accumulate in double. */
+ * an explicit fma (lk__bf16_fma): a product of two bf16 values is exact
+ * unless it is below FLT_MIN, so this is "round the product, then add" for
+ * every product that is not tiny, and it does not depend on whether the
+ * compiler contracts a * b + c (a tiny product is fused, never rounded on
+ * its own). Other lengths accumulate in double. */
 static float lk__ftz(float v) { return fabsf(v) < 1.17549435e-38f ? 0.0f * v : v; }
+/* c + a b as one step of that instruction: rounded to nearest even, then
+ * flushed to zero (sign kept) when tiny, tininess judged after rounding
+ * with an unbounded exponent (x86's flush-to-zero). Measured on an AMD
+ * EPYC's vdpbf16ps: FLT_MIN - 2^-150 gives 0, FLT_MIN - 2^-151 (a tie, to
+ * even) and FLT_MIN - 2^-152 give FLT_MIN, FLT_MIN - 3 2^-152 gives 0.
+ * fmaf rounds onto the denormal grid instead; the two differ only where
+ * fmaf gives +-FLT_MIN for an exact sum below FLT_MIN - 2^-151, which is
+ * decided exactly: the double product of two bf16 values is exact, a
+ * two-sum gives p + c = s + err exactly, and s - T is exact (Sterbenz). */
+static float lk__bf16_fma(float a, float b, float c) {
+    const float r = fmaf(a, b, c);
+    if (fabsf(r) == 1.17549435e-38f) {
+        const double p = (double)a * (double)b, s = p + (double)c, bv = s - p;
+        const double err = (p - (s - bv)) + ((double)c - bv), sg = r > 0.0f ? 1.0 : -1.0;
+        const double T = 1.1754943157898259e-38;   /* FLT_MIN - 2^-151, exactly */
+        return (sg * s - T) + sg * err < 0.0 ? 0.0f * r : r;
+    }
+    return lk__ftz(r);
+}
 static LK__UNUSED void lk__vec_dot_bf16_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     int64_t i;
@@ -3638,8 +3657,8 @@ static LK__UNUSED void lk__vec_dot_bf16_ref(int64_t n, float *s, const void *vx,
         int j;
         for (i = 0; i < n; i += 32)
             for (j = 0; j < 16; j++) {
-                acc[j] = lk__ftz(fmaf(lk__ftz(lk_bf16_to_fp32(x[i + 2 * j + 1])), lk__ftz(lk_bf16_to_fp32(y[i + 2 * j + 1])), acc[j]));
-                acc[j] = lk__ftz(fmaf(lk__ftz(lk_bf16_to_fp32(x[i + 2 * j])), lk__ftz(lk_bf16_to_fp32(y[i + 2 * j])), acc[j]));
+                acc[j] = lk__bf16_fma(lk__ftz(lk_bf16_to_fp32(x[i + 2 * j + 1])), lk__ftz(lk_bf16_to_fp32(y[i + 2 * j + 1])), acc[j]);
+                acc[j] = lk__bf16_fma(lk__ftz(lk_bf16_to_fp32(x[i + 2 * j])), lk__ftz(lk_bf16_to_fp32(y[i + 2 * j])), acc[j]);
             }
         for (j = 0; j < 8; j++) t8[j] = acc[8 + j] + acc[j];
         for (j = 0; j < 4; j++) t4[j] = t8[4 + j] + t8[j];
@@ -6566,37 +6585,7 @@ static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
         _mm_storeu_si128((__m128i *)(void *)(y + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
     for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
 }
-#if !defined(LK__X86_BF16)
-/* bf16 without the AVX512-BF16 instruction: its arithmetic (the reference's)
- * in two 8-lane halves: lane j of half h is the reference's acc[8h + j];
- * odd pair element first (fma, as the reference), inputs and sums flushed
- * to zero (sign kept) */
-static inline __m256 lk__ftz8_x(__m256 v) {
-    const __m256 sg = _mm256_set1_ps(-0.0f);
-    return _mm256_and_ps(v, _mm256_or_ps(_mm256_cmp_ps(_mm256_andnot_ps(sg, v), _mm256_set1_ps(1.17549435e-38f), _CMP_NLT_UQ), sg));
-}
-static void lk__vd_bf16_avx2(int64_t n, float *s, const void *vx, const void *vy) {
-    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
-    const __m256i hi = _mm256_set1_epi32((int)0xFFFF0000u);
-    __m256 acc[2];
-    __m128 t;
-    int64_t i;
-    int h;
-    acc[0] = acc[1] = _mm256_setzero_ps();
-    for (i = 0; i < n; i += 32)
-        for (h = 0; h < 2; h++) {
-            const __m256i a = LK__LD256(x + 2 * i + 32 * h), b = LK__LD256(y + 2 * i + 32 * h);
-            const __m256 xo = lk__ftz8_x(_mm256_castsi256_ps(_mm256_and_si256(a, hi))), yo = lk__ftz8_x(_mm256_castsi256_ps(_mm256_and_si256(b, hi)));
-            const __m256 xe = lk__ftz8_x(_mm256_castsi256_ps(_mm256_slli_epi32(a, 16))), ye = lk__ftz8_x(_mm256_castsi256_ps(_mm256_slli_epi32(b, 16)));
-            acc[h] = lk__ftz8_x(_mm256_fmadd_ps(xo, yo, acc[h]));
-            acc[h] = lk__ftz8_x(_mm256_fmadd_ps(xe, ye, acc[h]));
-        }
-    acc[0] = _mm256_add_ps(acc[1], acc[0]);                                        /* t8 */
-    t = _mm_add_ps(_mm256_extractf128_ps(acc[0], 1), _mm256_castps256_ps128(acc[0]));   /* t4 */
-    t = _mm_add_ps(t, _mm_movehl_ps(t, t));
-    *s = _mm_cvtss_f32(_mm_add_ss(t, _mm_movehdup_ps(t)));
-}
-#else
+#if defined(LK__X86_BF16)
 /* bf16: the AVX512-BF16 dot instruction is the reference's arithmetic */
 static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
@@ -6807,13 +6796,13 @@ static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsi
 /* bf16 tiles without the AVX512-BF16 instruction (reference
  * lk__vec_dot_bf16_ref): its arithmetic is an f32 fma per pair element with
  * denormal inputs read as zero and tiny results flushed to zero, which is
- * what the FPU does by itself in the MXCSR modes DAZ + FTZ. The one
- * difference is where "tiny" is decided (the FPU rounds first, with an
- * unbounded exponent), so the tile runs in those modes and then reads the
- * underflow flag: set (some sum fell below FLT_MIN: never on real weights)
- * means the tile is recomputed by lk__vd_bf16_avx2, which flushes in
- * software. The final 16-lane sum runs in the caller's modes, as in the
- * reference. 3 instructions per 8 products instead of 11. */
+ * what the FPU does by itself in the MXCSR modes DAZ + FTZ (tininess after
+ * rounding, as the instruction and lk__bf16_fma). The tile runs in those
+ * modes and then reads the underflow flag: set (some sum fell below
+ * FLT_MIN: never on real weights) means the tile is recomputed by the
+ * scalar reference, so an FPU that decided tininess otherwise could not
+ * change a result. The final 16-lane sum runs in the caller's modes, as in
+ * the reference. 3 instructions per 8 products instead of 11. */
 #if defined(__GNUC__) || defined(__clang__)
 #define LK__NOINL __attribute__((noinline))
 #elif defined(_MSC_VER)
@@ -6882,8 +6871,8 @@ static void lk__tile_bf16_avx2(int64_t n, const unsigned char *w, size_t ws, con
             int i, j;
             if (C == 1 && R == LK__TR) r1 = LK__TR, c1 = 1;
             else r1 = R - r >= 2 ? 2 : 1, c1 = C - c >= 2 ? 2 : 1;
-            if (lk__tile_bf16_ftz(n, wr, ws, ac, as, acc, r1, c1)) {   /* something tiny: the software flushes */
-                for (i = 0; i < r1; i++) for (j = 0; j < c1; j++) lk__vd_bf16_avx2(n, &y[(c + j) * ys + r + i], wr + (size_t)i * ws, ac + (size_t)j * as);
+            if (lk__tile_bf16_ftz(n, wr, ws, ac, as, acc, r1, c1)) {   /* something tiny: the reference */
+                for (i = 0; i < r1; i++) for (j = 0; j < c1; j++) lk__vec_dot_bf16_ref(n, &y[(c + j) * ys + r + i], wr + (size_t)i * ws, ac + (size_t)j * as);
                 continue;
             }
             for (i = 0; i < r1; i++)

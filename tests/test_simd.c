@@ -236,6 +236,24 @@ static void test_bf16_tiny(void) {
                 CHECK(memcmp(y1, y2, sizeof(float) * (size_t)N_OUT * nc) == 0, "case %d, %d columns, %d threads: differs from the reference", mode, nc, th);
             }
     }
+    {   /* the reference against what vdpbf16ps gave on an AMD EPYC (AVX512-BF16) for one lane:
+         * 1 * 2^-126 (element 1, first) then w0 * x0: a result tiny after rounding with an
+         * unbounded exponent is flushed, one that rounds up to FLT_MIN is kept */
+        static const float w0[5] = { -0x1p-75f, -0x1p-76f, -0x1p-76f, -0x3p-77f, -0x1p-75f }, x0[5] = { 0x1p-75f, 0x1p-75f, 0x1p-76f, 0x1p-75f, 0x1p-75f };
+        static const float x1[5] = { 0x1p-126f, 0x1p-126f, 0x1p-126f, 0x1p-126f, 0x1p-125f };
+        static const float want[5] = { 0.0f, 0x1p-126f, 0x1p-126f, 0.0f, 0x1p-125f };   /* FLT_MIN - 2^-150, - 2^-151, - 2^-152, - 3 2^-152; 2 FLT_MIN - 2^-150 */
+        unsigned char wr[64], xr[64];
+        float got;
+        for (mode = 0; mode < 5; mode++) {
+            memset(wr, 0, sizeof wr); memset(xr, 0, sizeof xr);
+            put16(wr, lk_fp32_to_bf16(w0[mode])); put16(xr, lk_fp32_to_bf16(x0[mode]));
+            put16(wr + 2, lk_fp32_to_bf16(1.0f)); put16(xr + 2, lk_fp32_to_bf16(x1[mode]));
+            lk__vec_dot_bf16_ref(32, &got, wr, xr);
+            CHECK(memcmp(&got, &want[mode], sizeof got) == 0, "instruction case %d: reference %a, the instruction gave %a", mode, got, want[mode]);
+            lk__vec_dot_bf16(32, &got, wr, xr);
+            CHECK(memcmp(&got, &want[mode], sizeof got) == 0, "instruction case %d: vec_dot %a, the instruction gave %a", mode, got, want[mode]);
+        }
+    }
     free(scr);
     lk_t_end();
 }
