@@ -524,7 +524,15 @@ typedef struct lkc_mvset {
     const float *b[LKC_MV_MAX];
     int n[LKC_MV_MAX];   /* rows of each; 0 past the last */
 } lkc_mvset;
-__host__ __device__ static int lkc_mv_xfl(int K) { return (K + K / 32 + 1 + 3) / 4 * 4 + ((K + 31) / 32 + 3) / 4 * 4; }   /* floats: x' padded, then the sums */
+__host__ __device__ static int lkc_mv_xpad(int K) { return (K + K / 32 + 1 + 3) / 4 * 4; }   /* floats of x' padded */
+__host__ __device__ static int lkc_mv_xfl(int K) { return lkc_mv_xpad(K) + ((K + 31) / 32 + 3) / 4 * 4; }   /* floats: x' padded, then the sums */
+/* global row r of a set: row *nn of matrix m (the return) */
+__device__ __forceinline__ int lkc_mv_row(const lkc_mvset &ms, int r, int *nn) {
+    int m = 0;
+    while (r >= ms.n[m]) r -= ms.n[m++];
+    *nn = r;
+    return m;
+}
 static size_t lkc_mv_smem(int K, size_t row_bytes, int rpw) {   /* bytes; over 48 KiB: not this kernel */
     return (size_t)lkc_mv_xfl(K) * 4 + (size_t)(4 * rpw) * ((row_bytes + 15) / 16 * 16);
 }
@@ -571,14 +579,14 @@ __global__ void __launch_bounds__(128) lkc_k_mv(lkc_mvset ms, size_t row_bytes, 
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, n0 = (blockIdx.x * 4 + wid) * rpw;
     const int ng = (K + 31) / 32, rb = (int)row_bytes, stride = (rb + 15) / 16 * 16, xfl = lkc_mv_xfl(K);
     const int flt = TY == LK_TYPE_F32 || TY == LK_TYPE_F16 || TY == LK_TYPE_BF16, m1 = TY == LK_TYPE_Q4_1 || TY == LK_TYPE_Q5_1;
-    float *xsh = (float *)(void *)lkc_dsh, *xssh = xsh + (K + K / 32 + 1 + 3) / 4 * 4;
+    float *xsh = (float *)(void *)lkc_dsh, *xssh = xsh + lkc_mv_xpad(K);
     unsigned char *sw0 = (unsigned char *)(void *)(xsh + xfl) + (size_t)wid * rpw * stride;
     int g, j, i, r, k;
     for (i = threadIdx.x; i < K; i += blockDim.x) lkc_cp<4>(xsh + i + i / 32, X + i);
     lkc_cp_commit();
     for (r = 0; r < rpw && n0 + r < N; r++) {   /* global row n0 + r: row nn of matrix m */
-        int m = 0, nn = n0 + r;
-        while (nn >= ms.n[m]) nn -= ms.n[m++];
+        int nn;
+        const int m = lkc_mv_row(ms, n0 + r, &nn);
         lkc_warp_copy_async(sw0 + (size_t)r * stride, ms.w[m] + (size_t)nn * row_bytes, rb, lane);
     }
     lkc_cp_commit();
@@ -600,9 +608,9 @@ __global__ void __launch_bounds__(128) lkc_k_mv(lkc_mvset ms, size_t row_bytes, 
     __syncthreads();
     for (r = 0; r < rpw && n0 + r < N; r++) {
         const unsigned char *sw = sw0 + (size_t)r * stride;
-        int m = 0, nn = n0 + r;
+        int nn;
+        const int m = lkc_mv_row(ms, n0 + r, &nn);
         float acc = 0.0f;
-        while (nn >= ms.n[m]) nn -= ms.n[m++];
         for (g = lane; g < ng; g += 32) {
             float w[32], xv[32], mm = 0.0f, s;
             lkc_dq32<TY>(sw + (size_t)(g / 32) * lkc_chunk_bytes(TY), g % 32, K - (g / 32) * 32 * 32, w, m1 ? &mm : NULL);
@@ -1284,19 +1292,24 @@ LKDEF lk_status lk_cuda_context_new(lk_cuda_model *g, const lk_cuda_context_para
 }
 
 static unsigned lkc_blocks(long long n, int per) { return (unsigned)((n + per - 1) / per); }
+/* y_i = W_i x' (+ b_i), i < n (<= LKC_MV_MAX, one type and row length), one
+ * lkc_k_mv launch. It does not write c->xq, so the cached rounding is dropped
+ * (a later "same" call must not take c->xq for this x). */
+static lk_status lkc_mv_set(lk_cuda_context *c, int n, const lkc_w *const *w, const float *x, float *const *y, const float *const *b, int rpw) {
+    lkc_mvset ms;
+    int i, N = 0;
+    memset(&ms, 0, sizeof ms);
+    for (i = 0; i < n; i++) { ms.w[i] = w[i]->d; ms.y[i] = y[i]; ms.b[i] = b[i]; ms.n[i] = w[i]->n_out; N += w[i]->n_out; }
+    c->aq_src = NULL;
+    return lkc_mv_run(&ms, w[0], N, x, rpw, c->st);
+}
 /* y = W x' (+ b), x' = x rounded for W's type. same: x is unchanged since
  * the previous call (Q, K, V; gate, up), so its rounding may be reused. */
 static lk_status lkc_matmul(lk_cuda_context *c, const lkc_w *w, const float *x, int T, float *y, const float *b, int same) {
     const float *xq = x;
     lk_status st;
     const int rpw = T == 1 ? lkc_mv_rpw(w->n_in, w->row_bytes) : 0;
-    if (rpw) {   /* decode: lkc_k_mv rounds x itself */
-        lkc_mvset ms;
-        memset(&ms, 0, sizeof ms);
-        ms.w[0] = w->d; ms.y[0] = y; ms.b[0] = b; ms.n[0] = w->n_out;
-        c->aq_src = NULL;
-        return lkc_mv_run(&ms, w, w->n_out, x, rpw, c->st);
-    }
+    if (rpw) return lkc_mv_set(c, 1, &w, x, &y, &b, rpw);   /* decode: lkc_k_mv rounds x itself */
     if (w->aq != LKC_AQ_F32) {
         if (!(same && c->aq_src == x && c->aq_mode == w->aq && c->aq_T == T && c->aq_K == w->n_in)) {
             if ((st = lkc_actq_run(w->aq, x, c->xq, c->xs, T, w->n_in, c->st))) return st;
@@ -1310,17 +1323,11 @@ static lk_status lkc_matmul(lk_cuda_context *c, const lkc_w *w, const float *x, 
  * launch when T == 1 and they share a type and row length that it takes,
  * else lkc_matmul each (x rounded once) */
 static lk_status lkc_matmuls(lk_cuda_context *c, int n, const lkc_w *const *w, const float *x, int T, float *const *y, const float *const *b) {
-    int i, N = 0, rpw = T == 1 ? lkc_mv_rpw(w[0]->n_in, w[0]->row_bytes) : 0;
+    int i, rpw = T == 1 ? lkc_mv_rpw(w[0]->n_in, w[0]->row_bytes) : 0;
     lk_status st;
     for (i = 1; i < n; i++)
         if (w[i]->type != w[0]->type || w[i]->n_in != w[0]->n_in || w[i]->row_bytes != w[0]->row_bytes) rpw = 0;
-    if (rpw && n <= LKC_MV_MAX) {
-        lkc_mvset ms;
-        memset(&ms, 0, sizeof ms);
-        for (i = 0; i < n; i++) { ms.w[i] = w[i]->d; ms.y[i] = y[i]; ms.b[i] = b[i]; ms.n[i] = w[i]->n_out; N += w[i]->n_out; }
-        c->aq_src = NULL;
-        return lkc_mv_run(&ms, w[0], N, x, rpw, c->st);
-    }
+    if (rpw && n <= LKC_MV_MAX) return lkc_mv_set(c, n, w, x, y, b, rpw);
     for (i = 0; i < n; i++)
         if ((st = lkc_matmul(c, w[i], x, T, y[i], b[i], i > 0))) return st;
     return LK_OK;
