@@ -8,7 +8,10 @@
  *   fp32 FMA      12 chains of 8-lane vfmadd: 16 flop per instruction
  *   int8 dot      the AVX2 pair the q4_0 / q8_0 kernels use (u8 x s8 pairs,
  *                 vpmaddubsw + vpmaddwd): 32 multiply-adds per vpmaddubsw
- *   int8 VNNI     vpdpbusd (where compiled with AVX512-VNNI): 32 per instruction
+ *   fp32 FMA zmm  16-lane vfmadd (where compiled with AVX-512): 32 flop
+ *   int8 VNNI     vpdpbusd ymm / zmm (where compiled with AVX512-VNNI): 32 / 64
+ *                 multiply-adds per instruction
+ *   bf16          vdpbf16ps zmm (where compiled with AVX512-BF16): 64 flop
  * and the memory-read bandwidth as tools/bench measures it. Prints one line
  * per figure. x86 with AVX2 only; elsewhere it says so and exits 0. */
 #include "lk_tool.h"
@@ -21,46 +24,93 @@ typedef struct { double secs; double ops; int kind; } pk_job;
 
 static double pk_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
 
-/* one thread: repeat a block of 12 independent chains until secs pass;
- * returns operations done (flop for fp32, multiply-adds for int8) */
+/* One chain step per kind, on twelve named registers (an array would live
+ * in memory); an empty asm keeps the compiler from folding the loop. Each
+ * kind's ops per instruction are in pk_kinds. */
+#define PK_LOOP(T, INIT, STEP, SINKV)                                                                    \
+    {                                                                                                    \
+        T x0 = INIT(0), x1 = INIT(1), x2 = INIT(2), x3 = INIT(3), x4 = INIT(4), x5 = INIT(5), x6 = INIT(6), \
+          x7 = INIT(7), x8 = INIT(8), x9 = INIT(9), xa = INIT(10), xb = INIT(11);                        \
+        while (1) {                                                                                      \
+            int r;                                                                                       \
+            for (r = 0; r < 256; r++) {                                                                  \
+                STEP(x0); STEP(x1); STEP(x2); STEP(x3); STEP(x4); STEP(x5);                              \
+                STEP(x6); STEP(x7); STEP(x8); STEP(x9); STEP(xa); STEP(xb);                              \
+                __asm__ volatile("" : "+x"(x0), "+x"(x1), "+x"(x2), "+x"(x3), "+x"(x4), "+x"(x5));      \
+            }                                                                                            \
+            it += 256;                                                                                   \
+            if ((it & 4095) == 0 && pk_now() - t0 > secs) break;                                         \
+        }                                                                                                \
+        sink = SINKV(x0) + SINKV(x1) + SINKV(x2) + SINKV(x3) + SINKV(x4) + SINKV(x5) + SINKV(x6) +       \
+               SINKV(x7) + SINKV(x8) + SINKV(x9) + SINKV(xa) + SINKV(xb);                                \
+    }
+
+typedef struct { const char *what; double ops_per_step; } pk_kind;
+static const pk_kind pk_kinds[] = {
+    { "fp32 FMA peak, 8-lane vfmadd", 16.0 },                           /* GFLOP/s */
+    { "int8 dot peak, AVX2 pair (vpmaddubsw+vpmaddwd)", 32.0 },         /* G multiply-adds/s */
+#if defined(__AVX512F__)
+    { "fp32 FMA peak, 16-lane vfmadd (zmm)", 32.0 },
+#endif
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+    { "int8 dot peak, vpdpbusd ymm", 32.0 },
+    { "int8 dot peak, vpdpbusd zmm", 64.0 },
+#endif
+#if defined(__AVX512BF16__) && defined(__AVX512VL__)
+    { "bf16 dot peak, vdpbf16ps zmm", 64.0 },                           /* GFLOP/s: 32 products + 32 adds */
+#endif
+};
+#define PK_NK ((int)(sizeof pk_kinds / sizeof pk_kinds[0]))
+
+/* one thread: repeat a block of 12 independent chains of kind `kind` (an
+ * index into pk_kinds) until secs pass; returns the operations done */
 static double pk_run(int kind, double secs) {
     double t0 = pk_now();
     long it = 0;
+    volatile float sink = 0;
+    const char *w = pk_kinds[kind].what;
     const __m256 a = _mm256_set1_ps(1.0000001f), b = _mm256_set1_ps(0.9999999f);
     const __m256i u = _mm256_set1_epi8(3), s = _mm256_set1_epi8(-2), one = _mm256_set1_epi16(1);
-    /* twelve named registers (an array would live in memory) */
-    __m256 f0 = _mm256_set1_ps(0.f), f1 = _mm256_set1_ps(1.f), f2 = _mm256_set1_ps(2.f), f3 = _mm256_set1_ps(3.f), f4 = _mm256_set1_ps(4.f),
-           f5 = _mm256_set1_ps(5.f), f6 = _mm256_set1_ps(6.f), f7 = _mm256_set1_ps(7.f), f8 = _mm256_set1_ps(8.f), f9 = _mm256_set1_ps(9.f),
-           fa = _mm256_set1_ps(10.f), fb = _mm256_set1_ps(11.f);
-    __m256i q0 = _mm256_set1_epi32(0), q1 = _mm256_set1_epi32(1), q2 = _mm256_set1_epi32(2), q3 = _mm256_set1_epi32(3), q4 = _mm256_set1_epi32(4),
-            q5 = _mm256_set1_epi32(5), q6 = _mm256_set1_epi32(6), q7 = _mm256_set1_epi32(7), q8 = _mm256_set1_epi32(8), q9 = _mm256_set1_epi32(9),
-            qa = _mm256_set1_epi32(10), qb = _mm256_set1_epi32(11);
-#define PK_F(x) x = _mm256_fmadd_ps(x, a, b)
-#define PK_I(x) x = _mm256_add_epi32(x, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), one))
-    while (1) {
-        int r;
-        if (kind == 0)
-            for (r = 0; r < 256; r++) { PK_F(f0); PK_F(f1); PK_F(f2); PK_F(f3); PK_F(f4); PK_F(f5); PK_F(f6); PK_F(f7); PK_F(f8); PK_F(f9); PK_F(fa); PK_F(fb); }
-        else
-            for (r = 0; r < 256; r++) {
-                PK_I(q0); PK_I(q1); PK_I(q2); PK_I(q3); PK_I(q4); PK_I(q5); PK_I(q6); PK_I(q7); PK_I(q8); PK_I(q9); PK_I(qa); PK_I(qb);
-                __asm__ volatile("" : "+x"(q0), "+x"(q1), "+x"(q2), "+x"(q3), "+x"(q4), "+x"(q5));   /* keep the products in the loop */
-            }
-        it += 256;
-        if ((it & 4095) == 0 && pk_now() - t0 > secs) break;
+#define PK_F8I(i) _mm256_set1_ps((float)(i))
+#define PK_F8(x) x = _mm256_fmadd_ps(x, a, b)
+#define PK_F8S(x) _mm256_cvtss_f32(x)
+#define PK_I8I(i) _mm256_set1_epi32(i)
+/* the chain's own value is the signed operand: constant operands would let
+ * the compiler hoist the products out of the loop (it did: 345 G/s) */
+#define PK_I8(x) x = _mm256_add_epi32(x, _mm256_madd_epi16(_mm256_maddubs_epi16(u, x), one))
+#define PK_I8S(x) (float)_mm256_cvtsi256_si32(x)
+    if (kind == 0) PK_LOOP(__m256, PK_F8I, PK_F8, PK_F8S)
+    else if (kind == 1) PK_LOOP(__m256i, PK_I8I, PK_I8, PK_I8S)
+#if defined(__AVX512F__)
+    else if (strstr(w, "zmm)")) {
+        const __m512 a16 = _mm512_set1_ps(1.0000001f), b16 = _mm512_set1_ps(0.9999999f);
+#define PK_F16I(i) _mm512_set1_ps((float)(i))
+#define PK_F16(x) x = _mm512_fmadd_ps(x, a16, b16)
+#define PK_F16S(x) _mm512_reduce_add_ps(x)
+        PK_LOOP(__m512, PK_F16I, PK_F16, PK_F16S)
     }
-#undef PK_F
-#undef PK_I
-    {   /* keep the results alive */
-        volatile float sink = _mm256_cvtss_f32(_mm256_add_ps(_mm256_add_ps(_mm256_add_ps(f0, f1), _mm256_add_ps(f2, f3)),
-                                                 _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(f4, f5), _mm256_add_ps(f6, f7)),
-                                                               _mm256_add_ps(_mm256_add_ps(f8, f9), _mm256_add_ps(fa, fb)))));
-        volatile int isink = _mm256_cvtsi256_si32(_mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(q0, q1), _mm256_add_epi32(q2, q3)),
-                                                  _mm256_add_epi32(_mm256_add_epi32(_mm256_add_epi32(q4, q5), _mm256_add_epi32(q6, q7)),
-                                                                   _mm256_add_epi32(_mm256_add_epi32(q8, q9), _mm256_add_epi32(qa, qb)))));
-        (void)sink; (void)isink;
+#endif
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+    else if (strstr(w, "vpdpbusd ymm")) {
+#define PK_V8(x) x = _mm256_dpbusd_epi32(x, u, s)
+        PK_LOOP(__m256i, PK_I8I, PK_V8, PK_I8S)
+    } else if (strstr(w, "vpdpbusd zmm")) {
+        const __m512i u16 = _mm512_set1_epi8(3), s16 = _mm512_set1_epi8(-2);
+#define PK_V16I(i) _mm512_set1_epi32(i)
+#define PK_V16(x) x = _mm512_dpbusd_epi32(x, u16, s16)
+#define PK_V16S(x) (float)_mm512_reduce_add_epi32(x)
+        PK_LOOP(__m512i, PK_V16I, PK_V16, PK_V16S)
     }
-    return (double)it * 12 * (kind == 0 ? 16.0 : 32.0);   /* flop (fp32) or multiply-adds (int8) */
+#endif
+#if defined(__AVX512BF16__) && defined(__AVX512VL__)
+    else if (strstr(w, "vdpbf16ps zmm")) {
+        const __m512bh p = (__m512bh)_mm512_set1_epi16(0x3f80), q = (__m512bh)_mm512_set1_epi16(0x3f00);   /* 1.0, 0.5 */
+#define PK_B16(x) x = _mm512_dpbf16_ps(x, p, q)
+        PK_LOOP(__m512, PK_F16I, PK_B16, PK_F16S)
+    }
+#endif
+    (void)w; (void)sink;
+    return (double)it * 12 * pk_kinds[kind].ops_per_step;
 }
 static void pk_task(void *arg, int task, int n_tasks) {
     pk_job *j = (pk_job *)arg;
@@ -81,7 +131,7 @@ int main(int argc, char **argv) {
     memset(&th, 0, sizeof th);
     th.n_threads = nt;
     nt = lk_threads_count(&th);
-    for (kind = 0; kind < 2; kind++) {
+    for (kind = 0; kind < PK_NK; kind++) {
         double best = 0;
         int rep;
         for (rep = 0; rep < 3; rep++) {
@@ -92,8 +142,8 @@ int main(int argc, char **argv) {
             r = j.ops * nt / (pk_now() - t0);
             if (r > best) best = r;
         }
-        printf(kind == 0 ? "fp32 FMA peak, %d threads: %.1f GFLOP/s\n" : "int8 dot peak (vpmaddubsw+vpmaddwd), %d threads: %.1f G multiply-adds/s\n",
-               nt, best / 1e9);
+        printf("%s, %d threads: %.1f %s\n", pk_kinds[kind].what, nt, best / 1e9,
+               strstr(pk_kinds[kind].what, "int8") ? "G multiply-adds/s" : "GFLOP/s");
     }
     return 0;
 }
