@@ -1,7 +1,7 @@
 /* bench-matmul: throughput of lk_matmul per weight type.
  *
  *   cc -O2 -march=native -fopenmp -I. tools/bench-matmul.c -lm
- *   ./bench-matmul [-t THREADS] [-r ROWS] [-k COLS_IN] [-b COLS] [-n REPS] [TYPE...]
+ *   ./bench-matmul [-t THREADS] [-r ROWS] [-k COLS_IN] [-b COLS] [-n REPS] [--r8] [TYPE...]
  *
  * For each type: a ROWS x COLS_IN weight matrix (default 4096 x 4096) in
  * several copies that together exceed the last-level cache (so 1-column
@@ -9,7 +9,8 @@
  * weights read) and with COLS columns (default 64; GFLOP/s, 2 flops per
  * multiply-add). The memory line is a plain read of a 512 MiB buffer with
  * the same threads. Best of REPS runs (default 5) each: the machine may be
- * shared. Markdown table on stdout. */
+ * shared. --r8 first repacks the types that have interleaved rows (q4_0,
+ * q4_K) as the runtime does for mapped files. Markdown table on stdout. */
 #include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
@@ -50,7 +51,7 @@ static double mem_bw(const lk_threads *th, int reps) {
 int main(int argc, char **argv) {
     static const char *deflt[] = { "q4_0", "q8_0", "q4_K", "q5_K", "q6_K", "f16", "q5_0", "q4_1", "q5_1", "q2_K", "q3_K", "iq4_nl", "iq4_xs", "bf16", "f32" };
     const char *names[64];
-    int n_names = 0, nt = 2, i, k, reps = 5;
+    int n_names = 0, nt = 2, i, k, reps = 5, r8 = 0;
     int64_t rows = 4096, cols_in = 4096, nb = 64;
     lk_threads th;
     double bw;
@@ -61,14 +62,16 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "-k") && i + 1 < argc) cols_in = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-b") && i + 1 < argc) nb = atoll(argv[++i]);
         else if (!strcmp(argv[i], "-n") && i + 1 < argc) reps = atoi(argv[++i]);
-        else if (argv[i][0] == '-') return tool_usage("bench-matmul [-t threads] [-r rows] [-k cols_in] [-b cols] [-n reps] [type...]");
+        else if (!strcmp(argv[i], "--r8")) r8 = 1;
+        else if (argv[i][0] == '-') return tool_usage("bench-matmul [-t threads] [-r rows] [-k cols_in] [-b cols] [-n reps] [--r8] [type...]");
         else if (n_names < 64) names[n_names++] = argv[i];
     }
     if (!n_names) for (i = 0; i < (int)(sizeof deflt / sizeof deflt[0]); i++) names[n_names++] = deflt[i];
     memset(&th, 0, sizeof th);
     th.n_threads = nt;
     bw = mem_bw(&th, reps);
-    printf("threads %d, weights %lld x %lld, %lld columns for prefill\n\n", nt, (long long)rows, (long long)cols_in, (long long)nb);
+    printf("threads %d, weights %lld x %lld, %lld columns for prefill%s\n\n", nt, (long long)rows, (long long)cols_in, (long long)nb,
+           r8 ? ", interleaved rows (LK_LAYOUT_R8) where the type has them" : "");
     printf("| type | weights MiB | 1 col: ms | 1 col: GB/s | %% of memory | %lld cols: ms | %lld cols: GFLOP/s |\n", (long long)nb, (long long)nb);
     printf("|------|------------:|----------:|------------:|------------:|-----------:|-----------------:|\n");
     printf("| memory read | | | %.1f | 100%% | | |\n", bw);
@@ -99,6 +102,14 @@ int main(int argc, char **argv) {
         for (c = 1; c < n_copies; c++) memcpy(w + msz * (size_t)c, w, msz);
         ne[0] = cols_in; ne[1] = rows;
         for (c = 0; c < n_copies; c++) lk_tensor_init(&W[c], type, 2, ne, w + msz * (size_t)c);
+        if (r8 && lk_repack_r8_supported(type) && lk_repack_r8_size(&W[0])) {   /* the layout the runtime uses for mapped files */
+            const size_t rb = lk_repack_r8_size(&W[0]);
+            unsigned char *w8 = (unsigned char *)malloc(rb * (size_t)n_copies);
+            for (c = 0; c < n_copies; c++)
+                if (lk_repack_r8(&W[c], w8 + rb * (size_t)c, rb, &W[c])) return tool_lk_fail(1);
+            free(w);
+            w = w8;
+        }
         x = (float *)malloc(sizeof(float) * (size_t)(cols_in * nb));
         y = (float *)malloc(sizeof(float) * (size_t)(rows * nb));
         for (r = 0; r < cols_in * nb; r++) x[r] = frand();
