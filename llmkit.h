@@ -4672,8 +4672,15 @@ static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void
  * Output (row r, column c of q8_0 activations), blocks in order, acc = 0:
  *   isum = sum_j (q_j - 8) y_j                  exact int32
  *   acc  = fma((float)isum, d_r * d_c, acc)     (d_r * d_c rounded first)
- * SIMD: lk__r8_q4_0_x86 (8 rows x up to 4 columns, 15.7s). */
+ * SIMD: lk__r8_q4_0_x86 (8 rows x up to LK__R8_NC columns, 15.7s). */
 #define LK__R8_Q4_0_BLK 144
+/* columns per call of a q4_0 group kernel: 8 with VNNI (32 vector registers,
+ * one int32 accumulator pair per column), else 4 */
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__) && !defined(LLMKIT_NO_SIMD)
+#define LK__R8_NC 8
+#else
+#define LK__R8_NC 4
+#endif
 static void lk__repack_q4_0_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb) {   /* one group */
     int64_t i;
     int r, k;
@@ -4765,9 +4772,10 @@ static LK__UNUSED void lk__r8_q4_K_ref(int64_t n, const unsigned char *g, const 
     }
     for (r = 0; r < 8; r++) y[r] = acc[r] - accm[r];
 }
-/* 8 rows (group g) x C <= 4 columns (stride as) -> y[c * ys + r];
- * ysum[c * nbk + i] = 8 * (sum of column c's block i quants), for kernels
- * that fold the -8 offset in at the end */
+/* 8 rows (group g) x C <= LK__R8_NC columns (stride as) -> y[c * ys + r];
+ * for q8_0 columns ysum[2 (c nbk + i)] = 8 * (sum of column c's block i
+ * quants), for kernels that fold the -8 offset in at the end, and
+ * ysum[2 (c nbk + i) + 1] = the block's d as f32 (its bits) */
 typedef void (*lk__r8_fn)(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                           float *y, int64_t ys, int C);
 static LK__UNUSED void lk__r8_q4_0_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
@@ -4948,7 +4956,7 @@ LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols)
     if (!t || !t->vec_dot || n_in <= 0 || n_cols <= 0) return 0;
     if (t->vec_dot_type == LK_TYPE_F32) return 0;        /* activations used as they are */
     rs = lk_row_size(t->vec_dot_type, n_in);
-    if (rs && t->vec_dot_type == LK_TYPE_Q8_0) rs += (size_t)(n_in / 32) * 4;   /* block sums for LK_LAYOUT_R8 (15.7r) */
+    if (rs && t->vec_dot_type == LK_TYPE_Q8_0) rs += (size_t)(n_in / 32) * 8;   /* block sums and scales for LK_LAYOUT_R8 (15.7r) */
     if (!rs || !lk__mul_ok((uint64_t)n_cols, rs, &total) || total > SIZE_MAX - 128) return 0;
     return (size_t)total + 128;                           /* + alignment slack */
 }
@@ -4965,7 +4973,7 @@ typedef struct lk__matmul_job {
     lk__tile_fn tile;           /* several rows x columns at once, or NULL */
     lk__tile_fn tile1;          /* several rows x 1 column, or NULL        */
     lk__r8_fn r8;               /* LK_LAYOUT_R8: the group kernel          */
-    int32_t *ysum;              /* LK_LAYOUT_R8: 8 x block sums, [n_cols][n_in / 32] */
+    int32_t *ysum;              /* LK_LAYOUT_R8: [n_cols][n_in / 32][2], see lk__r8_fn */
     int f32_rows8;              /* f32 rows of vec_dot's order with a tail (n_in % 16): 8 rows at once */
 } lk__matmul_job;
 
@@ -5042,26 +5050,30 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
             for (i = 0; i < nbk; i++, b += 34) {
                 int32_t sum = 0;
                 int k;
+                float d = LK__H2F((uint16_t)(b[0] | b[1] << 8));
                 for (k = 0; k < 32; k++) sum += (int8_t)b[2 + k];
-                j->ysum[c * nbk + i] = 8 * sum;
+                j->ysum[2 * (c * nbk + i)] = 8 * sum;
+                memcpy(&j->ysum[2 * (c * nbk + i) + 1], &d, 4);
             }
         }
     }
 }
 /* LK_LAYOUT_R8: groups of 8 rows split over tasks; columns in chunks of 64
- * (their q8_0 activations stay in L2), 4 at a time through the kernel */
+ * (their q8_0 activations stay in L2), LK__R8_NC (q4_0) or 4 at a time
+ * through the kernel */
 static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     const int64_t ng = j->n_out / 8, g0 = ng * task / n_tasks, g1 = ng * (task + 1) / n_tasks, nbk = j->n_in / 32;
     const size_t gbytes = (size_t)(j->n_in / j->wt->blck_size) * lk__r8_blk(j->W->type);
+    const int64_t nc = j->W->type == LK_TYPE_Q4_0 ? LK__R8_NC : 4;   /* columns per kernel call */
     int64_t cb, g, c;
     for (cb = 0; cb < j->n_cols; cb += 64) {
         const int64_t ce = cb + 64 < j->n_cols ? cb + 64 : j->n_cols;
         for (g = g0; g < g1; g++) {
             const unsigned char *wg = LK__CAST(const unsigned char *, j->W->data) + (size_t)g * gbytes;
-            for (c = cb; c < ce; c += 4)
-                j->r8(j->n_in, wg, j->xq + (size_t)c * j->xq_row, j->xq_row, j->ysum ? j->ysum + c * nbk : NULL, nbk, &j->y[c * j->n_out + 8 * g],
-                      j->n_out, (int)(ce - c < 4 ? ce - c : 4));
+            for (c = cb; c < ce; c += nc)
+                j->r8(j->n_in, wg, j->xq + (size_t)c * j->xq_row, j->xq_row, j->ysum ? j->ysum + 2 * c * nbk : NULL, nbk, &j->y[c * j->n_out + 8 * g],
+                      j->n_out, (int)(ce - c < nc ? ce - c : nc));
         }
     }
 }
@@ -7700,35 +7712,55 @@ LK__AINL void lk__r8_q4_0_xc(int64_t n, const unsigned char *g, const unsigned c
                              float *y, int64_t ys, int C) {
     const __m256i m4 = _mm256_set1_epi8(15), one = _mm256_set1_epi16(1);
     const int64_t nb = n / 32;
-    __m256 acc[4];
+    __m256 acc[LK__R8_NC];
     int64_t i;
     int c, k;
     LK__UNROLL for (c = 0; c < C; c++) acc[c] = _mm256_setzero_ps();
     for (i = 0; i < nb; i++) {
         const unsigned char *b = g + (size_t)i * LK__R8_Q4_0_BLK;
         const __m256 dw = _mm256_cvtph_ps(LK__LD128(b));
-        __m256i t[4], u[4];
+        __m256i t[LK__R8_NC], u[LK__R8_NC];
         if (C == 1) {   /* decode streams the weights once: fetch ahead */
             _mm_prefetch((const char *)b + LK__PF, _MM_HINT_T0);
             _mm_prefetch((const char *)b + LK__PF + 64, _MM_HINT_T0);
             _mm_prefetch((const char *)b + LK__PF + 128, _MM_HINT_T0);
-        }   /* two int16 sums per column (shorter dependency chains) */
-        LK__UNROLL for (c = 0; c < C; c++) t[c] = u[c] = _mm256_setzero_si256();
+        }   /* two sums per column (shorter dependency chains); with VNNI
+             * they are int32 and t starts at -8 x the quant sum (the -8
+             * offset of every nibble), else int16, the offset subtracted
+             * after the pairs are widened */
+        LK__UNROLL for (c = 0; c < C; c++) {
+#if defined(LK__X86_VNNI)
+            t[c] = _mm256_set1_epi32(-ysum[2 * (c * nbk + i)]);
+#else
+            t[c] = _mm256_setzero_si256();
+#endif
+            u[c] = _mm256_setzero_si256();
+        }
         LK__UNROLL for (k = 0; k < 4; k++) {
             const __m256i p = LK__LD256(b + 16 + 32 * k);
             const __m256i lo = _mm256_and_si256(p, m4), hi = _mm256_and_si256(_mm256_srli_epi16(p, 4), m4);
             LK__UNROLL for (c = 0; c < C; c++) {
                 const unsigned char *q = a + (size_t)c * as + (size_t)i * 34 + 2;
+#if defined(LK__X86_VNNI)   /* u8 x s8 in groups of 4 straight into int32: the same exact sums */
+                t[c] = _mm256_dpbusd_epi32(t[c], lo, lk__bcast4_x(q + 4 * k));
+                u[c] = _mm256_dpbusd_epi32(u[c], hi, lk__bcast4_x(q + 16 + 4 * k));
+#else
                 t[c] = _mm256_add_epi16(t[c], _mm256_maddubs_epi16(lo, lk__bcast4_x(q + 4 * k)));
                 u[c] = _mm256_add_epi16(u[c], _mm256_maddubs_epi16(hi, lk__bcast4_x(q + 16 + 4 * k)));
+#endif
             }
         }
-        LK__UNROLL for (c = 0; c < C; c++) t[c] = _mm256_add_epi16(t[c], u[c]);
+#if defined(LK__X86_VNNI)
+        LK__UNROLL for (c = 0; c < C; c++) t[c] = _mm256_add_epi32(t[c], u[c]);
+        (void)one;
+#else
+        LK__UNROLL for (c = 0; c < C; c++)
+            t[c] = _mm256_sub_epi32(_mm256_madd_epi16(_mm256_add_epi16(t[c], u[c]), one), _mm256_set1_epi32(ysum[2 * (c * nbk + i)]));
+#endif
         LK__UNROLL for (c = 0; c < C; c++) {
-            const unsigned char *q = a + (size_t)c * as + (size_t)i * 34;
-            const __m256i is = _mm256_sub_epi32(_mm256_madd_epi16(t[c], one), _mm256_set1_epi32(ysum[c * nbk + i]));
-            const __m256 dd = _mm256_mul_ps(dw, _mm256_set1_ps(lk__h2f_x((uint16_t)(q[0] | q[1] << 8))));
-            acc[c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(is), dd, acc[c]);
+            float dy;
+            memcpy(&dy, &ysum[2 * (c * nbk + i) + 1], 4);
+            acc[c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(t[c]), _mm256_mul_ps(dw, _mm256_set1_ps(dy)), acc[c]);
         }
     }
     LK__UNROLL for (c = 0; c < C; c++) _mm256_storeu_ps(y + c * ys, acc[c]);
@@ -7736,6 +7768,12 @@ LK__AINL void lk__r8_q4_0_xc(int64_t n, const unsigned char *g, const unsigned c
 static void lk__r8_q4_0_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                             float *y, int64_t ys, int C) {
     switch (C) {   /* constant column counts, so the loops unroll */
+#if LK__R8_NC == 8
+    case 8: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 8); break;
+    case 7: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 7); break;
+    case 6: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 6); break;
+    case 5: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 5); break;
+#endif
     case 4: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 4); break;
     case 3: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 3); break;
     case 2: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 2); break;
@@ -7764,9 +7802,12 @@ LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned c
             for (o = 0; o < LK__R8_Q4_K_BLK; o += 64) _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK + o, _MM_HINT_T0);
         }
         for (j = 0; j < 4; j++) {
-            /* each row's scale of sub-blocks 2j, 2j+1 in both int16 lanes of its pair */
             const __m128i s8 = _mm_loadu_si128((const __m128i *)(const void *)(b + 32 + 16 * j));   /* sc[2j][0..7], sc[2j+1][0..7] */
+#if defined(LK__X86_VNNI)   /* each row's scale of sub-blocks 2j, 2j+1 as int32; the sums int32 (vpdpbusd) */
+            const __m256i sclo = _mm256_cvtepu8_epi32(s8), schi = _mm256_cvtepu8_epi32(_mm_srli_si128(s8, 8));
+#else       /* each row's scale of sub-blocks 2j, 2j+1 in both int16 lanes of its pair; the sums int16 */
             const __m256i sclo = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(s8, s8)), schi = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(s8, s8));
+#endif
             __m256i tl[4], th[4];
             LK__UNROLL for (c = 0; c < C; c++) tl[c] = th[c] = _mm256_setzero_si256();
             LK__UNROLL for (k = 0; k < 8; k++) {
@@ -7774,12 +7815,21 @@ LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned c
                 const __m256i lo = _mm256_and_si256(p, m4), hi = _mm256_and_si256(_mm256_srli_epi16(p, 4), m4);
                 LK__UNROLL for (c = 0; c < C; c++) {
                     const unsigned char *q = ai + (size_t)c * as + 4 + 64 * j + 4 * k;   /* q8_K: d (f32) first */
+#if defined(LK__X86_VNNI)
+                    tl[c] = _mm256_dpbusd_epi32(tl[c], lo, lk__bcast4_x(q));
+                    th[c] = _mm256_dpbusd_epi32(th[c], hi, lk__bcast4_x(q + 32));
+#else
                     tl[c] = _mm256_add_epi16(tl[c], _mm256_maddubs_epi16(lo, lk__bcast4_x(q)));
                     th[c] = _mm256_add_epi16(th[c], _mm256_maddubs_epi16(hi, lk__bcast4_x(q + 32)));
+#endif
                 }
             }
             LK__UNROLL for (c = 0; c < C; c++)
+#if defined(LK__X86_VNNI)
+                is[c] = _mm256_add_epi32(is[c], _mm256_add_epi32(_mm256_mullo_epi32(tl[c], sclo), _mm256_mullo_epi32(th[c], schi)));
+#else
                 is[c] = _mm256_add_epi32(is[c], _mm256_add_epi32(_mm256_madd_epi16(tl[c], sclo), _mm256_madd_epi16(th[c], schi)));
+#endif
         }
         {   /* mins: mn[sb][r] twice per row, times the pair bsums[2sb], bsums[2sb+1] */
             const __m128i m8a = _mm_loadu_si128((const __m128i *)(const void *)(b + 96)), m8b = _mm_loadu_si128((const __m128i *)(const void *)(b + 112));
