@@ -4674,8 +4674,8 @@ static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void
  *   acc  = fma((float)isum, d_r * d_c, acc)     (d_r * d_c rounded first)
  * SIMD: lk__r8_q4_0_x86 (8 rows x up to LK__R8_NC columns, 15.7s). */
 #define LK__R8_Q4_0_BLK 144
-/* columns per call of a q4_0 group kernel: 8 with VNNI (32 vector registers,
- * one int32 accumulator pair per column), else 4 */
+/* columns per call of a group kernel: 8 with VNNI (32 vector registers;
+ * q4_0 keeps an int32 accumulator pair per column), else 4 */
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__) && !defined(LLMKIT_NO_SIMD)
 #define LK__R8_NC 8
 #else
@@ -5059,13 +5059,12 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
     }
 }
 /* LK_LAYOUT_R8: groups of 8 rows split over tasks; columns in chunks of 64
- * (their q8_0 activations stay in L2), LK__R8_NC (q4_0) or 4 at a time
- * through the kernel */
+ * (their activations stay in L2), LK__R8_NC at a time through the kernel */
 static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     const int64_t ng = j->n_out / 8, g0 = ng * task / n_tasks, g1 = ng * (task + 1) / n_tasks, nbk = j->n_in / 32;
     const size_t gbytes = (size_t)(j->n_in / j->wt->blck_size) * lk__r8_blk(j->W->type);
-    const int64_t nc = j->W->type == LK_TYPE_Q4_0 ? LK__R8_NC : 4;   /* columns per kernel call */
+    const int64_t nc = LK__R8_NC;   /* columns per kernel call */
     int64_t cb, g, c;
     for (cb = 0; cb < j->n_cols; cb += 64) {
         const int64_t ce = cb + 64 < j->n_cols ? cb + 64 : j->n_cols;
@@ -7788,14 +7787,14 @@ static void lk__r8_q4_0_x86(int64_t n, const unsigned char *g, const unsigned ch
 LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys, int C) {
     const __m256i m4 = _mm256_set1_epi8(15);
     const int64_t nb = n / LK_QK_K;
-    __m256 acc[4], accm[4];
+    __m256 acc[LK__R8_NC], accm[LK__R8_NC];
     int64_t i;
     int c, j, k;
     LK__UNROLL for (c = 0; c < C; c++) acc[c] = accm[c] = _mm256_setzero_ps();
     for (i = 0; i < nb; i++) {
         const unsigned char *b = g + (size_t)i * LK__R8_Q4_K_BLK, *ai = a + (size_t)i * sizeof(lk_block_q8_K);
         const __m256 dw = _mm256_cvtph_ps(LK__LD128(b)), dmw = _mm256_cvtph_ps(LK__LD128(b + 16));
-        __m256i is[4], im[4];
+        __m256i is[LK__R8_NC], im[LK__R8_NC];
         LK__UNROLL for (c = 0; c < C; c++) is[c] = im[c] = _mm256_setzero_si256();
         if (C == 1) {   /* decode streams the weights once: fetch the next super-block (19 lines) */
             int o;
@@ -7808,7 +7807,7 @@ LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned c
 #else       /* each row's scale of sub-blocks 2j, 2j+1 in both int16 lanes of its pair; the sums int16 */
             const __m256i sclo = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(s8, s8)), schi = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(s8, s8));
 #endif
-            __m256i tl[4], th[4];
+            __m256i tl[LK__R8_NC], th[LK__R8_NC];
             LK__UNROLL for (c = 0; c < C; c++) tl[c] = th[c] = _mm256_setzero_si256();
             LK__UNROLL for (k = 0; k < 8; k++) {
                 const __m256i p = LK__LD256(b + 160 + 256 * j + 32 * k);
@@ -7842,7 +7841,11 @@ LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned c
             mv[6] = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(m8d, m8d)); mv[7] = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(m8d, m8d));
             LK__UNROLL for (c = 0; c < C; c++) {
                 const unsigned char *bs = ai + (size_t)c * as + 4 + LK_QK_K;   /* bsums */
+#if defined(LK__X86_VNNI)   /* vpdpwssd: the same int16 pair products, added in one instruction */
+                LK__UNROLL for (sb = 0; sb < 8; sb++) im[c] = _mm256_dpwssd_epi32(im[c], mv[sb], lk__bcast4_x(bs + 4 * sb));
+#else
                 LK__UNROLL for (sb = 0; sb < 8; sb++) im[c] = _mm256_add_epi32(im[c], _mm256_madd_epi16(mv[sb], lk__bcast4_x(bs + 4 * sb)));
+#endif
             }
         }
         LK__UNROLL for (c = 0; c < C; c++) {
@@ -7860,6 +7863,12 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
                             float *y, int64_t ys, int C) {
     (void)ysum; (void)nbk;
     switch (C) {
+#if LK__R8_NC == 8
+    case 8: lk__r8_q4_K_xc(n, g, a, as, y, ys, 8); break;
+    case 7: lk__r8_q4_K_xc(n, g, a, as, y, ys, 7); break;
+    case 6: lk__r8_q4_K_xc(n, g, a, as, y, ys, 6); break;
+    case 5: lk__r8_q4_K_xc(n, g, a, as, y, ys, 5); break;
+#endif
     case 4: lk__r8_q4_K_xc(n, g, a, as, y, ys, 4); break;
     case 3: lk__r8_q4_K_xc(n, g, a, as, y, ys, 3); break;
     case 2: lk__r8_q4_K_xc(n, g, a, as, y, ys, 2); break;
