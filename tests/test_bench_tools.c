@@ -286,6 +286,48 @@ int main(void) {
         free(out);
         lk_t_end();
     }
+    if (!file_exists("build/bench-matmul") || !file_exists("build/peak")) {
+        lk_t_skip("bench-matmul-and-peak", "build/bench-matmul or build/peak absent (run make)");
+    } else {   /* the kernel tools run and print a row per type / a positive rate per ceiling */
+        static const char *types[] = { "q4_0", "q4_K", "q8_0" };
+        char *out;
+        size_t k;
+        lk_t_begin("bench-matmul-and-peak");
+        out = run_capture("build/bench-matmul -t 1 -r 256 -k 2048 -b 9 -n 1 --r8 q4_0 q4_K q8_0");
+        CHECK(out && strstr(out, "interleaved rows (LK_LAYOUT_R8)"), "bench-matmul --r8 output:\n%s", out ? out : "(failed)");
+        for (k = 0; out && k < sizeof types / sizeof types[0]; k++) {
+            char pat[16];
+            const char *row;
+            double mib = 0, ms1 = 0, gbs = 0;
+            snprintf(pat, sizeof pat, "| %s |", types[k]);
+            row = strstr(out, pat);
+            CHECK(row && sscanf(row + strlen(pat), " %lf | %lf | %lf", &mib, &ms1, &gbs) == 3 && mib > 0 && ms1 > 0 && gbs > 0,
+                  "no %s row with positive numbers:\n%s", types[k], out);
+        }
+        free(out);
+        out = run_capture("build/peak -t 1 -s 0.01");
+        if (out && strstr(out, "needs x86 AVX2")) {   /* built without AVX2: nothing to measure */
+            printf("  peak: %s", out);
+            free(out);
+            out = NULL;
+        } else
+            CHECK(out && strstr(out, "fp32 FMA peak, 8-lane vfmadd, 1 threads: ") && strstr(out, "int8 dot peak, AVX2 pair"),
+                  "peak output:\n%s", out ? out : "(failed)");
+        if (out) {   /* every line: "<what>, 1 threads: <positive rate> <unit>" */
+            const char *l = out;
+            int lines = 0;
+            while (*l) {
+                const char *c = strstr(l, "threads: ");
+                const char *e = strchr(l, '\n');
+                CHECK(c && (!e || c < e) && atof(c + 9) > 0, "peak line without a positive rate: %.*s", e ? (int)(e - l) : (int)strlen(l), l);
+                lines++;
+                l = e ? e + 1 : l + strlen(l);
+            }
+            CHECK(lines >= 2, "peak printed %d lines", lines);
+        }
+        free(out);
+        lk_t_end();
+    }
     remove(path);
     return lk_t_exit();
 }
