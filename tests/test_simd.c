@@ -266,10 +266,13 @@ static void test_matmul(void) {
     const int64_t n_out = 45;
     size_t k;
     const size_t nt = sizeof types / sizeof types[0];
-    for (k = 0; k < nt + 4; k++) {
+    for (k = 0; k < nt + 7; k++) {
         /* then f32 and f16 with 172-wide rows (stories260K's FFN), a tail after the 16-lane chunks, and
-         * with 64-wide rows (its attention): decode runs both through the 4-row tiles */
-        lk_type t = k < nt ? types[k] : (k - nt) % 2 == 0 ? LK_TYPE_F32 : LK_TYPE_F16;
+         * with 64-wide rows (its attention): decode runs both through the 4-row tiles; then f16, bf16
+         * and f32 rows of the 1.1B shapes' length class (2,080 and 1,056: many 16- and 32-element
+         * steps, rows that leave L1) */
+        static const lk_type longt[3] = { LK_TYPE_F16, LK_TYPE_BF16, LK_TYPE_F32 };
+        lk_type t = k < nt ? types[k] : k < nt + 4 ? ((k - nt) % 2 == 0 ? LK_TYPE_F32 : LK_TYPE_F16) : longt[k - nt - 4];
         const lk_type_traits *tt = lk_type_get(t);
         lk_type vt = tt->vec_dot_type;
         size_t ws = lk_row_size(t, n_in), as = lk_row_size(vt, n_in), scr_n;
@@ -279,7 +282,7 @@ static void test_matmul(void) {
         lk_tensor W;
         char name[64];
         int ci;
-        n_in = k < nt ? 512 : k < nt + 2 ? 172 : 64;
+        n_in = k < nt ? 512 : k < nt + 2 ? 172 : k < nt + 4 ? 64 : t == LK_TYPE_F32 ? 1056 : 2080;
         ws = lk_row_size(t, n_in); as = lk_row_size(vt, n_in);
         snprintf(name, sizeof name, "matmul tiles %s n_in %d", tt->name, (int)n_in);
         lk_t_begin(name);
