@@ -70,7 +70,7 @@ static double pk_run(int kind, double secs) {
     volatile float sink = 0;
     const char *w = pk_kinds[kind].what;
     const __m256 a = _mm256_set1_ps(1.0000001f), b = _mm256_set1_ps(0.9999999f);
-    const __m256i u = _mm256_set1_epi8(3), s = _mm256_set1_epi8(-2), one = _mm256_set1_epi16(1);
+    const __m256i u = _mm256_set1_epi8(3), one = _mm256_set1_epi16(1);
 #define PK_F8I(i) _mm256_set1_ps((float)(i))
 #define PK_F8(x) x = _mm256_fmadd_ps(x, a, b)
 #define PK_F8S(x) _mm256_cvtss_f32(x)
@@ -92,6 +92,7 @@ static double pk_run(int kind, double secs) {
 #endif
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__)
     else if (strstr(w, "vpdpbusd ymm")) {
+        const __m256i s = _mm256_set1_epi8(-2);
 #define PK_V8(x) x = _mm256_dpbusd_epi32(x, u, s)
         PK_LOOP(__m256i, PK_I8I, PK_V8, PK_I8S)
     } else if (strstr(w, "vpdpbusd zmm")) {
