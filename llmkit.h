@@ -4676,7 +4676,7 @@ static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void
 #define LK__R8_Q4_0_BLK 144
 /* columns per call of a group kernel: 8 with VNNI (32 vector registers;
  * q4_0 keeps an int32 accumulator pair per column), else 4 */
-#if defined(__AVX512VNNI__) && defined(__AVX512VL__) && !defined(LLMKIT_NO_SIMD)
+#if defined(LK__X86_VNNI)
 #define LK__R8_NC 8
 #else
 #define LK__R8_NC 4

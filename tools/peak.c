@@ -45,19 +45,20 @@ static double pk_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &
                SINKV(x7) + SINKV(x8) + SINKV(x9) + SINKV(xa) + SINKV(xb);                                \
     }
 
-typedef struct { const char *what; double ops_per_step; } pk_kind;
+enum { PK_F8, PK_I8, PK_F16, PK_V8, PK_V16, PK_B16 };
+typedef struct { int id; const char *what; double ops_per_step; const char *unit; } pk_kind;
 static const pk_kind pk_kinds[] = {
-    { "fp32 FMA peak, 8-lane vfmadd", 16.0 },                           /* GFLOP/s */
-    { "int8 dot peak, AVX2 pair (vpmaddubsw+vpmaddwd)", 32.0 },         /* G multiply-adds/s */
+    { PK_F8, "fp32 FMA peak, 8-lane vfmadd", 16.0, "GFLOP/s" },
+    { PK_I8, "int8 dot peak, AVX2 pair (vpmaddubsw+vpmaddwd)", 32.0, "G multiply-adds/s" },
 #if defined(__AVX512F__)
-    { "fp32 FMA peak, 16-lane vfmadd (zmm)", 32.0 },
+    { PK_F16, "fp32 FMA peak, 16-lane vfmadd (zmm)", 32.0, "GFLOP/s" },
 #endif
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__)
-    { "int8 dot peak, vpdpbusd ymm", 32.0 },
-    { "int8 dot peak, vpdpbusd zmm", 64.0 },
+    { PK_V8, "int8 dot peak, vpdpbusd ymm", 32.0, "G multiply-adds/s" },
+    { PK_V16, "int8 dot peak, vpdpbusd zmm", 64.0, "G multiply-adds/s" },
 #endif
 #if defined(__AVX512BF16__) && defined(__AVX512VL__)
-    { "bf16 dot peak, vdpbf16ps zmm", 64.0 },                           /* GFLOP/s: 32 products + 32 adds */
+    { PK_B16, "bf16 dot peak, vdpbf16ps zmm", 64.0, "GFLOP/s" },        /* 32 products + 32 adds */
 #endif
 };
 #define PK_NK ((int)(sizeof pk_kinds / sizeof pk_kinds[0]))
@@ -68,49 +69,50 @@ static double pk_run(int kind, double secs) {
     double t0 = pk_now();
     long it = 0;
     volatile float sink = 0;
-    const char *w = pk_kinds[kind].what;
+    const int id = pk_kinds[kind].id;
     const __m256 a = _mm256_set1_ps(1.0000001f), b = _mm256_set1_ps(0.9999999f);
     const __m256i u = _mm256_set1_epi8(3), one = _mm256_set1_epi16(1);
-#define PK_F8I(i) _mm256_set1_ps((float)(i))
-#define PK_F8(x) x = _mm256_fmadd_ps(x, a, b)
-#define PK_F8S(x) _mm256_cvtss_f32(x)
-#define PK_I8I(i) _mm256_set1_epi32(i)
+#define PK_F8_I(i) _mm256_set1_ps((float)(i))
+#define PK_F8_STEP(x) x = _mm256_fmadd_ps(x, a, b)
+#define PK_F8_S(x) _mm256_cvtss_f32(x)
+#define PK_I8_I(i) _mm256_set1_epi32(i)
 /* the chain's own value is the signed operand: constant operands would let
- * the compiler hoist the products out of the loop (it did: 345 G/s) */
-#define PK_I8(x) x = _mm256_add_epi32(x, _mm256_madd_epi16(_mm256_maddubs_epi16(u, x), one))
-#define PK_I8S(x) (float)_mm256_cvtsi256_si32(x)
-    if (kind == 0) PK_LOOP(__m256, PK_F8I, PK_F8, PK_F8S)
-    else if (kind == 1) PK_LOOP(__m256i, PK_I8I, PK_I8, PK_I8S)
+ * the compiler hoist the products out of the loop (it did: the line
+ * measured vpaddd) */
+#define PK_I8_STEP(x) x = _mm256_add_epi32(x, _mm256_madd_epi16(_mm256_maddubs_epi16(u, x), one))
+#define PK_I8_S(x) (float)_mm256_cvtsi256_si32(x)
+    if (id == PK_F8) PK_LOOP(__m256, PK_F8_I, PK_F8_STEP, PK_F8_S)
+    else if (id == PK_I8) PK_LOOP(__m256i, PK_I8_I, PK_I8_STEP, PK_I8_S)
 #if defined(__AVX512F__)
-    else if (strstr(w, "zmm)")) {
+    else if (id == PK_F16) {
         const __m512 a16 = _mm512_set1_ps(1.0000001f), b16 = _mm512_set1_ps(0.9999999f);
-#define PK_F16I(i) _mm512_set1_ps((float)(i))
-#define PK_F16(x) x = _mm512_fmadd_ps(x, a16, b16)
-#define PK_F16S(x) _mm512_reduce_add_ps(x)
-        PK_LOOP(__m512, PK_F16I, PK_F16, PK_F16S)
+#define PK_F16_I(i) _mm512_set1_ps((float)(i))
+#define PK_F16_STEP(x) x = _mm512_fmadd_ps(x, a16, b16)
+#define PK_F16_S(x) _mm512_reduce_add_ps(x)
+        PK_LOOP(__m512, PK_F16_I, PK_F16_STEP, PK_F16_S)
     }
 #endif
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__)
-    else if (strstr(w, "vpdpbusd ymm")) {
+    else if (id == PK_V8) {
         const __m256i s = _mm256_set1_epi8(-2);
-#define PK_V8(x) x = _mm256_dpbusd_epi32(x, u, s)
-        PK_LOOP(__m256i, PK_I8I, PK_V8, PK_I8S)
-    } else if (strstr(w, "vpdpbusd zmm")) {
+#define PK_V8_STEP(x) x = _mm256_dpbusd_epi32(x, u, s)
+        PK_LOOP(__m256i, PK_I8_I, PK_V8_STEP, PK_I8_S)
+    } else if (id == PK_V16) {
         const __m512i u16 = _mm512_set1_epi8(3), s16 = _mm512_set1_epi8(-2);
-#define PK_V16I(i) _mm512_set1_epi32(i)
-#define PK_V16(x) x = _mm512_dpbusd_epi32(x, u16, s16)
-#define PK_V16S(x) (float)_mm512_reduce_add_epi32(x)
-        PK_LOOP(__m512i, PK_V16I, PK_V16, PK_V16S)
+#define PK_V16_I(i) _mm512_set1_epi32(i)
+#define PK_V16_STEP(x) x = _mm512_dpbusd_epi32(x, u16, s16)
+#define PK_V16_S(x) (float)_mm512_reduce_add_epi32(x)
+        PK_LOOP(__m512i, PK_V16_I, PK_V16_STEP, PK_V16_S)
     }
 #endif
 #if defined(__AVX512BF16__) && defined(__AVX512VL__)
-    else if (strstr(w, "vdpbf16ps zmm")) {
+    else if (id == PK_B16) {
         const __m512bh p = (__m512bh)_mm512_set1_epi16(0x3f80), q = (__m512bh)_mm512_set1_epi16(0x3f00);   /* 1.0, 0.5 */
-#define PK_B16(x) x = _mm512_dpbf16_ps(x, p, q)
-        PK_LOOP(__m512, PK_F16I, PK_B16, PK_F16S)
+#define PK_B16_STEP(x) x = _mm512_dpbf16_ps(x, p, q)
+        PK_LOOP(__m512, PK_F16_I, PK_B16_STEP, PK_F16_S)
     }
 #endif
-    (void)w; (void)sink;
+    (void)sink;
     return (double)it * 12 * pk_kinds[kind].ops_per_step;
 }
 static void pk_task(void *arg, int task, int n_tasks) {
@@ -143,8 +145,7 @@ int main(int argc, char **argv) {
             r = j.ops * nt / (pk_now() - t0);
             if (r > best) best = r;
         }
-        printf("%s, %d threads: %.1f %s\n", pk_kinds[kind].what, nt, best / 1e9,
-               strstr(pk_kinds[kind].what, "int8") ? "G multiply-adds/s" : "GFLOP/s");
+        printf("%s, %d threads: %.1f %s\n", pk_kinds[kind].what, nt, best / 1e9, pk_kinds[kind].unit);
     }
     return 0;
 }
