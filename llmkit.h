@@ -9810,10 +9810,12 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
     int w, lo = task * per, hi = lo + per > total ? total : lo + per;
     float *s = lk__task_f(kp, task);
     if (lk__rows_blocked(a)) {   /* items: (block of LK__QB tokens, head) */
-        const int nblk = (a->T + LK__QB - 1) / LK__QB, tot = nblk * H, pb = (tot + n_tasks - 1) / n_tasks;
-        const int b0 = task * pb, b1 = b0 + pb > tot ? tot : b0 + pb;
+        /* dealt out in turn (w = task, task + n_tasks, ...): a causal block's
+         * keys grow with its position, so halves in order would give the last
+         * task most of the work; each item is computed alone either way */
+        const int nblk = (a->T + LK__QB - 1) / LK__QB, tot = nblk * H;
         const size_t ss = (size_t)kp->n_ctx;
-        for (w = b0; w < b1; w++) {
+        for (w = task; w < tot; w += n_tasks) {
             const int t0 = (w / H) * LK__QB, h = w % H, nq = a->T - t0 < LK__QB ? a->T - t0 : LK__QB;
             const float *qs[LK__QB];
             float *outs[LK__QB], lses[LK__QB];
