@@ -12,6 +12,11 @@
  *   int8 VNNI     vpdpbusd ymm / zmm (where compiled with AVX512-VNNI): 32 / 64
  *                 multiply-adds per instruction
  *   bf16          vdpbf16ps zmm (where compiled with AVX512-BF16): 64 flop
+ *   int8 VNNI + the exact float steps: vpdpbusd ymm with, per 8 of them, one
+ *                 vcvtdq2ps + vmulps + vfmadd, the mix of the Q4_0 / Q4_K
+ *                 interleaved-row kernels (8 column sums per block, then
+ *                 acc = fma(float(isum), d_row * d_col, acc) to keep
+ *                 llama.cpp's rounding): the ceiling those kernels can reach
  * and the memory-read bandwidth as tools/bench measures it. Prints one line
  * per figure. x86 with AVX2 only; elsewhere it says so and exits 0. */
 #include "lk_tool.h"
@@ -45,7 +50,7 @@ static double pk_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &
                SINKV(x7) + SINKV(x8) + SINKV(x9) + SINKV(xa) + SINKV(xb);                                \
     }
 
-enum { PK_F8, PK_I8, PK_F16, PK_V8, PK_V16, PK_B16 };
+enum { PK_F8, PK_I8, PK_F16, PK_V8, PK_V16, PK_B16, PK_VX };
 typedef struct { int id; const char *what; double ops_per_step; const char *unit; } pk_kind;
 static const pk_kind pk_kinds[] = {
     { PK_F8, "fp32 FMA peak, 8-lane vfmadd", 16.0, "GFLOP/s" },
@@ -56,6 +61,7 @@ static const pk_kind pk_kinds[] = {
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__)
     { PK_V8, "int8 dot peak, vpdpbusd ymm", 32.0, "G multiply-adds/s" },
     { PK_V16, "int8 dot peak, vpdpbusd zmm", 64.0, "G multiply-adds/s" },
+    { PK_VX, "int8 dot, vpdpbusd ymm + per 8 one cvt, mul and fma (the interleaved-row kernels' mix)", 32.0, "G multiply-adds/s" },
 #endif
 #if defined(__AVX512BF16__) && defined(__AVX512VL__)
     { PK_B16, "bf16 dot peak, vdpbf16ps zmm", 64.0, "GFLOP/s" },        /* 32 products + 32 adds */
@@ -103,6 +109,31 @@ static double pk_run(int kind, double secs) {
 #define PK_V16_STEP(x) x = _mm512_dpbusd_epi32(x, u16, s16)
 #define PK_V16_S(x) (float)_mm512_reduce_add_epi32(x)
         PK_LOOP(__m512i, PK_V16_I, PK_V16_STEP, PK_V16_S)
+    } else if (id == PK_VX) {   /* 12 vpdpbusd chains, 3 fma chains fed by them and by 3 vmulps chains: 8 : 1 : 1 : 1 */
+        const __m256i s = _mm256_set1_epi8(-2);
+        __m256 f0 = a, f1 = a, f2 = a, g0 = b, g1 = b, g2 = b;
+#define PK_VX_STEP(x)                                                                                    \
+    do {                                                                                                 \
+        PK_V8_STEP(x0); PK_V8_STEP(x1); PK_V8_STEP(x2); PK_V8_STEP(x3); PK_V8_STEP(x4); PK_V8_STEP(x5);  \
+        PK_V8_STEP(x6); PK_V8_STEP(x7); PK_V8_STEP(x8); PK_V8_STEP(x9); PK_V8_STEP(xa); PK_V8_STEP(xb);  \
+        g0 = _mm256_mul_ps(g0, a); g1 = _mm256_mul_ps(g1, a); g2 = _mm256_mul_ps(g2, a);                 \
+        f0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(x0), g0, f0); f1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(x4), g1, f1); \
+        f2 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(x8), g2, f2);                                            \
+    } while (0)
+        __m256i x0 = PK_I8_I(0), x1 = PK_I8_I(1), x2 = PK_I8_I(2), x3 = PK_I8_I(3), x4 = PK_I8_I(4), x5 = PK_I8_I(5),
+                x6 = PK_I8_I(6), x7 = PK_I8_I(7), x8 = PK_I8_I(8), x9 = PK_I8_I(9), xa = PK_I8_I(10), xb = PK_I8_I(11);
+        while (1) {
+            int r;
+            for (r = 0; r < 256; r++) {
+                PK_VX_STEP(x);
+                __asm__ volatile("" : "+x"(x0), "+x"(x1), "+x"(x2), "+x"(x3), "+x"(x4), "+x"(x5));
+            }
+            it += 256;
+            if ((it & 4095) == 0 && pk_now() - t0 > secs) break;
+        }
+        sink = PK_I8_S(x0) + PK_I8_S(x1) + PK_I8_S(x2) + PK_I8_S(x3) + PK_I8_S(x4) + PK_I8_S(x5) + PK_I8_S(x6) + PK_I8_S(x7) +
+               PK_I8_S(x8) + PK_I8_S(x9) + PK_I8_S(xa) + PK_I8_S(xb) + PK_F8_S(f0) + PK_F8_S(f1) + PK_F8_S(f2) + PK_F8_S(g0) +
+               PK_F8_S(g1) + PK_F8_S(g2);
     }
 #endif
 #if defined(__AVX512BF16__) && defined(__AVX512VL__)
