@@ -917,7 +917,8 @@ typedef struct lk_attn_params {
 LKDEF lk_attn_params lk_attn_default_params(int head_dim);
 /* out[head_dim] = attention of q (one head) over kv head `kv_head`; *lse is
  * the log-sum-exp of the scaled scores (-inf if every key is masked, and
- * then out = 0). scratch must hold lk_attn_scratch_floats(p, n) floats for
+ * then out = 0); lse may be NULL when the caller merges nothing (then no
+ * logarithm is taken). scratch must hold lk_attn_scratch_floats(p, n) floats for
  * n = n_rows - row0 (or n_idx) keys. */
 LKDEF void lk_attn(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
                    float *out, float *lse, float *scratch);
@@ -8425,6 +8426,12 @@ static float lk__expf_ggml(float x) {
     float j = fmaf(fmaf(fmaf(8.247390389e-03f, b, 4.189976677e-02f), u, fmaf(1.666839570e-01f, b, 4.999912679e-01f)), u,
                    fmaf(9.999994040e-01f, b, 1.0f));
     if (fabsf(n) > 192.0f) return n <= 0.0f ? 0.0f : INFINITY;
+    if (n >= -126.0f && n <= 127.0f) {   /* 2^n is a normal float: j * 2^n rounds once, as ldexpf (no libm call) */
+        const uint32_t e = (uint32_t)((int)n + 127) << 23;
+        float p2;
+        memcpy(&p2, &e, 4);
+        return j * p2;
+    }
     return ldexpf(j, (int)n);
 }
 /* lk__expf_ggml on a vector, bit for bit: the same fused steps, and
@@ -8667,13 +8674,13 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
         s[j] = dot;
         if (dot > mx || dot != dot) mx = dot;   /* NaN sticks */
     }
-    if (cnt == 0) { *lse = -INFINITY; return; }
+    if (cnt == 0) { if (lse) *lse = -INFINITY; return; }
     if (p->score == LK_ATTN_SOFTMAX) {
         float inv;
         for (j = 0; j < n; j++) { float e = s[j] == -INFINITY ? 0.0f : expf(s[j] - mx); s[j] = e; sum += (double)e; }
         inv = (float)(1.0 / sum);
         for (j = 0; j < n; j++) s[j] *= inv;
-        *lse = mx + (float)log(sum);
+        if (lse) *lse = mx + (float)log(sum);
     } else {
         /* LSSA: a = softplus(ln d ln N cos), A = a / (sum a + 1e-8) */
         float f = logf((float)d) * logf((float)cnt);
@@ -8681,7 +8688,7 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
         for (j = 0; j < n; j++) { float a = s[j] == -INFINITY ? 0.0f : lk__softplus(f * s[j]); s[j] = a; sum += (double)a; }
         den = sum + 1e-8;
         for (j = 0; j < n; j++) s[j] = (float)((double)s[j] / den);
-        *lse = (float)log(sum);
+        if (lse) *lse = (float)log(sum);
         if (p->score == LK_ATTN_LSSAR) {
             /* B = ReLU(N A - O)^p, O = 0 for the first 3 rows; divide by max first */
             double o = qpos < 3 ? 0.0 : 1.0, m = 0.0, sb = 0.0, pw = p->lssar_p, epsn;
@@ -8689,12 +8696,12 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
             for (i = 0; i < d; i++) out[i] = 0.0f;
             if (m <= 0.0) {
                 for (j = 0; j < n; j++) s[j] = 0.0f;
-                *lse = -INFINITY;
+                if (lse) *lse = -INFINITY;
             } else {
                 for (j = 0; j < n; j++) { double b = s[j] > 0.0f ? pow((double)s[j] / m, pw) : 0.0; s[j] = (float)b; sb += b; }
                 epsn = 1e-8 * exp(-pw * log(m));          /* 1e-8 / m^p, may be inf only when B is tiny */
                 for (j = 0; j < n; j++) s[j] = (float)((double)s[j] / (sb + epsn));
-                *lse = (float)(pw * log(m) + log(sb));
+                if (lse) *lse = (float)(pw * log(m) + log(sb));
             }
         }
     }
@@ -9204,7 +9211,7 @@ static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, c
     }
     mx = lk__attn_mask_scale(p, qpos, kv, n, s);
     for (i = 0; i < d; i++) out[i] = 0.0f;
-    if (mx == -INFINITY) { *lse = -INFINITY; return; }
+    if (mx == -INFINITY) { if (lse) *lse = -INFINITY; return; }
     sum = lk__attn_exp(s, n, mx);
     lk__attn_weights(s, n, (float)(1.0 / sum), 0);
     for (i = 0; i < 16 * d; i++) acc[i] = 0.0f;
@@ -9215,7 +9222,7 @@ static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, c
         lk__vsum_add(acc, j0, s[j0], tmp, d);
     }
     lk__vsum_finish(acc, d, out);
-    *lse = mx + (float)log(sum);
+    if (lse) *lse = mx + (float)log(sum);
 }
 
 /* lk_attn for LK__QB consecutive queries of one head at once (prefill):
@@ -9382,12 +9389,12 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     }
     lk__attn_dots(q, kv, hoff, d, n, s);
     mx = lk__attn_mask_scale(p, qpos, kv, n, s);
-    if (mx == -INFINITY) { for (i = 0; i < d; i++) out[i] = 0.0f; *lse = -INFINITY; return; }
+    if (mx == -INFINITY) { for (i = 0; i < d; i++) out[i] = 0.0f; if (lse) *lse = -INFINITY; return; }
     sum = lk__attn_exp(s, n, mx);
     /* ggml scales by the float reciprocal of the double sum */
     lk__attn_weights(s, n, (float)(1.0 / sum), kv->type == LK_TYPE_F16 && p->f16_math);
     lk__attn_vsum(kv, hoff, d, n, s, out);
-    *lse = mx + (float)log(sum);
+    if (lse) *lse = mx + (float)log(sum);
 }
 
 /* Two query heads qa, qb of one GQA group over the same KV head (head_dim 8,
@@ -9417,11 +9424,11 @@ static void lk__attn_pair8(const lk_attn_params *p, const float *qa, const float
     for (h = 0; h < 2; h++) {
         lk__attn_dots_ref(q[h], kv, hoff, 8, j, n, sc[h]);
         mx[h] = lk__attn_mask_scale(p, qpos, kv, n, sc[h]);
-        if (mx[h] == -INFINITY) { for (i = 0; i < 8; i++) o[h][i] = 0.0f; *lse[h] = -INFINITY; continue; }
+        if (mx[h] == -INFINITY) { for (i = 0; i < 8; i++) o[h][i] = 0.0f; if (lse[h]) *lse[h] = -INFINITY; continue; }
         live |= 1 << h;
         sum[h] = lk__attn_exp(sc[h], n, mx[h]);
         lk__attn_weights(sc[h], n, (float)(1.0 / sum[h]), f16 && p->f16_math);
-        *lse[h] = mx[h] + (float)log(sum[h]);
+        if (lse[h]) *lse[h] = mx[h] + (float)log(sum[h]);
     }
     if (live == 3) {
         __m256 la[16], lb[16];
@@ -9855,10 +9862,9 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
         else if (ap.tree_parent) lk__tree_rows(a, task, t, &kv);
         if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
         else if (d == 8 && gqa % 2 == 0 && h % 2 == 0 && w + 1 < hi && !a->select) {   /* heads h, h + 1 share their KV head */
-            float lse2;
-            lk__attn_pair8(&ap, q, q + d, a->pos[t], &kv, h / gqa, out, out + d, &lse, &lse2, s, s + kp->n_ctx);
+            lk__attn_pair8(&ap, q, q + d, a->pos[t], &kv, h / gqa, out, out + d, NULL, NULL, s, s + kp->n_ctx);
             w++;
-        } else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s);
+        } else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, NULL, s);   /* no merge: no lse */
     }
 }
 static void lk__attend_rows(lk__attn_job *a) {

@@ -129,6 +129,12 @@ static void test_masks(void) {
     p.qrow = 160 + 7;
     lk_attn(&p, q, 1000, &kv, 0, out, &lse, scr);
     CHECK(lse == lse, "lse is NaN with a malformed tree");
+    p.causal = 1;   /* every key after the query's position: all masked, out = 0 (lse NULL: nothing written) */
+    p.tree_parent = NULL; p.tree_n = 0;
+    for (j = 0; j < D; j++) out[j] = 1.0f;
+    lk_attn(&p, q, -1, &kv, 0, out, NULL, scr);
+    for (j = 0; j < D; j++) fails += out[j] != 0.0f;
+    CHECK(fails == 0, "all keys masked, lse NULL: out not zeroed");
     lk_t_end();
 }
 
@@ -230,9 +236,9 @@ static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
     lk_kv_cache c;
     lk_kv_cache_params cp;
     lk_attn_params p = lk_attn_default_params(D);
-    int t, j, i, h, vis[N];
+    int t, j, i, h, vis[N], nolse_diff = 0;
     double ref[D], worst = 0, worst_read = 0;
-    float lse, Kh[N * D], Vh[N * D];
+    float lse, Kh[N * D], Vh[N * D], out2[D];
     char nm[128];
     snprintf(nm, sizeof nm, "kv type %s vs reference dequantization + naive attention", name);
     lk_t_begin(nm);
@@ -287,12 +293,17 @@ static void kv_type_case(const char *name, lk_type type, int zip_bits, int W) {
         lk_attn(&p, q, N - 1, &kv, h, out, &lse, scr);
         ref_attn(0, p.scale, 0, N - 1, q, Kh, Vh, vis, N, D, ref);
         if (maxdiff(out, ref, D) > worst) worst = maxdiff(out, ref, D);
+        lk_attn(&p, q, N - 1, &kv, h, out2, NULL, scr);   /* lse NULL: not computed, the same output */
+        nolse_diff += memcmp(out, out2, sizeof out2) != 0;
         p.score = LK_ATTN_LSSA;
         lk_attn(&p, q, N - 1, &kv, h, out, &lse, scr);
         ref_attn(1, 0, 0, N - 1, q, Kh, Vh, vis, N, D, ref);
         if (maxdiff(out, ref, D) > worst) worst = maxdiff(out, ref, D);
+        lk_attn(&p, q, N - 1, &kv, h, out2, NULL, scr);
+        nolse_diff += memcmp(out, out2, sizeof out2) != 0;
         p.score = LK_ATTN_SOFTMAX;
     }
+    CHECK(nolse_diff == 0, "%d outputs changed when lse was NULL", nolse_diff);
     CHECK(worst_read < 1e-5, "dequantized rows differ from the reference by %g", worst_read);
     CHECK(worst < 1e-4, "attention differs from the reference by %g", worst);
     printf("  %s: bytes %zu, |row - ref| %.2g, |attn - ref| %.2g\n", name, lk_kv_cache_bytes(&cp), worst_read, worst);
