@@ -6711,6 +6711,7 @@ LK__AINL void lk__tile_flt2_avx2(int64_t n, const unsigned char *w, size_t ws, c
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_x(lo[r][c], hi[r][c]);
 }
+#endif /* !LK__X86_512 */
 /* lk__hsum8_x of four vectors at once, the same additions in the same
  * order: v_r -> t_r = hi + lo (4 lanes), (t0 + t2) + (t1 + t3); returns
  * [sum v0, sum v1, sum v2, sum v3] */
@@ -6765,6 +6766,7 @@ static void lk__tile_flt4x1_avx2(int64_t n, const unsigned char *w, size_t ws, c
     }
     _mm_storeu_ps(y, lk__hsum8x4_x(_mm256_add_ps(h0, l0), _mm256_add_ps(h1, l1), _mm256_add_ps(h2, l2), _mm256_add_ps(h3, l3)));
 }
+#if !defined(LK__X86_512)
 static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                               int R, int C, int h) {
     int r, c;
@@ -7368,9 +7370,16 @@ static void lk__vd_f16_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
 }
 static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
-static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
+/* decode: four rows at once in ymm halves with one joint reduction (the same lanes and order as the zmm tile) */
+static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) {
+    if (n % 16 == 0) lk__tile_flt4x1_avx2(n, w, ws, a, y, 0);
+    else lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0);
+}
 static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
-static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
+static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) {
+    if (n % 16 == 0) lk__tile_flt4x1_avx2(n, w, ws, a, y, 1);
+    else lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1);
+}
 #if defined(LK__X86_BF16)
 static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
 static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
@@ -7633,8 +7642,8 @@ static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, 
 #define LK__DOTM(name, x86, arm, mcu) LK__DOT(name, x86, arm)
 #endif
 LK__DOTM(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm, lk__vd_f32_mcu)
-#if !defined(LK__X86) || defined(LK__X86_512)
-/* (AVX2 builds: beside lk__tile_flt_avx2; elsewhere lk_matmul does not pick it) */
+#if !defined(LK__X86)
+/* (x86 builds: beside lk__tile_flt_avx2; elsewhere lk_matmul does not pick it) */
 static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
     const int64_t n64 = n & ~(int64_t)63;
     int r;
