@@ -8936,6 +8936,13 @@ static double lk__attn_exp(float *s, int n, float mx) {
         _mm512_storeu_ps(s + j, e);
         sum += (double)_mm512_reduce_add_ps(e);
     }
+    if (j < n) {   /* the last group (m < 16 keys): the other lanes -inf (exp 0), masked load and store */
+        const __mmask16 k = (__mmask16)((1u << (n - j)) - 1u);
+        __m512 e = lk__expf16_ggml(_mm512_sub_ps(_mm512_mask_loadu_ps(_mm512_set1_ps(-INFINITY), k, s + j), _mm512_set1_ps(mx)));
+        _mm512_mask_storeu_ps(s + j, k, e);
+        sum += (double)_mm512_reduce_add_ps(e);
+        j = n;
+    }
 #elif defined(LK__X86)
     for (; j + 16 <= n; j += 16) {
         const __m256 lo = lk__expf8_ggml(_mm256_sub_ps(_mm256_loadu_ps(s + j), _mm256_set1_ps(mx)));
