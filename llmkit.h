@@ -9111,18 +9111,19 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
         const __m512 vs = _mm512_set1_ps(p->scale), ninf = _mm512_set1_ps(-INFINITY);
         __m512 vmx = ninf;
         __mmask16 nan = 0;
-        for (; j + 16 <= n; j += 16) {
+        for (; j < n; j += 16) {   /* the last group (under 16 keys): masked loads and store, the other lanes -inf */
+            const __mmask16 k = j + 16 <= n ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1u);
             const int r0 = kv->row0 + j;
-            __m512i kp = kv->pos ? _mm512_loadu_si512(LK__CAST(const void *, kv->pos + r0)) : _mm512_add_epi32(_mm512_set1_epi32(r0), iota);
-            __mmask16 ok = 0xFFFF;
+            __m512i kp = kv->pos ? _mm512_maskz_loadu_epi32(k, kv->pos + r0) : _mm512_add_epi32(_mm512_set1_epi32(r0), iota);
+            __mmask16 ok = k;
             __m512 sc;
             if (p->causal) ok &= _mm512_cmp_epi32_mask(kp, vq, _MM_CMPINT_LE);
             if (p->window > 0)   /* masked: qpos - kpos >= window and kpos >= n_sink */
                 ok &= (__mmask16)~(_mm512_cmp_epi32_mask(_mm512_sub_epi32(vq, kp), vw, _MM_CMPINT_NLT) &
                                    _mm512_cmp_epi32_mask(kp, vsink, _MM_CMPINT_NLT));
-            if (kv->seg) ok &= _mm512_cmp_epi32_mask(_mm512_loadu_si512(LK__CAST(const void *, kv->seg + r0)), _mm512_set1_epi32(p->qseg), _MM_CMPINT_EQ);
-            sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_loadu_ps(s + j), vs));
-            _mm512_storeu_ps(s + j, sc);
+            if (kv->seg) ok &= _mm512_cmp_epi32_mask(_mm512_maskz_loadu_epi32(k, kv->seg + r0), _mm512_set1_epi32(p->qseg), _MM_CMPINT_EQ);
+            sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, s + j), vs));
+            _mm512_mask_storeu_ps(s + j, k, sc);
             vmx = _mm512_max_ps(vmx, sc);
             nan |= _mm512_cmp_ps_mask(sc, sc, _CMP_UNORD_Q);
         }

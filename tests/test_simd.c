@@ -541,6 +541,49 @@ static void test_attn_stages(void) {
     lk_t_end();
 }
 
+/* The mask-and-scale stage (lk__attn_mask_scale: vector groups of 16 or
+ * 8 keys, the last one masked) against its definition written out here:
+ * a key is hidden (-inf) when causal and kpos > qpos, when a window is set
+ * and qpos - kpos >= window with kpos >= n_sink, or when its segment is not
+ * the query's; the others are score * scale; the result is their maximum.
+ * Every key count 0..40, positions from the view or from the row index. */
+static void test_attn_mask(void) {
+    enum { N = 48 };
+    static int32_t pos[N + 8], seg[N + 8];
+    float s0[N], s1[N + 16];
+    int n, j, bad = 0, cfg;
+    lk_t_begin("attn mask and scale (causal, window + sinks, segments, tails) = its definition");
+    for (j = 0; j < N + 8; j++) { pos[j] = j * 2 + (j % 3); seg[j] = j % 4 == 1; }
+    for (cfg = 0; cfg < 4; cfg++)
+        for (n = 0; n <= 40; n++) {
+            lk_attn_params p = lk_attn_default_params(8);
+            lk_kv_view kv;
+            const int qpos = cfg == 3 ? 1000 : 45;
+            float mx = -INFINITY, got;
+            memset(&kv, 0, sizeof kv);
+            kv.type = LK_TYPE_F32; kv.row0 = 5; kv.n_rows = 5 + n;
+            kv.pos = cfg == 1 ? NULL : pos;
+            kv.seg = cfg == 2 ? seg : NULL;
+            p.scale = 0.37f; p.qseg = 0;
+            if (cfg == 0) { p.window = 9; p.n_sink = 12; }
+            for (j = 0; j < n; j++) s0[j] = s1[j] = rng_f() * 4.0f;
+            s1[n] = 123.0f;   /* past the keys: must stay */
+            got = lk__attn_mask_scale(&p, qpos, &kv, n, s1);
+            for (j = 0; j < n; j++) {
+                const int r = kv.row0 + j, kpos = kv.pos ? kv.pos[r] : r;
+                const int hide = (p.causal && kpos > qpos) || (p.window > 0 && qpos - kpos >= p.window && kpos >= p.n_sink) ||
+                                 (kv.seg && kv.seg[r] != p.qseg);
+                const float want = hide ? -INFINITY : s0[j] * p.scale;
+                if (!hide && want > mx) mx = want;
+                if (memcmp(&want, &s1[j], 4) && bad++ < 5) CHECK(0, "cfg %d n %d key %d: %.9g, want %.9g", cfg, n, j, s1[j], want);
+            }
+            if (got != mx && bad++ < 5) CHECK(0, "cfg %d n %d: max %.9g, want %.9g", cfg, n, got, mx);
+            if (s1[n] != 123.0f && bad++ < 5) CHECK(0, "cfg %d n %d: wrote past the keys", cfg, n);
+        }
+    CHECK(bad == 0, "%d mismatches", bad);
+    lk_t_end();
+}
+
 /* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
  * decode path of tiny models): each output and lse equal two lk_attn calls
  * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
@@ -665,6 +708,7 @@ int main(void) {
     test_repack_r8();
     test_gelu_table();
     test_attn_stages();
+    test_attn_mask();
     test_attn_pair();
     test_silu_exp();
     return lk_t_exit();
