@@ -4978,12 +4978,18 @@ typedef struct lk__matmul_job {
     int f32_rows8;              /* f32 rows of vec_dot's order with a tail (n_in % 16): 8 rows at once */
 } lk__matmul_job;
 
-/* 1 if no x[i] is NaN or infinite (exponent bits all ones); a loop
- * compilers vectorise, cheap next to any product that reads x */
+/* 1 if no x[i] is NaN or infinite (exponent bits all ones); cheap next to
+ * any product that reads x (x86: 8 at a time; gcc -O2 left the loop scalar) */
 static int lk__all_finite(const float *x, size_t n) {
     uint32_t acc = 0;
-    size_t i;
-    for (i = 0; i < n; i++) { uint32_t u; memcpy(&u, x + i, 4); acc |= (~u & 0x7f800000u) == 0; }
+    size_t i = 0;
+#if defined(LK__X86)
+    const __m256i e = _mm256_set1_epi32(0x7f800000);
+    __m256i bad = _mm256_setzero_si256();
+    for (; i + 8 <= n; i += 8) bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x + i)), e), e));
+    acc = !_mm256_testz_si256(bad, bad);
+#endif
+    for (; i < n; i++) { uint32_t u; memcpy(&u, x + i, 4); acc |= (~u & 0x7f800000u) == 0; }
     return !acc;
 }
 static const unsigned char *lk__matmul_wrow(const lk_tensor *W, int64_t r) {

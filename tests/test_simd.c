@@ -584,6 +584,29 @@ static void test_attn_mask(void) {
     lk_t_end();
 }
 
+/* lk__all_finite (the check before quantizing activations and on the
+ * logits) against isfinite, for every length 0..40 and every position of
+ * one NaN, +inf or -inf among finite values (huge, tiny, -0) */
+static void test_all_finite(void) {
+    static const float specials[3] = { NAN, INFINITY, -INFINITY };
+    float x[40];
+    int n, pos, k, bad = 0;
+    lk_t_begin("all_finite = isfinite over every element");
+    for (n = 0; n <= 40; n++) {
+        for (pos = 0; pos < n; pos++) x[pos] = pos % 3 == 0 ? 3.0e38f : pos % 3 == 1 ? -1e-40f : -0.0f;
+        if (!lk__all_finite(x, (size_t)n) && bad++ < 5) CHECK(0, "n %d: finite values refused", n);
+        for (pos = 0; pos < n; pos++)
+            for (k = 0; k < 3; k++) {
+                const float keep = x[pos];
+                x[pos] = specials[k];
+                if (isfinite(x[pos]) || lk__all_finite(x, (size_t)n)) { if (bad++ < 5) CHECK(0, "n %d: special %d at %d not found", n, k, pos); }
+                x[pos] = keep;
+            }
+    }
+    CHECK(bad == 0, "%d mismatches", bad);
+    lk_t_end();
+}
+
 /* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
  * decode path of tiny models): each output and lse equal two lk_attn calls
  * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
@@ -709,6 +732,7 @@ int main(void) {
     test_gelu_table();
     test_attn_stages();
     test_attn_mask();
+    test_all_finite();
     test_attn_pair();
     test_silu_exp();
     return lk_t_exit();
