@@ -8441,12 +8441,6 @@ static float lk__expf_ggml(float x) {
     float j = fmaf(fmaf(fmaf(8.247390389e-03f, b, 4.189976677e-02f), u, fmaf(1.666839570e-01f, b, 4.999912679e-01f)), u,
                    fmaf(9.999994040e-01f, b, 1.0f));
     if (fabsf(n) > 192.0f) return n <= 0.0f ? 0.0f : INFINITY;
-    if (n >= -126.0f && n <= 127.0f) {   /* 2^n is a normal float: j * 2^n rounds once, as ldexpf (no libm call) */
-        const uint32_t e = (uint32_t)((int)n + 127) << 23;
-        float p2;
-        memcpy(&p2, &e, 4);
-        return j * p2;
-    }
     return ldexpf(j, (int)n);
 }
 /* lk__expf_ggml on a vector, bit for bit: the same fused steps, and
@@ -15014,16 +15008,14 @@ static void lk__norm_range(const lk_model *m, float *y, const float *x, const lk
  * (each row or element is computed alone, so the split changes no result):
  * op 0 norm rows (lk__norm_range), 1 GELU of n values (lk__gelu_rows),
  * 2 SwiGLU rows of F (lk__swiglu), 3 residual rows (lk__residual),
- * 4 q / k rows before attention (lk__qk_rows), 5 K / V rows into the
- * cache (lk__store_rows; its F is the layer). */
+ * 5 K / V rows into the cache (lk__store_rows; its F is the layer). */
 typedef struct lk__ew_job {
     lk_context *c; int op, T, F, mul; float *y; const float *x; const lk_tensor *w, *b; size_t n;
-    const lk__layer *L; const int *pos, *seg; int slot0;
+    const int *pos, *seg; int slot0;
 } lk__ew_job;
 static void lk__gelu_range(const lk_model *m, float *y, const float *x, size_t n, int mul);
 static void lk__swiglu_range(lk_context *c, int t0, int t1, int F);
 static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0, int t1);
-static void lk__qk_range(lk_context *c, const lk__layer *L, const int *pos, int t0, int t1);
 static void lk__store_range(lk_context *c, int il, int t0, int t1, int slot0, const int *pos, const int *seg);
 static void lk__ew_task(void *arg, int task, int n_tasks) {
     const lk__ew_job *j = LK__CAST(const lk__ew_job *, arg);
@@ -15036,7 +15028,6 @@ static void lk__ew_task(void *arg, int task, int n_tasks) {
         break;
     }
     case 2: lk__swiglu_range(j->c, t0, t1, j->F); break;
-    case 4: lk__qk_range(j->c, j->L, j->pos, t0, t1); break;
     case 5: lk__store_range(j->c, j->F, t0, t1, j->slot0, j->pos, j->seg); break;
     default: lk__residual_range(j->c, j->w, t0, t1); break;
     }
@@ -15101,30 +15092,6 @@ static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
     lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd);
 }
 
-/* q, k (and v) rows t0..t1-1 as attention takes them: per-head norms, RoPE,
- * the query scale, the rotation of kv_rotate. q: [T, H, d], k, v: [T, G, d] */
-static void lk__qk_range(lk_context *c, const lk__layer *L, const int *pos, int t0, int t1) {
-    const lk_hparams *hp = &c->m->hp;
-    const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
-    int t, i;
-    for (t = t0; t < t1; t++) {
-        float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
-        if (L->q_norm.data) {   /* per head, before RoPE */
-            for (i = 0; i < H; i++) lk_rmsnorm(qt + (size_t)i * d, qt + (size_t)i * d, LK__CAST(const float *, L->q_norm.data), d, hp->norm_eps);
-            for (i = 0; i < G; i++) lk_rmsnorm(kt + (size_t)i * d, kt + (size_t)i * d, LK__CAST(const float *, L->k_norm.data), d, hp->norm_eps);
-        }
-        if (hp->rope.n_rot) {
-            lk_rope_apply(L->rope, qt, H, d, pos[t]);
-            lk_rope_apply(L->rope, kt, G, d, pos[t]);
-        }
-        if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
-        if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */
-            float *vt = c->v + (size_t)t * nkv;
-            for (i = 0; i < H; i++) lk_hadamard(qt + (size_t)i * d, d);
-            for (i = 0; i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
-        }
-    }
-}
 /* x += Wo attention(RoPE(Wq xn), RoPE(Wk xn), Wv xn), xn = norm(x).
  * The chunk's K, V rows are stored at slots kv.n .. kv.n + T - 1 first. */
 static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
@@ -15151,11 +15118,22 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
         y3[0] = c->q; y3[1] = c->k; y3[2] = c->v;
         if ((st = lk__mm_n(c, 3, w3, b3, c->xn, T, y3))) return st;
     }
-    {
-        lk__ew_job j;
-        memset(&j, 0, sizeof j);
-        j.op = 4; j.T = T; j.L = L; j.pos = pos;
-        lk__ew_run(c, &j, (size_t)T * (size_t)(nq + nkv));
+    for (t = 0; t < T; t++) {   /* q: [T, H, d], k: [T, G, d] */
+        float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
+        if (L->q_norm.data) {   /* per head, before RoPE */
+            for (i = 0; i < H; i++) lk_rmsnorm(qt + (size_t)i * d, qt + (size_t)i * d, LK__CAST(const float *, L->q_norm.data), d, hp->norm_eps);
+            for (i = 0; i < G; i++) lk_rmsnorm(kt + (size_t)i * d, kt + (size_t)i * d, LK__CAST(const float *, L->k_norm.data), d, hp->norm_eps);
+        }
+        if (hp->rope.n_rot) {
+            lk_rope_apply(L->rope, qt, H, d, pos[t]);
+            lk_rope_apply(L->rope, kt, G, d, pos[t]);
+        }
+        if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+        if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */
+            float *vt = c->v + (size_t)t * nkv;
+            for (i = 0; i < H; i++) lk_hadamard(qt + (size_t)i * d, d);
+            for (i = 0; i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
+        }
     }
     lk__store_rows(c, il, T, c->kv.n, pos, seg);
     job = lk__layer_job(c, il, T, pos, seg);
