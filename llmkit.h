@@ -15008,7 +15008,7 @@ static void lk__norm_range(const lk_model *m, float *y, const float *x, const lk
  * (each row or element is computed alone, so the split changes no result):
  * op 0 norm rows (lk__norm_range), 1 GELU of n values (lk__gelu_rows),
  * 2 SwiGLU rows of F (lk__swiglu), 3 residual rows (lk__residual),
- * 5 K / V rows into the cache (lk__store_rows; its F is the layer). */
+ * 4 K / V rows into the cache (lk__store_rows; its F is the layer). */
 typedef struct lk__ew_job {
     lk_context *c; int op, T, F, mul; float *y; const float *x; const lk_tensor *w, *b; size_t n;
     const int *pos, *seg; int slot0;
@@ -15028,7 +15028,7 @@ static void lk__ew_task(void *arg, int task, int n_tasks) {
         break;
     }
     case 2: lk__swiglu_range(j->c, t0, t1, j->F); break;
-    case 5: lk__store_range(j->c, j->F, t0, t1, j->slot0, j->pos, j->seg); break;
+    case 4: lk__store_range(j->c, j->F, t0, t1, j->slot0, j->pos, j->seg); break;
     default: lk__residual_range(j->c, j->w, t0, t1); break;
     }
 }
@@ -15057,7 +15057,7 @@ static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *p
     lk__ew_job j;
     if (c->kv.zip_bits || c->kp.quest) { lk__store_range(c, il, 0, T, slot0, pos, seg); return; }
     memset(&j, 0, sizeof j);
-    j.op = 5; j.T = T; j.F = il; j.slot0 = slot0; j.pos = pos; j.seg = seg;
+    j.op = 4; j.T = T; j.F = il; j.slot0 = slot0; j.pos = pos; j.seg = seg;
     lk__ew_run(c, &j, (size_t)T * (size_t)(c->m->hp.n_head_kv * c->m->hp.head_dim_k) * 2);
 }
 /* x[t] = token_embd[tok[t]] * embd_scale (+ position_embd[pos[t]]); x: [T, E] */

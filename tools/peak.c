@@ -31,8 +31,10 @@ static double pk_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &
 
 /* One chain step per kind, on twelve named registers (an array would live
  * in memory); an empty asm keeps the compiler from folding the loop. Each
- * kind's ops per instruction are in pk_kinds. */
-#define PK_LOOP(T, INIT, STEP, SINKV)                                                                    \
+ * kind's ops per instruction are in pk_kinds. PK_LOOPX also runs EXTRA once
+ * per round of twelve steps (it may read x0..xb). */
+#define PK_LOOP(T, INIT, STEP, SINKV) PK_LOOPX(T, INIT, STEP, SINKV, (void)0)
+#define PK_LOOPX(T, INIT, STEP, SINKV, EXTRA)                                                            \
     {                                                                                                    \
         T x0 = INIT(0), x1 = INIT(1), x2 = INIT(2), x3 = INIT(3), x4 = INIT(4), x5 = INIT(5), x6 = INIT(6), \
           x7 = INIT(7), x8 = INIT(8), x9 = INIT(9), xa = INIT(10), xb = INIT(11);                        \
@@ -41,6 +43,7 @@ static double pk_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &
             for (r = 0; r < 256; r++) {                                                                  \
                 STEP(x0); STEP(x1); STEP(x2); STEP(x3); STEP(x4); STEP(x5);                              \
                 STEP(x6); STEP(x7); STEP(x8); STEP(x9); STEP(xa); STEP(xb);                              \
+                EXTRA;                                                                                   \
                 __asm__ volatile("" : "+x"(x0), "+x"(x1), "+x"(x2), "+x"(x3), "+x"(x4), "+x"(x5));      \
             }                                                                                            \
             it += 256;                                                                                   \
@@ -112,28 +115,14 @@ static double pk_run(int kind, double secs) {
     } else if (id == PK_VX) {   /* 12 vpdpbusd chains, 3 fma chains fed by them and by 3 vmulps chains: 8 : 1 : 1 : 1 */
         const __m256i s = _mm256_set1_epi8(-2);
         __m256 f0 = a, f1 = a, f2 = a, g0 = b, g1 = b, g2 = b;
-#define PK_VX_STEP(x)                                                                                    \
+#define PK_VX_FLOAT                                                                                      \
     do {                                                                                                 \
-        PK_V8_STEP(x0); PK_V8_STEP(x1); PK_V8_STEP(x2); PK_V8_STEP(x3); PK_V8_STEP(x4); PK_V8_STEP(x5);  \
-        PK_V8_STEP(x6); PK_V8_STEP(x7); PK_V8_STEP(x8); PK_V8_STEP(x9); PK_V8_STEP(xa); PK_V8_STEP(xb);  \
         g0 = _mm256_mul_ps(g0, a); g1 = _mm256_mul_ps(g1, a); g2 = _mm256_mul_ps(g2, a);                 \
         f0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(x0), g0, f0); f1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(x4), g1, f1); \
         f2 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(x8), g2, f2);                                            \
     } while (0)
-        __m256i x0 = PK_I8_I(0), x1 = PK_I8_I(1), x2 = PK_I8_I(2), x3 = PK_I8_I(3), x4 = PK_I8_I(4), x5 = PK_I8_I(5),
-                x6 = PK_I8_I(6), x7 = PK_I8_I(7), x8 = PK_I8_I(8), x9 = PK_I8_I(9), xa = PK_I8_I(10), xb = PK_I8_I(11);
-        while (1) {
-            int r;
-            for (r = 0; r < 256; r++) {
-                PK_VX_STEP(x);
-                __asm__ volatile("" : "+x"(x0), "+x"(x1), "+x"(x2), "+x"(x3), "+x"(x4), "+x"(x5));
-            }
-            it += 256;
-            if ((it & 4095) == 0 && pk_now() - t0 > secs) break;
-        }
-        sink = PK_I8_S(x0) + PK_I8_S(x1) + PK_I8_S(x2) + PK_I8_S(x3) + PK_I8_S(x4) + PK_I8_S(x5) + PK_I8_S(x6) + PK_I8_S(x7) +
-               PK_I8_S(x8) + PK_I8_S(x9) + PK_I8_S(xa) + PK_I8_S(xb) + PK_F8_S(f0) + PK_F8_S(f1) + PK_F8_S(f2) + PK_F8_S(g0) +
-               PK_F8_S(g1) + PK_F8_S(g2);
+        PK_LOOPX(__m256i, PK_I8_I, PK_V8_STEP, PK_I8_S, PK_VX_FLOAT)
+        sink += PK_F8_S(f0) + PK_F8_S(f1) + PK_F8_S(f2) + PK_F8_S(g0) + PK_F8_S(g1) + PK_F8_S(g2);
     }
 #endif
 #if defined(__AVX512BF16__) && defined(__AVX512VL__)
