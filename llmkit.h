@@ -3573,6 +3573,19 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
     for (i = i0; i < n; i++) { s0 = s0 + w0[i] * x[i]; s1 = s1 + w1[i] * x[i]; s2 = s2 + w2[i] * x[i]; s3 = s3 + w3[i] * x[i]; }
     s[0] = s0; s[1] = s1; s[2] = s2; s[3] = s3;
 }
+#if defined(LK__X86)
+/* transpose 8 rows of 8 floats in registers: afterwards r<i> holds column i
+ * (also used by the head_dim 8 attention of 15.9; #undef there) */
+#define LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7) do { \
+            __m256 t0_ = _mm256_unpacklo_ps(r0, r1), t1_ = _mm256_unpackhi_ps(r0, r1), t2_ = _mm256_unpacklo_ps(r2, r3), t3_ = _mm256_unpackhi_ps(r2, r3); \
+            __m256 t4_ = _mm256_unpacklo_ps(r4, r5), t5_ = _mm256_unpackhi_ps(r4, r5), t6_ = _mm256_unpacklo_ps(r6, r7), t7_ = _mm256_unpackhi_ps(r6, r7); \
+            __m256 u0_ = _mm256_shuffle_ps(t0_, t2_, 0x44), u1_ = _mm256_shuffle_ps(t0_, t2_, 0xEE), u2_ = _mm256_shuffle_ps(t1_, t3_, 0x44), u3_ = _mm256_shuffle_ps(t1_, t3_, 0xEE); \
+            __m256 u4_ = _mm256_shuffle_ps(t4_, t6_, 0x44), u5_ = _mm256_shuffle_ps(t4_, t6_, 0xEE), u6_ = _mm256_shuffle_ps(t5_, t7_, 0x44), u7_ = _mm256_shuffle_ps(t5_, t7_, 0xEE); \
+            r0 = _mm256_permute2f128_ps(u0_, u4_, 0x20); r1 = _mm256_permute2f128_ps(u1_, u5_, 0x20); \
+            r2 = _mm256_permute2f128_ps(u2_, u6_, 0x20); r3 = _mm256_permute2f128_ps(u3_, u7_, 0x20); \
+            r4 = _mm256_permute2f128_ps(u0_, u4_, 0x31); r5 = _mm256_permute2f128_ps(u1_, u5_, 0x31); \
+            r6 = _mm256_permute2f128_ps(u2_, u6_, 0x31); r7 = _mm256_permute2f128_ps(u3_, u7_, 0x31); } while (0)
+#endif
 /* lk__vdot_tail (f32, not dbl) of eight rows w + r ws (r < 8) at once:
  * s[r] + w_r[i] x[i] for i in [i0, n), in order. x86: the rows are the 8
  * lanes of one vector, each step the same rounded multiply and add per
@@ -3581,25 +3594,32 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
 static LK__UNUSED void lk__vdot_tail8_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n) {
 #if defined(LK__X86)
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256 acc = _mm256_loadu_ps(s);
+    const float *w1 = w + ws, *w2 = w1 + ws, *w3 = w2 + ws, *w4 = w3 + ws, *w5 = w4 + ws, *w6 = w5 + ws, *w7 = w6 + ws;
+    __m256 acc = _mm256_loadu_ps(s), r0, r1, r2, r3, r4, r5, r6, r7;
     int64_t i;
-    for (i = i0; i < n; i += 8) {
-        const int m = n - i < 8 ? (int)(n - i) : 8;
-        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
-        __m256 r[8], t[8], u[8];
-        int c;
-        for (c = 0; c < 8; c++) r[c] = _mm256_maskload_ps(w + (size_t)c * ws + i, k);
-        /* transpose: afterwards r[c] = element i + c of rows 0..7 */
-        t[0] = _mm256_unpacklo_ps(r[0], r[1]); t[1] = _mm256_unpackhi_ps(r[0], r[1]); t[2] = _mm256_unpacklo_ps(r[2], r[3]); t[3] = _mm256_unpackhi_ps(r[2], r[3]);
-        t[4] = _mm256_unpacklo_ps(r[4], r[5]); t[5] = _mm256_unpackhi_ps(r[4], r[5]); t[6] = _mm256_unpacklo_ps(r[6], r[7]); t[7] = _mm256_unpackhi_ps(r[6], r[7]);
-        u[0] = _mm256_shuffle_ps(t[0], t[2], 0x44); u[1] = _mm256_shuffle_ps(t[0], t[2], 0xEE); u[2] = _mm256_shuffle_ps(t[1], t[3], 0x44); u[3] = _mm256_shuffle_ps(t[1], t[3], 0xEE);
-        u[4] = _mm256_shuffle_ps(t[4], t[6], 0x44); u[5] = _mm256_shuffle_ps(t[4], t[6], 0xEE); u[6] = _mm256_shuffle_ps(t[5], t[7], 0x44); u[7] = _mm256_shuffle_ps(t[5], t[7], 0xEE);
-        r[0] = _mm256_permute2f128_ps(u[0], u[4], 0x20); r[1] = _mm256_permute2f128_ps(u[1], u[5], 0x20);
-        r[2] = _mm256_permute2f128_ps(u[2], u[6], 0x20); r[3] = _mm256_permute2f128_ps(u[3], u[7], 0x20);
-        r[4] = _mm256_permute2f128_ps(u[0], u[4], 0x31); r[5] = _mm256_permute2f128_ps(u[1], u[5], 0x31);
-        r[6] = _mm256_permute2f128_ps(u[2], u[6], 0x31); r[7] = _mm256_permute2f128_ps(u[3], u[7], 0x31);
-        for (c = 0; c < m; c++) acc = _mm256_add_ps(acc, _mm256_mul_ps(r[c], _mm256_set1_ps(x[i + c])));
+    /* (named registers, constant lanes: an array indexed by a variable would live on the stack) */
+#define LK__STEP(c) acc = _mm256_add_ps(acc, _mm256_mul_ps(r##c, _mm256_set1_ps(x[i + (c)])))
+    for (i = i0; i + 8 <= n; i += 8) {
+        r0 = _mm256_loadu_ps(w + i); r1 = _mm256_loadu_ps(w1 + i); r2 = _mm256_loadu_ps(w2 + i); r3 = _mm256_loadu_ps(w3 + i);
+        r4 = _mm256_loadu_ps(w4 + i); r5 = _mm256_loadu_ps(w5 + i); r6 = _mm256_loadu_ps(w6 + i); r7 = _mm256_loadu_ps(w7 + i);
+        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);   /* afterwards r<c> = element i + c of rows 0..7 */
+        LK__STEP(0); LK__STEP(1); LK__STEP(2); LK__STEP(3); LK__STEP(4); LK__STEP(5); LK__STEP(6); LK__STEP(7);
     }
+    if (i < n) {   /* the last m < 8 elements, loaded under a mask */
+        const int m = (int)(n - i);
+        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
+        r0 = _mm256_maskload_ps(w + i, k); r1 = _mm256_maskload_ps(w1 + i, k); r2 = _mm256_maskload_ps(w2 + i, k); r3 = _mm256_maskload_ps(w3 + i, k);
+        r4 = _mm256_maskload_ps(w4 + i, k); r5 = _mm256_maskload_ps(w5 + i, k); r6 = _mm256_maskload_ps(w6 + i, k); r7 = _mm256_maskload_ps(w7 + i, k);
+        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);
+        LK__STEP(0);
+        if (m > 1) LK__STEP(1);
+        if (m > 2) LK__STEP(2);
+        if (m > 3) LK__STEP(3);
+        if (m > 4) LK__STEP(4);
+        if (m > 5) LK__STEP(5);
+        if (m > 6) LK__STEP(6);
+    }
+#undef LK__STEP
     _mm256_storeu_ps(s, acc);
 #else
     int r;
@@ -3607,6 +3627,46 @@ static LK__UNUSED void lk__vdot_tail8_f32(float *s, const float *w, size_t ws, c
     for (r = 0; r < 8; r++) for (i = i0; i < n; i++) s[r] = s[r] + w[(size_t)r * ws + i] * x[i];
 #endif
 }
+#if defined(LK__X86)
+/* lk__vdot_tail8_f32 of two groups of eight rows (w and w + 8 ws) with
+ * their add chains interleaved, so that one runs while the other waits */
+static void lk__vdot_tail16_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n) {
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const size_t w8 = 8 * ws;
+    const float *w1 = w + ws, *w2 = w1 + ws, *w3 = w2 + ws, *w4 = w3 + ws, *w5 = w4 + ws, *w6 = w5 + ws, *w7 = w6 + ws;
+    __m256 acc = _mm256_loadu_ps(s), acd = _mm256_loadu_ps(s + 8), r0, r1, r2, r3, r4, r5, r6, r7, q0, q1, q2, q3, q4, q5, q6, q7;
+    int64_t i;
+#define LK__STEP(c) do { const __m256 x_ = _mm256_set1_ps(x[i + (c)]); acc = _mm256_add_ps(acc, _mm256_mul_ps(r##c, x_)); acd = _mm256_add_ps(acd, _mm256_mul_ps(q##c, x_)); } while (0)
+    for (i = i0; i + 8 <= n; i += 8) {
+        r0 = _mm256_loadu_ps(w + i); r1 = _mm256_loadu_ps(w1 + i); r2 = _mm256_loadu_ps(w2 + i); r3 = _mm256_loadu_ps(w3 + i);
+        r4 = _mm256_loadu_ps(w4 + i); r5 = _mm256_loadu_ps(w5 + i); r6 = _mm256_loadu_ps(w6 + i); r7 = _mm256_loadu_ps(w7 + i);
+        q0 = _mm256_loadu_ps(w + w8 + i); q1 = _mm256_loadu_ps(w1 + w8 + i); q2 = _mm256_loadu_ps(w2 + w8 + i); q3 = _mm256_loadu_ps(w3 + w8 + i);
+        q4 = _mm256_loadu_ps(w4 + w8 + i); q5 = _mm256_loadu_ps(w5 + w8 + i); q6 = _mm256_loadu_ps(w6 + w8 + i); q7 = _mm256_loadu_ps(w7 + w8 + i);
+        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);
+        LK__TR8(q0, q1, q2, q3, q4, q5, q6, q7);
+        LK__STEP(0); LK__STEP(1); LK__STEP(2); LK__STEP(3); LK__STEP(4); LK__STEP(5); LK__STEP(6); LK__STEP(7);
+    }
+    if (i < n) {
+        const int m = (int)(n - i);
+        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
+        r0 = _mm256_maskload_ps(w + i, k); r1 = _mm256_maskload_ps(w1 + i, k); r2 = _mm256_maskload_ps(w2 + i, k); r3 = _mm256_maskload_ps(w3 + i, k);
+        r4 = _mm256_maskload_ps(w4 + i, k); r5 = _mm256_maskload_ps(w5 + i, k); r6 = _mm256_maskload_ps(w6 + i, k); r7 = _mm256_maskload_ps(w7 + i, k);
+        q0 = _mm256_maskload_ps(w + w8 + i, k); q1 = _mm256_maskload_ps(w1 + w8 + i, k); q2 = _mm256_maskload_ps(w2 + w8 + i, k); q3 = _mm256_maskload_ps(w3 + w8 + i, k);
+        q4 = _mm256_maskload_ps(w4 + w8 + i, k); q5 = _mm256_maskload_ps(w5 + w8 + i, k); q6 = _mm256_maskload_ps(w6 + w8 + i, k); q7 = _mm256_maskload_ps(w7 + w8 + i, k);
+        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);
+        LK__TR8(q0, q1, q2, q3, q4, q5, q6, q7);
+        LK__STEP(0);
+        if (m > 1) LK__STEP(1);
+        if (m > 2) LK__STEP(2);
+        if (m > 3) LK__STEP(3);
+        if (m > 4) LK__STEP(4);
+        if (m > 5) LK__STEP(5);
+        if (m > 6) LK__STEP(6);
+    }
+#undef LK__STEP
+    _mm256_storeu_ps(s, acc); _mm256_storeu_ps(s + 8, acd);
+}
+#endif
 static float lk__vdot_flt_ref(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
     float a[16];
     int64_t i;
@@ -5086,6 +5146,9 @@ static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
 /* y[0..8) = vec_dot of f32 rows w + r ws (r < 8, ws in floats) with x, n % 16
  * != 0 (ggml's order: lk__dot64 over the 64-blocks, then the tail) */
 static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y);
+#if defined(LK__X86)
+static void lk__f32_rows16(int64_t n, const float *w, size_t ws, const float *x, float *y);
+#endif
 static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     int64_t r0 = j->n_out * task / n_tasks, r1 = j->n_out * (task + 1) / n_tasks, rb, cb, r, c;
@@ -5098,12 +5161,20 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
         for (cb = 0; cb < j->n_cols; cb += 16) {
             int64_t ce = cb + 16 < j->n_cols ? cb + 16 : j->n_cols;
             r = rb;
-            if (j->f32_rows8)
+            if (j->f32_rows8) {
+#if defined(LK__X86)
+                for (; r + 16 <= re && r % ne1 + 16 <= ne1; r += 16) {   /* two groups, their tails' add chains interleaved */
+                    const unsigned char *wrow = lk__matmul_wrow(j->W, r);
+                    for (c = cb; c < ce; c++) lk__f32_rows16(j->n_in, LK__CAST(const float *, wrow), (size_t)j->W->nb[1] / sizeof(float),
+                                                             LK__CAST(const float *, j->xq + (size_t)c * j->xq_row), &j->y[c * j->n_out + r]);
+                }
+#endif
                 for (; r + 8 <= re && r % ne1 + 8 <= ne1; r += 8) {
                     const unsigned char *wrow = lk__matmul_wrow(j->W, r);
                     for (c = cb; c < ce; c++) lk__f32_rows8(j->n_in, LK__CAST(const float *, wrow), (size_t)j->W->nb[1] / sizeof(float),
                                                             LK__CAST(const float *, j->xq + (size_t)c * j->xq_row), &j->y[c * j->n_out + r]);
                 }
+            }
             if (j->tile1)
                 for (; r + LK__TR <= re && r % ne1 + LK__TR <= ne1; r += LK__TR) {   /* rows in one 2-D slice */
                     const unsigned char *wrow = lk__matmul_wrow(j->W, r);
@@ -6756,6 +6827,18 @@ static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, 
         else _mm_storeu_ps(y + g, _mm_setzero_ps());
     }
     lk__vdot_tail8_f32(y, w, ws, x, n64, n);
+}
+/* lk__f32_rows8 of 16 rows (two groups of 8, their tails together) */
+static void lk__f32_rows16(int64_t n, const float *w, size_t ws, const float *x, float *y) {
+    const int64_t n64 = n & ~(int64_t)63;
+    int g;
+    for (g = 0; g < 16; g += 4) {
+        const float *wg = w + (size_t)g * ws;
+        if (n64) _mm_storeu_ps(y + g, lk__hsum8x4_x(lk__dot64v_f32(wg, x, n64), lk__dot64v_f32(wg + ws, x, n64),
+                                                  lk__dot64v_f32(wg + 2 * ws, x, n64), lk__dot64v_f32(wg + 3 * ws, x, n64)));
+        else _mm_storeu_ps(y + g, _mm_setzero_ps());
+    }
+    lk__vdot_tail16_f32(y, w, ws, x, n64, n);
 }
 /* 4 rows x 1 column (decode), n a multiple of 16: each row lk__vdot_flt_x86's
  * two accumulators, eight fma chains in flight, one joint reduction */
@@ -8448,7 +8531,7 @@ static float lk__expf_ggml(float x) {
  * exact power of two built in the exponent bits (|n| <= 126; vectors with a
  * larger |n| lane take the scalar function). */
 #if defined(LK__X86_512)
-static __m512 lk__expf16_ggml(__m512 x) {
+LK__AINL __m512 lk__expf16_ggml(__m512 x) {
     const __m512 r = _mm512_set1_ps(1.258291200e+07f);
     __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(1.442695022e+00f), r), n = _mm512_sub_ps(z, r);
     __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765e-06f), _mm512_fnmadd_ps(n, _mm512_set1_ps(6.931457520e-01f), x));
@@ -8796,16 +8879,6 @@ static void lk__attn_dots_ref(const float *q, const lk_kv_view *kv, size_t hoff,
 }
 #if defined(LK__X86)
 #define LK__KV8(kp, c) (f16 ? _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, (kp) + 2 * (c)))) : _mm256_loadu_ps(LK__CAST(const float *, (kp)) + (c)))
-/* transpose 8 rows of 8 floats in registers: afterwards r<i> holds column i */
-#define LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7) do { \
-            __m256 t0_ = _mm256_unpacklo_ps(r0, r1), t1_ = _mm256_unpackhi_ps(r0, r1), t2_ = _mm256_unpacklo_ps(r2, r3), t3_ = _mm256_unpackhi_ps(r2, r3); \
-            __m256 t4_ = _mm256_unpacklo_ps(r4, r5), t5_ = _mm256_unpackhi_ps(r4, r5), t6_ = _mm256_unpacklo_ps(r6, r7), t7_ = _mm256_unpackhi_ps(r6, r7); \
-            __m256 u0_ = _mm256_shuffle_ps(t0_, t2_, 0x44), u1_ = _mm256_shuffle_ps(t0_, t2_, 0xEE), u2_ = _mm256_shuffle_ps(t1_, t3_, 0x44), u3_ = _mm256_shuffle_ps(t1_, t3_, 0xEE); \
-            __m256 u4_ = _mm256_shuffle_ps(t4_, t6_, 0x44), u5_ = _mm256_shuffle_ps(t4_, t6_, 0xEE), u6_ = _mm256_shuffle_ps(t5_, t7_, 0x44), u7_ = _mm256_shuffle_ps(t5_, t7_, 0xEE); \
-            r0 = _mm256_permute2f128_ps(u0_, u4_, 0x20); r1 = _mm256_permute2f128_ps(u1_, u5_, 0x20); \
-            r2 = _mm256_permute2f128_ps(u2_, u6_, 0x20); r3 = _mm256_permute2f128_ps(u3_, u7_, 0x20); \
-            r4 = _mm256_permute2f128_ps(u0_, u4_, 0x31); r5 = _mm256_permute2f128_ps(u1_, u5_, 0x31); \
-            r6 = _mm256_permute2f128_ps(u2_, u6_, 0x31); r7 = _mm256_permute2f128_ps(u3_, u7_, 0x31); } while (0)
 /* the 8 keys p[0..8) at elements [c, c + 8): afterwards R<i> = element c + i of keys 0..7 */
 #define LK__LD8T(R, P, c) do { R##0 = LK__KV8(P[0], c); R##1 = LK__KV8(P[1], c); R##2 = LK__KV8(P[2], c); R##3 = LK__KV8(P[3], c); \
                                R##4 = LK__KV8(P[4], c); R##5 = LK__KV8(P[5], c); R##6 = LK__KV8(P[6], c); R##7 = LK__KV8(P[7], c); \
@@ -9414,6 +9487,201 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
     if (lse) *lse = mx + (float)log(sum);
 }
 
+#if defined(LK__X86_512)
+/* Key r of 16 (head_dim 8, f32 or f16) as zmm lanes: zmm i holds keys
+ * (i, i + 4) for i < 4 and (i + 4, i + 8) for i >= 4, the layout
+ * lk__tr16x8_512 wants. p: the 16 key pointers. */
+LK__AINL __m512 lk__ld2x8_512(const unsigned char *a, const unsigned char *b, int f16) {
+    return f16 ? _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(LK__CAST(const __m128i *, a))),
+                                                         _mm_loadu_si128(LK__CAST(const __m128i *, b)), 1))
+               : _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(LK__CAST(const float *, a))), _mm256_loadu_ps(LK__CAST(const float *, b)), 1);
+}
+/* r[0..8) loaded as above -> c[e] lane k = element e of key k (two 8 x 8
+ * transposes side by side: LK__TR8's in-lane steps, then one 128-bit
+ * shuffle per column that puts the keys in order) */
+LK__AINL void lk__tr16x8_512(const __m512 *r, __m512 *c) {
+    __m512 t[8], u[8];
+    int i;
+    LK__UNROLL for (i = 0; i < 8; i += 4) {
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]); t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+        t[i + 2] = _mm512_unpacklo_ps(r[i + 2], r[i + 3]); t[i + 3] = _mm512_unpackhi_ps(r[i + 2], r[i + 3]);
+        u[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44); u[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+        u[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44); u[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    /* u[e] (e < 4), 128-bit lanes: e of keys 0-3, e + 4 of keys 0-3, e of keys 4-7, e + 4 of keys 4-7; u[4 + e]: keys 8-15 */
+    LK__UNROLL for (i = 0; i < 4; i++) {
+        c[i] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x88);       /* lanes 0, 2 of each */
+        c[i + 4] = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xDD);   /* lanes 1, 3 */
+    }
+}
+/* q . k for 16 transposed keys c, lk__attn_dots8_x's operations per key:
+ * f32: rounded products added in order from 0; f16: the f32 products
+ * summed in double */
+LK__AINL __m512 lk__dots16_512(const float *q, const __m512 *c, int f16) {
+    int e;
+    if (f16) {
+        __m512d lo = _mm512_setzero_pd(), hi = lo;
+        LK__UNROLL for (e = 0; e < 8; e++) {
+            const __m512 pr = _mm512_mul_ps(_mm512_set1_ps(q[e]), c[e]);
+            lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(pr)));
+            hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm512_extractf32x8_ps(pr, 1)));
+        }
+        return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1);
+    } else {
+        __m512 acc = _mm512_add_ps(_mm512_setzero_ps(), _mm512_mul_ps(_mm512_set1_ps(q[0]), c[0]));
+        LK__UNROLL for (e = 1; e < 8; e++) acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_set1_ps(q[e]), c[e]));
+        return acc;
+    }
+}
+/* lk__attn_pair8 on contiguous rows without a tree, cap or ALiBi, AVX-512
+ * (segments, windows, sinks and positions as lk__attn_mask_scale):
+ * 1. 16 keys transposed at a time, both heads' dots, the mask and scale,
+ *    the maxima (one pass instead of lk__attn_dots8_x + two mask passes);
+ * 2. lk__attn_exp of both heads in one loop, inlined, without branches;
+ * 3. lk__attn_weights of both heads, then V.P with each V row loaded once
+ *    for both heads (lanes 0-7, then 8-15: 16 ymm accumulators).
+ * Every element sees the separate stages' operations in their order, so
+ * the bits are theirs (test_simd's test_attn_pair). f16: a constant at
+ * each call. Full groups of 16 keys use plain loads and stores (masked
+ * stores are slow on Zen 4 / 5), the last group masked ones. */
+LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, const float *qb, int qpos, const lk_kv_view *kv, int kv_head,
+                                   float *oa, float *ob, float *lsea, float *lseb, float *sa, float *sb, int f16) {
+    static const float zero_row[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+    const int n = kv->n_rows - kv->row0, f16w = f16 && p->f16_math, causal = p->causal, window = p->window, row0 = kv->row0;
+    const int32_t *pos = kv->pos, *seg = kv->seg;
+    const size_t rs = kv->row_stride, hoff = (size_t)kv_head * kv->head_stride, rs2 = 2 * rs, rs3 = 3 * rs, rs4 = 4 * rs;
+    const unsigned char *kb = LK__CAST(const unsigned char *, kv->k) + (size_t)row0 * rs + hoff;
+    const unsigned char *vb = LK__CAST(const unsigned char *, kv->v) + (size_t)row0 * rs + hoff;
+    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i vq = _mm512_set1_epi32(qpos), vw = _mm512_set1_epi32(p->window), vsink = _mm512_set1_epi32(p->n_sink), vseg = _mm512_set1_epi32(p->qseg);
+    const __m512 vs = _mm512_set1_ps(p->scale), ninf = _mm512_set1_ps(-INFINITY);
+    __m512 vmxa = ninf, vmxb = ninf;
+    __mmask16 nana = 0, nanb = 0;
+    float qh[2][8], mxa, mxb;
+    const float *q0 = qa, *q1 = qb;
+    double suma = 0.0, sumb = 0.0;
+    int j, i;
+    if (p->f16_math) {   /* ggml rounds q to f16 for the f16 K.Q product */
+        for (i = 0; i < 8; i++) { qh[0][i] = lk_fp16_to_fp32(lk_fp32_to_fp16(qa[i])); qh[1][i] = lk_fp16_to_fp32(lk_fp32_to_fp16(qb[i])); }
+        q0 = qh[0]; q1 = qh[1];
+    }
+    /* 1: scores, mask, scale, maxima */
+    for (j = 0; j < n; j += 16) {
+        const int m = n - j < 16 ? n - j : 16;
+        const __mmask16 k = (__mmask16)((1u << m) - 1u);
+        const unsigned char *g = kb + (size_t)j * rs;
+        __m512 r[8], c[8], da, db;
+        __m512i kp;
+        __mmask16 ok = k;
+        if (m == 16) {
+            const unsigned char *g4 = g + rs4, *g8 = g4 + rs4, *g12 = g8 + rs4;
+            r[0] = lk__ld2x8_512(g, g4, f16); r[1] = lk__ld2x8_512(g + rs, g4 + rs, f16);
+            r[2] = lk__ld2x8_512(g + rs2, g4 + rs2, f16); r[3] = lk__ld2x8_512(g + rs3, g4 + rs3, f16);
+            r[4] = lk__ld2x8_512(g8, g12, f16); r[5] = lk__ld2x8_512(g8 + rs, g12 + rs, f16);
+            r[6] = lk__ld2x8_512(g8 + rs2, g12 + rs2, f16); r[7] = lk__ld2x8_512(g8 + rs3, g12 + rs3, f16);
+        } else {   /* the last group: the zero row for keys >= m */
+#define LK__PK(t) ((t) < m ? g + (size_t)(t) * rs : LK__CAST(const unsigned char *, zero_row))
+            r[0] = lk__ld2x8_512(LK__PK(0), LK__PK(4), f16); r[1] = lk__ld2x8_512(LK__PK(1), LK__PK(5), f16);
+            r[2] = lk__ld2x8_512(LK__PK(2), LK__PK(6), f16); r[3] = lk__ld2x8_512(LK__PK(3), LK__PK(7), f16);
+            r[4] = lk__ld2x8_512(LK__PK(8), LK__PK(12), f16); r[5] = lk__ld2x8_512(LK__PK(9), LK__PK(13), f16);
+            r[6] = lk__ld2x8_512(LK__PK(10), LK__PK(14), f16); r[7] = lk__ld2x8_512(LK__PK(11), LK__PK(15), f16);
+#undef LK__PK
+        }
+        lk__tr16x8_512(r, c);
+        da = lk__dots16_512(q0, c, f16); db = lk__dots16_512(q1, c, f16);
+        kp = !pos ? _mm512_add_epi32(_mm512_set1_epi32(row0 + j), iota) : m == 16 ? _mm512_loadu_si512(pos + row0 + j) : _mm512_maskz_loadu_epi32(k, pos + row0 + j);
+        if (causal) ok &= _mm512_cmp_epi32_mask(kp, vq, _MM_CMPINT_LE);
+        if (window > 0)   /* masked: qpos - kpos >= window and kpos >= n_sink */
+            ok &= (__mmask16)~(_mm512_cmp_epi32_mask(_mm512_sub_epi32(vq, kp), vw, _MM_CMPINT_NLT) & _mm512_cmp_epi32_mask(kp, vsink, _MM_CMPINT_NLT));
+        if (seg) ok &= _mm512_cmp_epi32_mask(m == 16 ? _mm512_loadu_si512(seg + row0 + j) : _mm512_maskz_loadu_epi32(k, seg + row0 + j), vseg, _MM_CMPINT_EQ);
+        da = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(da, vs)); db = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(db, vs));
+        if (m == 16) { _mm512_storeu_ps(sa + j, da); _mm512_storeu_ps(sb + j, db); }
+        else { _mm512_mask_storeu_ps(sa + j, k, da); _mm512_mask_storeu_ps(sb + j, k, db); }
+        vmxa = _mm512_max_ps(vmxa, da); vmxb = _mm512_max_ps(vmxb, db);
+        nana |= _mm512_cmp_ps_mask(da, da, _CMP_UNORD_Q); nanb |= _mm512_cmp_ps_mask(db, db, _CMP_UNORD_Q);
+    }
+    mxa = nana ? NAN : _mm512_reduce_max_ps(vmxa);
+    mxb = nanb ? NAN : _mm512_reduce_max_ps(vmxb);
+    if (mxa == -INFINITY) { for (i = 0; i < 8; i++) oa[i] = 0.0f; if (lsea) *lsea = -INFINITY; }
+    if (mxb == -INFINITY) { for (i = 0; i < 8; i++) ob[i] = 0.0f; if (lseb) *lseb = -INFINITY; }
+    if (mxa == -INFINITY && mxb == -INFINITY) return;
+    {   /* 2: exp and the sums, both heads in one loop (a dead head's row,
+         * all -inf, runs against 0: exp 0, sum unused); the last group's
+         * other lanes -inf (exp 0) */
+        const __m512 ma = _mm512_set1_ps(mxa == -INFINITY ? 0.0f : mxa), mb = _mm512_set1_ps(mxb == -INFINITY ? 0.0f : mxb);
+        for (j = 0; j + 16 <= n; j += 16) {
+            const __m512 ea = lk__expf16_ggml(_mm512_sub_ps(_mm512_loadu_ps(sa + j), ma)), eb = lk__expf16_ggml(_mm512_sub_ps(_mm512_loadu_ps(sb + j), mb));
+            _mm512_storeu_ps(sa + j, ea); _mm512_storeu_ps(sb + j, eb);
+            suma += (double)_mm512_reduce_add_ps(ea); sumb += (double)_mm512_reduce_add_ps(eb);
+        }
+        if (j < n) {
+            const __mmask16 k = (__mmask16)((1u << (n - j)) - 1u);
+            const __m512 ea = lk__expf16_ggml(_mm512_sub_ps(_mm512_mask_loadu_ps(ninf, k, sa + j), ma));
+            const __m512 eb = lk__expf16_ggml(_mm512_sub_ps(_mm512_mask_loadu_ps(ninf, k, sb + j), mb));
+            _mm512_mask_storeu_ps(sa + j, k, ea); _mm512_mask_storeu_ps(sb + j, k, eb);
+            suma += (double)_mm512_reduce_add_ps(ea); sumb += (double)_mm512_reduce_add_ps(eb);
+        }
+    }
+    if (lsea && mxa != -INFINITY) *lsea = mxa + (float)log(suma);
+    if (lseb && mxb != -INFINITY) *lseb = mxb + (float)log(sumb);
+    {   /* 3: the weights (lk__attn_weights), then V.P in two halves: lanes
+         * 0-7 (keys j mod 16 < 8), then lanes 8-15, each lane of each head
+         * in a ymm, each V row loaded once, the weights broadcast from memory */
+        const float inv[2] = { mxa != -INFINITY ? (float)(1.0 / suma) : 0.0f, mxb != -INFINITY ? (float)(1.0 / sumb) : 0.0f };   /* (a dead head: weights 0 * 0) */
+        float *sh[2];
+        __m256 xa[16], xb[16];
+        int h;
+        sh[0] = sa; sh[1] = sb;
+        for (h = 0; h < 2; h++) {
+            const __m512 vi = _mm512_set1_ps(inv[h]);
+            float *w = sh[h];
+            for (j = 0; j + 16 <= n; j += 16) {
+                __m512 t = _mm512_mul_ps(_mm512_loadu_ps(w + j), vi);
+                if (f16w) t = _mm512_cvtph_ps(_mm512_cvtps_ph(t, _MM_FROUND_TO_NEAREST_INT));   /* ggml rounds the weights to f16 for an f16 cache */
+                _mm512_storeu_ps(w + j, t);
+            }
+            if (j < n) {
+                const __mmask16 k = (__mmask16)((1u << (n - j)) - 1u);
+                __m512 t = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, w + j), vi);
+                if (f16w) t = _mm512_cvtph_ps(_mm512_cvtps_ph(t, _MM_FROUND_TO_NEAREST_INT));
+                _mm512_mask_storeu_ps(w + j, k, t);
+            }
+        }
+        for (h = 0; h < 2; h++) {
+            __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+            __m256 b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+            const unsigned char *vp;
+#define LK__PV(l) do { const __m256 v_ = f16 ? _mm256_cvtph_ps(_mm_loadu_si128(LK__CAST(const __m128i *, vp))) : _mm256_loadu_ps(LK__CAST(const float *, vp)); \
+                       a##l = _mm256_fmadd_ps(_mm256_set1_ps(sa[j + (l)]), v_, a##l); b##l = _mm256_fmadd_ps(_mm256_set1_ps(sb[j + (l)]), v_, b##l); vp += rs; } while (0)
+            for (j = 8 * h; j + 8 <= n; j += 16) {
+                vp = vb + (size_t)j * rs;
+                LK__PV(0); LK__PV(1); LK__PV(2); LK__PV(3); LK__PV(4); LK__PV(5); LK__PV(6); LK__PV(7);
+            }
+            if (j < n) {   /* the last, partial group: keys j .. n - 1 */
+                const int m = n - j;
+                vp = vb + (size_t)j * rs;
+                LK__PV(0);
+                if (m > 1) LK__PV(1);
+                if (m > 2) LK__PV(2);
+                if (m > 3) LK__PV(3);
+                if (m > 4) LK__PV(4);
+                if (m > 5) LK__PV(5);
+                if (m > 6) LK__PV(6);
+            }
+#undef LK__PV
+            xa[8 * h] = a0; xa[8 * h + 1] = a1; xa[8 * h + 2] = a2; xa[8 * h + 3] = a3; xa[8 * h + 4] = a4; xa[8 * h + 5] = a5; xa[8 * h + 6] = a6; xa[8 * h + 7] = a7;
+            xb[8 * h] = b0; xb[8 * h + 1] = b1; xb[8 * h + 2] = b2; xb[8 * h + 3] = b3; xb[8 * h + 4] = b4; xb[8 * h + 5] = b5; xb[8 * h + 6] = b6; xb[8 * h + 7] = b7;
+        }
+        if (mxa != -INFINITY) _mm256_storeu_ps(oa, lk__vsum_reduce16(xa));
+        if (mxb != -INFINITY) _mm256_storeu_ps(ob, lk__vsum_reduce16(xb));
+    }
+}
+static void lk__attn_pair8_512(const lk_attn_params *p, const float *qa, const float *qb, int qpos, const lk_kv_view *kv, int kv_head,
+                               float *oa, float *ob, float *lsea, float *lseb, float *sa, float *sb) {
+    if (kv->type == LK_TYPE_F16) lk__attn_pair8_512_f(p, qa, qb, qpos, kv, kv_head, oa, ob, lsea, lseb, sa, sb, 1);
+    else lk__attn_pair8_512_f(p, qa, qb, qpos, kv, kv_head, oa, ob, lsea, lseb, sa, sb, 0);
+}
+#endif
 /* Two query heads qa, qb of one GQA group over the same KV head (head_dim 8,
  * softmax, f32/f16 rows): the K.Q and V.P stages load each key once for
  * both; every operation per (query, key) is lk_attn's, so (oa, lsea) and
@@ -9434,6 +9702,12 @@ static void lk__attn_pair8(const lk_attn_params *p, const float *qa, const float
         lk_attn(p, qb, qpos, kv, kv_head, ob, lseb, sb);
         return;
     }
+#if defined(LK__X86_512)
+    if (!kv->idx && !p->tree_parent && p->softcap <= 0.0f && p->alibi_slope == 0.0f) {
+        lk__attn_pair8_512(p, qa, qb, qpos, kv, kv_head, oa, ob, lsea, lseb, sa, sb);
+        return;
+    }
+#endif
     q[0] = qa; q[1] = qb; sc[0] = sa; sc[1] = sb; o[0] = oa; o[1] = ob; lse[0] = lsea; lse[1] = lseb;
     if (p->f16_math)   /* ggml rounds q to f16 for the f16 K.Q product */
         for (h = 0; h < 2; h++) { for (i = 0; i < 8; i++) qh[h][i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q[h][i])); q[h] = qh[h]; }

@@ -610,48 +610,53 @@ static void test_all_finite(void) {
 /* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
  * decode path of tiny models): each output and lse equal two lk_attn calls
  * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
- * contiguous rows and an index list, key counts with tails, causal masks
- * that hide some keys or all of them. */
+ * contiguous rows and an index list, key counts with tails (1-298: the
+ * AVX-512 path's groups of 16 and its last group), causal masks that hide
+ * some keys or all of them, no mask, a window with sinks, positions from
+ * the rows, rows of another sequence (segments). */
 static void test_attn_pair(void) {
-    enum { N = 83, HK = 3, D = 8 };
+    enum { N = 300, HK = 3, D = 8 };
     static float Kf[N * HK * D], Vf[N * HK * D], q[2 * D], sa[N + 16 * D + 80], sb[N + 16 * D + 80], s1[N + 16 * D + 80];
     static uint16_t Kh[N * HK * D], Vh[N * HK * D];
-    static int32_t pos[N], idx[N];
-    static const int counts[] = { 1, 3, 8, 16, 17, 40, 80 };
-    int i, f16, fm, use_idx, ci, qp, h;
+    static int32_t pos[N], idx[N], segs[N];
+    static const int counts[] = { 1, 3, 8, 15, 16, 17, 31, 33, 40, 80, 255, 298 };
+    int i, f16, fm, use_idx, ci, qp, h, mk;
     lk_t_begin("attn head pairs (head_dim 8) = two lk_attn calls");
     for (i = 0; i < N * HK * D; i++) {
         Kf[i] = rng_f(); Vf[i] = rng_f();
         Kh[i] = lk_fp32_to_fp16(Kf[i]); Vh[i] = lk_fp32_to_fp16(Vf[i]);
     }
-    for (i = 0; i < N; i++) { pos[i] = i; idx[i] = (i * 37 + 5) % N; }
+    for (i = 0; i < N; i++) { pos[i] = i; idx[i] = (i * 37 + 5) % N; segs[i] = i % 5 == 1 ? 2 : 1; }
     for (i = 0; i < 2 * D; i++) q[i] = 3.0f * rng_f();
     q[3] = 0.0f; q[D + 5] = -0.0f;
     for (f16 = 0; f16 < 2; f16++)
         for (fm = 0; fm <= f16; fm++)
             for (use_idx = 0; use_idx < 2; use_idx++)
                 for (ci = 0; ci < (int)(sizeof counts / sizeof *counts); ci++)
-                    for (qp = 0; qp < 3; qp++) {
+                    for (qp = 0; qp < 3; qp++)
+                        for (mk = 0; mk < 5; mk++) {
                         const size_t es = f16 ? 2 : 4;
                         lk_attn_params p = lk_attn_default_params(D);
                         lk_kv_view kv;
                         float oa[D], ob[D], ra[D], rb[D], la, lb, lra, lrb;
                         const int n = counts[ci];
-                        p.f16_math = fm; p.causal = 1;
+                        /* query position: after every key, in the middle (some masked), before all (all masked) */
+                        const int qpos = qp == 0 ? N : qp == 1 ? n / 2 + 2 : -1;
+                        p.f16_math = fm; p.causal = mk != 1;
+                        if (mk == 2) { p.window = 7; p.n_sink = 3; }   /* a sliding window with sinks */
                         memset(&kv, 0, sizeof kv);
                         kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
                         kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
-                        kv.row_stride = HK * D * es; kv.head_stride = D * es; kv.pos = pos;
+                        kv.row_stride = HK * D * es; kv.head_stride = D * es; kv.pos = mk == 3 ? NULL : pos;   /* mk 3: positions = rows */
                         if (use_idx) { kv.idx = idx + (N - n); kv.n_idx = n; kv.n_rows = N; }
                         else { kv.row0 = 2; kv.n_rows = 2 + n; }
-                        /* query position: after every key, in the middle (some masked), before all (all masked) */
-                        const int qpos = qp == 0 ? N : qp == 1 ? N / 2 : -1;
+                        if (mk == 4) { kv.seg = segs; p.qseg = 1; }   /* another sequence's rows among them */
                         for (h = 0; h < HK; h += 2) {
                             lk__attn_pair8(&p, q, q + D, qpos, &kv, h, oa, ob, &la, &lb, sa, sb);
                             lk_attn(&p, q, qpos, &kv, h, ra, &lra, s1);
                             lk_attn(&p, q + D, qpos, &kv, h, rb, &lrb, s1);
                             CHECK(!memcmp(oa, ra, sizeof oa) && !memcmp(&la, &lra, 4) && !memcmp(ob, rb, sizeof ob) && !memcmp(&lb, &lrb, 4),
-                                  "f16 %d f16_math %d idx %d n %d qpos %d kv head %d: pair differs from lk_attn", f16, fm, use_idx, n, qpos, h);
+                                  "f16 %d f16_math %d idx %d n %d qpos %d mask %d kv head %d: pair differs from lk_attn", f16, fm, use_idx, n, qpos, mk, h);
                         }
                     }
     lk_t_end();
