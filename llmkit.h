@@ -6761,6 +6761,13 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
     }
 }
 #endif /* LK__X86 */
+#if defined(__GNUC__) || defined(__clang__)
+#define LK__NOINL __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define LK__NOINL __declspec(noinline)
+#else
+#define LK__NOINL
+#endif
 /* ---- register-tiled kernels (x86): R weight rows x C activation columns.
  * Each (row, column) pair runs exactly the instructions of the R = C = 1
  * case, which is the vec_dot, so tiled results equal vec_dot bit for bit.
@@ -6906,13 +6913,6 @@ static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsi
  * scalar reference, so an FPU that decided tininess otherwise could not
  * change a result. The final 16-lane sum runs in the caller's modes, as in
  * the reference. 3 instructions per 8 products instead of 11. */
-#if defined(__GNUC__) || defined(__clang__)
-#define LK__NOINL __attribute__((noinline))
-#elif defined(_MSC_VER)
-#define LK__NOINL __declspec(noinline)
-#else
-#define LK__NOINL
-#endif
 /* R x C pairs, both 8-lane halves h (lanes 8h..8h+7 of the reference's 16)
  * in one pass: acc[(r * C + c) * 2 + h], 8 floats each */
 LK__AINL void lk__tile_bf16h_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *acc, int R, int C) {
@@ -9283,7 +9283,7 @@ static void lk__attn_blocks(const lk_attn_params *p, const float *q, int qpos, c
                             float *out, float *lse, float *s) {
     /* s: [n] scores then weights, then 16 d floats of V.P lanes */
     const int d = p->head_dim, n = kv->idx ? kv->n_idx : kv->n_rows - kv->row0;
-    float tile[16 * 256], tmp[512], mx, *acc = s + n;
+    float tmp[512], mx, *acc = s + n, *tile = acc;   /* tile: the dequantized keys, in acc's 16 d floats until V.P (not on the stack: a microcontroller's is small) */
     lk_kv_view tv;
     double sum;
     int j0, l, i;
@@ -15213,14 +15213,17 @@ static lk_status lk__mm_n(lk_context *c, int n, const lk_tensor *const *W, const
 /* the policy's per-row state of the row stored at slot (Quest's page
  * bounds): from the key as stored (read back when the cache quantizes), so
  * that it can be rebuilt from the cache after a rollback (lk__kvp_rebuild) */
-static void lk__kvp_store_slot(lk_context *c, int il, int slot, const float *k) {
+static LK__NOINL void lk__kvp_store_read(lk_context *c, int il, int slot) {   /* apart: its 33 KB of stack only where Quest reads back */
     const int G = c->m->hp.n_head_kv, d = c->m->hp.head_dim_k;
     float *kr = c->att, vtmp[4096];   /* att: [B, H, d] >= G d floats, free until the attention runs */
     int g;
-    if (!c->kp.quest) return;
-    if (k && c->kv.type == LK_TYPE_F32 && !c->kv.zip_bits) { lk__kvp_store(&c->kp, il, slot, k); return; }
     for (g = 0; g < G; g++) lk_kv_cache_read(&c->kv, il, slot, g, kr + (size_t)g * d, vtmp);
     lk__kvp_store(&c->kp, il, slot, kr);
+}
+static void lk__kvp_store_slot(lk_context *c, int il, int slot, const float *k) {
+    if (!c->kp.quest) return;
+    if (k && c->kv.type == LK_TYPE_F32 && !c->kv.zip_bits) { lk__kvp_store(&c->kp, il, slot, k); return; }
+    lk__kvp_store_read(c, il, slot);
 }
 /* rebuild the per-row state of rows [from, n) (and of the rest of from's
  * Quest page before it) from the cache, after rows were dropped or moved */

@@ -60,17 +60,17 @@ test)
   have_tools || { echo "$ARM_CC or $QEMU missing (apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)"; exit 77; }
   [ -f "$FIX/stories260K/stories260K-Q8_0.gguf" ] || { echo "fixtures absent"; exit 77; }
   [ -x $B/generate ] || die "$B/generate missing (make)"
-  # The device must print the host's greedy text for the first $nc tokens. The
-  # two do not compute the same bits all the way: the logits of builds that
-  # differ only in code layout first differ from the host's after 32-37
-  # positions (a hash of the logits after every step, 2026-11-28; an open
-  # defect), so the text after nc tokens is reported, not required.
-  prompt="Once upon a time"; n=48; nc=24
+  # The device must print the host's greedy text, all n tokens. (For a while
+  # on 2026-11-28 only the first 24 were required: two decode functions had
+  # stack frames larger than the whole 16 KiB stack, so their spills landed in
+  # the arena's last KV rows and the logits left the host's bits after 32-37
+  # positions. The frames are small now, and the M55 image sets MSPLIM so that
+  # an overflow faults instead.)
+  prompt="Once upon a time"; n=48
   for q in Q8_0 Q4_0; do
     m=$FIX/stories260K/stories260K-$q.gguf
     # the host with the device's settings (its KV type; context, batch and threads change no bits)
     want=$($B/generate -m "$m" -p "$prompt" -n $n --temp 0 --kv-type "$FW_KV" -c "$FW_CTX" 2>/dev/null) || die "host generate failed on $m"
-    want_c=$($B/generate -m "$m" -p "$prompt" -n $nc --temp 0 --kv-type "$FW_KV" -c "$FW_CTX" 2>/dev/null) || die "host generate failed on $m"
     for cpu in cortex-m4 cortex-m55; do
       build $cpu "$m" "$prompt" $n
       # no allocator linked: the image runs from the static arena alone
@@ -81,12 +81,8 @@ test)
       fi
       got=$(run $cpu); rc=$?
       [ $rc -eq 0 ] || { echo "$cpu $q: exit status $rc"; cat "$B/firmware-$cpu.figures"; exit 1; }
-      case "$got" in
-        "$want_c"*) ;;
-        *) printf '%s %s: the device printed\n%s\nthe host generate --temp 0 printed (first %d tokens)\n%s\n' "$cpu" "$q" "$got" $nc "$want_c"; exit 1 ;;
-      esac
-      [ "$got" = "$want" ] && all="all $n tokens" || all="the first $nc tokens (after them the texts part)"
-      echo "$cpu $q: $(fig instructions-per-token "$B/firmware-$cpu.figures") instructions per token, same text as the host for $all"
+      [ "$got" = "$want" ] || { printf '%s %s: the device printed\n%s\nthe host generate --temp 0 printed\n%s\n' "$cpu" "$q" "$got" "$want"; exit 1; }
+      echo "$cpu $q: $(fig instructions-per-token "$B/firmware-$cpu.figures") instructions per token, $(fig stack-bytes "$B/firmware-$cpu.figures") stack bytes, the host's text for all $n tokens"
     done
   done ;;
 mcu-test)   # tests/test_mcu.c: Helium kernels on the M55, DSP kernels on the M4

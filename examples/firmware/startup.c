@@ -24,6 +24,9 @@ void Reset_Handler(void) {
     for (p = _sdata; p < _edata; p++) *p = _sidata[p - _sdata];
     for (p = _sbss; p < _ebss; p++) *p = 0;
     for (p = _sstack; p < top; p++) *p = FW_STACK_PAINT;
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+    __asm volatile("msr msplim, %0" :: "r"(_sstack));             /* ARMv8-M (M55): a stack overflow faults instead of writing into .bss */
+#endif
     *(volatile uint32_t *)0xE000ED88 |= 0xFu << 20;                /* CPACR: CP10, CP11 full access */
     __asm volatile("dsb\n\tisb" ::: "memory");
     if (initialise_monitor_handles) initialise_monitor_handles();
