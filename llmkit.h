@@ -3590,27 +3590,49 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
  * s[r] + w_r[i] x[i] for i in [i0, n), in order. x86: the rows are the 8
  * lanes of one vector, each step the same rounded multiply and add per
  * lane (8 x 8 blocks of the rows transposed in registers, the last one
- * loaded under a mask), so one add chain serves eight rows. */
-static LK__UNUSED void lk__vdot_tail8_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n) {
+ * loaded under a mask), so one add chain serves eight rows. G groups of
+ * eight rows (1 or 2, a constant at each call: lk__vdot_tail8_f32,
+ * lk__f32_rows_g); two groups' chains interleave, so that one runs while
+ * the other waits. Named registers, not arrays: an array indexed by
+ * a variable would live on the stack. */
 #if defined(LK__X86)
+/* (x86 kernels) LK__AINL: inlined into each caller, so that constant arguments select code; LK__UNROLL: unroll the next loop */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#define LK__AINL static inline __attribute__((always_inline))
+#define LK__UNROLL _Pragma("GCC unroll 8")
+#elif defined(__GNUC__)   /* nvcc's front end knows no GCC pragmas (host code of a .cu file) */
+#define LK__AINL static inline __attribute__((always_inline))
+#define LK__UNROLL
+#else
+#define LK__AINL static
+#define LK__UNROLL
+#endif
+LK__AINL void lk__vdot_tail_g_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n, int G) {
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const size_t w8 = 8 * ws;
     const float *w1 = w + ws, *w2 = w1 + ws, *w3 = w2 + ws, *w4 = w3 + ws, *w5 = w4 + ws, *w6 = w5 + ws, *w7 = w6 + ws;
-    __m256 acc = _mm256_loadu_ps(s), r0, r1, r2, r3, r4, r5, r6, r7;
+    const __m256 z = _mm256_setzero_ps();
+    __m256 acc = _mm256_loadu_ps(s), acd = G == 2 ? _mm256_loadu_ps(s + 8) : z;
+    __m256 r0, r1, r2, r3, r4, r5, r6, r7, q0 = z, q1 = z, q2 = z, q3 = z, q4 = z, q5 = z, q6 = z, q7 = z;
+    __m256i k = _mm256_setzero_si256();
     int64_t i;
-    /* (named registers, constant lanes: an array indexed by a variable would live on the stack) */
-#define LK__STEP(c) acc = _mm256_add_ps(acc, _mm256_mul_ps(r##c, _mm256_set1_ps(x[i + (c)])))
+#define LK__FULL(p) _mm256_loadu_ps((p) + i)
+#define LK__PART(p) _mm256_maskload_ps((p) + i, k)
+#define LK__LDG(R, o, L) do { R##0 = L(w + (o)); R##1 = L(w1 + (o)); R##2 = L(w2 + (o)); R##3 = L(w3 + (o)); \
+                              R##4 = L(w4 + (o)); R##5 = L(w5 + (o)); R##6 = L(w6 + (o)); R##7 = L(w7 + (o)); \
+                              LK__TR8(R##0, R##1, R##2, R##3, R##4, R##5, R##6, R##7); } while (0)   /* R<c> = element i + c of the rows */
+#define LK__STEP(c) do { const __m256 x_ = _mm256_set1_ps(x[i + (c)]); acc = _mm256_add_ps(acc, _mm256_mul_ps(r##c, x_)); \
+                         if (G == 2) acd = _mm256_add_ps(acd, _mm256_mul_ps(q##c, x_)); } while (0)
     for (i = i0; i + 8 <= n; i += 8) {
-        r0 = _mm256_loadu_ps(w + i); r1 = _mm256_loadu_ps(w1 + i); r2 = _mm256_loadu_ps(w2 + i); r3 = _mm256_loadu_ps(w3 + i);
-        r4 = _mm256_loadu_ps(w4 + i); r5 = _mm256_loadu_ps(w5 + i); r6 = _mm256_loadu_ps(w6 + i); r7 = _mm256_loadu_ps(w7 + i);
-        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);   /* afterwards r<c> = element i + c of rows 0..7 */
+        LK__LDG(r, 0, LK__FULL);
+        if (G == 2) LK__LDG(q, w8, LK__FULL);
         LK__STEP(0); LK__STEP(1); LK__STEP(2); LK__STEP(3); LK__STEP(4); LK__STEP(5); LK__STEP(6); LK__STEP(7);
     }
-    if (i < n) {   /* the last m < 8 elements, loaded under a mask */
+    if (i < n) {   /* the last m < 8 elements */
         const int m = (int)(n - i);
-        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
-        r0 = _mm256_maskload_ps(w + i, k); r1 = _mm256_maskload_ps(w1 + i, k); r2 = _mm256_maskload_ps(w2 + i, k); r3 = _mm256_maskload_ps(w3 + i, k);
-        r4 = _mm256_maskload_ps(w4 + i, k); r5 = _mm256_maskload_ps(w5 + i, k); r6 = _mm256_maskload_ps(w6 + i, k); r7 = _mm256_maskload_ps(w7 + i, k);
-        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);
+        k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
+        LK__LDG(r, 0, LK__PART);
+        if (G == 2) LK__LDG(q, w8, LK__PART);
         LK__STEP(0);
         if (m > 1) LK__STEP(1);
         if (m > 2) LK__STEP(2);
@@ -3620,53 +3642,22 @@ static LK__UNUSED void lk__vdot_tail8_f32(float *s, const float *w, size_t ws, c
         if (m > 6) LK__STEP(6);
     }
 #undef LK__STEP
+#undef LK__LDG
+#undef LK__PART
+#undef LK__FULL
     _mm256_storeu_ps(s, acc);
+    if (G == 2) _mm256_storeu_ps(s + 8, acd);
+}
+#endif
+static LK__UNUSED void lk__vdot_tail8_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n) {
+#if defined(LK__X86)
+    lk__vdot_tail_g_f32(s, w, ws, x, i0, n, 1);
 #else
     int r;
     int64_t i;
     for (r = 0; r < 8; r++) for (i = i0; i < n; i++) s[r] = s[r] + w[(size_t)r * ws + i] * x[i];
 #endif
 }
-#if defined(LK__X86)
-/* lk__vdot_tail8_f32 of two groups of eight rows (w and w + 8 ws) with
- * their add chains interleaved, so that one runs while the other waits */
-static void lk__vdot_tail16_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n) {
-    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const size_t w8 = 8 * ws;
-    const float *w1 = w + ws, *w2 = w1 + ws, *w3 = w2 + ws, *w4 = w3 + ws, *w5 = w4 + ws, *w6 = w5 + ws, *w7 = w6 + ws;
-    __m256 acc = _mm256_loadu_ps(s), acd = _mm256_loadu_ps(s + 8), r0, r1, r2, r3, r4, r5, r6, r7, q0, q1, q2, q3, q4, q5, q6, q7;
-    int64_t i;
-#define LK__STEP(c) do { const __m256 x_ = _mm256_set1_ps(x[i + (c)]); acc = _mm256_add_ps(acc, _mm256_mul_ps(r##c, x_)); acd = _mm256_add_ps(acd, _mm256_mul_ps(q##c, x_)); } while (0)
-    for (i = i0; i + 8 <= n; i += 8) {
-        r0 = _mm256_loadu_ps(w + i); r1 = _mm256_loadu_ps(w1 + i); r2 = _mm256_loadu_ps(w2 + i); r3 = _mm256_loadu_ps(w3 + i);
-        r4 = _mm256_loadu_ps(w4 + i); r5 = _mm256_loadu_ps(w5 + i); r6 = _mm256_loadu_ps(w6 + i); r7 = _mm256_loadu_ps(w7 + i);
-        q0 = _mm256_loadu_ps(w + w8 + i); q1 = _mm256_loadu_ps(w1 + w8 + i); q2 = _mm256_loadu_ps(w2 + w8 + i); q3 = _mm256_loadu_ps(w3 + w8 + i);
-        q4 = _mm256_loadu_ps(w4 + w8 + i); q5 = _mm256_loadu_ps(w5 + w8 + i); q6 = _mm256_loadu_ps(w6 + w8 + i); q7 = _mm256_loadu_ps(w7 + w8 + i);
-        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);
-        LK__TR8(q0, q1, q2, q3, q4, q5, q6, q7);
-        LK__STEP(0); LK__STEP(1); LK__STEP(2); LK__STEP(3); LK__STEP(4); LK__STEP(5); LK__STEP(6); LK__STEP(7);
-    }
-    if (i < n) {
-        const int m = (int)(n - i);
-        const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32(m), iota);
-        r0 = _mm256_maskload_ps(w + i, k); r1 = _mm256_maskload_ps(w1 + i, k); r2 = _mm256_maskload_ps(w2 + i, k); r3 = _mm256_maskload_ps(w3 + i, k);
-        r4 = _mm256_maskload_ps(w4 + i, k); r5 = _mm256_maskload_ps(w5 + i, k); r6 = _mm256_maskload_ps(w6 + i, k); r7 = _mm256_maskload_ps(w7 + i, k);
-        q0 = _mm256_maskload_ps(w + w8 + i, k); q1 = _mm256_maskload_ps(w1 + w8 + i, k); q2 = _mm256_maskload_ps(w2 + w8 + i, k); q3 = _mm256_maskload_ps(w3 + w8 + i, k);
-        q4 = _mm256_maskload_ps(w4 + w8 + i, k); q5 = _mm256_maskload_ps(w5 + w8 + i, k); q6 = _mm256_maskload_ps(w6 + w8 + i, k); q7 = _mm256_maskload_ps(w7 + w8 + i, k);
-        LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7);
-        LK__TR8(q0, q1, q2, q3, q4, q5, q6, q7);
-        LK__STEP(0);
-        if (m > 1) LK__STEP(1);
-        if (m > 2) LK__STEP(2);
-        if (m > 3) LK__STEP(3);
-        if (m > 4) LK__STEP(4);
-        if (m > 5) LK__STEP(5);
-        if (m > 6) LK__STEP(6);
-    }
-#undef LK__STEP
-    _mm256_storeu_ps(s, acc); _mm256_storeu_ps(s + 8, acd);
-}
-#endif
 static float lk__vdot_flt_ref(int64_t n, const void *x, int xh, const void *y, int yh, int dbl) {
     float a[16];
     int64_t i;
@@ -6537,16 +6528,6 @@ static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn)
 /* iq4_nl levels + 128 as unsigned bytes (lk__iq4nl_values) */
 static LK__UNUSED const uint8_t lk__iq4nl_u8[16] = { 1, 24, 45, 63, 79, 93, 106, 118, 129, 141, 153, 166, 181, 197, 217, 241 };
 #if defined(LK__X86)
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
-#define LK__AINL static inline __attribute__((always_inline))
-#define LK__UNROLL _Pragma("GCC unroll 8")
-#elif defined(__GNUC__)   /* nvcc's front end knows no GCC pragmas (host code of a .cu file) */
-#define LK__AINL static inline __attribute__((always_inline))
-#define LK__UNROLL
-#else
-#define LK__AINL static
-#define LK__UNROLL
-#endif
 #define LK__LD256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define LK__LD128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 static float lk__h2f_x(uint16_t h) { return _cvtsh_ss(h); }
@@ -6824,29 +6805,21 @@ LK__AINL __m256 lk__dot64v_f32(const float *a, const float *b, int64_t n) {
     }
     return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(h0, h2), _mm256_add_ps(h1, h3)), _mm256_add_ps(_mm256_add_ps(l0, l2), _mm256_add_ps(l1, l3)));
 }
-static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
+/* 8 G rows (G = 1 or 2 groups of 8, a constant at each call): lk__dot64
+ * of four rows at a time with one joint horizontal sum, then the tails */
+LK__AINL void lk__f32_rows_g(int64_t n, const float *w, size_t ws, const float *x, float *y, int G) {
     const int64_t n64 = n & ~(int64_t)63;
     int g;
-    for (g = 0; g < 8; g += 4) {
+    for (g = 0; g < 8 * G; g += 4) {
         const float *wg = w + (size_t)g * ws;
         if (n64) _mm_storeu_ps(y + g, lk__hsum8x4_x(lk__dot64v_f32(wg, x, n64), lk__dot64v_f32(wg + ws, x, n64),
                                                   lk__dot64v_f32(wg + 2 * ws, x, n64), lk__dot64v_f32(wg + 3 * ws, x, n64)));
         else _mm_storeu_ps(y + g, _mm_setzero_ps());
     }
-    lk__vdot_tail8_f32(y, w, ws, x, n64, n);
+    lk__vdot_tail_g_f32(y, w, ws, x, n64, n, G);
 }
-/* lk__f32_rows8 of 16 rows (two groups of 8, their tails together) */
-static void lk__f32_rows16(int64_t n, const float *w, size_t ws, const float *x, float *y) {
-    const int64_t n64 = n & ~(int64_t)63;
-    int g;
-    for (g = 0; g < 16; g += 4) {
-        const float *wg = w + (size_t)g * ws;
-        if (n64) _mm_storeu_ps(y + g, lk__hsum8x4_x(lk__dot64v_f32(wg, x, n64), lk__dot64v_f32(wg + ws, x, n64),
-                                                  lk__dot64v_f32(wg + 2 * ws, x, n64), lk__dot64v_f32(wg + 3 * ws, x, n64)));
-        else _mm_storeu_ps(y + g, _mm_setzero_ps());
-    }
-    lk__vdot_tail16_f32(y, w, ws, x, n64, n);
-}
+static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) { lk__f32_rows_g(n, w, ws, x, y, 1); }
+static void lk__f32_rows16(int64_t n, const float *w, size_t ws, const float *x, float *y) { lk__f32_rows_g(n, w, ws, x, y, 2); }
 /* 4 rows x 1 column (decode), n a multiple of 16: each row lk__vdot_flt_x86's
  * two accumulators, eight fma chains in flight, one joint reduction */
 static void lk__tile_flt4x1_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, float *y, int h) {
@@ -9488,9 +9461,9 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
 }
 
 #if defined(LK__X86_512)
-/* Key r of 16 (head_dim 8, f32 or f16) as zmm lanes: zmm i holds keys
- * (i, i + 4) for i < 4 and (i + 4, i + 8) for i >= 4, the layout
- * lk__tr16x8_512 wants. p: the 16 key pointers. */
+/* Keys a and b (head_dim 8, f32 or f16) as the halves of one zmm;
+ * lk__tr16x8_512 wants zmm i to hold keys (i, i + 4) of its 16 for i < 4
+ * and (i + 4, i + 8) for i >= 4. */
 LK__AINL __m512 lk__ld2x8_512(const unsigned char *a, const unsigned char *b, int f16) {
     return f16 ? _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(LK__CAST(const __m128i *, a))),
                                                          _mm_loadu_si128(LK__CAST(const __m128i *, b)), 1))
@@ -9886,19 +9859,16 @@ static void lk__kv_put_row(lk_type type, unsigned char *dst, const float *x, int
 static void lk__zip_quantize(lk_kv_cache *c, int il, int r) {
     const int W = c->zip_window, d = c->head_dim, E = c->n_embd_k, levels = (1 << c->zip_bits) - 1;
     int which, h, i, t;
-    float x[4096];
     if (c->zq[il] == 0) {   /* first chunk: channel scales over the W rows of the ring */
         for (which = 0; which < 2; which++) {
             float *sc = (which ? c->zvs : c->zks) + (size_t)il * E;
             const unsigned char *ring = (which ? c->v : c->k) + (size_t)il * W * c->row_k;
             for (i = 0; i < E; i++) sc[i] = 0.0f;
-            for (t = 0; t < W; t++) {
-                int e0;
-                for (e0 = 0; e0 < E; e0 += 4096) {   /* stream the row in pieces */
-                    int m = E - e0 < 4096 ? E - e0 : 4096;
-                    if (c->type == LK_TYPE_F16) { const uint16_t *hh = LK__CAST(const uint16_t *, ring + (size_t)t * c->row_k) + e0; for (i = 0; i < m; i++) x[i] = lk_fp16_to_fp32(hh[i]); }
-                    else memcpy(x, LK__CAST(const float *, ring + (size_t)t * c->row_k) + e0, sizeof(float) * (size_t)m);
-                    for (i = 0; i < m; i++) if (fabsf(x[i]) > sc[e0 + i]) sc[e0 + i] = fabsf(x[i]);
+            for (t = 0; t < W; t++) {   /* element by element from the row (no row-sized buffer on the stack) */
+                const unsigned char *row = ring + (size_t)t * c->row_k;
+                for (i = 0; i < E; i++) {
+                    const float a = fabsf(c->type == LK_TYPE_F16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, row)[i]) : LK__CAST(const float *, row)[i]);
+                    if (a > sc[i]) sc[i] = a;
                 }
             }
             for (i = 0; i < E; i++) sc[i] = sc[i] > 0.0f ? sqrtf(sc[i]) : 1.0f;
