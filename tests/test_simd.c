@@ -635,30 +635,30 @@ static void test_attn_pair(void) {
                 for (ci = 0; ci < (int)(sizeof counts / sizeof *counts); ci++)
                     for (qp = 0; qp < 3; qp++)
                         for (mk = 0; mk < 5; mk++) {
-                        const size_t es = f16 ? 2 : 4;
-                        lk_attn_params p = lk_attn_default_params(D);
-                        lk_kv_view kv;
-                        float oa[D], ob[D], ra[D], rb[D], la, lb, lra, lrb;
-                        const int n = counts[ci];
-                        /* query position: after every key, in the middle (some masked), before all (all masked) */
-                        const int qpos = qp == 0 ? N : qp == 1 ? n / 2 + 2 : -1;
-                        p.f16_math = fm; p.causal = mk != 1;
-                        if (mk == 2) { p.window = 7; p.n_sink = 3; }   /* a sliding window with sinks */
-                        memset(&kv, 0, sizeof kv);
-                        kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
-                        kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
-                        kv.row_stride = HK * D * es; kv.head_stride = D * es; kv.pos = mk == 3 ? NULL : pos;   /* mk 3: positions = rows */
-                        if (use_idx) { kv.idx = idx + (N - n); kv.n_idx = n; kv.n_rows = N; }
-                        else { kv.row0 = 2; kv.n_rows = 2 + n; }
-                        if (mk == 4) { kv.seg = segs; p.qseg = 1; }   /* another sequence's rows among them */
-                        for (h = 0; h < HK; h += 2) {
-                            lk__attn_pair8(&p, q, q + D, qpos, &kv, h, oa, ob, &la, &lb, sa, sb);
-                            lk_attn(&p, q, qpos, &kv, h, ra, &lra, s1);
-                            lk_attn(&p, q + D, qpos, &kv, h, rb, &lrb, s1);
-                            CHECK(!memcmp(oa, ra, sizeof oa) && !memcmp(&la, &lra, 4) && !memcmp(ob, rb, sizeof ob) && !memcmp(&lb, &lrb, 4),
-                                  "f16 %d f16_math %d idx %d n %d qpos %d mask %d kv head %d: pair differs from lk_attn", f16, fm, use_idx, n, qpos, mk, h);
+                            const size_t es = f16 ? 2 : 4;
+                            lk_attn_params p = lk_attn_default_params(D);
+                            lk_kv_view kv;
+                            float oa[D], ob[D], ra[D], rb[D], la, lb, lra, lrb;
+                            const int n = counts[ci];
+                            /* query position: after every key, in the middle (some masked), before all (all masked) */
+                            const int qpos = qp == 0 ? N : qp == 1 ? n / 2 + 2 : -1;
+                            p.f16_math = fm; p.causal = mk != 1;
+                            if (mk == 2) { p.window = 7; p.n_sink = 3; }   /* a sliding window with sinks */
+                            memset(&kv, 0, sizeof kv);
+                            kv.type = f16 ? LK_TYPE_F16 : LK_TYPE_F32;
+                            kv.k = f16 ? (const void *)Kh : (const void *)Kf; kv.v = f16 ? (const void *)Vh : (const void *)Vf;
+                            kv.row_stride = HK * D * es; kv.head_stride = D * es; kv.pos = mk == 3 ? NULL : pos;   /* mk 3: positions = rows */
+                            if (use_idx) { kv.idx = idx + (N - n); kv.n_idx = n; kv.n_rows = N; }
+                            else { kv.row0 = 2; kv.n_rows = 2 + n; }
+                            if (mk == 4) { kv.seg = segs; p.qseg = 1; }   /* another sequence's rows among them */
+                            for (h = 0; h < HK; h += 2) {
+                                lk__attn_pair8(&p, q, q + D, qpos, &kv, h, oa, ob, &la, &lb, sa, sb);
+                                lk_attn(&p, q, qpos, &kv, h, ra, &lra, s1);
+                                lk_attn(&p, q + D, qpos, &kv, h, rb, &lrb, s1);
+                                CHECK(!memcmp(oa, ra, sizeof oa) && !memcmp(&la, &lra, 4) && !memcmp(ob, rb, sizeof ob) && !memcmp(&lb, &lrb, 4),
+                                      "f16 %d f16_math %d idx %d n %d qpos %d mask %d kv head %d: pair differs from lk_attn", f16, fm, use_idx, n, qpos, mk, h);
+                            }
                         }
-                    }
     lk_t_end();
 }
 
