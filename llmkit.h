@@ -9141,6 +9141,24 @@ static void lk__attn_vsum(const lk_kv_view *kv, size_t hoff, int d, int n, const
     lk__attn_vsum_ref(kv, hoff, d, c, n, w, out);
 }
 
+#if defined(LK__X86_512)
+/* Which of the keys j .. j + 15 of a contiguous view (the lanes under k)
+ * the query at qpos sees: lk__attn_mask_scale's causal, window-with-sinks
+ * and segment rules, 16 at a time (lk__attn_mask_scale, lk__attn_pair8_512) */
+LK__AINL __mmask16 lk__attn_ok16_512(const lk_kv_view *kv, int j, __mmask16 k, int qpos, int causal, int window, int n_sink, int qseg) {
+    const int r0 = kv->row0 + j;
+    const __m512i vq = _mm512_set1_epi32(qpos);
+    const __m512i kp = kv->pos ? _mm512_maskz_loadu_epi32(k, kv->pos + r0)
+                               : _mm512_add_epi32(_mm512_set1_epi32(r0), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __mmask16 ok = k;
+    if (causal) ok &= _mm512_cmp_epi32_mask(kp, vq, _MM_CMPINT_LE);
+    if (window > 0)   /* masked: qpos - kpos >= window and kpos >= n_sink */
+        ok &= (__mmask16)~(_mm512_cmp_epi32_mask(_mm512_sub_epi32(vq, kp), _mm512_set1_epi32(window), _MM_CMPINT_NLT) &
+                           _mm512_cmp_epi32_mask(kp, _mm512_set1_epi32(n_sink), _MM_CMPINT_NLT));
+    if (kv->seg) ok &= _mm512_cmp_epi32_mask(_mm512_maskz_loadu_epi32(k, kv->seg + r0), _mm512_set1_epi32(qseg), _MM_CMPINT_EQ);
+    return ok;
+}
+#endif
 /* s[j] (raw q.k) -> the score: masked keys -inf, soft-cap, scale, ALiBi.
  * Returns the row maximum (-inf when every key is masked, NaN when a score
  * is NaN, so that NaN reaches the output as in ggml instead of vanishing). */
@@ -9152,23 +9170,13 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
 #if defined(LK__X86_512)
     /* contiguous rows, no tree, no cap, no ALiBi: 16 keys at a time */
     if (!kv->idx && !p->tree_parent && p->softcap <= 0.0f && p->alibi_slope == 0.0f) {
-        const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        const __m512i vq = _mm512_set1_epi32(qpos), vw = _mm512_set1_epi32(p->window), vsink = _mm512_set1_epi32(p->n_sink);
         const __m512 vs = _mm512_set1_ps(p->scale), ninf = _mm512_set1_ps(-INFINITY);
         __m512 vmx = ninf;
         __mmask16 nan = 0;
         for (; j < n; j += 16) {   /* the last group (under 16 keys): masked loads and store, the other lanes -inf */
             const __mmask16 k = j + 16 <= n ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1u);
-            const int r0 = kv->row0 + j;
-            __m512i kp = kv->pos ? _mm512_maskz_loadu_epi32(k, kv->pos + r0) : _mm512_add_epi32(_mm512_set1_epi32(r0), iota);
-            __mmask16 ok = k;
-            __m512 sc;
-            if (p->causal) ok &= _mm512_cmp_epi32_mask(kp, vq, _MM_CMPINT_LE);
-            if (p->window > 0)   /* masked: qpos - kpos >= window and kpos >= n_sink */
-                ok &= (__mmask16)~(_mm512_cmp_epi32_mask(_mm512_sub_epi32(vq, kp), vw, _MM_CMPINT_NLT) &
-                                   _mm512_cmp_epi32_mask(kp, vsink, _MM_CMPINT_NLT));
-            if (kv->seg) ok &= _mm512_cmp_epi32_mask(_mm512_maskz_loadu_epi32(k, kv->seg + r0), _mm512_set1_epi32(p->qseg), _MM_CMPINT_EQ);
-            sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, s + j), vs));
+            const __mmask16 ok = lk__attn_ok16_512(kv, j, k, qpos, p->causal, p->window, p->n_sink, p->qseg);
+            const __m512 sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, s + j), vs));
             _mm512_mask_storeu_ps(s + j, k, sc);
             vmx = _mm512_max_ps(vmx, sc);
             nan |= _mm512_cmp_ps_mask(sc, sc, _CMP_UNORD_Q);
@@ -9520,13 +9528,10 @@ LK__AINL __m512 lk__dots16_512(const float *q, const __m512 *c, int f16) {
 LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, const float *qb, int qpos, const lk_kv_view *kv, int kv_head,
                                    float *oa, float *ob, float *lsea, float *lseb, float *sa, float *sb, int f16) {
     static const float zero_row[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
-    const int n = kv->n_rows - kv->row0, f16w = f16 && p->f16_math, causal = p->causal, window = p->window, row0 = kv->row0;
-    const int32_t *pos = kv->pos, *seg = kv->seg;
+    const int n = kv->n_rows - kv->row0, f16w = f16 && p->f16_math, causal = p->causal, window = p->window, n_sink = p->n_sink, qseg = p->qseg;
     const size_t rs = kv->row_stride, hoff = (size_t)kv_head * kv->head_stride, rs2 = 2 * rs, rs3 = 3 * rs, rs4 = 4 * rs;
-    const unsigned char *kb = LK__CAST(const unsigned char *, kv->k) + (size_t)row0 * rs + hoff;
-    const unsigned char *vb = LK__CAST(const unsigned char *, kv->v) + (size_t)row0 * rs + hoff;
-    const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512i vq = _mm512_set1_epi32(qpos), vw = _mm512_set1_epi32(p->window), vsink = _mm512_set1_epi32(p->n_sink), vseg = _mm512_set1_epi32(p->qseg);
+    const unsigned char *kb = LK__CAST(const unsigned char *, kv->k) + (size_t)kv->row0 * rs + hoff;
+    const unsigned char *vb = LK__CAST(const unsigned char *, kv->v) + (size_t)kv->row0 * rs + hoff;
     const __m512 vs = _mm512_set1_ps(p->scale), ninf = _mm512_set1_ps(-INFINITY);
     __m512 vmxa = ninf, vmxb = ninf;
     __mmask16 nana = 0, nanb = 0;
@@ -9544,8 +9549,7 @@ LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, con
         const __mmask16 k = (__mmask16)((1u << m) - 1u);
         const unsigned char *g = kb + (size_t)j * rs;
         __m512 r[8], c[8], da, db;
-        __m512i kp;
-        __mmask16 ok = k;
+        __mmask16 ok;
         if (m == 16) {
             const unsigned char *g4 = g + rs4, *g8 = g4 + rs4, *g12 = g8 + rs4;
             r[0] = lk__ld2x8_512(g, g4, f16); r[1] = lk__ld2x8_512(g + rs, g4 + rs, f16);
@@ -9562,11 +9566,7 @@ LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, con
         }
         lk__tr16x8_512(r, c);
         da = lk__dots16_512(q0, c, f16); db = lk__dots16_512(q1, c, f16);
-        kp = !pos ? _mm512_add_epi32(_mm512_set1_epi32(row0 + j), iota) : m == 16 ? _mm512_loadu_si512(pos + row0 + j) : _mm512_maskz_loadu_epi32(k, pos + row0 + j);
-        if (causal) ok &= _mm512_cmp_epi32_mask(kp, vq, _MM_CMPINT_LE);
-        if (window > 0)   /* masked: qpos - kpos >= window and kpos >= n_sink */
-            ok &= (__mmask16)~(_mm512_cmp_epi32_mask(_mm512_sub_epi32(vq, kp), vw, _MM_CMPINT_NLT) & _mm512_cmp_epi32_mask(kp, vsink, _MM_CMPINT_NLT));
-        if (seg) ok &= _mm512_cmp_epi32_mask(m == 16 ? _mm512_loadu_si512(seg + row0 + j) : _mm512_maskz_loadu_epi32(k, seg + row0 + j), vseg, _MM_CMPINT_EQ);
+        ok = lk__attn_ok16_512(kv, j, k, qpos, causal, window, n_sink, qseg);
         da = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(da, vs)); db = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(db, vs));
         if (m == 16) { _mm512_storeu_ps(sa + j, da); _mm512_storeu_ps(sb + j, db); }
         else { _mm512_mask_storeu_ps(sa + j, k, da); _mm512_mask_storeu_ps(sb + j, k, db); }
@@ -9597,29 +9597,14 @@ LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, con
     }
     if (lsea && mxa != -INFINITY) *lsea = mxa + (float)log(suma);
     if (lseb && mxb != -INFINITY) *lseb = mxb + (float)log(sumb);
-    {   /* 3: the weights (lk__attn_weights), then V.P in two halves: lanes
-         * 0-7 (keys j mod 16 < 8), then lanes 8-15, each lane of each head
-         * in a ymm, each V row loaded once, the weights broadcast from memory */
-        const float inv[2] = { mxa != -INFINITY ? (float)(1.0 / suma) : 0.0f, mxb != -INFINITY ? (float)(1.0 / sumb) : 0.0f };   /* (a dead head: weights 0 * 0) */
-        float *sh[2];
+    {   /* 3: the weights (lk__attn_weights; a dead head's are 0 * 0), then
+         * V.P in two halves: lanes 0-7 (keys j mod 16 < 8), then lanes 8-15,
+         * each lane of each head in a ymm, each V row loaded once, the
+         * weights broadcast from memory */
         __m256 xa[16], xb[16];
         int h;
-        sh[0] = sa; sh[1] = sb;
-        for (h = 0; h < 2; h++) {
-            const __m512 vi = _mm512_set1_ps(inv[h]);
-            float *w = sh[h];
-            for (j = 0; j + 16 <= n; j += 16) {
-                __m512 t = _mm512_mul_ps(_mm512_loadu_ps(w + j), vi);
-                if (f16w) t = _mm512_cvtph_ps(_mm512_cvtps_ph(t, _MM_FROUND_TO_NEAREST_INT));   /* ggml rounds the weights to f16 for an f16 cache */
-                _mm512_storeu_ps(w + j, t);
-            }
-            if (j < n) {
-                const __mmask16 k = (__mmask16)((1u << (n - j)) - 1u);
-                __m512 t = _mm512_mul_ps(_mm512_maskz_loadu_ps(k, w + j), vi);
-                if (f16w) t = _mm512_cvtph_ps(_mm512_cvtps_ph(t, _MM_FROUND_TO_NEAREST_INT));
-                _mm512_mask_storeu_ps(w + j, k, t);
-            }
-        }
+        lk__attn_weights(sa, n, mxa != -INFINITY ? (float)(1.0 / suma) : 0.0f, f16w);
+        lk__attn_weights(sb, n, mxb != -INFINITY ? (float)(1.0 / sumb) : 0.0f, f16w);
         for (h = 0; h < 2; h++) {
             __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
             __m256 b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
