@@ -3595,8 +3595,7 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
  * lk__f32_rows_g); two groups' chains interleave, so that one runs while
  * the other waits. Named registers, not arrays: an array indexed by
  * a variable would live on the stack. */
-#if defined(LK__X86)
-/* (x86 kernels) LK__AINL: inlined into each caller, so that constant arguments select code; LK__UNROLL: unroll the next loop */
+/* LK__AINL: inlined into each caller, so that constant arguments select code; LK__UNROLL: unroll the next loop */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #define LK__AINL static inline __attribute__((always_inline))
 #define LK__UNROLL _Pragma("GCC unroll 8")
@@ -3607,6 +3606,7 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
 #define LK__AINL static
 #define LK__UNROLL
 #endif
+#if defined(LK__X86)
 LK__AINL void lk__vdot_tail_g_f32(float *s, const float *w, size_t ws, const float *x, int64_t i0, int64_t n, int G) {
     const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const size_t w8 = 8 * ws;
@@ -8437,15 +8437,36 @@ done:
 /* --------------------------------------------------------------------------
  * 15.8 Ops
  * -------------------------------------------------------------------------- */
-LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps) {
-    double sum = 0.0;     /* like ggml: float products, double accumulation */
-    float mean, scale;
+/* y = x / sqrt(sum / n + eps) * w, given sum = the row's sum of squares */
+static void lk__rmsnorm_fin(float *y, const float *x, const float *w, int n, float eps, double sum) {
+    const float mean = (float)(sum / n), scale = 1.0f / sqrtf(mean + eps);
     int i;
-    for (i = 0; i < n; i++) sum += (double)(x[i] * x[i]);
-    mean = (float)(sum / n);
-    scale = 1.0f / sqrtf(mean + eps);
     if (w) for (i = 0; i < n; i++) y[i] = (x[i] * scale) * w[i];
     else for (i = 0; i < n; i++) y[i] = x[i] * scale;
+}
+LKDEF void lk_rmsnorm(float *y, const float *x, const float *w, int n, float eps) {
+    double sum = 0.0;     /* like ggml: float products, double accumulation in order */
+    int i;
+    for (i = 0; i < n; i++) sum += (double)(x[i] * x[i]);
+    lk__rmsnorm_fin(y, x, w, n, eps, sum);
+}
+/* G contiguous rows of n (G <= 8, a constant at each call): each row's sum
+ * is lk_rmsnorm's (the same products, added in the same order); the G
+ * chains of dependent double adds run side by side */
+LK__AINL void lk__rmsnorm_g(float *y, const float *x, const float *w, int n, float eps, int G) {
+    double s[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int i, k;
+    for (i = 0; i < n; i++)
+        LK__UNROLL for (k = 0; k < G; k++) { const float v = x[(size_t)k * n + i]; s[k] += (double)(v * v); }
+    LK__UNROLL for (k = 0; k < G; k++) lk__rmsnorm_fin(y + (size_t)k * n, x + (size_t)k * n, w, n, eps, s[k]);
+}
+/* rows x n, row r at x + r n (y may be x): lk_rmsnorm of each row, 8 or 4
+ * at a time (1 x 640: ~2,600 cycles of add latency alone) */
+static void lk__rmsnorm_rows(float *y, const float *x, const float *w, int n, int rows, float eps) {
+    int r = 0;
+    for (; r + 8 <= rows; r += 8) lk__rmsnorm_g(y + (size_t)r * n, x + (size_t)r * n, w, n, eps, 8);
+    for (; r + 4 <= rows; r += 4) lk__rmsnorm_g(y + (size_t)r * n, x + (size_t)r * n, w, n, eps, 4);
+    for (; r < rows; r++) lk_rmsnorm(y + (size_t)r * n, x + (size_t)r * n, w, n, eps);
 }
 LKDEF void lk_layernorm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
     double sum = 0.0, sum2 = 0.0;
@@ -9024,6 +9045,20 @@ static void lk__attn_weights(float *s, int n, float inv, int f16w) {
 #endif
     for (; j < n; j++) { s[j] *= inv; if (f16w) s[j] = lk_fp16_to_fp32(lk_fp32_to_fp16(s[j])); }
 }
+/* y[i] = x[i] rounded to f16 and back, as lk_fp32_to_fp16 rounds (ggml's
+ * f16 rounding of q for the f16 K.Q product): F16C for groups of 8 without
+ * NaN (the same result for every other value), the scalar path otherwise */
+static void lk__f16_round(float *y, const float *x, int n) {
+    int i = 0;
+#if defined(LK__X86)
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q))) break;
+        _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT)));
+    }
+#endif
+    for (; i < n; i++) y[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(x[i]));
+}
 /* V.P in tinyBLAS's order, for V rows that come one at a time (dequantized
  * q8_0 / q4_0 rows): acc holds 16 lanes of d floats; key j adds w v_j into
  * lane j % 16 by fma (lk__vsum_add); lk__vsum_finish reduces the lanes of
@@ -9316,7 +9351,8 @@ static void lk__attn_qblock(const lk_attn_params *p, int nq, const float *const 
     int b, j;
     for (b = 0; b < nq; b++) {   /* ggml rounds q to f16 for the f16 K.Q product */
         int i;
-        for (i = 0; i < d; i++) qh[b][i] = p->f16_math ? lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[b][i])) : q_in[b][i];
+        if (p->f16_math) lk__f16_round(qh[b], q_in[b], d);
+        else for (i = 0; i < d; i++) qh[b][i] = q_in[b][i];
     }
     /* K.Q: lk__attn_dots' f16 order (16 lanes as two registers) per pair */
 #if defined(LK__X86)
@@ -9455,7 +9491,7 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         return;
     }
     if (p->f16_math && d > 0 && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
-        for (i = 0; i < d; i++) qh[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q_in[i]));
+        lk__f16_round(qh, q_in, d);
         q = qh;
     }
     lk__attn_dots(q, kv, hoff, d, n, s);
@@ -9540,7 +9576,8 @@ LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, con
     double suma = 0.0, sumb = 0.0;
     int j, i;
     if (p->f16_math) {   /* ggml rounds q to f16 for the f16 K.Q product */
-        for (i = 0; i < 8; i++) { qh[0][i] = lk_fp16_to_fp32(lk_fp32_to_fp16(qa[i])); qh[1][i] = lk_fp16_to_fp32(lk_fp32_to_fp16(qb[i])); }
+        lk__f16_round(qh[0], qa, 8);
+        lk__f16_round(qh[1], qb, 8);
         q0 = qh[0]; q1 = qh[1];
     }
     /* 1: scores, mask, scale, maxima */
@@ -15231,16 +15268,15 @@ static void lk__norm_range(const lk_model *m, float *y, const float *x, const lk
     const int E = m->hp.n_embd;
     const float *wf = LK__CAST(const float *, w->data), *bf = LK__CAST(const float *, b ? b->data : NULL);
     int t;
-    for (t = t0; t < T; t++) {
-        if (m->ai->layernorm) lk_layernorm(y + (size_t)t * E, x + (size_t)t * E, wf, bf, E, m->hp.norm_eps);
-        else lk_rmsnorm(y + (size_t)t * E, x + (size_t)t * E, wf, E, m->hp.norm_eps);
-    }
+    if (!m->ai->layernorm) { lk__rmsnorm_rows(y + (size_t)t0 * E, x + (size_t)t0 * E, wf, E, T - t0, m->hp.norm_eps); return; }
+    for (t = t0; t < T; t++) lk_layernorm(y + (size_t)t * E, x + (size_t)t * E, wf, bf, E, m->hp.norm_eps);
 }
 /* Element-wise passes of a prefill chunk split over the context's threads
  * (each row or element is computed alone, so the split changes no result):
  * op 0 norm rows (lk__norm_range), 1 GELU of n values (lk__gelu_rows),
  * 2 SwiGLU rows of F (lk__swiglu), 3 residual rows (lk__residual),
- * 4 K / V rows into the cache (lk__store_rows; its F is the layer). */
+ * 4 K / V rows into the cache (lk__store_rows; its F is the layer),
+ * 5 q / k norms and RoPE (lk__qk_rows; F is the layer). */
 typedef struct lk__ew_job {
     lk_context *c; int op, T, F, mul; float *y; const float *x; const lk_tensor *w, *b; size_t n;
     const int *pos, *seg; int slot0;
@@ -15249,6 +15285,7 @@ static void lk__gelu_range(const lk_model *m, float *y, const float *x, size_t n
 static void lk__swiglu_range(lk_context *c, int t0, int t1, int F);
 static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0, int t1);
 static void lk__store_range(lk_context *c, int il, int t0, int t1, int slot0, const int *pos, const int *seg);
+static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos);
 static void lk__ew_task(void *arg, int task, int n_tasks) {
     const lk__ew_job *j = LK__CAST(const lk__ew_job *, arg);
     const int t0 = (int)((int64_t)j->T * task / n_tasks), t1 = (int)((int64_t)j->T * (task + 1) / n_tasks);
@@ -15261,6 +15298,7 @@ static void lk__ew_task(void *arg, int task, int n_tasks) {
     }
     case 2: lk__swiglu_range(j->c, t0, t1, j->F); break;
     case 4: lk__store_range(j->c, j->F, t0, t1, j->slot0, j->pos, j->seg); break;
+    case 5: lk__qk_range(j->c, j->F, t0, t1, j->pos); break;
     default: lk__residual_range(j->c, j->w, t0, t1); break;
     }
 }
@@ -15280,7 +15318,7 @@ static void lk__norm_rows(lk_context *c, float *y, const float *x, const lk_tens
     lk__ew_job j;
     memset(&j, 0, sizeof j);
     j.op = 0; j.y = y; j.x = x; j.w = w; j.b = b; j.T = T;
-    lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd);
+    lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd * 4);   /* a norm: ~4 passes over its row */
 }
 /* Each row goes to its own slot; split over the threads unless a store
  * touches state shared between rows: the low-bit cache's window (rows
@@ -15312,16 +15350,47 @@ static void lk__embed(lk_context *c, const lk_token *tok, const int *pos, int T)
 static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0, int t1) {
     const int E = c->m->hp.n_embd;
     size_t i, n = (size_t)t1 * (size_t)E;
-    int t;
     if (post_norm->data)
-        for (t = t0; t < t1; t++) lk_rmsnorm(c->o + (size_t)t * E, c->o + (size_t)t * E, LK__CAST(const float *, post_norm->data), E, c->m->hp.norm_eps);
+        lk__rmsnorm_rows(c->o + (size_t)t0 * E, c->o + (size_t)t0 * E, LK__CAST(const float *, post_norm->data), E, t1 - t0, c->m->hp.norm_eps);
     for (i = (size_t)t0 * (size_t)E; i < n; i++) c->x[i] += c->o[i];
 }
 static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
     j.op = 3; j.w = post_norm; j.T = T;
-    lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd);
+    lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd * (post_norm->data ? 5 : 1));
+}
+
+/* tokens t0..t1 - 1 of layer il's q [T, H, d], k and v [T, G, d]: per-head
+ * RMSNorm (before RoPE), RoPE, q scale, the cache's rotation */
+static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) {
+    const lk_hparams *hp = &c->m->hp;
+    const lk__layer *L = &c->m->layers[il];
+    const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
+    int t, i;
+    if (L->q_norm.data) {   /* the tokens' heads are contiguous rows of d */
+        lk__rmsnorm_rows(c->q + (size_t)t0 * nq, c->q + (size_t)t0 * nq, LK__CAST(const float *, L->q_norm.data), d, (t1 - t0) * H, hp->norm_eps);
+        lk__rmsnorm_rows(c->k + (size_t)t0 * nkv, c->k + (size_t)t0 * nkv, LK__CAST(const float *, L->k_norm.data), d, (t1 - t0) * G, hp->norm_eps);
+    }
+    for (t = t0; t < t1; t++) {
+        float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
+        if (hp->rope.n_rot) {
+            lk_rope_apply(L->rope, qt, H, d, pos[t]);
+            lk_rope_apply(L->rope, kt, G, d, pos[t]);
+        }
+        if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
+        if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */
+            float *vt = c->v + (size_t)t * nkv;
+            for (i = 0; i < H; i++) lk_hadamard(qt + (size_t)i * d, d);
+            for (i = 0; i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
+        }
+    }
+}
+static void lk__qk_rows(lk_context *c, int il, int T, const int *pos) {
+    lk__ew_job j;
+    memset(&j, 0, sizeof j);
+    j.op = 5; j.T = T; j.F = il; j.pos = pos;
+    lk__ew_run(c, &j, (size_t)T * (size_t)((c->m->hp.n_head + c->m->hp.n_head_kv) * c->m->hp.head_dim_k) * 4);
 }
 
 /* x += Wo attention(RoPE(Wq xn), RoPE(Wk xn), Wv xn), xn = norm(x).
@@ -15350,23 +15419,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
         y3[0] = c->q; y3[1] = c->k; y3[2] = c->v;
         if ((st = lk__mm_n(c, 3, w3, b3, c->xn, T, y3))) return st;
     }
-    for (t = 0; t < T; t++) {   /* q: [T, H, d], k: [T, G, d] */
-        float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
-        if (L->q_norm.data) {   /* per head, before RoPE */
-            for (i = 0; i < H; i++) lk_rmsnorm(qt + (size_t)i * d, qt + (size_t)i * d, LK__CAST(const float *, L->q_norm.data), d, hp->norm_eps);
-            for (i = 0; i < G; i++) lk_rmsnorm(kt + (size_t)i * d, kt + (size_t)i * d, LK__CAST(const float *, L->k_norm.data), d, hp->norm_eps);
-        }
-        if (hp->rope.n_rot) {
-            lk_rope_apply(L->rope, qt, H, d, pos[t]);
-            lk_rope_apply(L->rope, kt, G, d, pos[t]);
-        }
-        if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
-        if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */
-            float *vt = c->v + (size_t)t * nkv;
-            for (i = 0; i < H; i++) lk_hadamard(qt + (size_t)i * d, d);
-            for (i = 0; i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
-        }
-    }
+    lk__qk_rows(c, il, T, pos);
     lk__store_rows(c, il, T, c->kv.n, pos, seg);
     job = lk__layer_job(c, il, T, pos, seg);
     lk__kv_attend(&job);   /* att: [T, H, d], over the rows the KV policy picks */

@@ -607,6 +607,63 @@ static void test_all_finite(void) {
     lk_t_end();
 }
 
+/* lk__f16_round (F16C where a group of 8 has no NaN) = the scalar round
+ * trip lk_fp16_to_fp32(lk_fp32_to_fp16(x)), bit for bit: 2^22 bit patterns
+ * spread over all 2^32 (every sign, exponent, subnormals, NaN payloads),
+ * the rounding boundaries (65504, 65520, 2^-24, 2^-25, ties) and NaN in
+ * each lane of a group and in the tail */
+static void test_f16_round(void) {
+    static const uint32_t edge[] = { 0x477fe000u, 0x477fefffu, 0x477ff000u, 0x477ff001u, 0x7f800000u, 0x7f800001u, 0x7fc00000u,
+                                     0x33000000u, 0x33000001u, 0x33800000u, 0x387fe000u, 0x387ff000u, 0x38800000u, 0x00000001u,
+                                     0x3f801000u, 0x3f803000u, 0x3f800fffu, 0x3f801001u, 0x00000000u, 0x80000000u };
+    float x[37], y[37];
+    uint32_t u = 0x9e3779b9u, k;
+    int i, n, bad = 0, ne = (int)(sizeof edge / sizeof edge[0]);
+    lk_t_begin("f16 round trip of q: F16C groups = the scalar conversion, bit for bit");
+    for (k = 0; k < (1u << 22) / 37; k++) {
+        n = (int)(k % 38);
+        for (i = 0; i < n; i++) {
+            u = u * 1664525u + 1013904223u;
+            x[i] = lk__f32_from_bits(k % 3 == 0 ? edge[(u >> 8) % (uint32_t)ne] ^ (u & 0x80000000u) : (u ^ (u >> 16)) + k * 1024u);
+        }
+        if (k % 5 == 0 && n) x[k % (uint32_t)n] = lk__f32_from_bits(0x7f800000u | (k & 0x7fffffu) | 1u);   /* NaN with a payload */
+        lk__f16_round(y, x, n);
+        for (i = 0; i < n; i++) {
+            const uint32_t want = lk__f32_bits(lk_fp16_to_fp32(lk_fp32_to_fp16(x[i]))), got = lk__f32_bits(y[i]);
+            if (want != got && bad++ < 5) CHECK(0, "x 0x%08x: 0x%08x, scalar 0x%08x", (unsigned)lk__f32_bits(x[i]), (unsigned)got, (unsigned)want);
+        }
+    }
+    CHECK(bad == 0, "%d mismatches", bad);
+    lk_t_end();
+}
+
+/* lk__rmsnorm_rows (8 and 4 rows side by side) = lk_rmsnorm of each row,
+ * bit for bit: 1-21 rows, widths 1-300 and 640, with and without weights,
+ * in place and not */
+static void test_rmsnorm_rows(void) {
+    static const int widths[] = { 1, 3, 8, 17, 64, 255, 300, 640 };
+    float *x = (float *)malloc(sizeof(float) * 21 * 640), *y = (float *)malloc(sizeof(float) * 21 * 640);
+    float *ref = (float *)malloc(sizeof(float) * 21 * 640), w[640];
+    int wi, rows, r, i, useW, inpl, bad = 0;
+    lk_t_begin("rmsnorm of rows, 4 and 8 at a time = lk_rmsnorm per row, bit for bit");
+    for (i = 0; i < 640; i++) w[i] = 0.5f + rng_f();
+    for (wi = 0; wi < 8; wi++)
+        for (rows = 1; rows <= 21; rows++)
+            for (useW = 0; useW < 2; useW++)
+                for (inpl = 0; inpl < 2; inpl++) {
+                    const int n = widths[wi];
+                    for (i = 0; i < rows * n; i++) x[i] = rng_f() * (i % 7 == 0 ? 1000.0f : 1.0f);
+                    for (r = 0; r < rows; r++) lk_rmsnorm(ref + (size_t)r * n, x + (size_t)r * n, useW ? w : NULL, n, 1e-6f);
+                    if (inpl) { lk__rmsnorm_rows(x, x, useW ? w : NULL, n, rows, 1e-6f); memcpy(y, x, sizeof(float) * (size_t)(rows * n)); }
+                    else lk__rmsnorm_rows(y, x, useW ? w : NULL, n, rows, 1e-6f);
+                    for (i = 0; i < rows * n; i++)
+                        if (lk__f32_bits(y[i]) != lk__f32_bits(ref[i]) && bad++ < 5) CHECK(0, "n %d rows %d w %d in place %d: element %d", n, rows, useW, inpl, i);
+                }
+    CHECK(bad == 0, "%d mismatches", bad);
+    free(x); free(y); free(ref);
+    lk_t_end();
+}
+
 /* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
  * decode path of tiny models): each output and lse equal two lk_attn calls
  * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
@@ -738,6 +795,8 @@ int main(void) {
     test_attn_stages();
     test_attn_mask();
     test_all_finite();
+    test_f16_round();
+    test_rmsnorm_rows();
     test_attn_pair();
     test_silu_exp();
     return lk_t_exit();
