@@ -5185,10 +5185,6 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
     }
 }
 
-/* lk_matmul's checks and set-up: job filled in, the activations quantized
- * into scratch (once: with share, a job of the same input whose quantized
- * columns fit this one, they are reused). *n_tasks: how lk_matmul splits
- * it (0: nothing to do). */
 /* tasks a product is cut into (handed out dynamically): 4 per thread, 8
  * for prefill row tiles, whose last task otherwise left a thread idle for
  * ~6 % of Gemma 3's prefill; decode and interleaved rows measured best at 4 */
@@ -5196,6 +5192,10 @@ static int lk__mm_chunks(const lk__matmul_job *j, int nt) {
     const int64_t units = j->r8 ? j->n_out / 8 : j->n_out, ch = (int64_t)(j->n_cols > 1 && !j->r8 ? 8 : 4) * nt;
     return (int)(units < ch ? units : ch);
 }
+/* lk_matmul's checks and set-up: job filled in, the activations quantized
+ * into scratch (once: with share, a job of the same input whose quantized
+ * columns fit this one, they are reused). *n_tasks: how lk_matmul splits
+ * it (0: nothing to do). */
 static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const float *x, int64_t n_cols, float *y,
                                  void *scratch, size_t scratch_size, const lk_threads *th, const lk__matmul_job *share, int *n_tasks_out) {
     lk__matmul_job job;
