@@ -569,17 +569,22 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 /* Interleaved rows (LK_LAYOUT_R8, 15.7r): the same bytes as W's rows,
  * reordered so that 8 rows are read together, their scales first; lk_matmul
  * then runs a GEMM micro-kernel over 8 rows x 4 columns (and the same kernel
- * on 1 column for decode), with its own summation order: per output, per
- * block, acc = fma((float)exact_int_dot, d_row * d_col, acc), blocks in
- * order (llama.cpp's repacked kernels' order), for any n_cols and any
- * thread count. lk_model_load_* repacks the layer matrices this way where
- * the build has a SIMD kernel for it (see lk_model_params.repack).
- * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K).
- * lk_repack_r8: W 2-D with ne[1] % 8 == 0; writes lk_repack_r8_size(W)
- * bytes to dst (the size of W's data for Q4_0; 2.8 % more for Q4_K, whose
- * scales are stored decoded), not overlapping W's data, and makes *out a
- * view of dst with the layout (out may be W itself). Matrices of 1 MiB and
- * more are shuffled on the default threads (lk_parallel_for with NULL). */
+ * on 1 column for decode). Q4_0 and Q4_K have their own summation order:
+ * per output, per block, acc = fma((float)exact_int_dot, d_row * d_col, acc),
+ * blocks in order (llama.cpp's repacked kernels' order), for any n_cols and
+ * any thread count. F16 (rows of a multiple of 16 elements) keeps the rows'
+ * order, so its results equal the row layout's bit for bit; decode then
+ * reads 4 rows in one sequential stream. lk_model_load_* repacks the layer
+ * matrices this way where the build has a SIMD kernel for the type (see
+ * lk_model_params.repack).
+ * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K,
+ * F16).
+ * lk_repack_r8: W 2-D with ne[1] % 8 == 0 (F16: and ne[0] % 16 == 0); writes
+ * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0 and F16;
+ * 2.8 % more for Q4_K, whose scales are stored decoded), not overlapping W's
+ * data, and makes *out a view of dst with the layout (out may be W itself).
+ * Matrices of 1 MiB and more are shuffled on the default threads
+ * (lk_parallel_for with NULL). */
 LKDEF int lk_repack_r8_supported(lk_type type);
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W);   /* bytes lk_repack_r8 writes; 0: not possible */
 LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_tensor *out);
@@ -1536,11 +1541,14 @@ typedef struct lk_model_params {
                                    * with LK_ERR_FORMAT instead.              */
     int repack;                   /* interleaved rows (LK_LAYOUT_R8, lk_repack_r8)
                                    * for the layer matrices and the output head,
-                                   * where the build has a kernel (x86 AVX2):
+                                   * where the build has a kernel (Q4_0, Q4_K:
+                                   * x86 AVX2; F16: x86 AVX-512):
                                    *  0 (default): when the file is mapped
                                    *    (lk_model_load_file with mmap), whose
                                    *    pages are then dropped from the
-                                   *    resident set: no extra memory;
+                                   *    resident set: no extra memory, but
+                                   *    the copy takes load time (2 GB of F16:
+                                   *    0.6-1.2 s on 2 cores, measured);
                                    *  1: also for lk_model_load_memory and
                                    *    fread loads (a copy beside the buffer);
                                    * -1: never (the file's layout and the
@@ -4824,6 +4832,35 @@ static LK__UNUSED void lk__r8_q4_K_ref(int64_t n, const unsigned char *g, const 
     }
     for (r = 0; r < 8; r++) y[r] = acc[r] - accm[r];
 }
+/* F16, a group of 8 rows of n elements (n % 16 == 0), 16 n bytes: two
+ * halves of 4 rows, half h at group + 8 n h; in a half, the 16 elements
+ * 16k..16k+15 of its row q at bytes 128 k + 32 q (so a 1-column product
+ * reads one sequential stream and still runs 4 rows' fma chains at once).
+ * Output: the rows' own order (lk__vdot_flt_ref with n % 16 == 0: element i
+ * into lane i % 16 by fma, lanes reduced by lk__hsum16), so an F16 matrix
+ * gives the same bits in either layout. SIMD: lk__r8_f16_x86. */
+#define LK__R8_F16_BLK 16   /* bytes per element column of a group: 8 rows x 2 */
+static void lk__repack_f16_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t n) {   /* one group */
+    int64_t k;
+    int r;
+    for (r = 0; r < 8; r++)
+        for (k = 0; k < n / 16; k++) memcpy(dst + (size_t)(r / 4) * 8 * (size_t)n + 128 * (size_t)k + 32 * (size_t)(r % 4), src + (size_t)r * row_bytes + 32 * (size_t)k, 32);
+}
+/* y[0..7] = the group's 8 rows . one f16 column a (reference) */
+static LK__UNUSED void lk__r8_f16_ref(int64_t n, const unsigned char *g, const unsigned char *a, float *y) {
+    float acc[16];
+    int64_t i;
+    int r, l;
+    for (r = 0; r < 8; r++) {
+        const unsigned char *h = g + (size_t)(r / 4) * 8 * (size_t)n + 32 * (size_t)(r % 4);
+        for (l = 0; l < 16; l++) acc[l] = 0.0f;
+        for (i = 0; i < n; i++) {
+            const unsigned char *p = h + 128 * (size_t)(i / 16) + 2 * (size_t)(i % 16);
+            acc[i % 16] = fmaf(LK__H2F((uint16_t)(p[0] | p[1] << 8)), LK__H2F((uint16_t)(a[2 * i] | a[2 * i + 1] << 8)), acc[i % 16]);
+        }
+        y[r] = lk__hsum16(acc);
+    }
+}
 /* 8 rows (group g) x C <= LK__R8_NC columns (stride as) -> y[c * ys + r];
  * for q8_0 columns ysum[2 (c nbk + i)] = 8 * (sum of column c's block i
  * quants), for kernels that fold the -8 offset in at the end, and
@@ -4836,6 +4873,12 @@ static LK__UNUSED void lk__r8_q4_0_refc(int64_t n, const unsigned char *g, const
     (void)ysum; (void)nbk;
     for (c = 0; c < C; c++) lk__r8_q4_0_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
+static LK__UNUSED void lk__r8_f16_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                                       float *y, int64_t ys, int C) {
+    int c;
+    (void)ysum; (void)nbk;
+    for (c = 0; c < C; c++) lk__r8_f16_ref(n, g, a + (size_t)c * as, y + c * ys);
+}
 static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                                         float *y, int64_t ys, int C) {
     int c;
@@ -4843,12 +4886,15 @@ static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const
     for (c = 0; c < C; c++) lk__r8_q4_K_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
 static lk__r8_fn lk__r8_kernel(lk_type type);   /* 15.7s: SIMD where compiled, else the reference */
-static size_t lk__r8_blk(lk_type type) { return type == LK_TYPE_Q4_0 ? LK__R8_Q4_0_BLK : type == LK_TYPE_Q4_K ? LK__R8_Q4_K_BLK : 0; }
+/* bytes of a group per block (per element for f16) */
+static size_t lk__r8_blk(lk_type type) {
+    return type == LK_TYPE_Q4_0 ? LK__R8_Q4_0_BLK : type == LK_TYPE_Q4_K ? LK__R8_Q4_K_BLK : type == LK_TYPE_F16 ? LK__R8_F16_BLK : 0;
+}
 LKDEF int lk_repack_r8_supported(lk_type type) { return lk__r8_blk(type) != 0; }
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
     const lk_type_traits *t = W ? lk_type_get(W->type) : NULL;
     uint64_t n;
-    if (!t || !lk__r8_blk(W->type) || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % t->blck_size) return 0;
+    if (!t || !lk__r8_blk(W->type) || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % (W->type == LK_TYPE_F16 ? 16 : t->blck_size)) return 0;
     if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / t->blck_size), lk__r8_blk(W->type), &n) || n > SIZE_MAX) return 0;
     return (size_t)n;
 }
@@ -4861,6 +4907,7 @@ static void lk__repack_task(void *arg, int task, int n_tasks) {   /* groups [g0,
         const unsigned char *src = LK__CAST(const unsigned char *, j->W->data) + (size_t)g * 8 * j->W->nb[1];
         unsigned char *o = j->dst + (size_t)g * j->gbytes;
         if (j->W->type == LK_TYPE_Q4_0) lk__repack_q4_0_r8(src, j->W->nb[1], o, j->W->ne[0] / 32);
+        else if (j->W->type == LK_TYPE_F16) lk__repack_f16_r8(src, j->W->nb[1], o, j->W->ne[0]);
         else lk__repack_q4_K_r8(src, j->W->nb[1], o, j->W->ne[0] / LK_QK_K);
     }
 }
@@ -4875,6 +4922,8 @@ LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_
     if (W->layout != LK_LAYOUT_ROWS || W->ne[2] != 1 || W->ne[3] != 1 || W->ne[1] % 8 || W->ne[0] <= 0 ||
         W->nb[1] != lk_row_size(W->type, W->ne[0]))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: W must be a contiguous 2-D %s matrix in rows with a multiple of 8 rows", lk_type_name(W->type));
+    if (W->type == LK_TYPE_F16 && W->ne[0] % 16)
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: f16 rows of %lld elements (the layout needs a multiple of 16)", (long long)W->ne[0]);
     nbytes = lk_repack_r8_size(W);
     if (!nbytes) return lk_set_error(LK_ERR_RANGE, "lk_repack_r8: size overflows");
     if (dst_size < nbytes) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: %zu bytes of room, need %zu", dst_size, nbytes);
@@ -5211,7 +5260,7 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
     if (W->ne[0] <= 0 || W->ne[0] % wt->blck_size || W->ne[1] < 0 || W->ne[2] < 1 || W->ne[3] < 1)
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: bad weight shape [%lld, %lld]", (long long)W->ne[0], (long long)W->ne[1]);
     if (W->layout != LK_LAYOUT_ROWS &&
-        (W->layout != LK_LAYOUT_R8 || !lk_repack_r8_supported(W->type) || W->ne[1] % 8 || W->ne[2] != 1 || W->ne[3] != 1))
+        (W->layout != LK_LAYOUT_R8 || !lk_repack_r8_size(W) || W->ne[2] != 1 || W->ne[3] != 1))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: layout %d is not valid for this %s weight", W->layout, wt->name);
     memset(&job, 0, sizeof job);
     job.wt = wt;
@@ -5265,7 +5314,8 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
     job.tile = lk__tile_kernel(W->type, 0);
     /* 1 column (decode) keeps one row at a time: a single sequential weight
      * stream measured faster than several interleaved rows (4096-wide rows
-     * by 2x; for the 64-wide rows of stories260K the two were equal), except
+     * by 2x; for the 64-wide rows of stories260K the two were equal; f16
+     * gets several rows in one stream from LK_LAYOUT_R8 instead), except
      * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
      * stories260K's 172) run four rows interleaved */
     job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? lk__tile_kernel(W->type, 1) : NULL;
@@ -7393,9 +7443,11 @@ static float lk__red16_z(__m512 v) {   /* lanes j + (8 + j), then lk__hsum8's or
 LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
     return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
 }
-/* references: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref, lk__vec_dot_bf16_ref (15.7a) */
-LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
-                               float *y, int64_t ys, int R, int C, int kind) {
+/* references: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref, lk__vec_dot_bf16_ref (15.7a).
+ * f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb = 16
+ * elements in rows; 128 in the f16 LK_LAYOUT_R8 halves, n % 16 == 0) */
+LK__AINL void lk__tile_flt_xb(int64_t n, const unsigned char *w, size_t ws, size_t wb, const unsigned char *a, size_t as,
+                              float *y, int64_t ys, int R, int C, int kind) {
     const int es = kind == 0 ? 4 : 2;
     __m512 acc[LK__TR][LK__TC];
     int64_t i = 0;
@@ -7424,11 +7476,15 @@ LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, con
     }
     for (; i + 16 <= n; i += 16) {
         __m512 xv[LK__TR], yv[LK__TC];
-        LK__UNROLL for (r = 0; r < R; r++) xv[r] = lk__ld16_z(w + (size_t)r * ws + (size_t)(es * i), kind);
+        LK__UNROLL for (r = 0; r < R; r++) xv[r] = lk__ld16_z(w + (size_t)r * ws + (size_t)(i / 16) * wb, kind);
         LK__UNROLL for (c = 0; c < C; c++) yv[c] = lk__ld16_z(a + (size_t)c * as + (size_t)(es * i), kind);
         LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_fmadd_ps(xv[r], yv[c], acc[r][c]);
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__red16_z(acc[r][c]);
+}
+LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                               float *y, int64_t ys, int R, int C, int kind) {
+    lk__tile_flt_xb(n, w, ws, (size_t)(kind == 0 ? 64 : 32), a, as, y, ys, R, C, kind);
 }
 static void lk__vd_f32_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
@@ -7451,6 +7507,47 @@ static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsi
 static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
 static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
 #endif
+/* f16 LK_LAYOUT_R8 (15.7r; reference lk__r8_f16_ref): one half (4 rows) x
+ * 1 column reads its 128-byte blocks in one sequential stream with 8 fma
+ * chains in flight (each row's two 8-lane halves, lk__tile_flt4x1_avx2's
+ * lanes and reduction). One row at a time is bound by its 128-long chain
+ * (~8 bytes a cycle); 4 rows of a plain matrix read as 4 streams, which
+ * measured slower than one on this VM. */
+static void lk__r8_f16_h1(int64_t n, const unsigned char *h, const unsigned char *a, float *y) {
+    __m256 l0 = _mm256_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
+    int64_t i;
+    for (i = 0; i < n; i += 16) {
+        const unsigned char *b = h + 8 * (size_t)i;   /* rows 0..3 x elements i..i+15 */
+        const __m256 xl = lk__ld8f_x(a, 1, i), xh = lk__ld8f_x(a, 1, i + 8);
+        l0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b)), xl, l0); h0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 16)), xh, h0);
+        l1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 32)), xl, l1); h1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 48)), xh, h1);
+        l2 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 64)), xl, l2); h2 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 80)), xh, h2);
+        l3 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 96)), xl, l3); h3 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 112)), xh, h3);
+    }
+    _mm_storeu_ps(y, lk__hsum8x4_x(_mm256_add_ps(h0, l0), _mm256_add_ps(h1, l1), _mm256_add_ps(h2, l2), _mm256_add_ps(h3, l3)));
+}
+/* the group's 8 rows x C <= LK__R8_NC columns: per half, 1 column as above,
+ * else 4 x 4 zmm tiles (lk__tile_flt_xb, 32 bytes between rows and 128
+ * between a row's blocks of 16) */
+static void lk__r8_f16_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                           float *y, int64_t ys, int C) {
+    int hf, c;
+    (void)ysum; (void)nbk;
+    for (hf = 0; hf < 2; hf++) {
+        const unsigned char *h = g + (size_t)hf * 8 * (size_t)n;
+        if (C == 1) { lk__r8_f16_h1(n, h, a, y + 4 * hf); continue; }
+        for (c = 0; c < C; c += 4) {
+            const unsigned char *ac = a + (size_t)c * as;
+            float *yc = y + c * ys + 4 * hf;
+            switch (C - c) {
+            case 1: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 1, 1); break;
+            case 2: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 2, 1); break;
+            case 3: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 3, 1); break;
+            default: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 4, 1); break;
+            }
+        }
+    }
+}
 #endif /* LK__X86_512 */
 #endif /* LK__X86 */
 
@@ -7956,6 +8053,11 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
 static lk__r8_fn lk__r8_kernel(lk_type type) {
     if (type == LK_TYPE_Q4_0) return LK__PICK(lk__r8_q4_0_x86, lk__r8_q4_0_refc, lk__r8_q4_0_refc);
     if (type == LK_TYPE_Q4_K) return LK__PICK(lk__r8_q4_K_x86, lk__r8_q4_K_refc, lk__r8_q4_K_refc);
+#if defined(LK__X86_512)
+    if (type == LK_TYPE_F16) return lk__r8_f16_x86;
+#else
+    if (type == LK_TYPE_F16) return lk__r8_f16_refc;
+#endif
     return NULL;
 }
 /* end of 15.7s */
@@ -14663,12 +14765,26 @@ static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value 
     uint32_t h;
     for (h = 0; h < 65536; h++) tab[h] = lk__gelu_f16((uint16_t)h);
 }
+/* 1 where this build has a SIMD kernel for the type's interleaved rows
+ * (15.7s): q4_0 and q4_K on x86 (AVX2), f16 with AVX-512 */
+static int lk__r8_fast(lk_type type) {
+#if defined(LK__X86_512)
+    if (type == LK_TYPE_F16) return 1;
+#endif
+#if defined(LK__X86)
+    return type == LK_TYPE_Q4_0 || type == LK_TYPE_Q4_K;
+#else
+    (void)type;
+    return 0;
+#endif
+}
 /* Repack the layer matrices and an untied output head into interleaved
  * rows (15.7r) in one private buffer, where this build has a SIMD kernel
- * for their type; release the file pages they came from. Optional: without
- * the memory for the buffer the weights stay as they are. */
+ * for their type; release the file pages they came from, slice by slice
+ * (about 8 MiB of rows each), so the resident set grows by at most a slice
+ * over the file's own pages. Optional: without the memory for the buffer
+ * the weights stay as they are. */
 static void lk__model_repack(lk_model *m) {
-#if defined(LK__X86)
     lk_tensor *ts[16];
     size_t total = 0, off = 0;
     int pass, il, k;
@@ -14683,18 +14799,29 @@ static void lk__model_repack(lk_model *m) {
                 ts[n++] = &L->ffn_gate; ts[n++] = &L->ffn_up; ts[n++] = &L->ffn_down;
             }
             for (k = 0; k < n; k++) {
-                lk_tensor *t = ts[k];
-                size_t nb;
-                if (!t->data || !lk_repack_r8_supported(t->type) || t->layout != LK_LAYOUT_ROWS || t->ne[1] % 8 || t->ne[2] != 1 || t->ne[3] != 1)
-                    continue;
-                nb = (lk_repack_r8_size(t) + 63) & ~(size_t)63;
+                lk_tensor *t = ts[k], v, o;
+                const size_t size = t->data && lk__r8_fast(t->type) ? lk_repack_r8_size(t) : 0, nb = (size + 63) & ~(size_t)63;
+                const unsigned char *src = LK__CAST(const unsigned char *, t->data);
+                int64_t r0, step;
+                if (!size || t->layout != LK_LAYOUT_ROWS || t->ne[2] != 1 || t->ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;
                 if (!pass) { total += nb; continue; }
-                {
-                    const void *src = t->data;
-                    if (lk_repack_r8(t, buf + off, nb, t)) continue;   /* cannot fail for the tensors selected */
-                    lk__gguf_release(m->g, src, lk_tensor_nbytes(t));
-                    off += nb;
+                step = (int64_t)(((size_t)8 << 20) / t->nb[1]) & ~(int64_t)7;
+                if (step < 8) step = 8;
+                v = *t;
+                for (r0 = 0; r0 < t->ne[1]; r0 += step) {
+                    const size_t at = size / (size_t)(t->ne[1] / 8) * (size_t)(r0 / 8);   /* a group's bytes x groups before */
+                    v.ne[1] = t->ne[1] - r0 < step ? t->ne[1] - r0 : step;
+                    v.data = LK__CAST(void *, (const void *)(src + (size_t)r0 * t->nb[1]));
+                    if (lk_repack_r8(&v, buf + off + at, size - at, &o)) break;   /* cannot fail for the tensors selected */
+                    lk__gguf_release(m->g, v.data, (size_t)v.ne[1] * t->nb[1]);
                 }
+                if (r0 < t->ne[1]) continue;
+                lk__gguf_release(m->g, src, lk_tensor_nbytes(t));   /* the pages across slice boundaries */
+                o = *t;
+                o.data = buf + off;
+                o.layout = LK_LAYOUT_R8;
+                *t = o;
+                off += nb;
             }
         }
         if (!pass) {
@@ -14704,9 +14831,6 @@ static void lk__model_repack(lk_model *m) {
             m->repack_buf = buf; m->repack_size = total;
         }
     }
-#else
-    (void)m;
-#endif
 }
 
 static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_model **out) {

@@ -324,16 +324,18 @@ static void test_matmul(void) {
 }
 
 /* Interleaved rows (LK_LAYOUT_R8, 15.7r): lk_repack_r8 then lk_matmul
- * against the scalar reference lk__r8_q4_0_ref (its own summation order),
- * bit for bit, for column counts 1..33 and 1 or 2 threads (so the result is
- * independent of both); against the row layout within float rounding; and
- * the refusals (row count, type, overlap, bad layout). */
+ * against the scalar references lk__r8_<type>_ref (their own summation
+ * order), bit for bit, for column counts 1..70 and 1 or 2 threads (so the
+ * result is independent of both); against the row layout within float
+ * rounding (f16, whose layout keeps the rows' order: bit for bit, except
+ * on NEON, whose f16 rows have other lanes); and the refusals (row count,
+ * f16 row length, type, overlap, bad layout). */
 static void test_repack_r8(void) {
     static const int cols[] = { 1, 2, 3, 4, 5, 7, 8, 13, 33, 70 };
     static const int64_t shapes[][2] = { { 256, 8 }, { 512, 48 }, { 2048, 24 } };
-    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K };
+    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16 };
     size_t si, ti;
-    for (ti = 0; ti < 2; ti++) {
+    for (ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
     const lk_type wtp = types[ti], vtp = lk_type_get(wtp)->vec_dot_type;
     char title[96];
     snprintf(title, sizeof title, "repack r8 %s: lk_matmul = scalar reference, any columns / threads", lk_type_name(wtp));
@@ -368,6 +370,7 @@ static void test_repack_r8(void) {
             for (r = 0; r < n_out; r += 8) {
                 const unsigned char *grp = w8 + (size_t)(r / 8) * (rsz / (size_t)(n_out / 8));
                 if (wtp == LK_TYPE_Q4_0) lk__r8_q4_0_ref(n_in, grp, aq, yr + c * n_out + r);
+                else if (wtp == LK_TYPE_F16) lk__r8_f16_ref(n_in, grp, aq, yr + c * n_out + r);
                 else lk__r8_q4_K_ref(n_in, grp, aq, yr + c * n_out + r);
             }
         }
@@ -388,6 +391,11 @@ static void test_repack_r8(void) {
                     if (fabs(yrow[j]) > mref) mref = fabs(yrow[j]);
                 }
                 CHECK(md <= 1e-5 * (mref + 1), "[%d x %d] %d columns: r8 vs rows max |d| %g (max |y| %g)", (int)n_in, (int)n_out, nc, md, mref);
+#if !defined(LK__ARM)
+                if (wtp == LK_TYPE_F16)
+                    CHECK(memcmp(y, yrow, sizeof(float) * (size_t)n_out * nc) == 0, "[%d x %d] %d columns, %d threads: f16 r8 differs from rows",
+                          (int)n_in, (int)n_out, nc, th);
+#endif
             }
         /* refusals */
         CHECK(lk_repack_r8(&W, w, rsz, &W8) == LK_ERR_INVALID_ARG, "overlapping dst accepted");
@@ -398,6 +406,15 @@ static void test_repack_r8(void) {
             CHECK_OK(lk_tensor_init(&W7, wtp, 2, ne, w));
             CHECK(lk_repack_r8(&W7, w8, rsz, &Wq8) == LK_ERR_INVALID_ARG, "%d rows accepted", (int)ne[1]);
             CHECK(lk_repack_r8_size(&W7) == 0, "size of %d rows", (int)ne[1]);
+            if (wtp == LK_TYPE_F16) {   /* f16 rows must hold a multiple of 16 elements */
+                int64_t ne2[2];
+                ne2[0] = n_in - 8; ne2[1] = 8;
+                CHECK_OK(lk_tensor_init(&W7, wtp, 2, ne2, w));
+                CHECK(lk_repack_r8_size(&W7) == 0, "size of f16 rows of %d", (int)ne2[0]);
+                CHECK(lk_repack_r8(&W7, w8, rsz, &Wq8) == LK_ERR_INVALID_ARG, "f16 rows of %d accepted", (int)ne2[0]);
+                Wq8 = W8; Wq8.ne[0] = n_in - 8;
+                CHECK(lk_matmul(&Wq8, x, 1, y, scr, scr_n, NULL) == LK_ERR_INVALID_ARG, "f16 r8 rows of %d accepted", (int)Wq8.ne[0]);
+            }
             CHECK_OK(lk_tensor_init(&Wq8, LK_TYPE_Q8_0, 2, ne, w));
             CHECK(lk_repack_r8(&Wq8, w8, rsz, &W7) == LK_ERR_UNSUPPORTED, "q8_0 accepted");
             W7 = W; W7.layout = 7;
