@@ -7879,7 +7879,6 @@ static lk__tile_fn lk__tile_kernel(int type, int one_col) {
  * saturation) summed in int16, pairs to int32 (madd), minus 8 x the block's
  * quant sum (ysum) = the exact isum of each row; then fma as the reference. */
 #if defined(LK__X86)
-#define LK__PF 576   /* decode prefetch distance, bytes (4 blocks; 384-768 measured alike, none 35 % slower) */
 LK__AINL __m256i lk__bcast4_x(const unsigned char *p) { int32_t v; memcpy(&v, p, 4); return _mm256_set1_epi32(v); }
 LK__AINL void lk__r8_q4_0_xc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                              float *y, int64_t ys, int C) {
@@ -7893,11 +7892,7 @@ LK__AINL void lk__r8_q4_0_xc(int64_t n, const unsigned char *g, const unsigned c
         const unsigned char *b = g + (size_t)i * LK__R8_Q4_0_BLK;
         const __m256 dw = _mm256_cvtph_ps(LK__LD128(b));
         __m256i t[LK__R8_NC], u[LK__R8_NC];
-        if (C == 1) {   /* decode streams the weights once: fetch ahead */
-            _mm_prefetch((const char *)b + LK__PF, _MM_HINT_T0);
-            _mm_prefetch((const char *)b + LK__PF + 64, _MM_HINT_T0);
-            _mm_prefetch((const char *)b + LK__PF + 128, _MM_HINT_T0);
-        }   /* two sums per column (shorter dependency chains); with VNNI
+        /* two sums per column (shorter dependency chains); with VNNI
              * they are int32 and t starts at -8 x the quant sum (the -8
              * offset of every nibble), else int16, the offset subtracted
              * after the pairs are widened */
@@ -7970,10 +7965,6 @@ LK__AINL void lk__r8_q4_K_xc(int64_t n, const unsigned char *g, const unsigned c
         const __m256 dw = _mm256_cvtph_ps(LK__LD128(b)), dmw = _mm256_cvtph_ps(LK__LD128(b + 16));
         __m256i is[LK__R8_NC], im[LK__R8_NC];
         LK__UNROLL for (c = 0; c < C; c++) is[c] = im[c] = _mm256_setzero_si256();
-        if (C == 1) {   /* decode streams the weights once: fetch the next super-block (19 lines) */
-            int o;
-            for (o = 0; o < LK__R8_Q4_K_BLK; o += 64) _mm_prefetch((const char *)b + LK__R8_Q4_K_BLK + o, _MM_HINT_T0);
-        }
         for (j = 0; j < 4; j++) {
             const __m128i s8 = _mm_loadu_si128((const __m128i *)(const void *)(b + 32 + 16 * j));   /* sc[2j][0..7], sc[2j+1][0..7] */
 #if defined(LK__X86_VNNI)   /* each row's scale of sub-blocks 2j, 2j+1 as int32; the sums int32 (vpdpbusd) */
