@@ -196,6 +196,54 @@ int main(void) {
     }
     lk_t_end();
 
+    /* An F16 model with an output head of 10 MB (256 x 20000): the load-time
+     * repack into interleaved rows (where the build has the kernel) copies it
+     * in two slices; its logits must equal those of the file's row layout
+     * (repack -1, other kernels) bit for bit, prefill and decode, 2 threads. */
+    lk_t_begin("synth-f16-repacked = rows, bit for bit");
+    {
+        char p3[256];
+        lk_model_params mp = lk_model_default_params();
+        lk_model *m1 = NULL, *m2 = NULL;
+        snprintf(p3, sizeof p3, "/tmp/lk_test_synth_%d_f16.gguf", (int)getpid());
+        snprintf(cmd, sizeof cmd, "build/synth --preset tiny --type F16 --vocab 20000 -q -o %s", p3);
+        CHECK(system(cmd) == 0, "%s failed", cmd);
+        CHECK_OK(lk_model_load_file(p3, &mp, &m1));
+        mp.repack = -1;
+        CHECK_OK(lk_model_load_file(p3, &mp, &m2));
+        if (m1 && m2) {
+            lk_context *c1 = NULL, *c2 = NULL;
+            lk_context_params cp = lk_context_default_params();
+            const lk_token toks[8] = { 1, 19999, 261, 300, 12345, 511, 3, 100 };
+            const int V = lk_model_n_vocab(m1);
+            int i;
+            /* all 2-D weights are F16 rows of 256 or 512: every matrix but the tied-off embedding is repacked */
+            if (lk__r8_fast(LK_TYPE_F16))
+                CHECK(lk_model_repacked_bytes(m1) >= (size_t)256 * 20000 * 2 && lk_model_repacked_bytes(m2) == 0, "repacked %zu / %zu bytes",
+                      lk_model_repacked_bytes(m1), lk_model_repacked_bytes(m2));
+            else CHECK(lk_model_repacked_bytes(m1) == 0, "repacked %zu bytes without a kernel", lk_model_repacked_bytes(m1));
+            cp.n_ctx = 64; cp.n_threads = 2; cp.logits_all = 1;
+            CHECK_OK(lk_context_new(m1, &cp, &c1));
+            CHECK_OK(lk_context_new(m2, &cp, &c2));
+            if (c1 && c2) {
+                int bad = 0;
+                CHECK_OK(lk_decode(c1, toks, 5));
+                CHECK_OK(lk_decode(c2, toks, 5));
+                for (i = 0; i < 5; i++) if (memcmp(lk_logits(c1, i), lk_logits(c2, i), sizeof(float) * (size_t)V)) bad++;
+                for (i = 5; i < 8; i++) {
+                    CHECK_OK(lk_decode(c1, &toks[i], 1));
+                    CHECK_OK(lk_decode(c2, &toks[i], 1));
+                    if (memcmp(lk_logits(c1, 0), lk_logits(c2, 0), sizeof(float) * (size_t)V)) bad++;
+                }
+                CHECK(bad == 0, "%d of 8 positions differ", bad);
+            }
+            lk_context_free(c1); lk_context_free(c2);
+        }
+        lk_model_free(m1); lk_model_free(m2);
+        remove(p3);
+    }
+    lk_t_end();
+
     lk_t_begin("bench-json");
     {
         char *out;
