@@ -9,7 +9,7 @@
  * weights read) and with COLS columns (default 64; GFLOP/s, 2 flops per
  * multiply-add). The memory line is a plain read of a 512 MiB buffer with
  * the same threads. Best of REPS runs (default 5) each: the machine may be
- * shared. --r8 first repacks the types that have interleaved rows (q4_0,
+ * shared. --r8 first repacks the types that have interleaved rows (q4_0, f16,
  * q4_K) as the runtime does for mapped files. Markdown table on stdout. */
 #include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
