@@ -7444,8 +7444,9 @@ LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 
     return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
 }
 /* references: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref, lk__vec_dot_bf16_ref (15.7a).
- * f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb = 16
- * elements in rows; 128 in the f16 LK_LAYOUT_R8 halves, n % 16 == 0) */
+ * f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb: in
+ * rows the bytes of 16 elements, 64 f32 or 32 f16; 128 in the f16
+ * LK_LAYOUT_R8 halves, whose n % 16 == 0) */
 LK__AINL void lk__tile_flt_xb(int64_t n, const unsigned char *w, size_t ws, size_t wb, const unsigned char *a, size_t as,
                               float *y, int64_t ys, int R, int C, int kind) {
     const int es = kind == 0 ? 4 : 2;
