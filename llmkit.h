@@ -4839,7 +4839,7 @@ static LK__UNUSED void lk__r8_q4_K_ref(int64_t n, const unsigned char *g, const 
  * Output: the rows' own order (lk__vdot_flt_ref with n % 16 == 0: element i
  * into lane i % 16 by fma, lanes reduced by lk__hsum16), so an F16 matrix
  * gives the same bits in either layout. SIMD: lk__r8_f16_x86. */
-#define LK__R8_F16_BLK 16   /* bytes per element column of a group: 8 rows x 2 */
+#define LK__R8_F16_BLK 256  /* bytes of a group per 16 elements: 8 rows x 32 */
 static void lk__repack_f16_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t n) {   /* one group */
     int64_t k;
     int r;
@@ -4886,16 +4886,18 @@ static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const
     for (c = 0; c < C; c++) lk__r8_q4_K_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
 static lk__r8_fn lk__r8_kernel(lk_type type);   /* 15.7s: SIMD where compiled, else the reference */
-/* bytes of a group per block (per element for f16) */
+/* a layout block: its elements per row (rows must hold a whole number of
+ * them; 0: the type has no layout) and a group's bytes per block */
+static int64_t lk__r8_qk(lk_type type) { return type == LK_TYPE_Q4_0 ? 32 : type == LK_TYPE_Q4_K ? LK_QK_K : type == LK_TYPE_F16 ? 16 : 0; }
 static size_t lk__r8_blk(lk_type type) {
     return type == LK_TYPE_Q4_0 ? LK__R8_Q4_0_BLK : type == LK_TYPE_Q4_K ? LK__R8_Q4_K_BLK : type == LK_TYPE_F16 ? LK__R8_F16_BLK : 0;
 }
-LKDEF int lk_repack_r8_supported(lk_type type) { return lk__r8_blk(type) != 0; }
+LKDEF int lk_repack_r8_supported(lk_type type) { return lk__r8_qk(type) != 0; }
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
-    const lk_type_traits *t = W ? lk_type_get(W->type) : NULL;
+    const int64_t qk = W ? lk__r8_qk(W->type) : 0;
     uint64_t n;
-    if (!t || !lk__r8_blk(W->type) || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % (W->type == LK_TYPE_F16 ? 16 : t->blck_size)) return 0;
-    if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / t->blck_size), lk__r8_blk(W->type), &n) || n > SIZE_MAX) return 0;
+    if (!qk || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % qk) return 0;
+    if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / qk), lk__r8_blk(W->type), &n) || n > SIZE_MAX) return 0;
     return (size_t)n;
 }
 typedef struct lk__repack_job { const lk_tensor *W; unsigned char *dst; size_t gbytes; } lk__repack_job;
@@ -4922,8 +4924,9 @@ LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_
     if (W->layout != LK_LAYOUT_ROWS || W->ne[2] != 1 || W->ne[3] != 1 || W->ne[1] % 8 || W->ne[0] <= 0 ||
         W->nb[1] != lk_row_size(W->type, W->ne[0]))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: W must be a contiguous 2-D %s matrix in rows with a multiple of 8 rows", lk_type_name(W->type));
-    if (W->type == LK_TYPE_F16 && W->ne[0] % 16)
-        return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: f16 rows of %lld elements (the layout needs a multiple of 16)", (long long)W->ne[0]);
+    if (W->ne[0] % lk__r8_qk(W->type))
+        return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: %s rows of %lld elements (the layout needs a multiple of %lld)", lk_type_name(W->type),
+                            (long long)W->ne[0], (long long)lk__r8_qk(W->type));
     nbytes = lk_repack_r8_size(W);
     if (!nbytes) return lk_set_error(LK_ERR_RANGE, "lk_repack_r8: size overflows");
     if (dst_size < nbytes) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: %zu bytes of room, need %zu", dst_size, nbytes);
@@ -5170,7 +5173,7 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     const int64_t ng = j->n_out / 8, g0 = ng * task / n_tasks, g1 = ng * (task + 1) / n_tasks, nbk = j->n_in / 32;
-    const size_t gbytes = (size_t)(j->n_in / j->wt->blck_size) * lk__r8_blk(j->W->type);
+    const size_t gbytes = (size_t)(j->n_in / lk__r8_qk(j->W->type)) * lk__r8_blk(j->W->type);
     const int64_t nc = LK__R8_NC;   /* columns per kernel call */
     int64_t cb, g, c;
     for (cb = 0; cb < j->n_cols; cb += 64) {
@@ -6876,19 +6879,26 @@ LK__AINL void lk__f32_rows_g(int64_t n, const float *w, size_t ws, const float *
 static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) { lk__f32_rows_g(n, w, ws, x, y, 1); }
 static void lk__f32_rows16(int64_t n, const float *w, size_t ws, const float *x, float *y) { lk__f32_rows_g(n, w, ws, x, y, 2); }
 /* 4 rows x 1 column (decode), n a multiple of 16: each row lk__vdot_flt_x86's
- * two accumulators, eight fma chains in flight, one joint reduction */
-static void lk__tile_flt4x1_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, float *y, int h) {
+ * two accumulators, eight fma chains in flight, one joint reduction. Row
+ * r's elements 16k..16k+15 at w + r ws + k wb (rows: wb = the bytes of 16
+ * elements; the f16 LK_LAYOUT_R8 halves: ws 32, wb 128, one stream). */
+LK__AINL void lk__tile_flt4x1_xb(int64_t n, const unsigned char *w, size_t ws, size_t wb, const unsigned char *a, float *y, int h) {
     const unsigned char *w1 = w + ws, *w2 = w + 2 * ws, *w3 = w + 3 * ws;
     __m256 l0 = _mm256_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
     int64_t i;
     for (i = 0; i < n; i += 16) {
+        const size_t o = (size_t)(i / 16) * wb;   /* the rows' block k = i / 16 */
         const __m256 xl = lk__ld8f_x(a, h, i), xh = lk__ld8f_x(a, h, i + 8);
-        l0 = _mm256_fmadd_ps(lk__ld8f_x(w, h, i), xl, l0); h0 = _mm256_fmadd_ps(lk__ld8f_x(w, h, i + 8), xh, h0);
-        l1 = _mm256_fmadd_ps(lk__ld8f_x(w1, h, i), xl, l1); h1 = _mm256_fmadd_ps(lk__ld8f_x(w1, h, i + 8), xh, h1);
-        l2 = _mm256_fmadd_ps(lk__ld8f_x(w2, h, i), xl, l2); h2 = _mm256_fmadd_ps(lk__ld8f_x(w2, h, i + 8), xh, h2);
-        l3 = _mm256_fmadd_ps(lk__ld8f_x(w3, h, i), xl, l3); h3 = _mm256_fmadd_ps(lk__ld8f_x(w3, h, i + 8), xh, h3);
+        l0 = _mm256_fmadd_ps(lk__ld8f_x(w + o, h, 0), xl, l0); h0 = _mm256_fmadd_ps(lk__ld8f_x(w + o, h, 8), xh, h0);
+        l1 = _mm256_fmadd_ps(lk__ld8f_x(w1 + o, h, 0), xl, l1); h1 = _mm256_fmadd_ps(lk__ld8f_x(w1 + o, h, 8), xh, h1);
+        l2 = _mm256_fmadd_ps(lk__ld8f_x(w2 + o, h, 0), xl, l2); h2 = _mm256_fmadd_ps(lk__ld8f_x(w2 + o, h, 8), xh, h2);
+        l3 = _mm256_fmadd_ps(lk__ld8f_x(w3 + o, h, 0), xl, l3); h3 = _mm256_fmadd_ps(lk__ld8f_x(w3 + o, h, 8), xh, h3);
     }
     _mm_storeu_ps(y, lk__hsum8x4_x(_mm256_add_ps(h0, l0), _mm256_add_ps(h1, l1), _mm256_add_ps(h2, l2), _mm256_add_ps(h3, l3)));
+}
+static void lk__tile_flt4x1_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, float *y, int h) {
+    if (h) lk__tile_flt4x1_xb(n, w, ws, 32, a, y, 1);
+    else lk__tile_flt4x1_xb(n, w, ws, 64, a, y, 0);
 }
 #if !defined(LK__X86_512)
 static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
@@ -7508,35 +7518,20 @@ static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsi
 static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
 static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
 #endif
-/* f16 LK_LAYOUT_R8 (15.7r; reference lk__r8_f16_ref): one half (4 rows) x
- * 1 column reads its 128-byte blocks in one sequential stream with 8 fma
- * chains in flight (each row's two 8-lane halves, lk__tile_flt4x1_avx2's
- * lanes and reduction). One row at a time is bound by its 128-long chain
- * (~8 bytes a cycle); 4 rows of a plain matrix read as 4 streams, which
- * measured slower than one on this VM. */
-static void lk__r8_f16_h1(int64_t n, const unsigned char *h, const unsigned char *a, float *y) {
-    __m256 l0 = _mm256_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
-    int64_t i;
-    for (i = 0; i < n; i += 16) {
-        const unsigned char *b = h + 8 * (size_t)i;   /* rows 0..3 x elements i..i+15 */
-        const __m256 xl = lk__ld8f_x(a, 1, i), xh = lk__ld8f_x(a, 1, i + 8);
-        l0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b)), xl, l0); h0 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 16)), xh, h0);
-        l1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 32)), xl, l1); h1 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 48)), xh, h1);
-        l2 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 64)), xl, l2); h2 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 80)), xh, h2);
-        l3 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 96)), xl, l3); h3 = _mm256_fmadd_ps(_mm256_cvtph_ps(LK__LD128(b + 112)), xh, h3);
-    }
-    _mm_storeu_ps(y, lk__hsum8x4_x(_mm256_add_ps(h0, l0), _mm256_add_ps(h1, l1), _mm256_add_ps(h2, l2), _mm256_add_ps(h3, l3)));
-}
-/* the group's 8 rows x C <= LK__R8_NC columns: per half, 1 column as above,
- * else 4 x 4 zmm tiles (lk__tile_flt_xb, 32 bytes between rows and 128
- * between a row's blocks of 16) */
+/* f16 LK_LAYOUT_R8 (15.7r; reference lk__r8_f16_ref): the group's 8 rows x
+ * C <= LK__R8_NC columns. Per half (4 rows; 32 bytes between rows, 128
+ * between a row's blocks of 16), 1 column reads its blocks in one sequential
+ * stream with 8 fma chains in flight (lk__tile_flt4x1_xb): one row at a time
+ * is bound by its 128-long chain (~8 bytes a cycle), and 4 rows of a plain
+ * matrix are 4 streams, which measured slower than one on this VM. More
+ * columns: 4 x 4 zmm tiles (lk__tile_flt_xb). */
 static void lk__r8_f16_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                            float *y, int64_t ys, int C) {
     int hf, c;
     (void)ysum; (void)nbk;
     for (hf = 0; hf < 2; hf++) {
         const unsigned char *h = g + (size_t)hf * 8 * (size_t)n;
-        if (C == 1) { lk__r8_f16_h1(n, h, a, y + 4 * hf); continue; }
+        if (C == 1) { lk__tile_flt4x1_xb(n, h, 32, 128, a, y + 4 * hf, 1); continue; }
         for (c = 0; c < C; c += 4) {
             const unsigned char *ac = a + (size_t)c * as;
             float *yc = y + c * ys + 4 * hf;
