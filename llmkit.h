@@ -38,7 +38,8 @@
  * 15.N implements section N)
  *    1. Usage, configuration, version            (this block)
  *    2. Status codes and error messages           lk_status, lk_last_error, the error conventions
- *    3. Memory                                    lk_allocator, lk_arena
+ *    3. Memory and threads                        3a lk_allocator, lk_arena
+ *                                                 3b lk_threads, the parallel-for hook
  *    4. Types                                     lk_type, lk_type_traits, lk_token
  *    5. Tensors                                   lk_tensor
  *    6. GGUF                                      lk_gguf (reader), lk_gguf_writer
@@ -53,7 +54,6 @@
  *   12. Tokenizer                                 SPM, BPE, WPM from GGUF metadata
  *                                                 12b chat templates (lk_chat_apply, lk_chat)
  *   13. Model                                     architectures, forward, context
- *   14. Threads                                   the parallel-for hook
  *   15. Implementation                            #ifdef LLMKIT_IMPLEMENTATION
  *
  * WHERE TO FIND (search for the name)
@@ -183,8 +183,14 @@ LKDEF lk_status lk_set_error(lk_status st, const char *fmt, ...);
 LKDEF void lk_clear_error(void);
 
 /* ==========================================================================
- * 3. Memory
+ * 3. Memory and threads
  * ==========================================================================
+ * (the two foundations every later section uses: where memory comes from,
+ * and how work is split over threads) */
+
+/* --------------------------------------------------------------------------
+ * 3a. Memory
+ * --------------------------------------------------------------------------
  * The library allocates only through an lk_allocator. NULL allocator
  * arguments mean the default (malloc/free, or "no memory" under
  * LLMKIT_NO_MALLOC). An lk_arena is a bump allocator over a caller buffer. */
@@ -207,6 +213,26 @@ LKDEF void lk_arena_init(lk_arena *a, void *buf, size_t size);
 LKDEF void *lk_arena_alloc(lk_arena *a, size_t size, size_t align); /* NULL if full */
 LKDEF void lk_arena_reset(lk_arena *a);
 LKDEF lk_allocator lk_arena_allocator(lk_arena *a); /* free is a no-op */
+
+/* --------------------------------------------------------------------------
+ * 3b. Threads
+ * --------------------------------------------------------------------------
+ * The library starts no threads of its own. Parallel work is split into
+ * tasks through one hook; the default runs tasks with OpenMP when compiled
+ * with -fopenmp (and not LLMKIT_NO_THREADS), else serially. A server or an
+ * RTOS passes its own pool. Results never depend on the number of tasks. */
+typedef void (*lk_task_fn)(void *arg, int task, int n_tasks);
+typedef void (*lk_parallel_for_fn)(void *user, int n_tasks, lk_task_fn fn, void *arg);
+
+typedef struct lk_threads {
+    lk_parallel_for_fn parallel_for; /* NULL = default (OpenMP or serial)  */
+    void *user;
+    int n_threads;                   /* <= 0: default (all cores / 1)      */
+} lk_threads;
+
+/* Run fn(arg, i, n_tasks) for i in [0, n_tasks). t may be NULL. */
+LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void *arg);
+LKDEF int lk_threads_count(const lk_threads *t);
 
 /* ==========================================================================
  * 4. Types
@@ -525,8 +551,6 @@ typedef struct lk_block_q8_K {   /* 292 bytes: activations for K-quant dots    *
     int16_t bsums[LK_QK_K / 16]; /* sums of qs in groups of 16                 */
 } lk_block_q8_K;
 
-struct lk_threads; /* section 14 */
-
 /* Scalar conversions, bit-exact with ggml: f32->f16 rounds to nearest even
  * (subnormals kept, overflow -> inf, NaN -> quiet NaN); f32->bf16 rounds to
  * nearest even, NaN made quiet. */
@@ -564,7 +588,7 @@ LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, 
  * (may be NULL when that size is 0, i.e. for f32 weights). */
 LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
 LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
-                          void *scratch, size_t scratch_size, const struct lk_threads *th);
+                          void *scratch, size_t scratch_size, const lk_threads *th);
 
 /* Interleaved rows (LK_LAYOUT_R8, 15.7r): the same bytes as W's rows,
  * reordered so that 8 rows are read together, their scales first; lk_matmul
@@ -769,7 +793,7 @@ typedef struct lk_quantize_gguf_params {
     int allow_requantize;        /* accept quantized input tensors              */
     lk_type output_type;         /* for output.weight, or LK_TYPE_NONE          */
     lk_type token_embd_type;     /* for token_embd.weight, or LK_TYPE_NONE      */
-    const struct lk_threads *threads;  /* rows split over tasks; NULL = default */
+    const lk_threads *threads;   /* rows split over tasks; NULL = default       */
     const lk_allocator *alloc;   /* writer and scratch memory; NULL = default   */
     /* called after each tensor (may be NULL); for progress output */
     void (*progress)(void *user, const lk_quantize_gguf_progress *ev);
@@ -936,12 +960,11 @@ LKDEF void lk_attn_merge(float *o1, float *lse1, const float *o2, float lse2, in
 LKDEF void lk_attn_tiled(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
                          float *out, float *lse, float *scratch, int tile);
 /* Split-KV: the keys cut into n_part parts run as tasks of lk_parallel_for
- * (section 14) and merged by LSE. scratch: n_part * (head_dim + 1 +
+ * (section 3b) and merged by LSE. scratch: n_part * (head_dim + 1 +
  * lk_attn_scratch_floats(p, ceil(n/n_part))) floats, and at least
  * lk_attn_scratch_floats(p, n) (LSSA/LSSAR and n_part <= 1 run directly). */
-struct lk_threads;
 LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, const lk_kv_view *kv, int kv_head,
-                         float *out, float *lse, float *scratch, int n_part, const struct lk_threads *th);
+                         float *out, float *lse, float *scratch, int n_part, const lk_threads *th);
 
 /* ==========================================================================
  * 10. KV cache
@@ -1606,8 +1629,7 @@ typedef struct lk_context_params {
     int n_seq_max;                /* > 0: that many independent sequences share
                                    * the KV pool (lk_decode_batch, below)     */
     int kv_page;                  /* with n_seq_max: rows per KV page (16)     */
-    /* optional parallel-for hook (section 14): NULL = OpenMP or serial     */
-    void (*parallel_for)(void *user, int n_tasks, void (*fn)(void *arg, int task, int n_tasks), void *arg);
+    lk_parallel_for_fn parallel_for; /* optional hook (section 3b): NULL = OpenMP or serial */
     void *parallel_user;
     const lk_allocator *alloc;    /* NULL = default                            */
 } lk_context_params;
@@ -1840,27 +1862,6 @@ LKDEF lk_status lk_context_state_save_file(const lk_context *c, const char *path
 LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path);
 #endif
 
-
-/* ==========================================================================
- * 14. Threads
- * ==========================================================================
- * The library starts no threads of its own. Parallel work is split into
- * tasks through one hook; the default runs tasks with OpenMP when compiled
- * with -fopenmp (and not LLMKIT_NO_THREADS), else serially. A server or an
- * RTOS passes its own pool. Results never depend on the number of tasks. */
-typedef void (*lk_task_fn)(void *arg, int task, int n_tasks);
-typedef void (*lk_parallel_for_fn)(void *user, int n_tasks, lk_task_fn fn, void *arg);
-
-typedef struct lk_threads {
-    lk_parallel_for_fn parallel_for; /* NULL = default (OpenMP or serial)  */
-    void *user;
-    int n_threads;                   /* <= 0: default (all cores / 1)      */
-} lk_threads;
-
-/* Run fn(arg, i, n_tasks) for i in [0, n_tasks). t may be NULL. */
-LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void *arg);
-LKDEF int lk_threads_count(const lk_threads *t);
-
 #ifdef __cplusplus
 }
 #endif
@@ -2079,7 +2080,11 @@ static int lk__opt_pick(const char *name, const char *v, const char *const *name
 }
 
 /* --------------------------------------------------------------------------
- * 15.3 Memory
+ * 15.3 Memory and threads
+ * -------------------------------------------------------------------------- */
+
+/* --------------------------------------------------------------------------
+ * 15.3a Memory
  * -------------------------------------------------------------------------- */
 #if !defined(LLMKIT_MALLOC) && !defined(LLMKIT_NO_MALLOC)
 #define LLMKIT_MALLOC(sz, u) ((void)(u), malloc(sz))
@@ -2181,6 +2186,32 @@ LK__UNUSED static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
     size_t i;
     for (i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ull; }
     return h;
+}
+
+/* --------------------------------------------------------------------------
+ * 15.3b Threads
+ * -------------------------------------------------------------------------- */
+LKDEF int lk_threads_count(const lk_threads *t) {
+    if (t && t->n_threads > 0) return t->n_threads;
+#ifdef LK__OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void *arg) {
+    int i;
+    if (n_tasks <= 0) return;
+    if (t && t->parallel_for) { t->parallel_for(t->user, n_tasks, fn, arg); return; }
+#ifdef LK__OPENMP
+    if (n_tasks > 1 && lk_threads_count(t) > 1) {
+        int nt = lk_threads_count(t);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+        for (i = 0; i < n_tasks; i++) fn(arg, i, n_tasks);
+        return;
+    }
+#endif
+    for (i = 0; i < n_tasks; i++) fn(arg, i, n_tasks);
 }
 
 /* --------------------------------------------------------------------------
@@ -16659,32 +16690,6 @@ LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path) {
     return st;
 }
 #endif
-
-/* --------------------------------------------------------------------------
- * 15.14 Threads
- * -------------------------------------------------------------------------- */
-LKDEF int lk_threads_count(const lk_threads *t) {
-    if (t && t->n_threads > 0) return t->n_threads;
-#ifdef LK__OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void *arg) {
-    int i;
-    if (n_tasks <= 0) return;
-    if (t && t->parallel_for) { t->parallel_for(t->user, n_tasks, fn, arg); return; }
-#ifdef LK__OPENMP
-    if (n_tasks > 1 && lk_threads_count(t) > 1) {
-        int nt = lk_threads_count(t);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-        for (i = 0; i < n_tasks; i++) fn(arg, i, n_tasks);
-        return;
-    }
-#endif
-    for (i = 0; i < n_tasks; i++) fn(arg, i, n_tasks);
-}
 
 #if defined(LK__GCC_AVX512_WORKAROUND)
 #pragma GCC diagnostic pop
