@@ -15419,13 +15419,19 @@ static void lk__norm_range(const lk_model *m, float *y, const float *x, const lk
     for (t = t0; t < T; t++) lk_layernorm(y + (size_t)t * E, x + (size_t)t * E, wf, bf, E, m->hp.norm_eps);
 }
 /* Element-wise passes of a prefill chunk split over the context's threads
- * (each row or element is computed alone, so the split changes no result):
- * op 0 norm rows (lk__norm_range), 1 GELU of n values (lk__gelu_rows),
- * 2 SwiGLU rows of F (lk__swiglu), 3 residual rows (lk__residual),
- * 4 K / V rows into the cache (lk__store_rows; its F is the layer),
- * 5 q / k norms and RoPE (lk__qk_rows; F is the layer). */
+ * (each row or element is computed alone, so the split changes no result).
+ * A job is one op over T units (rows, or units of 8 values for GELU); the
+ * fields each op reads are named beside it. */
+typedef enum lk__ew_op {
+    LK__EW_NORM,       /* norm rows y = norm(x) * w (+ b) (lk__norm_rows): y, x, w, b */
+    LK__EW_GELU,       /* GELU of n values (lk__gelu_rows): y, x, n, mul */
+    LK__EW_SWIGLU,     /* SwiGLU rows of F (lk__swiglu): F */
+    LK__EW_RESIDUAL,   /* residual rows, w the post-norm (lk__residual): w */
+    LK__EW_STORE,      /* K / V rows into the cache (lk__store_rows): il, slot0, pos, seg */
+    LK__EW_QK          /* q / k norms and RoPE (lk__qk_rows): il, pos */
+} lk__ew_op;
 typedef struct lk__ew_job {
-    lk_context *c; int op, T, F, mul; float *y; const float *x; const lk_tensor *w, *b; size_t n;
+    lk_context *c; lk__ew_op op; int T, F, il, mul; float *y; const float *x; const lk_tensor *w, *b; size_t n;
     const int *pos, *seg; int slot0;
 } lk__ew_job;
 static void lk__gelu_range(const lk_model *m, float *y, const float *x, size_t n, int mul);
@@ -15437,16 +15443,16 @@ static void lk__ew_task(void *arg, int task, int n_tasks) {
     const lk__ew_job *j = LK__CAST(const lk__ew_job *, arg);
     const int t0 = (int)((int64_t)j->T * task / n_tasks), t1 = (int)((int64_t)j->T * (task + 1) / n_tasks);
     switch (j->op) {
-    case 0: lk__norm_range(j->c->m, j->y, j->x, j->w, j->b, t0, t1); break;
-    case 1: {   /* T = n / 8 units of 8 values (the last unit takes the rest) */
+    case LK__EW_NORM: lk__norm_range(j->c->m, j->y, j->x, j->w, j->b, t0, t1); break;
+    case LK__EW_GELU: {   /* T = n / 8 units of 8 values (the last unit takes the rest) */
         const size_t k0 = (size_t)t0 * 8, k1 = task == n_tasks - 1 ? j->n : (size_t)t1 * 8;
         lk__gelu_range(j->c->m, j->y + k0, j->x + k0, k1 - k0, j->mul);
         break;
     }
-    case 2: lk__swiglu_range(j->c, t0, t1, j->F); break;
-    case 4: lk__store_range(j->c, j->F, t0, t1, j->slot0, j->pos, j->seg); break;
-    case 5: lk__qk_range(j->c, j->F, t0, t1, j->pos); break;
-    default: lk__residual_range(j->c, j->w, t0, t1); break;
+    case LK__EW_SWIGLU: lk__swiglu_range(j->c, t0, t1, j->F); break;
+    case LK__EW_STORE: lk__store_range(j->c, j->il, t0, t1, j->slot0, j->pos, j->seg); break;
+    case LK__EW_QK: lk__qk_range(j->c, j->il, t0, t1, j->pos); break;
+    case LK__EW_RESIDUAL: lk__residual_range(j->c, j->w, t0, t1); break;
     }
 }
 static void lk__ew_run(lk_context *c, lk__ew_job *j, size_t work) {
@@ -15458,13 +15464,13 @@ static void lk__ew_run(lk_context *c, lk__ew_job *j, size_t work) {
 static void lk__gelu_rows(lk_context *c, float *y, const float *x, size_t n, int mul) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
-    j.op = 1; j.y = y; j.x = x; j.n = n; j.mul = mul; j.T = (int)(n / 8);
+    j.op = LK__EW_GELU; j.y = y; j.x = x; j.n = n; j.mul = mul; j.T = (int)(n / 8);
     lk__ew_run(c, &j, n);
 }
 static void lk__norm_rows(lk_context *c, float *y, const float *x, const lk_tensor *w, const lk_tensor *b, int T) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
-    j.op = 0; j.y = y; j.x = x; j.w = w; j.b = b; j.T = T;
+    j.op = LK__EW_NORM; j.y = y; j.x = x; j.w = w; j.b = b; j.T = T;
     lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd * 4);   /* a norm: ~4 passes over its row */
 }
 /* Each row goes to its own slot; split over the threads unless a store
@@ -15474,7 +15480,7 @@ static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *p
     lk__ew_job j;
     if (c->kv.zip_bits || c->kp.quest) { lk__store_range(c, il, 0, T, slot0, pos, seg); return; }
     memset(&j, 0, sizeof j);
-    j.op = 4; j.T = T; j.F = il; j.slot0 = slot0; j.pos = pos; j.seg = seg;
+    j.op = LK__EW_STORE; j.T = T; j.il = il; j.slot0 = slot0; j.pos = pos; j.seg = seg;
     lk__ew_run(c, &j, (size_t)T * (size_t)(c->m->hp.n_head_kv * c->m->hp.head_dim_k) * 2);
 }
 /* x[t] = token_embd[tok[t]] * embd_scale (+ position_embd[pos[t]]); x: [T, E] */
@@ -15504,7 +15510,7 @@ static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0
 static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
-    j.op = 3; j.w = post_norm; j.T = T;
+    j.op = LK__EW_RESIDUAL; j.w = post_norm; j.T = T;
     lk__ew_run(c, &j, (size_t)T * (size_t)c->m->hp.n_embd * (post_norm->data ? 5 : 1));
 }
 
@@ -15536,7 +15542,7 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
 static void lk__qk_rows(lk_context *c, int il, int T, const int *pos) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
-    j.op = 5; j.T = T; j.F = il; j.pos = pos;
+    j.op = LK__EW_QK; j.T = T; j.il = il; j.pos = pos;
     lk__ew_run(c, &j, (size_t)T * (size_t)((c->m->hp.n_head + c->m->hp.n_head_kv) * c->m->hp.head_dim_k) * 4);
 }
 
@@ -15589,7 +15595,7 @@ static void lk__swiglu_range(lk_context *c, int t0, int t1, int F) {
 static void lk__swiglu(lk_context *c, int n, int F) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
-    j.op = 2; j.T = n; j.F = F;
+    j.op = LK__EW_SWIGLU; j.T = n; j.F = F;
     lk__ew_run(c, &j, (size_t)n * (size_t)F);
 }
 /* Expert e of a 3-D weight [in, out, X] as a 2-D view [in, out] */
