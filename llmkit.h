@@ -38,6 +38,7 @@
  * 15.N implements section N)
  *    1. Usage, configuration, version            (this block)
  *    2. Status codes and error messages           lk_status, lk_last_error, the error conventions
+ *                                                 2b the handle types (lk_model, lk_context, ...)
  *    3. Memory and threads                        3a lk_allocator, lk_arena
  *                                                 3b lk_threads, the parallel-for hook
  *    4. Types                                     lk_type, lk_type_traits, lk_token
@@ -181,6 +182,23 @@ LKDEF const char *lk_last_error(void);
  * available to applications that want the same convention. */
 LKDEF lk_status lk_set_error(lk_status st, const char *fmt, ...);
 LKDEF void lk_clear_error(void);
+
+/* ==========================================================================
+ * 2b. Handles
+ * ==========================================================================
+ * The library's objects, declared once here so that any section can name
+ * them. Each comes from its constructor (section 2's convention: _new,
+ * _load or _read with a params struct) and goes back through its _free.
+ * All but lk_gguf are opaque. */
+typedef struct lk_gguf lk_gguf;               /* a parsed GGUF file over its buffer; fields public (6)     */
+typedef struct lk_gguf_writer lk_gguf_writer; /* KVs and tensors collected for a new GGUF file (6)         */
+typedef struct lk_sampler lk_sampler;         /* a sampler chain with its RNG and token history (11)       */
+typedef struct lk_vocab lk_vocab;             /* a tokenizer vocabulary read from GGUF metadata (12); the
+                                               * name stays under LLMKIT_NO_TOKENIZER                      */
+typedef struct lk_chat lk_chat;               /* a conversation kept in step with a context's tokens (12b) */
+typedef struct lk_model lk_model;             /* weights, hyperparameters and vocabulary of a model (13)   */
+typedef struct lk_context lk_context;         /* one model's KV cache, buffers and threads for decoding (13) */
+typedef struct lk_spec lk_spec;               /* speculative decoding of a target context (13)             */
 
 /* ==========================================================================
  * 3. Memory and threads
@@ -375,7 +393,7 @@ typedef struct lk_gguf_tensor {
     const void *data;               /* points into the buffer             */
 } lk_gguf_tensor;
 
-typedef struct lk_gguf {
+struct lk_gguf {                    /* (the typedef is in section 2b) */
     uint32_t version;
     uint64_t n_kv;
     lk_gguf_kv *kv;
@@ -394,7 +412,7 @@ typedef struct lk_gguf {
     uint64_t mapping_size_;
     void *blocks_;                  /* allocation list                      */
     int mapping_fd_;                /* the mapped file's descriptor + 1 (0: none) */
-} lk_gguf;
+};
 
 typedef struct lk_gguf_params {
     const lk_allocator *alloc;      /* NULL = default allocator              */
@@ -438,8 +456,6 @@ LKDEF lk_status lk_gguf_value_f64_at(const lk_gguf_value *v, uint64_t idx, doubl
 LKDEF int lk_str_eq(lk_str s, const char *cstr);
 /* Fill an lk_tensor view of tensor i (data points into the buffer). */
 LKDEF lk_status lk_gguf_tensor_view(const lk_gguf *g, int64_t i, lk_tensor *t);
-
-typedef struct lk_gguf_writer lk_gguf_writer;
 
 /* p: its alloc is used (NULL = defaults) */
 LKDEF lk_status lk_gguf_writer_new(const lk_gguf_params *p, lk_gguf_writer **out);
@@ -1206,8 +1222,6 @@ typedef struct lk_sampler_params {
     const lk_allocator *alloc;       /* NULL = default                     */
 } lk_sampler_params;
 
-typedef struct lk_sampler lk_sampler;
-
 LKDEF lk_sampler_params lk_sampler_default_params(void);
 /* Set one field by its command-line name, llama.cpp's spelling: temp,
  * top-k, top-p, min-p, typical, min-keep, repeat-penalty, repeat-last-n,
@@ -1286,8 +1300,7 @@ LKDEF lk_token lk_spec_accept(const float *p_target, const float *q_draft, int n
  * before returning (an arena allocator therefore grows on every call).
  *
  * LLMKIT_NO_TOKENIZER leaves all of this out except the lk_vocab type name
- * (lk_model_vocab then returns NULL). */
-typedef struct lk_vocab lk_vocab;
+ * (section 2b; lk_model_vocab then returns NULL). */
 #ifndef LLMKIT_NO_TOKENIZER
 
 typedef enum lk_vocab_type {
@@ -1451,7 +1464,6 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
  * rendering of the conversation with the reply, as llama.cpp's simple-chat
  * example does. Memory comes from lk_chat_params.alloc; messages are
  * copied. */
-typedef struct lk_model lk_model;   /* section 13 */
 #ifndef LLMKIT_NO_TOKENIZER
 
 typedef struct lk_chat_message {
@@ -1487,7 +1499,6 @@ LKDEF const char *lk_chat_template_eot(const char *tmpl);
  * Returns how many there are (ids[0..min(count, cap)) written), or -1. */
 LKDEF int lk_chat_eot_tokens(const lk_model *m, const char *tmpl, lk_token *ids, int cap);
 
-typedef struct lk_chat lk_chat;
 typedef struct lk_chat_params {
     const char *tmpl;             /* family name or Jinja; NULL = the model's */
     const lk_allocator *alloc;    /* NULL = default allocator                 */
@@ -1634,8 +1645,6 @@ typedef struct lk_context_params {
     const lk_allocator *alloc;    /* NULL = default                            */
 } lk_context_params;
 
-typedef struct lk_context lk_context;
-
 LKDEF lk_context_params lk_context_default_params(void);
 /* Set one field by its command-line name (as lk_sampler_params_set):
  * ctx-size (c), batch-size (b), threads (t), attn softmax|lssa|lssar,
@@ -1756,7 +1765,6 @@ typedef struct lk_spec_stats {
     int64_t accepted;         /* proposals accepted                             */
     int64_t plain_steps;      /* one-token steps while paused                   */
 } lk_spec_stats;
-typedef struct lk_spec lk_spec;
 LKDEF lk_spec_params lk_spec_default_params(void);
 /* Options by name: spec none|draft|tree|recycle|lookup, draft-max,
  * draft-p-min, spec-nodes, spec-ngram, spec-k, spec-adaptive 0|1, spec-seed.
