@@ -1,5 +1,5 @@
-/* Well-formed GGUF files with hostile contents, generated from the fixture
- * models: every hyperparameter key of each architecture set to 0, 1, 2, a
+/* Mutations of the fixture models: well-formed GGUF files with bad
+ * contents: every hyperparameter key of each architecture set to 0, 1, 2, a
  * huge value, a negative one, a string or NaN, or removed; tensors removed,
  * transposed, widened, made 3-D or given another type; tokenizer ids out of
  * range and tokenizer arrays of the wrong length or type; and non-finite
@@ -8,7 +8,7 @@
  * work or fail with a status and a message; never crash (this test is also
  * built with ASan + UBSan), never hand out non-finite logits, and a failed
  * decode must leave the context as it was.
- *   test_hostile_models --write DIR   also writes every variant to DIR
+ *   test_model_mutations --write DIR   also writes every variant to DIR
  * lk-test: sanitize */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
@@ -316,12 +316,12 @@ int main(int argc, char **argv) {
     };
     size_t b;
     if (argc > 2 && !strcmp(argv[1], "--write")) write_dir = argv[2];
-    if (!lk_t_fixture(bases[0][0])) { lk_t_skip("hostile models", "fixtures absent (../shared/fixtures)"); return 0; }
+    if (!lk_t_fixture(bases[0][0])) { lk_t_skip("model mutations", "fixtures absent (../shared/fixtures)"); return 0; }
     for (b = 0; b < sizeof bases / sizeof bases[0]; b++) {
         lk_gguf *src = NULL;
         const char *p = lk_t_fixture(bases[b][0]);
         char name[128];
-        snprintf(name, sizeof name, "hostile models from %s: hyperparameters, tensors, vocabulary", bases[b][1]);
+        snprintf(name, sizeof name, "model mutations from %s: hyperparameters, tensors, vocabulary", bases[b][1]);
         if (!p) { lk_t_skip(name, "fixture absent"); continue; }
         lk_t_begin(name);
         CHECK_OK(lk_gguf_read_file(p, NULL, &src));

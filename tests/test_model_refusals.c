@@ -1,4 +1,4 @@
-/* Model loading on hostile metadata: every variant must be refused with an
+/* Model loading refuses bad metadata: every variant must be refused with an
  * error naming the problem (never a crash). Variants are built from a real
  * fixture model by rewriting one KV or one tensor with the GGUF writer.
  * lk-test: sanitize */
@@ -68,15 +68,15 @@ static void expect(const char *what, const char *key, const lk_gguf_value *v, co
 int main(void) {
     const char *p = lk_t_fixture("models/llama/llama-Q8_0.gguf");
     lk_gguf_value v;
-    if (!p) { lk_t_skip("model-hostile", "fixtures absent"); return 0; }
+    if (!p) { lk_t_skip("model-refusals", "fixtures absent"); return 0; }
     if (lk_gguf_read_file(p, NULL, &src)) { printf("%s\n", lk_last_error()); return 1; }
     memset(&v, 0, sizeof v);
 
-    lk_t_begin("model-hostile-unchanged-loads");
+    lk_t_begin("model-refusals-unchanged-loads");
     expect("unchanged copy", NULL, NULL, NULL, 0, 0, LK_OK);
     lk_t_end();
 
-    lk_t_begin("model-hostile-hparams");
+    lk_t_begin("model-refusals-hparams");
     v.type = LK_GGUF_STRING; v.v.s.ptr = "mamba"; v.v.s.len = 5;
     expect("unknown architecture", "general.architecture", &v, NULL, 0, 0, LK_ERR_UNSUPPORTED);
     expect("no architecture", "general.architecture", NULL, NULL, 0, 0, LK_ERR_FORMAT);
@@ -108,7 +108,7 @@ int main(void) {
     }
     lk_t_end();
 
-    lk_t_begin("model-hostile-tensors");
+    lk_t_begin("model-refusals-tensors");
     expect("missing attn_q", NULL, NULL, "blk.1.attn_q.weight", -1, 0, LK_ERR_FORMAT);
     expect("missing token_embd", NULL, NULL, "token_embd.weight", -1, 0, LK_ERR_FORMAT);
     expect("attn_k wrong shape", NULL, NULL, "blk.0.attn_k.weight", 256, 32, LK_ERR_FORMAT);
@@ -119,7 +119,7 @@ int main(void) {
     expect("missing output (tied) still loads", NULL, NULL, "output.weight", -1, 0, LK_OK);
     lk_t_end();
 
-    lk_t_begin("model-hostile-alignment");
+    lk_t_begin("model-refusals-alignment");
     {   /* weights are read in place: data that is not 4-byte aligned is refused, not read misaligned */
         lk_gguf_writer *w;
         uint64_t i;

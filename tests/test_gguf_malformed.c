@@ -1,4 +1,4 @@
-/* Hostile GGUF input: every malformed variant must be rejected with an error
+/* Malformed GGUF input: every variant must be rejected with an error
  * (never a crash, an out-of-bounds read or a huge allocation). Built and run
  * under ASan+UBSan too; each variant lives in an exact-size heap buffer so
  * any over-read is caught.
@@ -106,17 +106,17 @@ int main(void) {
     size_t i;
     int nrej = 0;
 
-    lk_t_begin("hostile-base-file-is-valid");
+    lk_t_begin("gguf-malformed-base-file-is-valid");
     s = base(); b = build(&s);
     CHECK(try_read(b.p, b.n) == LK_OK, "base must parse: %s", lk_last_error());
     lk_t_end();
 
-    lk_t_begin("hostile-truncation-every-byte");
+    lk_t_begin("gguf-malformed-truncation-every-byte");
     for (i = 0; i < b.n - 256; i++) { if (try_read(b.p, i) != LK_OK) nrej++; else CHECK(0, "truncated at %zu accepted", i); }
     lk_t_end();
     free(b.p);
 
-    lk_t_begin("hostile-header-fields");
+    lk_t_begin("gguf-malformed-header-fields");
     s = base(); s.version = 1; expect_reject("version 1", &s);
     s = base(); s.version = 4; expect_reject("version 4", &s);
     s = base(); s.version = 0x03000000u; expect_reject("big-endian", &s);
@@ -128,7 +128,7 @@ int main(void) {
     CHECK(try_read((const unsigned char *)"", 0) != LK_OK, "empty input");
     lk_t_end();
 
-    lk_t_begin("hostile-values");
+    lk_t_begin("gguf-malformed-values");
     s = base(); s.extra = 1; expect_reject("string len 2^62", &s);
     s = base(); s.extra = 2; expect_reject("string past end", &s);
     s = base(); s.extra = 3; expect_reject("array count 2^61", &s);
@@ -149,7 +149,7 @@ int main(void) {
     s = base(); s.align_type = 10; s.align = 1ull << 40; expect_reject("alignment 2^40 (u64)", &s);
     lk_t_end();
 
-    lk_t_begin("hostile-tensors");
+    lk_t_begin("gguf-malformed-tensors");
     s = base(); s.n_dims = 0; expect_reject("n_dims 0", &s);
     s = base(); s.n_dims = 5; expect_reject("n_dims 5", &s);
     s = base(); s.ne1 = (uint64_t)-1; expect_reject("ne negative", &s);
@@ -177,7 +177,7 @@ int main(void) {
     {
         static const char *found[] = { "tests/data/fuzz-gguf-rows-overflow.gguf" };
         size_t k2, len2;
-        lk_t_begin("hostile-fuzzer-regressions");
+        lk_t_begin("gguf-malformed-fuzzer-regressions");
         for (k2 = 0; k2 < sizeof found / sizeof found[0]; k2++) {
             unsigned char *d = lk_t_read_file(found[k2], &len2);
             lk_gguf *g2 = NULL;
@@ -199,13 +199,13 @@ int main(void) {
      * happens must be an orderly accept or reject (ASan/UBSan watch) */
     {
         const char *p = lk_t_fixture("stories260K/stories260K-Q4_0.gguf");
-        if (!p) lk_t_skip("hostile-fixture-mutations", "fixtures absent");
+        if (!p) lk_t_skip("gguf-malformed-fixture-mutations", "fixtures absent");
         else {
             size_t len = 0, hdr, k;
             unsigned char *orig = lk_t_read_file(p, &len), *m;
             uint64_t x = 88172645463325252ull;
             lk_gguf *g;
-            lk_t_begin("hostile-fixture-mutations");
+            lk_t_begin("gguf-malformed-fixture-mutations");
             CHECK_OK(lk_gguf_read_memory(orig, len, NULL, &g));
             hdr = (size_t)g->data_offset; lk_gguf_free(g);
             m = (unsigned char *)malloc(len);

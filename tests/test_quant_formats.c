@@ -1,5 +1,5 @@
 /* lk-test: sanitize */
-/* test_quant_a.c - float, legacy and K-quant formats (llmkit.h section 7a).
+/* test_quant_formats.c - float, legacy and K-quant formats (llmkit.h section 7a).
  *
  * References: llama.cpp's quantized model files (byte-exact quantization),
  * IEEE rounding properties and the CPU's F16C instructions (conversions),

@@ -1,4 +1,4 @@
-/* test_quant_b.c - IQ and ternary block formats (llmkit.h section 7b).
+/* test_quant_iq.c - IQ and ternary block formats (llmkit.h section 7b).
  *
  *   grids        expanded format grids vs checksums of ggml's full tables
  *   fp16         lk_fp32_to_fp16 / lk_fp16_to_fp32 vs a search over all halves
