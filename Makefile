@@ -117,6 +117,7 @@ RUN_ARGS = \
   "chat=tests/tools.sh chat" \
   "tools-build-alone=tests/tools.sh build-alone" \
   "simple=tests/tools.sh simple" \
+  "paths-named-exist=bash tests/paths.sh" \
   $(foreach sw,$(SWITCHES),"compile-gcc-c99-$(sw)=gcc -std=c99 -O2 -march=native $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).c -o /dev/null" \
   "compile-g++-c++11-$(sw)=g++ -std=c++11 $(WARN) -Werror -I. -c $(B)/cc_check_$(sw).cpp -o /dev/null") \
   "firmware-stories260K-qemu=tools/firmware.sh test" \

@@ -8,7 +8,7 @@ is the judge of what the file means.
 
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
-keeps. tests/test_arch_fixtures.c rebuilds exactly the same tensors in
+keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
 models themselves never need to be committed or shipped.
 

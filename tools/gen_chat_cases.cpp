@@ -14,7 +14,7 @@
 //   /tmp/gen_chat_cases $L ~/.cache/llmkit/models/SmolLM2-135M-Instruct.Q4_1.gguf > tests/data/chat_cases.txt
 //
 // Inputs: the family names (llama_chat_builtin_templates), the Jinja strings
-// of tests/test-chat-template.cpp (real models' templates from Hugging Face,
+// of llama.cpp's tests/test-chat-template.cpp (real models' templates from Hugging Face,
 // read out of that file's string literals), a selection of
 // models/templates/*.jinja, and tokenizer.chat_template of a few GGUF files.
 //
@@ -70,7 +70,7 @@ static std::string parse_literal(const std::string & s, size_t i) {
     }
 }
 
-// name and template_str of every test case in tests/test-chat-template.cpp
+// name and template_str of every test case in llama.cpp's tests/test-chat-template.cpp
 static std::vector<tmpl> test_file_templates(const std::string & path) {
     std::string s = read_file(path);
     std::vector<tmpl> r;
