@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdarg.h>
+#include <math.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LK_T_UNUSED __attribute__((unused))
@@ -112,5 +113,70 @@ static LK_T_UNUSED float *lk_t_read_floats(const char *path, size_t n) {
 static LK_T_UNUSED int lk_t_cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
 /* the median of v[0..n) (sorts v) */
 static LK_T_UNUSED double lk_t_median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, lk_t_cmpd); return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
+
+/* ---- logits against a reference: the acceptance rules ------------------------
+ * ours, ref: [n_pos][n_vocab] logits, one row per position of a sequence;
+ * M = max(1, max |ref|), so the limits scale with the logits.
+ * F32 rule, for a float model file against the reference's logits of the
+ * same file: at every position max_i |ours - ref| <= 1e-2 M, and the median
+ * over the positions of that maximum <= med_limit M (LK_T_F32_MEDIAN on the
+ * CPU, whose arithmetic follows llama.cpp's; tests/test_cuda.cu widens it,
+ * saying why).
+ * Quantized rule, for a quantized file: Q_p = rms_i(ref - ref32) at position
+ * p is the reference's own quantization error of the file (ref32: its logits
+ * of the F32 file), floored at 1e-3 M; r_p = rms_i(ours - ref) / Q_p must
+ * have a median <= lmed and a maximum <= lmax (LK_T_Q_MEDIAN, LK_T_Q_MAX on
+ * the CPU): a difference well inside the file's own error.
+ * Each CHECKs in the current case, prints one line of figures (the name in
+ * a field of `width` characters) and returns the median. */
+#define LK_T_F32_MEDIAN 2e-4
+#define LK_T_Q_MEDIAN 0.2
+#define LK_T_Q_MAX 0.5
+static LK_T_UNUSED double lk_t_f32_rule(const char *name, int width, const float *ours, const float *ref, int n_pos, int n_vocab,
+                                         double med_limit) {
+    double *mx = (double *)malloc(sizeof(double) * (size_t)(n_pos > 0 ? n_pos : 1)), M = 1.0, worst = 0, med;
+    size_t i;
+    int p;
+    if (!mx || n_pos < 1) { CHECK(0, "%s: %d positions", name, n_pos); free(mx); return 0; }
+    for (i = 0; i < (size_t)n_pos * (size_t)n_vocab; i++) if (fabs(ref[i]) > M) M = fabs(ref[i]);
+    for (p = 0; p < n_pos; p++) {
+        const float *o = ours + (size_t)p * (size_t)n_vocab, *r = ref + (size_t)p * (size_t)n_vocab;
+        mx[p] = 0;
+        for (i = 0; i < (size_t)n_vocab; i++) { const double d = fabs((double)o[i] - r[i]); if (d > mx[p]) mx[p] = d; }
+        if (mx[p] > worst) worst = mx[p];
+        CHECK(mx[p] <= 1e-2 * M, "%s pos %d: max|d| %.3g > 1e-2 M (M %.3g)", name, p, mx[p], M);
+    }
+    med = lk_t_median(mx, n_pos);
+    CHECK(med <= med_limit * M, "%s: median-position max|d| %.3g > %g M (M %.3g)", name, med, med_limit, M);
+    printf("  %-*s F32 rule: median max|d| = %.2e (limit %.2e), worst %.2e\n", width, name, med, med_limit * M, worst);
+    free(mx);
+    return med;
+}
+static LK_T_UNUSED double lk_t_q_rule(const char *name, int width, const float *ours, const float *ref, const float *ref32, int n_pos,
+                                       int n_vocab, double lmed, double lmax) {
+    double *r = (double *)malloc(sizeof(double) * (size_t)(n_pos > 0 ? n_pos : 1)), M = 1.0, rmax = 0, med;
+    size_t i;
+    int p;
+    if (!r || n_pos < 1) { CHECK(0, "%s: %d positions", name, n_pos); free(r); return 0; }
+    for (i = 0; i < (size_t)n_pos * (size_t)n_vocab; i++) if (fabs(ref[i]) > M) M = fabs(ref[i]);
+    for (p = 0; p < n_pos; p++) {
+        const size_t o = (size_t)p * (size_t)n_vocab;
+        double dq = 0, d = 0, Q;
+        for (i = 0; i < (size_t)n_vocab; i++) {
+            const double a = (double)ref[o + i] - ref32[o + i], b = (double)ours[o + i] - ref[o + i];
+            dq += a * a; d += b * b;
+        }
+        Q = sqrt(dq / n_vocab);
+        if (Q < 1e-3 * M) Q = 1e-3 * M;
+        r[p] = sqrt(d / n_vocab) / Q;
+        if (r[p] > rmax) rmax = r[p];
+    }
+    CHECK(rmax <= lmax, "%s: max over positions of rms(d)/Q = %.3f > %g", name, rmax, lmax);
+    med = lk_t_median(r, n_pos);
+    CHECK(med <= lmed, "%s: median rms(d)/Q = %.3f > %g", name, med, lmed);
+    printf("  %-*s quant rule: median rms(d)/Q = %.3f (limit %.1f), max %.3f (limit %.1f)\n", width, name, med, lmed, rmax, lmax);
+    free(r);
+    return med;
+}
 static int lk_t_exit(void) { return lk_t_total_fail_ ? 1 : 0; }
 #endif

@@ -55,20 +55,9 @@ static double mean_nll(const float *l) {   /* teacher-forced over S1 */
     return s / (NS1 - 1);
 }
 
-/* F32 rule of the runtime issue: median-position max|d| <= 2e-4 M, all <= 1e-2 M */
+/* lk_test.h's F32 rule over the NS1 positions of S1 */
 static void f32_rule(const char *name, const float *ours, const float *ref) {
-    double mx[NS1], M = 1, med;
-    int p, i;
-    for (i = 0; i < NS1 * V; i++) if (fabs(ref[i]) > M) M = fabs(ref[i]);
-    for (p = 0; p < NS1; p++) {
-        mx[p] = 0;
-        for (i = 0; i < V; i++) { double d = fabs((double)ours[p * V + i] - ref[p * V + i]); if (d > mx[p]) mx[p] = d; }
-        CHECK(mx[p] <= 1e-2 * M, "%s pos %d: %.3g", name, p, mx[p]);
-    }
-    qsort(mx, NS1, sizeof mx[0], lk_t_cmpd);
-    med = mx[NS1 / 2];
-    CHECK(med <= 2e-4 * M, "%s: median max|d| %.3g > %.3g", name, med, 2e-4 * M);
-    printf("  %-34s median max|d| %.2e (limit %.2e)\n", name, med, 2e-4 * M);
+    lk_t_f32_rule(name, 34, ours, ref, NS1, V, LK_T_F32_MEDIAN);
 }
 
 static void test_logits(void) {
