@@ -907,10 +907,10 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
  *                    O = 0 for query positions 0, 1, 2; A'_j = B_j / (sum B + 1e-8);
  *                    p = lssar_p (15). The power is taken after dividing by
  *                    the row maximum, so it never overflows.
- *   (The formulas are those of llmkit issue 6; the paper's abstract matches
- *   their structure - softplus, l1 normalisation, an entropy-invariance
- *   length scale, power re-weighting - but the equations themselves were not
- *   checked against the paper text.)
+ *   (These formulas are this project's specification of LSSA and LSSAR; the
+ *   paper's abstract matches their structure - softplus, l1 normalisation,
+ *   an entropy-invariance length scale, power re-weighting - but the
+ *   equations themselves were not checked against the paper text.)
  *   LSSA and LSSAR are meant for models TRAINED with them; on a softmax model
  *   they only show what the function does. Their normalisation depends on
  *   every key of the row (N, the re-weighting), so their partial results do
@@ -1581,8 +1581,8 @@ typedef struct lk_model_params {
                                    *    (lk_model_load_file with mmap), whose
                                    *    pages are then dropped from the
                                    *    resident set: no extra memory, but
-                                   *    the copy takes load time (2 GB of F16:
-                                   *    0.6-1.2 s on 2 cores, measured);
+                                   *    the copy takes load time (a pass
+                                   *    over every repacked weight);
                                    *  1: also for lk_model_load_memory and
                                    *    fread loads (a copy beside the buffer);
                                    * -1: never (the file's layout and the
@@ -8594,7 +8594,8 @@ LK__AINL void lk__rmsnorm_g(float *y, const float *x, const float *w, int n, flo
     LK__UNROLL for (k = 0; k < G; k++) lk__rmsnorm_fin(y + (size_t)k * n, x + (size_t)k * n, w, n, eps, s[k]);
 }
 /* rows x n, row r at x + r n (y may be x): lk_rmsnorm of each row, 8 or 4
- * at a time (1 x 640: ~2,600 cycles of add latency alone) */
+ * at a time (one row alone is a chain of n dependent adds: its time is the
+ * add latency, not the adds) */
 static void lk__rmsnorm_rows(float *y, const float *x, const float *w, int n, int rows, float eps) {
     int r = 0;
     for (; r + 8 <= rows; r += 8) lk__rmsnorm_g(y + (size_t)r * n, x + (size_t)r * n, w, n, eps, 8);
