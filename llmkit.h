@@ -2477,13 +2477,12 @@ static lk_status lk__rd_str(lk__rd *r, lk_str *s, const char *what) {
 
 static lk_status lk__rd_value(lk_gguf *g, lk__rd *r, lk_gguf_type type, lk_gguf_value *v, int depth, const char *key);
 
-static lk_status lk__rd_scalar(lk__rd *r, lk_gguf_type t, lk_gguf_value *v, const char *key) {
-    const unsigned char *p;
-    lk_status st = lk__rd_need(r, lk__gguf_type_size[t], key);
-    if (st) return st;
-    p = r->p + r->off;
+/* The little-endian scalar of type t at p into v's union: u for unsigned
+ * types and bool, i (sign-extended) for signed ones, f for floats. 0 when t
+ * is not a scalar type (nothing written). */
+static int lk__gguf_scalar(lk_gguf_type t, const unsigned char *p, lk_gguf_value *v) {
     switch (t) {
-    case LK_GGUF_UINT8: v->v.u = p[0]; break;
+    case LK_GGUF_UINT8: case LK_GGUF_BOOL: v->v.u = p[0]; break;
     case LK_GGUF_INT8: v->v.i = (int8_t)p[0]; break;
     case LK_GGUF_UINT16: v->v.u = lk__ld16(p); break;
     case LK_GGUF_INT16: v->v.i = (int16_t)lk__ld16(p); break;
@@ -2493,13 +2492,19 @@ static lk_status lk__rd_scalar(lk__rd *r, lk_gguf_type t, lk_gguf_value *v, cons
     case LK_GGUF_INT64: v->v.i = (int64_t)lk__ld64(p); break;
     case LK_GGUF_FLOAT32: { uint32_t b = lk__ld32(p); float f; memcpy(&f, &b, 4); v->v.f = f; break; }
     case LK_GGUF_FLOAT64: { uint64_t b = lk__ld64(p); memcpy(&v->v.f, &b, 8); break; }
-    case LK_GGUF_BOOL:
-        if (p[0] > 1)
-            return lk_set_error(LK_ERR_FORMAT, "gguf: value of key '%s' at byte offset %llu: bool byte is %u, not 0 or 1",
-                                key, (unsigned long long)r->off, (unsigned)p[0]);
-        v->v.u = p[0]; break;
-    default: break;
+    default: return 0;
     }
+    return 1;
+}
+static lk_status lk__rd_scalar(lk__rd *r, lk_gguf_type t, lk_gguf_value *v, const char *key) {
+    const unsigned char *p;
+    lk_status st = lk__rd_need(r, lk__gguf_type_size[t], key);
+    if (st) return st;
+    p = r->p + r->off;
+    if (t == LK_GGUF_BOOL && p[0] > 1)
+        return lk_set_error(LK_ERR_FORMAT, "gguf: value of key '%s' at byte offset %llu: bool byte is %u, not 0 or 1",
+                            key, (unsigned long long)r->off, (unsigned)p[0]);
+    lk__gguf_scalar(t, p, v);
     r->off += lk__gguf_type_size[t];
     return LK_OK;
 }
@@ -2961,20 +2966,7 @@ static lk_status lk__arr_elem(const lk_gguf_value *a, uint64_t idx, lk_gguf_valu
     p = LK__CAST(const unsigned char *, a->v.arr) + idx * lk__gguf_type_size[a->arr_type];
     memset(e, 0, sizeof *e);
     e->type = a->arr_type;
-    switch (a->arr_type) {
-    case LK_GGUF_UINT8: case LK_GGUF_BOOL: e->v.u = p[0]; break;
-    case LK_GGUF_INT8: e->v.i = (int8_t)p[0]; break;
-    case LK_GGUF_UINT16: e->v.u = lk__ld16(p); break;
-    case LK_GGUF_INT16: e->v.i = (int16_t)lk__ld16(p); break;
-    case LK_GGUF_UINT32: e->v.u = lk__ld32(p); break;
-    case LK_GGUF_INT32: e->v.i = (int32_t)lk__ld32(p); break;
-    case LK_GGUF_UINT64: e->v.u = lk__ld64(p); break;
-    case LK_GGUF_INT64: e->v.i = (int64_t)lk__ld64(p); break;
-    case LK_GGUF_FLOAT32: { uint32_t b = lk__ld32(p); float f; memcpy(&f, &b, 4); e->v.f = f; break; }
-    case LK_GGUF_FLOAT64: { uint64_t b = lk__ld64(p); memcpy(&e->v.f, &b, 8); break; }
-    default: return LK_ERR_TYPE;
-    }
-    return LK_OK;
+    return lk__gguf_scalar(a->arr_type, p, e) ? LK_OK : LK_ERR_TYPE;
 }
 static lk_status lk__get_err(lk_status st, const char *key, const char *want, const lk_gguf_value *v) {
     if (st == LK_ERR_NOT_FOUND) return lk_set_error(st, "gguf: key '%s' not found", key);
@@ -13393,14 +13385,34 @@ static int lk__merge_symbols(lk__tk *t, const char *s, int len, int bpe) {
 #undef LK__TRY_PAIR
     return nsym;
 }
+/* Merge s[0..len) (lk__merge_symbols) and emit each symbol's token; a
+ * symbol that is no token goes byte by byte through byte_tok, a byte
+ * without one as unk (nothing when unk < 0). Returns the symbol count,
+ * <= 0 when nothing was merged (empty text, or out of memory). */
+static int lk__tk_emit_merged(lk__tk *t, const char *s, int len, int bpe, const lk_token *byte_tok, lk_token unk) {
+    const lk__sym *sym;
+    int i, nsym = lk__merge_symbols(t, s, len, bpe);
+    if (nsym <= 0) return nsym;
+    sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
+    for (i = 0; i != -1; i = sym[i].next) {
+        lk_token id = lk_vocab_find(t->v, s + sym[i].off, sym[i].n), b;
+        int j;
+        if (id >= 0) { lk__tk_emit(t, id); continue; }
+        for (j = 0; j < sym[i].n; j++) {   /* byte fallback */
+            b = byte_tok[(unsigned char)s[sym[i].off + j]];
+            if (b < 0) b = unk;
+            if (b >= 0) lk__tk_emit(t, b);
+        }
+    }
+    return nsym;
+}
 
 /* SPM on one raw fragment (llm_tokenizer_spm_session) */
 static void lk__spm_fragment(lk__tk *t, const char *s, int len, int prefix) {
     const lk_vocab *v = t->v;
     size_t elen = 0;
-    int i, nsym;
+    int i;
     char *e;
-    const lk__sym *sym;
     for (i = 0; i < len; i++) elen += s[i] == ' ' ? 3 : 1;
     if (prefix) elen += 3;
     e = LK__CAST(char *, lk__tk_buf(t, LK__B_TEXT, elen, 1));
@@ -13412,19 +13424,7 @@ static void lk__spm_fragment(lk__tk *t, const char *s, int len, int prefix) {
         else e[elen++] = s[i];
     }
     if (elen == 0) return;
-    nsym = lk__merge_symbols(t, e, (int)elen, 0);
-    if (nsym <= 0) return;
-    sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
-    for (i = 0; i != -1; i = sym[i].next) {
-        lk_token id = lk_vocab_find(v, e + sym[i].off, sym[i].n), b;
-        int j;
-        if (id >= 0) { lk__tk_emit(t, id); continue; }
-        for (j = 0; j < sym[i].n; j++) {   /* byte fallback */
-            b = v->spm_byte[(unsigned char)e[sym[i].off + j]];
-            if (b < 0) b = v->unk;          /* llama.cpp throws here */
-            if (b >= 0) lk__tk_emit(t, b);
-        }
-    }
+    lk__tk_emit_merged(t, e, (int)elen, 0, v->spm_byte, v->unk);   /* a byte without a token: unk (llama.cpp throws) */
 }
 
 /* decode text to codepoints with flags and collapsed classes; returns count or -1 */
@@ -13460,9 +13460,8 @@ static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
     start = 0;
     for (si = 0; si < nsg; si++) {
         /* the word as UTF-8, then each byte through the GPT-2 byte mapping */
-        int wl = 0, k, nsym, i;
+        int wl = 0, k;
         char *w = LK__CAST(char *, lk__tk_buf(t, LK__B_WORD, 8 * (size_t)seg[si], 1));
-        const lk__sym *sym;
         if (!w) return;
         for (k = start; k < start + seg[si]; k++) {
             unsigned char u[4];
@@ -13477,18 +13476,7 @@ static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
             lk_token id = lk_vocab_find(v, w, wl);
             if (id >= 0) { lk__tk_emit(t, id); continue; }
         }
-        nsym = lk__merge_symbols(t, w, wl, 1);
-        if (nsym <= 0) return;
-        sym = LK__CAST(const lk__sym *, t->b[LK__B_SYM].p);
-        for (i = 0; i != -1; i = sym[i].next) {
-            lk_token id = lk_vocab_find(v, w + sym[i].off, sym[i].n), b;
-            int j;
-            if (id >= 0) { lk__tk_emit(t, id); continue; }
-            for (j = 0; j < sym[i].n; j++) {
-                b = v->one_byte[(unsigned char)w[sym[i].off + j]];
-                if (b >= 0) lk__tk_emit(t, b);
-            }
-        }
+        if (lk__tk_emit_merged(t, w, wl, 1, v->one_byte, -1) <= 0) return;
     }
 }
 
