@@ -113,6 +113,34 @@ static LK_T_UNUSED float *lk_t_read_floats(const char *path, size_t n) {
 static LK_T_UNUSED int lk_t_cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
 /* the median of v[0..n) (sorts v) */
 static LK_T_UNUSED double lk_t_median(double *v, int n) { qsort(v, (size_t)n, sizeof *v, lk_t_cmpd); return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]); }
+/* index of the largest of x[0..n) (the first of equal ones) */
+static LK_T_UNUSED int lk_t_argmax(const float *x, int n) {
+    int i, b = 0;
+    for (i = 1; i < n; i++) if (x[i] > x[b]) b = i;
+    return b;
+}
+/* max_i |a[i] - b[i]| (each difference in float); NaN when a difference is
+ * NaN, so that a check against a limit fails */
+static LK_T_UNUSED double lk_t_maxdiff(const float *a, const float *b, size_t n) {
+    float d = 0;
+    size_t i;
+    for (i = 0; i < n; i++) if (!(fabsf(a[i] - b[i]) <= d)) d = fabsf(a[i] - b[i]);
+    return d;
+}
+/* teacher-forced mean NLL over n positions: row p of l ([n][n_vocab]
+ * logits) predicts toks[p + 1]. The including file includes llmkit.h first. */
+static LK_T_UNUSED double lk_t_mean_nll(const float *l, const lk_token *toks, int n, int n_vocab) {
+    double s = 0;
+    int p, i;
+    for (p = 0; p + 1 < n; p++) {
+        const float *r = l + (size_t)p * (size_t)n_vocab;
+        double mx = r[0], z = 0;
+        for (i = 1; i < n_vocab; i++) if (r[i] > mx) mx = r[i];
+        for (i = 0; i < n_vocab; i++) z += exp(r[i] - mx);
+        s += -(r[toks[p + 1]] - mx - log(z));
+    }
+    return s / (n - 1);
+}
 
 /* ---- logits against a reference: the acceptance rules ------------------------
  * ours, ref: [n_pos][n_vocab] logits, one row per position of a sequence;
@@ -132,13 +160,22 @@ static LK_T_UNUSED double lk_t_median(double *v, int n) { qsort(v, (size_t)n, si
 #define LK_T_F32_MEDIAN 2e-4
 #define LK_T_Q_MEDIAN 0.2
 #define LK_T_Q_MAX 0.5
+/* the rules' common start: *M for ref, and an array of n_pos doubles (NULL,
+ * with a failed check, when there are no positions or no memory) */
+static LK_T_UNUSED double *lk_t_rule_start(const char *name, const float *ref, int n_pos, int n_vocab, double *M) {
+    double *v = n_pos > 0 ? (double *)malloc(sizeof(double) * (size_t)n_pos) : NULL;
+    size_t i;
+    *M = 1.0;
+    if (!v) { CHECK(0, "%s: %d positions", name, n_pos); return NULL; }
+    for (i = 0; i < (size_t)n_pos * (size_t)n_vocab; i++) if (fabs(ref[i]) > *M) *M = fabs(ref[i]);
+    return v;
+}
 static LK_T_UNUSED double lk_t_f32_rule(const char *name, int width, const float *ours, const float *ref, int n_pos, int n_vocab,
                                          double med_limit) {
-    double *mx = (double *)malloc(sizeof(double) * (size_t)(n_pos > 0 ? n_pos : 1)), M = 1.0, worst = 0, med;
+    double M, worst = 0, med, *mx = lk_t_rule_start(name, ref, n_pos, n_vocab, &M);
     size_t i;
     int p;
-    if (!mx || n_pos < 1) { CHECK(0, "%s: %d positions", name, n_pos); free(mx); return 0; }
-    for (i = 0; i < (size_t)n_pos * (size_t)n_vocab; i++) if (fabs(ref[i]) > M) M = fabs(ref[i]);
+    if (!mx) return 0;
     for (p = 0; p < n_pos; p++) {
         const float *o = ours + (size_t)p * (size_t)n_vocab, *r = ref + (size_t)p * (size_t)n_vocab;
         mx[p] = 0;
@@ -154,11 +191,10 @@ static LK_T_UNUSED double lk_t_f32_rule(const char *name, int width, const float
 }
 static LK_T_UNUSED double lk_t_q_rule(const char *name, int width, const float *ours, const float *ref, const float *ref32, int n_pos,
                                        int n_vocab, double lmed, double lmax) {
-    double *r = (double *)malloc(sizeof(double) * (size_t)(n_pos > 0 ? n_pos : 1)), M = 1.0, rmax = 0, med;
+    double M, rmax = 0, med, *r = lk_t_rule_start(name, ref, n_pos, n_vocab, &M);
     size_t i;
     int p;
-    if (!r || n_pos < 1) { CHECK(0, "%s: %d positions", name, n_pos); free(r); return 0; }
-    for (i = 0; i < (size_t)n_pos * (size_t)n_vocab; i++) if (fabs(ref[i]) > M) M = fabs(ref[i]);
+    if (!r) return 0;
     for (p = 0; p < n_pos; p++) {
         const size_t o = (size_t)p * (size_t)n_vocab;
         double dq = 0, d = 0, Q;

@@ -37,24 +37,6 @@ static int run(lk_context *c, int n, int chunk, float *out) {
     }
     return 0;
 }
-static double maxd(const float *a, const float *b, size_t n) {
-    double m = 0;
-    size_t i;
-    for (i = 0; i < n; i++) if (fabs(a[i] - b[i]) > m) m = fabs(a[i] - b[i]);
-    return m;
-}
-static double nll(const float *l, int n) {
-    double s = 0;
-    int p, i;
-    for (p = 0; p + 1 < n; p++) {
-        const float *r = l + (size_t)p * V;
-        double mx = r[0], z = 0;
-        for (i = 1; i < V; i++) if (r[i] > mx) mx = r[i];
-        for (i = 0; i < V; i++) z += exp(r[i] - mx);
-        s += -(r[TOK[p + 1]] - mx - log(z));
-    }
-    return s / (n - 1);
-}
 
 static void test_chunked(float *full, float *tmp) {
     int chunks[] = { 1, 2, 7, 33, 100 }, k;
@@ -64,7 +46,7 @@ static void test_chunked(float *full, float *tmp) {
     for (k = 0; k < 5; k++) {
         c = mk(chunks[k], LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
         run(c, 200, chunks[k], tmp);
-        CHECK(maxd(full, tmp, 200 * V) < 1e-4, "chunk %d: max |d| = %g", chunks[k], maxd(full, tmp, 200 * V));
+        CHECK(lk_t_maxdiff(full, tmp, 200 * V) < 1e-4, "chunk %d: max |d| = %g", chunks[k], lk_t_maxdiff(full, tmp, 200 * V));
         lk_context_free(c);
     }
     {
@@ -72,12 +54,12 @@ static void test_chunked(float *full, float *tmp) {
         cp.n_ctx = 256; cp.n_batch = 200; cp.kv_type = LK_TYPE_F32; cp.logits_all = 1; cp.attn_tile = 16;
         CHECK_OK(lk_context_new(M, &cp, &c));
         run(c, 200, 200, tmp);
-        CHECK(maxd(full, tmp, 200 * V) < 1e-4, "tiled: max |d| = %g", maxd(full, tmp, 200 * V));
+        CHECK(lk_t_maxdiff(full, tmp, 200 * V) < 1e-4, "tiled: max |d| = %g", lk_t_maxdiff(full, tmp, 200 * V));
         lk_context_free(c);
         cp.n_batch = 1; cp.attn_tile = 0; cp.attn_split = 4; cp.n_threads = 2;
         CHECK_OK(lk_context_new(M, &cp, &c));
         run(c, 200, 1, tmp);
-        CHECK(maxd(full, tmp, 200 * V) < 1e-4, "split-KV decode: max |d| = %g", maxd(full, tmp, 200 * V));
+        CHECK(lk_t_maxdiff(full, tmp, 200 * V) < 1e-4, "split-KV decode: max |d| = %g", lk_t_maxdiff(full, tmp, 200 * V));
         lk_context_free(c);
     }
     lk_t_end();
@@ -99,8 +81,8 @@ static void test_packed(float *tmp) {
     c = mk(256, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
     CHECK_OK(lk_decode_ext(c, tok, pos, seg, 140));
     for (i = 0; i < 140; i++) memcpy(tmp + (size_t)i * V, lk_logits(c, i), sizeof(float) * V);
-    CHECK(maxd(a, tmp, 60 * V) < 1e-4, "segment 0: %g", maxd(a, tmp, 60 * V));
-    CHECK(maxd(b, tmp + 60 * V, 80 * V) < 1e-4, "segment 1: %g", maxd(b, tmp + 60 * V, 80 * V));
+    CHECK(lk_t_maxdiff(a, tmp, 60 * V) < 1e-4, "segment 0: %g", lk_t_maxdiff(a, tmp, 60 * V));
+    CHECK(lk_t_maxdiff(b, tmp + 60 * V, 80 * V) < 1e-4, "segment 1: %g", lk_t_maxdiff(b, tmp + 60 * V, 80 * V));
     /* out of order within a segment is refused */
     pos[70] = 0; pos[71] = 5; pos[72] = 2;
     lk_context_truncate(c, 0);
@@ -111,7 +93,7 @@ static void test_packed(float *tmp) {
 
 static void test_policies(const float *full, float *tmp) {
     int p;
-    double nl_full = nll(full, 200);
+    double nl_full = lk_t_mean_nll(full, TOK, 200, V);
     lk_t_begin("stories260K: every policy with budget >= context = full attention (bitwise)");
     for (p = 0; p < LK_KV_POLICY_COUNT; p++) {
         lk_context_params cp = lk_context_default_params();
@@ -121,7 +103,7 @@ static void test_policies(const float *full, float *tmp) {
         CHECK_OK(lk_context_new(M, &cp, &c));
         if (!c) continue;
         run(c, 200, 64, tmp);
-        CHECK(maxd(full, tmp, 200 * V) == 0.0, "%s: max |d| = %g", lk_kv_policy_name((lk_kv_policy)p), maxd(full, tmp, 200 * V));
+        CHECK(lk_t_maxdiff(full, tmp, 200 * V) == 0.0, "%s: max |d| = %g", lk_kv_policy_name((lk_kv_policy)p), lk_t_maxdiff(full, tmp, 200 * V));
         lk_context_free(c);
     }
     lk_t_end();
@@ -135,14 +117,14 @@ static void test_policies(const float *full, float *tmp) {
         /* streaming with no sinks keeps the newest 32 = H2O / Keyformer with recent = budget */
         cp.kv_policy.policy = LK_KV_STREAMING; cp.kv_policy.budget = 32; cp.kv_policy.n_sink = 0;
         CHECK_OK(lk_context_new(M, &cp, &c)); run(c, 200, 64, s0); lk_context_free(c);
-        CHECK(maxd(full, s0, 32 * V) == 0.0, "streaming differs from full before the budget is reached");
-        CHECK(maxd(full, s0, 200 * V) > 1e-3, "streaming at budget 32 changed nothing");
+        CHECK(lk_t_maxdiff(full, s0, 32 * V) == 0.0, "streaming differs from full before the budget is reached");
+        CHECK(lk_t_maxdiff(full, s0, 200 * V) > 1e-3, "streaming at budget 32 changed nothing");
         cp.kv_policy.policy = LK_KV_H2O; cp.kv_policy.recent = 32;
         CHECK_OK(lk_context_new(M, &cp, &c)); run(c, 200, 64, tmp); lk_context_free(c);
-        CHECK(maxd(s0, tmp, 200 * V) == 0.0, "h2o(recent = budget) != streaming(no sinks): %g", maxd(s0, tmp, 200 * V));
+        CHECK(lk_t_maxdiff(s0, tmp, 200 * V) == 0.0, "h2o(recent = budget) != streaming(no sinks): %g", lk_t_maxdiff(s0, tmp, 200 * V));
         cp.kv_policy.policy = LK_KV_KEYFORMER;
         CHECK_OK(lk_context_new(M, &cp, &c)); run(c, 200, 64, tmp); lk_context_free(c);
-        CHECK(maxd(s0, tmp, 200 * V) == 0.0, "keyformer(recent = budget) != streaming(no sinks): %g", maxd(s0, tmp, 200 * V));
+        CHECK(lk_t_maxdiff(s0, tmp, 200 * V) == 0.0, "keyformer(recent = budget) != streaming(no sinks): %g", lk_t_maxdiff(s0, tmp, 200 * V));
         /* each policy at budget 64: finite, and not far from full */
         for (p = 1; p < LK_KV_POLICY_COUNT; p++) {
             cp.kv_policy = lk_kv_policy_default_params();
@@ -150,7 +132,7 @@ static void test_policies(const float *full, float *tmp) {
             CHECK_OK(lk_context_new(M, &cp, &c));
             if (!c) continue;
             run(c, 200, 1 + p * 9, tmp);
-            nl = nll(tmp, 200);
+            nl = lk_t_mean_nll(tmp, TOK, 200, V);
             CHECK(nl == nl && nl < nl_full + 0.5, "%s: nll %g vs full %g", lk_kv_policy_name((lk_kv_policy)p), nl, nl_full);
             printf("  %-12s budget 64: nll %.4f (full %.4f)\n", lk_kv_policy_name((lk_kv_policy)p), nl, nl_full);
             lk_context_free(c);
@@ -164,14 +146,14 @@ static void test_kv_types_model(const float *full, float *tmp) {
         { "f16", LK_TYPE_F16, 0, 0.01 }, { "q8_0", LK_TYPE_Q8_0, 0, 0.02 }, { "q4_0", LK_TYPE_Q4_0, 0, 1.5 },
         { "zip4", LK_TYPE_F16, 4, 0.3 }, { "zip2", LK_TYPE_F16, 2, 1.0 } };
     int k;
-    double nl_full = nll(full, 200);
+    double nl_full = lk_t_mean_nll(full, TOK, 200, V);
     lk_t_begin("stories260K: KV types and LSSA/LSSAR run end to end (finite, NLL near f32)");
     for (k = 0; k < 5; k++) {
         lk_context *c = mk(1, ty[k].t, ty[k].zip, 1, LK_KV_FULL, 0);
         double nl;
         if (!c) { CHECK(0, "%s: no context", ty[k].n); continue; }
         run(c, 200, 1, tmp);
-        nl = nll(tmp, 200);
+        nl = lk_t_mean_nll(tmp, TOK, 200, V);
         CHECK(nl == nl && fabs(nl - nl_full) < ty[k].tol, "%s: nll %g vs f32 %g", ty[k].n, nl, nl_full);
         printf("  %-5s nll %.4f (f32 %.4f), KV bytes %llu\n", ty[k].n, nl, nl_full, (unsigned long long)lk_context_kv_bytes(c));
         lk_context_free(c);
@@ -183,7 +165,7 @@ static void test_kv_types_model(const float *full, float *tmp) {
         CHECK_OK(lk_context_new(M, &cp, &c));
         if (!c) continue;
         run(c, 200, 64, tmp);
-        CHECK(nll(tmp, 200) == nll(tmp, 200), "score %d: NaN", k);
+        CHECK(lk_t_mean_nll(tmp, TOK, 200, V) == lk_t_mean_nll(tmp, TOK, 200, V), "score %d: NaN", k);
         lk_context_free(c);
     }
     lk_t_end();
@@ -223,7 +205,7 @@ static void test_rotate(float *tmp, float *tmp2) {
         cp.kv_rotate = 1;
         CHECK_OK(lk_context_new(M, &cp, &b));
         if (a && b && !run(a, 200, 64, tmp) && !run(b, 200, 64, tmp2)) {
-            d = maxd(tmp, tmp2, (size_t)200 * V);
+            d = lk_t_maxdiff(tmp, tmp2, (size_t)200 * V);
             CHECK(d < 1e-4, "rotated f32 cache: max |d logits| %g", d);
             printf("  rotated f32 cache vs plain: max |d logits| %.2g\n", d);
         }
@@ -233,7 +215,7 @@ static void test_rotate(float *tmp, float *tmp2) {
         cp.kv_rotate = 1;
         CHECK_OK(lk_context_new(M, &cp, &b));
         if (a && b && !run(a, 200, 64, tmp) && !run(b, 200, 64, tmp2)) {
-            nl0 = nll(tmp, 200); nl1 = nll(tmp2, 200);
+            nl0 = lk_t_mean_nll(tmp, TOK, 200, V); nl1 = lk_t_mean_nll(tmp2, TOK, 200, V);
             CHECK(nl1 == nl1 && nl1 < 10, "q4_0 + rotation: nll %g", nl1);
             printf("  q4_0 cache: nll %.4f, rotated %.4f (head_dim 8: a block spans 4 heads)\n", nl0, nl1);
         }
@@ -309,7 +291,7 @@ static void test_prefix(void) {
         CHECK(lk_context_n_past(d) == P, "n_past %d", lk_context_n_past(d));
         CHECK_OK(dec(d, TOK + P, 150 - P));
         memcpy(b, lk_logits(d, -1), sizeof b);
-        CHECK(maxd(a, b, V) == 0.0, "config %d: restored + continued differs by %g", k, maxd(a, b, V));
+        CHECK(lk_t_maxdiff(a, b, V) == 0.0, "config %d: restored + continued differs by %g", k, lk_t_maxdiff(a, b, V));
         if (k == 0) {
             lk_context *e = mk(32, LK_TYPE_F32, 0, 1, LK_KV_FULL, 0);
             CHECK(lk_context_state_load(e, buf, sz) == LK_ERR_INVALID_ARG, "different kv type accepted");

@@ -14,17 +14,6 @@
 #define NS 5          /* sequences in the random test */
 #define MAXT 96       /* tokens per sequence at most  */
 
-static float maxdiff(const float *a, const float *b, int n) {
-    float d = 0;
-    int i;
-    for (i = 0; i < n; i++) if (!(fabsf(a[i] - b[i]) <= d)) d = fabsf(a[i] - b[i]);
-    return d;
-}
-static int argmax(const float *x, int n) {
-    int i, b = 0;
-    for (i = 1; i < n; i++) if (x[i] > x[b]) b = i;
-    return b;
-}
 static uint32_t rnd(uint64_t *s) { *s = *s * 6364136223846793005ull + 1442695040888963407ull; return (uint32_t)(*s >> 33); }
 
 static lk_context_params cparams(lk_type kv, int n_seq, int threads) {
@@ -89,9 +78,9 @@ static float run_random(const lk_model *m, lk_context_params cp, uint64_t seed, 
             fed[s] += chunk[s];
             a = lk_logits(c, i); r = lk_logits(ref[s], -1);
             if (!a || !r) { printf("  seq %d: no logits\n", s); worst = -1; goto done; }
-            if (maxdiff(a, r, V) > worst) worst = maxdiff(a, r, V);
-            if (argmax(a, V) != argmax(r, V)) (*mismatch)++;
-            if (fed[s] == len[s] && len[s] < MAXT) toks[s][len[s]++] = (lk_token)argmax(r, V);   /* greedy */
+            if (lk_t_maxdiff(a, r, V) > worst) worst = lk_t_maxdiff(a, r, V);
+            if (lk_t_argmax(a, V) != lk_t_argmax(r, V)) (*mismatch)++;
+            if (fed[s] == len[s] && len[s] < MAXT) toks[s][len[s]++] = (lk_token)lk_t_argmax(r, V);   /* greedy */
             if (lk_seq_n_past(c, id[s]) != fed[s]) { printf("  seq %d: n_past %d, want %d\n", s, lk_seq_n_past(c, id[s]), fed[s]); worst = -1; goto done; }
         }
         for (i = 0; i < n; i++)   /* rows not asked for have no logits */
@@ -168,22 +157,22 @@ static void test_fork_truncate(const lk_model *m) {
         x = feed(c, bq, B, 21, 30);
         CHECK(lk_seq_free_rows(c) == free0 - 24 - 16, "B's copy of the shared page + one new page: free %d", lk_seq_free_rows(c));
         y = alone(m, kvs[ki], B, 30, &r1);
-        CHECK(x && y && maxdiff(x, y, V) == 0.0f, "kv %s: forked sequence differs from alone by %g", lk_type_name(kvs[ki]), x && y ? maxdiff(x, y, V) : -1.0);
+        CHECK(x && y && lk_t_maxdiff(x, y, V) == 0.0f, "kv %s: forked sequence differs from alone by %g", lk_type_name(kvs[ki]), x && y ? lk_t_maxdiff(x, y, V) : -1.0);
         x = feed(c, a, A, 21, 40);
         CHECK(lk_seq_free_rows(c) == free0 - 24 - 16 - 16, "A writes its own page in place: free %d", lk_seq_free_rows(c));
         y = alone(m, kvs[ki], A, 40, &r2);
-        CHECK(x && y && maxdiff(x, y, V) == 0.0f, "kv %s: source sequence differs from alone by %g", lk_type_name(kvs[ki]), x && y ? maxdiff(x, y, V) : -1.0);
+        CHECK(x && y && lk_t_maxdiff(x, y, V) == 0.0f, "kv %s: source sequence differs from alone by %g", lk_type_name(kvs[ki]), x && y ? lk_t_maxdiff(x, y, V) : -1.0);
         /* truncate A into the shared prefix, and continue with B's tokens: it must equal B alone */
         CHECK_OK(lk_seq_truncate(c, a, 19));
         CHECK(lk_seq_n_past(c, a) == 19, "n_past after truncate %d", lk_seq_n_past(c, a));
         x = feed(c, a, B, 19, 30);
-        CHECK(x && r1 && maxdiff(x, lk_logits(r1, -1), V) == 0.0f, "kv %s: truncated and refilled sequence differs from alone", lk_type_name(kvs[ki]));
+        CHECK(x && r1 && lk_t_maxdiff(x, lk_logits(r1, -1), V) == 0.0f, "kv %s: truncated and refilled sequence differs from alone", lk_type_name(kvs[ki]));
         /* removing A leaves B intact, and B keeps decoding */
         CHECK_OK(lk_seq_remove(c, a));
         CHECK(lk_seq_n_past(c, a) == -1, "removed sequence still live");
         x = feed(c, bq, B, 30, 48);
         y = alone(m, kvs[ki], B, 48, &r3);
-        CHECK(x && y && maxdiff(x, y, V) == 0.0f, "kv %s: B after A's removal differs from alone", lk_type_name(kvs[ki]));
+        CHECK(x && y && lk_t_maxdiff(x, y, V) == 0.0f, "kv %s: B after A's removal differs from alone", lk_type_name(kvs[ki]));
         free1 = lk_seq_free_rows(c);
         CHECK(free1 == free0 - 48, "only B's 6 pages in use: free %d", free1);
         CHECK_OK(lk_seq_remove(c, bq));
@@ -227,7 +216,7 @@ static void test_fork_chain(const lk_model *m) {
             memcpy(full, T, 16 * sizeof(lk_token));
             for (i = 0; i < 8; i++) full[16 + i] = (lk_token)(1 + (i * 7 + k * 101) % (V - 1));
             y = alone(m, LK_TYPE_F16, full, 24, &r);
-            CHECK(x && y && maxdiff(x, y, V) == 0.0f, "continuation %d differs from alone by %g", k, x && y ? maxdiff(x, y, V) : -1.0);
+            CHECK(x && y && lk_t_maxdiff(x, y, V) == 0.0f, "continuation %d differs from alone by %g", k, x && y ? lk_t_maxdiff(x, y, V) : -1.0);
             lk_context_free(r); r = NULL;
         }
         CHECK(lk_seq_free_rows(c) == 256 - 16 - 24, "shared prefix + one page each: free %d", lk_seq_free_rows(c));
@@ -258,7 +247,7 @@ static void test_threads(const lk_model *m) {
             CHECK_OK(lk_decode_batch(c2, &b));
             for (i = 37; i < 40; i++) {
                 const float *x = lk_logits(c1, i), *y = lk_logits(c2, i);
-                CHECK(x && y && maxdiff(x, y, V) == 0.0f, "row %d differs", i);
+                CHECK(x && y && lk_t_maxdiff(x, y, V) == 0.0f, "row %d differs", i);
             }
         }
         lk_context_free(c1); lk_context_free(c2);

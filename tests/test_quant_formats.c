@@ -130,7 +130,7 @@ static void test_fp16(void) {
 
 /* ---- byte-exact quantization against llama.cpp files ----------------------- */
 
-static void compare_file(const char *case_name, const lk_gguf *src, const char *rel, int *n_tensors_out) {
+static void compare_file(const char *case_name, const lk_gguf *src, const char *rel) {
     const char *path = lk_t_fixture(rel);
     lk_gguf *q = NULL;
     uint64_t i;
@@ -166,41 +166,34 @@ static void compare_file(const char *case_name, const lk_gguf *src, const char *
         n_cmp++;
     }
     CHECK(n_cmp > 0, "%s: no tensors compared", rel);
-    if (n_tensors_out) *n_tensors_out = n_cmp;
     lk_t_end();
     lk_gguf_free(q);
 }
 
 static void test_files(void) {
-    static const char *llama[] = { "F16", "BF16", "Q8_0", "Q6_K", "Q5_1", "Q5_0", "Q5_K_M", "Q4_1", "Q4_0", "Q4_K_M", "Q2_K", "Q3_K_M" };
-    static const char *stories[] = { "F16", "Q8_0", "Q5_1", "Q5_0", "Q4_K_M", "Q4_1", "Q4_0" };
-    const char *p;
-    lk_gguf *src = NULL;
+    /* a row per fixture family: its files' stem (stem-F32.gguf is the source)
+     * and the types llama-quantize made from it */
+    static const char *llama[] = { "F16", "BF16", "Q8_0", "Q6_K", "Q5_1", "Q5_0", "Q5_K_M", "Q4_1", "Q4_0", "Q4_K_M", "Q2_K", "Q3_K_M", NULL };
+    static const char *stories[] = { "F16", "Q8_0", "Q5_1", "Q5_0", "Q4_K_M", "Q4_1", "Q4_0", NULL };
+    static const struct { const char *label, *stem; const char *const *types; } sets[] = {
+        { "llama", "models/llama/llama", llama },
+        { "stories260K", "stories260K/stories260K", stories },
+    };
     char rel[256], cname[256];
-    int i, n;
-    p = lk_t_fixture("models/llama/llama-F32.gguf");
-    if (!p) lk_t_skip("quantize_bytes_llama", "fixtures absent");
-    else if (lk_gguf_read_file(p, NULL, &src) != LK_OK) {
-        lk_t_begin("quantize_bytes_llama"); CHECK(0, "cannot read %s: %s", p, lk_last_error()); lk_t_end();
-    } else {
-        for (i = 0; i < (int)(sizeof llama / sizeof llama[0]); i++) {
-            snprintf(rel, sizeof rel, "models/llama/llama-%s.gguf", llama[i]);
-            snprintf(cname, sizeof cname, "quantize_bytes_llama_%s", llama[i]);
-            n = 0;
-            compare_file(cname, src, rel, &n);
-        }
-        lk_gguf_free(src);
-    }
-    src = NULL;
-    p = lk_t_fixture("stories260K/stories260K-F32.gguf");
-    if (!p) lk_t_skip("quantize_bytes_stories260K", "fixtures absent");
-    else if (lk_gguf_read_file(p, NULL, &src) != LK_OK) {
-        lk_t_begin("quantize_bytes_stories260K"); CHECK(0, "cannot read %s: %s", p, lk_last_error()); lk_t_end();
-    } else {
-        for (i = 0; i < (int)(sizeof stories / sizeof stories[0]); i++) {
-            snprintf(rel, sizeof rel, "stories260K/stories260K-%s.gguf", stories[i]);
-            snprintf(cname, sizeof cname, "quantize_bytes_stories260K_%s", stories[i]);
-            compare_file(cname, src, rel, NULL);
+    size_t k;
+    int i;
+    for (k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        const char *p;
+        lk_gguf *src = NULL;
+        snprintf(rel, sizeof rel, "%s-F32.gguf", sets[k].stem);
+        snprintf(cname, sizeof cname, "quantize_bytes_%s", sets[k].label);
+        p = lk_t_fixture(rel);
+        if (!p) { lk_t_skip(cname, "fixtures absent"); continue; }
+        if (lk_gguf_read_file(p, NULL, &src) != LK_OK) { lk_t_begin(cname); CHECK(0, "cannot read %s: %s", p, lk_last_error()); lk_t_end(); continue; }
+        for (i = 0; sets[k].types[i]; i++) {
+            snprintf(rel, sizeof rel, "%s-%s.gguf", sets[k].stem, sets[k].types[i]);
+            snprintf(cname, sizeof cname, "quantize_bytes_%s_%s", sets[k].label, sets[k].types[i]);
+            compare_file(cname, src, rel);
         }
         lk_gguf_free(src);
     }

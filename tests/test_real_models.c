@@ -65,17 +65,8 @@ static int load_ref(const char *path, ref *r) {
 static void free_ref(ref *r) {
     free(r->mixed); free(r->text); free(r->top); free(r->margin); free(r->nll); free(r->prompt); free(r->gen); free(r->gmargin);
 }
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static int argmax(const float *l, int n) {
-    int i, b = 0;
-    for (i = 1; i < n; i++) if (l[i] > l[b]) b = i;
-    return b;
-}
 static double nll_of(const float *l, int n, int tok) {
-    float mx = l[argmax(l, n)];
+    float mx = l[lk_t_argmax(l, n)];
     double s = 0;
     int i;
     for (i = 0; i < n; i++) s += expf(l[i] - mx);
@@ -143,7 +134,7 @@ static void run_model(const char *file, const char *stem) {
             double nll = 0, nll_ref = 0, *dn = (double *)malloc(sizeof(double) * (size_t)n);
             for (i = 0; i + 1 < n; i++) {
                 const float *l = lk_logits(c, i);
-                int b = argmax(l, V);
+                int b = lk_t_argmax(l, V);
                 double x = nll_of(l, V, t[i + 1]);
                 same += b == r.top[i];
                 near += b != r.top[i] && r.margin[i] < 0.1f;
@@ -152,7 +143,7 @@ static void run_model(const char *file, const char *stem) {
                 nll_ref += r.nll[i];
                 dn[i] = fabs(x - r.nll[i]);
             }
-            qsort(dn, (size_t)(n - 1), sizeof(double), cmp_double);
+            qsort(dn, (size_t)(n - 1), sizeof(double), lk_t_cmpd);
             printf("  %s: top-1 agreement %d/%d (%.2f %%; %d of the others within 0.1 of a tie), %d/%d (%.2f %%) where llama.cpp's gap >= 0.25\n",
                    stem, same, n - 1, 100.0 * same / (n - 1), near, clear_same, clear, 100.0 * clear_same / (clear ? clear : 1));
             printf("  %s: mean NLL %.5f vs llama.cpp %.5f (%+.3f %%), median |dNLL| %.4f\n", stem, nll / (n - 1), nll_ref / (n - 1),
@@ -174,7 +165,7 @@ static void run_model(const char *file, const char *stem) {
         CHECK_OK(lk_decode(c, p, r.n_prompt));
         for (g = 0; g < r.n_gen && lk_t_failed_ < 5; g++) {
             const float *l = lk_logits(c, -1);
-            tok = argmax(l, V);
+            tok = lk_t_argmax(l, V);
             if (r.gmargin[g] >= 0.25f) { clear++; clear_same += tok == r.gen[g]; }
             if (tok == r.gen[g]) same++;
             else {

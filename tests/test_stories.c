@@ -42,18 +42,6 @@ static float *read_ref(const char *rel) {
     if (b && len != sizeof(float) * NS1 * V) { free(b); b = NULL; }
     return (float *)b;
 }
-static double mean_nll(const float *l) {   /* teacher-forced over S1 */
-    double s = 0;
-    int p, i;
-    for (p = 0; p + 1 < NS1; p++) {
-        const float *r = l + (size_t)p * V;
-        double mx = r[0], z = 0;
-        for (i = 1; i < V; i++) if (r[i] > mx) mx = r[i];
-        for (i = 0; i < V; i++) z += exp(r[i] - mx);
-        s += -(r[S1[p + 1]] - mx - log(z));
-    }
-    return s / (NS1 - 1);
-}
 
 /* lk_test.h's F32 rule over the NS1 positions of S1 */
 static void f32_rule(const char *name, const float *ours, const float *ref) {
@@ -86,7 +74,7 @@ static void test_logits(void) {
         ref = read_ref(rel);
         CHECK(ref != NULL, "%s", rel);
         if (ref) {
-            a = mean_nll(ours); b = mean_nll(ref);
+            a = lk_t_mean_nll(ours, S1, NS1, V); b = lk_t_mean_nll(ref, S1, NS1, V);
             CHECK(fabs(a - b) <= 0.005 * b, "%s: NLL %.5f vs llama.cpp %.5f", q[k], a, b);
             printf("  %-8s mean NLL %.5f, llama.cpp %.5f (%+.3f%%)\n", q[k], a, b, 100 * (a - b) / b);
             free(ref);

@@ -27,17 +27,6 @@ static lk_context *ctx(const lk_model *m, lk_type kv, int policy) {
     if (lk_context_new(m, &cp, &c)) printf("  context: %s\n", lk_last_error());
     return c;
 }
-static float maxdiff(const float *a, const float *b, int n) {
-    float d = 0;
-    int i;
-    for (i = 0; i < n; i++) if (fabsf(a[i] - b[i]) > d) d = fabsf(a[i] - b[i]);
-    return d;
-}
-static int argmax(const float *x, int n) {
-    int i, b = 0;
-    for (i = 1; i < n; i++) if (x[i] > x[b]) b = i;
-    return b;
-}
 /* path of node i from its root, root first; returns its length */
 static int root_path(int i, int *path) {
     int n = 0, k, t;
@@ -68,9 +57,9 @@ static void test_tree_logits(const lk_model *m) {
             CHECK_OK(lk_decode(s, toks, NP + n));
             b = lk_logits(s, -1);
             if (!a || !b) { CHECK(0, "node %d: no logits", i); continue; }
-            if (maxdiff(a, b, V) > worst) worst = maxdiff(a, b, V);
-            CHECK(maxdiff(a, b, V) == 0.0f, "kv %s node %d: logits differ by %g from sequential decoding", lk_type_name(kvs[ki]), i, maxdiff(a, b, V));
-            CHECK(argmax(a, V) == argmax(b, V), "kv %s node %d: greedy token %d vs %d", lk_type_name(kvs[ki]), i, argmax(a, V), argmax(b, V));
+            if (lk_t_maxdiff(a, b, V) > worst) worst = lk_t_maxdiff(a, b, V);
+            CHECK(lk_t_maxdiff(a, b, V) == 0.0f, "kv %s node %d: logits differ by %g from sequential decoding", lk_type_name(kvs[ki]), i, lk_t_maxdiff(a, b, V));
+            CHECK(lk_t_argmax(a, V) == lk_t_argmax(b, V), "kv %s node %d: greedy token %d vs %d", lk_type_name(kvs[ki]), i, lk_t_argmax(a, V), lk_t_argmax(b, V));
             /* the positions the tree gave: the last stored one + 1 + depth */
             CHECK(t->kv.pos[NP + i] == NP + n - 1, "node %d at position %d, want %d", i, t->kv.pos[NP + i], NP + n - 1);
         }
@@ -122,7 +111,7 @@ static void test_commit(const lk_model *m) {
                             const float tol = !pol ? 0.0f : kvs[ki] == LK_TYPE_Q4_0 ? 0.3f : kvs[ki] == LK_TYPE_Q8_0 ? 0.03f : kvs[ki] == LK_TYPE_F16 ? 8e-3f : 1e-4f;
                             lk_kv_cache_read(&t->kv, il, r, g, ka, va);
                             lk_kv_cache_read(&s->kv, il, r, g, kb, vb);
-                            if (maxdiff(ka, kb, m->hp.head_dim_k) > tol || maxdiff(va, vb, m->hp.head_dim_k) > tol) bad++;
+                            if (lk_t_maxdiff(ka, kb, m->hp.head_dim_k) > tol || lk_t_maxdiff(va, vb, m->hp.head_dim_k) > tol) bad++;
                         }
                 CHECK(bad == 0, "kv %s policy %d path %d: %d cache heads differ from sequential decoding", lk_type_name(kvs[ki]), pol, pi, bad);
                 if (pol && t->kp.quest) {   /* Quest page bounds, from the same rows */
@@ -139,8 +128,8 @@ static void test_commit(const lk_model *m) {
                 }
                 {
                     const float *a = lk_logits(t, -1), *b = lk_logits(s, -1);
-                    CHECK(a && b && maxdiff(a, b, V) <= (!pol ? 0.0f : kvs[ki] == LK_TYPE_Q4_0 ? 0.05f : 1e-3f), "kv %s policy %d path %d: next logits differ by %g",
-                          lk_type_name(kvs[ki]), pol, pi, a && b ? maxdiff(a, b, V) : -1.0f);
+                    CHECK(a && b && lk_t_maxdiff(a, b, V) <= (!pol ? 0.0f : kvs[ki] == LK_TYPE_Q4_0 ? 0.05f : 1e-3f), "kv %s policy %d path %d: next logits differ by %g",
+                          lk_type_name(kvs[ki]), pol, pi, a && b ? lk_t_maxdiff(a, b, V) : -1.0f);
                 }
                 lk_context_free(t); lk_context_free(s);
             }
