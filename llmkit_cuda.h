@@ -42,20 +42,67 @@
  *   token's logits do not depend on how many tokens a call holds. With an
  *   f16 KV cache q and the softmax weights are rounded to f16 as ggml does.
  *
- * SPEED (see README, CUDA): one token is one replayed CUDA graph; products
- *   run one warp per row (decode: the row and x staged in shared memory);
- *   attention is one block per (token, head). Prefill is not a tiled GEMM
- *   and long-context decode is not split over the keys yet.
- *   Formats without a GPU kernel (IQ1, IQ2, IQ3, TQ1_0) are dequantized on
- *   the host at upload into f16 rows (f32 if a value exceeds f16's range),
- *   keeping their q8_K activation rounding; lk_cuda_model_converted counts
- *   them.
+ * SPEED: one token is one replayed CUDA graph; products run one warp per
+ *   row (decode: the row and x staged in shared memory); attention is one
+ *   block per (token, head). Prefill is not a tiled GEMM and long-context
+ *   decode is not split over the keys yet. Formats without a GPU kernel
+ *   (IQ1, IQ2, IQ3, TQ1_0) are dequantized on the host at upload into f16
+ *   rows (f32 if a value exceeds f16's range), keeping their q8_K
+ *   activation rounding; lk_cuda_model_converted counts them. Figures on an
+ *   H100, what limits them and the next steps: tools/PERFORMANCE.md, "CUDA
+ *   on an H100".
  *
  * LIMITS
  *   One sequence per context, positions 0..n-1 (as lk_decode without
  *   packed segments). The attention kernel keeps a row of scores in shared
  *   memory: n_ctx is limited to what the GPU's per-block shared memory holds
  *   (about 56,000 tokens on an H100); lk_cuda_context_new refuses beyond.
+ *   The samplers, tokenizer and chat templates are the CPU's, unchanged.
+ *
+ * BUILD AND TESTS
+ *   `make cuda` builds tests/test_cuda.cu and tools/bench-cuda.cu with nvcc
+ *   (CUDA_ARCH=-arch=sm_90 for an H100; default sm_80 code plus PTX);
+ *   `make test` compiles the stubs with gcc and g++ and, where nvcc is
+ *   installed, builds and runs test_cuda (it SKIPs without a GPU). On a GPU
+ *   machine tools/cuda-check.sh runs test_cuda (every type's product against
+ *   the CPU's lk_matmul, the forward pass against llama.cpp's logits on the
+ *   fixtures, batch independence, truncation, errors) and bench-cuda;
+ *   BASE=REV also benches revision REV's llmkit_cuda.h, alternating.
+ *
+ * CONTENTS (search for the banner; "llmkit.h N" is the section of llmkit.h
+ * whose CPU code each part mirrors, implemented there in 15.N)
+ *   the API                  declarations below; llmkit.h 13 (lk_model,
+ *                            lk_context, lk_decode, lk_logits)
+ *   the stubs                "a build without nvcc: the API as stubs"
+ *   dequantization           "---- dequantization": lkc_dq32, one case per
+ *                            type with its to_float's values: llmkit.h 4,
+ *                            7a, 7b
+ *   reductions               "---- reductions": warp and block sums, maxima
+ *   activation rounding      "---- activation rounding": lkc_actq_*, the
+ *                            vec_dot_type quantizers (q8_0, q8_1, q8_K,
+ *                            f16, bf16): llmkit.h 7a
+ *   matrix products          "---- matrix products": lkc_k_mm (batched),
+ *                            lkc_k_mv (decode), lkc_k_embed: llmkit.h 7
+ *                            (lk_matmul), 13 (the embedding)
+ *   ops                      "---- norms, RoPE, activations": lkc_norm,
+ *                            lkc_add_norm, lkc_glu (SwiGLU, GeGLU, GELU
+ *                            through ggml's f16 table), lkc_softcap:
+ *                            llmkit.h 8
+ *   attention and KV cache   "---- KV cache and attention": lkc_rope_store
+ *                            (RoPE, llmkit.h 8, and the cache store, 10),
+ *                            lkc_attn (the causal softmax of llmkit.h 9 over
+ *                            f16 / f32 rows of 10; no policies)
+ *   the model                "---- the model on the GPU": upload of the
+ *                            weights (lkc_up_mat), lk_cuda_model_new:
+ *                            llmkit.h 13 (weights binding, lk__archs)
+ *   contexts                 "---- contexts": lk_cuda_context_new, the
+ *                            RoPE angle tables: llmkit.h 13
+ *   the forward pass         lkc_forward (lk__forward's order: embed, per
+ *                            layer attention block and FFN block, output),
+ *                            lkc_chunk, lk_cuda_decode (the CUDA graph),
+ *                            lk_cuda_logits: llmkit.h 13
+ *   one product              lk_cuda_matmul, for tests and benchmarks:
+ *                            llmkit.h 7
  */
 #ifndef LLMKIT_CUDA_H
 #define LLMKIT_CUDA_H

@@ -2,40 +2,56 @@
  * context (lk_decode_batch): every active request advances in the same
  * batched forward, and a finished one frees its sequence at once.
  *   build: cc -O2 -march=native -fopenmp -I. examples/server.c -lm -lpthread -o server
+ *          (or make build/server)
  *   usage: server -m MODEL [--host 127.0.0.1] [--port 8080] [-np 4] [-c CTX] [-t N]
  *                 [-b BUDGET] [--api-key KEY] [--chat-template NAME] [--queue N]
- *                 [--max-body BYTES] [-n N] [--alias NAME]
+ *                 [--max-body BYTES] [-n N] [--alias NAME]      (server --help)
  * Flags follow llama-server's: -np sequences decode in parallel, each with
  * CTX / np tokens of context (prompt + reply); -b is the tokens one step
- * may feed (SARATHI: decodes first, prompt chunks fill the rest).
+ * may feed (512; SARATHI: decodes first, prompt chunks fill the rest);
+ * --queue waiting requests (64); --max-body (1 MiB); -n the default reply
+ * length; --alias the model name /v1/models reports.
  * Endpoints:
- *   GET  /health                {"status":"ok", slots and queue}
+ *   GET  /health                {"status":"ok", slots_idle, slots_processing,
+ *                               queued, served, cached_prompts, kv_rows_free};
+ *                               open even with --api-key
  *   GET  /v1/models             the loaded model
- *   POST /v1/completions        {"prompt": "...", ...}       (stream: SSE)
+ *   POST /v1/completions        {"prompt": "..." or [token ids], ...} (stream: SSE)
  *   POST /v1/chat/completions   {"messages": [...], ...}     (stream: SSE)
- *   POST /tokenize              {"content": "...", "add_special": false}
+ *   POST /tokenize              {"content": "...", "add_special": false,
+ *                               "with_pieces": false}
  *   POST /detokenize            {"tokens": [...]}
- * Sampling fields: temperature, top_p, top_k, min_p, seed, max_tokens (or
- * n_predict), stop (a string or up to 4), presence_penalty,
- * frequency_penalty, repeat_penalty, ignore_eos, cache_prompt (true: a
- * finished request's KV stays as a prompt cache; a new request forks the
- * cached sequence with the longest common prefix, copy-on-write, and
- * prefills only the rest). logprobs, tools, a response_format other than
- * text and n > 1 are refused with a 400 that says so. Streams end with "data: [DONE]".
- * Errors are JSON ({"error": {"code", "message", "type"}}): 400 bad JSON or
- * fields, 401 a wrong or missing key (with --api-key; /health is open), 404,
- * 405, 413 a body over --max-body, 431 headers over 16 KiB, 503 when the
- * queue (--queue waiting requests) is full. A client that goes away frees
- * its sequence at the next step. Greedy replies (temperature 0) do not
- * depend on what else runs: the batch computes each sequence as if alone.
+ * Request fields: temperature, top_p, top_k, min_p, seed, max_tokens (or
+ * max_completion_tokens, n_predict), stop (a string or up to 4),
+ * presence_penalty, frequency_penalty, repeat_penalty, ignore_eos,
+ * cache_prompt. Streams are server-sent events ending with "data: [DONE]".
+ * Prompt cache (cache_prompt, default true): a finished request's sequence
+ * stays with its tokens (up to np of them); a new request forks the cached
+ * sequence with the longest common prefix (lk_seq_fork: shared pages,
+ * copy-on-write) and prefills only the rest, so requests with the same
+ * system prompt compute it once. The least recently used goes first. Replies
+ * are the same with and without it.
+ * Errors are JSON ({"error": {"code", "message", "type"}}): 400 malformed
+ * JSON, wrong types, values out of range, a prompt longer than a sequence
+ * holds, and what this server does not do (logprobs, tools, a
+ * response_format other than text, n > 1, image content), each with a
+ * message that says so; 401 a wrong or missing key (with --api-key); 404;
+ * 405; 411 a chunked body; 413 a body over --max-body; 414 a path too long;
+ * 431 headers over 16 KiB; 503 when the queue is full. A client that goes
+ * away frees its sequence at the next step; one that stalls mid-request is
+ * dropped after 30 s without holding anyone up.
  * The chat template is the model's (tokenizer.chat_template), else
  * --chat-template (a family name: chatml, llama3, gemma, ...), else chatml,
- * as llama-server does.
+ * as llama-server does; a reply stops at the template's end-of-turn token
+ * or the vocabulary's end-of-generation tokens. Greedy replies (temperature
+ * 0) do not depend on what else runs: the batch computes each sequence as
+ * if alone.
  * POSIX sockets and threads: one thread per connection (at most 256), one
  * engine thread that owns the context. With OpenMP on Linux it restarts
  * itself once with OMP_PROC_BIND=true unless OMP_PROC_BIND is set. Binds to 127.0.0.1 unless --host
  * says otherwise. Defining LK_SERVER_NO_MAIN leaves out main() so that a
- * test can include the parsers (tests/fuzz_server.c). */
+ * test can include the parsers (tests/fuzz_server.c). Tests:
+ * tests/test_server.py; load test against llama-server: tools/compare-server.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
