@@ -113,6 +113,7 @@ RUN_ARGS = \
   "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
   "perplexity-real-models=tests/tools.sh perplexity-real" \
   "generate=tests/tools.sh generate" \
+  "generate-help=tests/tools.sh generate-help" \
   "generate-spec=tests/tools.sh generate-spec" \
   "check-tensors=tests/tools.sh check-tensors" \
   "tokenize=tests/tools.sh tokenize" \
