@@ -2143,9 +2143,11 @@ static lk_status lk__opt_float(const char *name, const char *v, double lo, doubl
 #define LK__OPT_INF 1e30                        /* an unbounded float range */
 #define LK__OPT_I64 9223372036854775807.0       /* LLONG_MAX (rounds to 2^63) */
 static const char *lk__opt_name(const char *name) { while (*name == '-') name++; return name; }
-/* a row's bound as lk__opt_int's limit (the seeds' 2^63: LLONG_MAX) */
+/* a row's bound as lk__opt_int's limit (the seeds' 2^63: LLONG_MAX, spelled
+ * out: newlib's <limits.h> has no LLONG_MAX in C++) */
 static long long lk__opt_ll(double d) {
-    return d >= LK__OPT_I64 ? LLONG_MAX : d <= -LK__OPT_I64 ? -LLONG_MAX : (long long)d;
+    const long long mx = (long long)(~0ULL >> 1);
+    return d >= LK__OPT_I64 ? mx : d <= -LK__OPT_I64 ? -mx : (long long)d;
 }
 /* text that keeps counting past the buffer (snprintf semantics) */
 typedef struct lk__text { char *buf; size_t cap, n; } lk__text;
