@@ -38,6 +38,8 @@ HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo 1)
 CUDA_BINS  = $(B)/tests/test_cuda $(B)/bench-cuda
 
 .PHONY: all test fuzz fuzz-seeds clean compile-checks models demo firmware run-firmware firmware-figures cuda
+# `make` alone builds every tool and example (the first goal would otherwise be models)
+.DEFAULT_GOAL := all
 # Real models (SmolLM2-135M-Instruct, Gemma 3 270M) into $$LLMKIT_MODELS or
 # ~/.cache/llmkit: see tools/models.sh. Safe to re-run.
 models:
@@ -111,6 +113,7 @@ RUN_ARGS = \
   "perplexity-kv-flags=tests/tools.sh perplexity-kv-flags" \
   "perplexity-real-models=tests/tools.sh perplexity-real" \
   "generate=tests/tools.sh generate" \
+  "generate-help=tests/tools.sh generate-help" \
   "generate-spec=tests/tools.sh generate-spec" \
   "check-tensors=tests/tools.sh check-tensors" \
   "tokenize=tests/tools.sh tokenize" \

@@ -92,8 +92,11 @@
  *                           lk__spec_verify / lk__spec_walk_node (15.13)
  *   many sequences          lk_decode_batch, the pages lk__seq_slot / lk__seq_cut, the
  *                           rows a token sees lk__tok_view (15.13); lk_sched_plan
- *   option names            lk_model_params_set, lk_context_params_set,
- *                           lk_sampler_params_set (one table each, for every tool)
+ *   option names            the option tables, a row per option: lk__sampler_options
+ *                           (15.11), lk__model_options, lk__context_options,
+ *                           lk__spec_options (15.13); one setter applies them,
+ *                           lk__options_set (15.2); tools print --help from the
+ *                           same rows (lk_options, lk_option_help)
  *
  * DESIGN NOTES
  *   Tables, not if-chains: a type is a row of lk__type_table, an architecture
@@ -1226,10 +1229,12 @@ LKDEF lk_sampler_params lk_sampler_default_params(void);
 /* Set one field by its command-line name, llama.cpp's spelling: temp,
  * top-k, top-p, min-p, typical, min-keep, repeat-penalty, repeat-last-n,
  * frequency-penalty, presence-penalty, mirostat, mirostat-ent (tau),
- * mirostat-lr (eta), seed. Leading dashes are ignored. LK_ERR_NOT_FOUND:
+ * mirostat-lr (eta), seed: the rows of lk_options(LK_OPTIONS_SAMPLER) (the
+ * option tables, section 13). Leading dashes are ignored. LK_ERR_NOT_FOUND:
  * not one of these names (so a tool can try the next table);
- * LK_ERR_INVALID_ARG: the value does not parse or is out of range (the
- * message names the option and what it accepts). */
+ * LK_ERR_INVALID_ARG: the value does not parse or is out of range; NULL
+ * arguments: LK_ERR_INVALID_ARG. Every error sets lk_last_error(), which
+ * names the option and what it accepts. */
 LKDEF lk_status lk_sampler_params_set(lk_sampler_params *p, const char *name, const char *value);
 /* Build the chain in llama.cpp's default order:
  *   mirostat 0: logit bias, penalties, top-k, typical, top-p, min-p,
@@ -1592,8 +1597,9 @@ typedef struct lk_model_params {
 /* lk_model: declared in section 12b, whose chat functions take one */
 
 LKDEF lk_model_params lk_model_default_params(void);
-/* Set one field by its command-line name (as lk_context_params_set):
- * check-tensors 0|1, repack -1|0|1. LK_ERR_NOT_FOUND for another name. */
+/* Set one field by its command-line name (as lk_sampler_params_set; the
+ * rows of lk_options(LK_OPTIONS_MODEL)): check-tensors 0|1, repack -1|0|1.
+ * LK_ERR_NOT_FOUND for another name. */
 LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const char *value);
 #ifndef LLMKIT_NO_STDIO
 LKDEF lk_status lk_model_load_file(const char *path, const lk_model_params *p, lk_model **out);
@@ -1646,13 +1652,14 @@ typedef struct lk_context_params {
 } lk_context_params;
 
 LKDEF lk_context_params lk_context_default_params(void);
-/* Set one field by its command-line name (as lk_sampler_params_set):
- * ctx-size (c), batch-size (b), threads (t), attn softmax|lssa|lssar,
- * lssar-p, attn-split, attn-tile, kv-type (kv) f32|f16|q8_0|q4_0|zip4|zip2,
- * kv-window, kv-rotate 0|1, kv-policy full|streaming|h2o|keyformer|quest|tokenselect|
- * twilight, kv-budget, n-sink, kv-recent, page-size, top-p-attn,
- * twilight-base full|quest, kv-seed, reuse-cos, parallel (np) = n_seq_max,
- * kv-page. */
+/* Set one field by its command-line name (as lk_sampler_params_set; the
+ * rows of lk_options(LK_OPTIONS_CONTEXT)): ctx-size (c), batch-size (b),
+ * threads (t), attn softmax|lssa|lssar, lssar-p, attn-split, attn-tile,
+ * kv-type (kv) f32|f16|q8_0|q4_0|zip4|zip2 (zip4 / zip2 also set
+ * kv_zip_bits; the others clear it), kv-window, kv-rotate 0|1, tree-nodes,
+ * kv-policy (a name of lk_kv_policy_name), kv-budget, n-sink, kv-recent,
+ * page-size, top-p-attn, twilight-base full|quest, kv-seed, reuse-cos,
+ * parallel (np) = n_seq_max, kv-page. */
 LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *value);
 /* Bytes lk_context_new will allocate for these parameters. */
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
@@ -1766,11 +1773,74 @@ typedef struct lk_spec_stats {
     int64_t plain_steps;      /* one-token steps while paused                   */
 } lk_spec_stats;
 LKDEF lk_spec_params lk_spec_default_params(void);
-/* Options by name: spec none|draft|tree|recycle|lookup, draft-max,
- * draft-p-min, spec-nodes, spec-ngram, spec-k, spec-adaptive 0|1, spec-seed.
- * LK_ERR_NOT_FOUND for other names. */
+/* Options by name (as lk_sampler_params_set; the rows of
+ * lk_options(LK_OPTIONS_SPEC)): spec none|draft|tree|recycle|lookup,
+ * draft-max, draft-p-min, spec-nodes, spec-ngram, spec-k, spec-adaptive 0|1,
+ * spec-seed. LK_ERR_NOT_FOUND for other names. */
 LKDEF lk_status lk_spec_params_set(lk_spec_params *p, const char *name, const char *value);
 LKDEF const char *lk_spec_mode_name(lk_spec_mode m);
+
+/* ---- option tables: the command-line names of the params structs ----
+ * Each params struct that has a _params_set function has a table, one row
+ * per option; the four setters (lk_model_params_set, lk_context_params_set,
+ * lk_sampler_params_set, lk_spec_params_set) apply its rows, and a tool
+ * prints its --help from the same rows, so the two cannot drift apart.
+ * A value is parsed strictly (the whole string; integers in decimal, an
+ * optional sign; floats as strtod, NaN refused) and checked against the
+ * row's range or choices before the field is written. Every error sets
+ * lk_last_error() naming the option: "unknown context option --foo",
+ * "--top-p: expected a number in [0, 1], got '2'", "--kv-type must be one
+ * of f32, f16, ... (got 'q3')". */
+typedef enum lk_option_set {
+    LK_OPTIONS_MODEL = 0,     /* lk_model_params                          */
+    LK_OPTIONS_CONTEXT,       /* lk_context_params                        */
+    LK_OPTIONS_SAMPLER,       /* lk_sampler_params                        */
+    LK_OPTIONS_SPEC,          /* lk_spec_params                           */
+    LK_OPTIONS_COUNT
+} lk_option_set;
+typedef enum lk_option_kind {
+    LK_OPT_INT = 0,           /* an integer in [lo, hi] into an int field */
+    LK_OPT_U64,               /* an integer in [lo, hi] into a uint64_t (a
+                               * negative one as its two's complement)    */
+    LK_OPT_FLOAT,             /* a number in [lo, hi] into a float; a bound
+                               * of +-1e30 means unbounded (inf refused)  */
+    LK_OPT_CHOICE             /* one of the names of choices, exact case  */
+} lk_option_kind;
+typedef struct lk_option_choices {
+    const char *const *names;      /* NULL-terminated; or NULL, and then:  */
+    const char *(*name_of)(int k); /* the k-th name, NULL past the last    */
+    const int *values;             /* the field's value for the k-th name
+                                    * (NULL: k itself)                     */
+    size_t also;                   /* with also_values: the offset of an int
+                                    * field that gets also_values[k] too
+                                    * (kv-type: kv_zip_bits)               */
+    const int *also_values;
+} lk_option_choices;
+typedef struct lk_option {
+    const char *name;         /* "ctx-size": given as ctx-size, -ctx-size or --ctx-size */
+    const char *alias;        /* "c", or NULL                              */
+    lk_option_kind kind;
+    size_t offset, size;      /* the field: offsetof and sizeof in its struct */
+    double lo, hi;            /* INT, U64, FLOAT: the accepted range       */
+    const lk_option_choices *choices;  /* CHOICE                           */
+    const char *arg;          /* the value in help ("N", "0|1"); NULL for a
+                               * choice: its names joined by '|'            */
+    const char *help;         /* one line                                  */
+} lk_option;
+/* The rows of a set, *n of them (n may be NULL); NULL and 0 for an unknown
+ * set. The same rows whatever the build (LLMKIT_NO_STDIO included). */
+LKDEF const lk_option *lk_options(lk_option_set which, int *n);
+/* The k-th name a CHOICE row accepts (k >= 0), NULL past the last or for
+ * another kind. */
+LKDEF const char *lk_option_choice(const lk_option *o, int k);
+/* One line of help for a row, without a newline, e.g.
+ *   "  -c, --ctx-size N            context size in tokens; ... [0, 2147483647]"
+ * (an alias of one letter first with one dash, a longer one after the name:
+ * "--parallel, --np N"; then the help text and the range, unless arg spells
+ * the values; a choice's arg is its names, "f32|f16|..."). snprintf semantics:
+ * returns the full length, writes at most cap - 1 characters and a NUL
+ * (buf may be NULL when cap is 0). */
+LKDEF int lk_option_help(const lk_option *o, char *buf, size_t cap);
 LKDEF lk_status lk_spec_new(lk_context *target, lk_context *draft, lk_sampler *smp, const lk_spec_params *p, lk_spec **out);
 /* Decode the prompt (both contexts must be empty) and draw the first token. */
 LKDEF lk_status lk_spec_begin(lk_spec *s, const lk_token *prompt, int n, lk_token *first);
@@ -2071,20 +2141,144 @@ static lk_status lk__opt_float(const char *name, const char *v, double lo, doubl
     *out = (float)d;
     return LK_OK;
 }
-/* index of v in the NULL-terminated names, or -1 with an error listing them */
-static int lk__opt_pick(const char *name, const char *v, const char *const *names) {
-    char msg[256];
-    size_t o = 0;
-    int i;
-    for (i = 0; names[i]; i++) if (!strcmp(v, names[i])) return i;
-    for (i = 0; names[i] && o + 1 < sizeof msg; i++) {
-        const char *s = names[i];
-        if (i && o + 2 < sizeof msg) { msg[o++] = ','; msg[o++] = ' '; }
-        while (*s && o + 1 < sizeof msg) msg[o++] = *s++;
+
+/* ---- the option tables' one setter and their help text (section 13's
+ * lk_option; the tables: lk__sampler_options in 15.11, lk__model_options,
+ * lk__context_options and lk__spec_options in 15.13) ---- */
+/* a row's field: its offset and size, for the offset and size columns */
+#define LK__FIELD(T, f) offsetof(T, f), sizeof(((T *)0)->f)
+/* a field of a struct inside the params (kv_policy.budget) */
+#define LK__FIELD2(T, a, U, f) offsetof(T, a) + offsetof(U, f), sizeof(((U *)0)->f)
+#define LK__OPT_INF 1e30                        /* an unbounded float range */
+#define LK__OPT_I64 9223372036854775807.0       /* LLONG_MAX (rounds to 2^63) */
+static const char *lk__opt_name(const char *name) { while (*name == '-') name++; return name; }
+/* a row's bound as lk__opt_int's limit (the seeds' 2^63: LLONG_MAX, spelled
+ * out: newlib's <limits.h> has no LLONG_MAX in C++) */
+static long long lk__opt_ll(double d) {
+    const long long mx = (long long)(~0ULL >> 1);
+    return d >= LK__OPT_I64 ? mx : d <= -LK__OPT_I64 ? -mx : (long long)d;
+}
+/* text that keeps counting past the buffer (snprintf semantics) */
+typedef struct lk__text { char *buf; size_t cap, n; } lk__text;
+static void lk__text_put(lk__text *t, const char *s) {
+    for (; *s; s++, t->n++) if (t->n + 1 < t->cap) t->buf[t->n] = *s;
+}
+static void lk__text_end(lk__text *t) { if (t->cap) t->buf[t->n < t->cap ? t->n : t->cap - 1] = 0; }
+/* a bound: "inf", an integer, or up to 6 decimals */
+static void lk__text_num(lk__text *t, double d) {
+    char tmp[48];
+    if (d >= LK__OPT_INF || d <= -LK__OPT_INF) { lk__text_put(t, d < 0 ? "-inf" : "inf"); return; }
+    if (d >= LK__OPT_I64 || d <= -LK__OPT_I64 || d == (double)(long long)d) lk__fmt(tmp, sizeof tmp, "%lld", lk__opt_ll(d));
+    else {   /* |d| < 2^63, not an integer */
+        const double a = d < 0 ? -d : d;
+        long long ip = (long long)a, fr = (long long)((a - (double)ip) * 1e6 + 0.5);
+        char dig[8];
+        int j;
+        if (fr >= 1000000) { ip++; fr -= 1000000; }
+        for (j = 5; j >= 0; j--) { dig[j] = (char)('0' + fr % 10); fr /= 10; }
+        for (j = 6; j > 1 && dig[j - 1] == '0'; j--) {}
+        dig[j] = 0;
+        lk__fmt(tmp, sizeof tmp, "%s%lld.%s", d < 0 ? "-" : "", ip, dig);
     }
-    msg[o] = 0;
-    lk_set_error(LK_ERR_INVALID_ARG, "%s must be one of %s (got '%s')", name, msg, v);
-    return -1;
+    lk__text_put(t, tmp);
+}
+/* "[0, 1]", "[0, inf)", "(-inf, inf)" */
+static void lk__opt_range(lk__text *t, const lk_option *o) {
+    lk__text_put(t, o->lo <= -LK__OPT_INF ? "(" : "[");
+    lk__text_num(t, o->lo);
+    lk__text_put(t, ", ");
+    lk__text_num(t, o->hi);
+    lk__text_put(t, o->hi >= LK__OPT_INF ? ")" : "]");
+}
+LKDEF const char *lk_option_choice(const lk_option *o, int k) {
+    const lk_option_choices *c = o && o->kind == LK_OPT_CHOICE ? o->choices : NULL;
+    int i;
+    if (!c || k < 0) return NULL;
+    if (!c->names) return c->name_of ? c->name_of(k) : NULL;
+    for (i = 0; i < k && c->names[i]; i++) {}
+    return c->names[i];
+}
+static void lk__opt_names(lk__text *t, const lk_option *o, const char *sep) {
+    const char *s;
+    int k;
+    for (k = 0; (s = lk_option_choice(o, k)) != NULL; k++) { if (k) lk__text_put(t, sep); lk__text_put(t, s); }
+}
+/* the index of v among a choice row's names, or an error listing them */
+static lk_status lk__opt_pick(const lk_option *o, const char *name, const char *v, int *k) {
+    char msg[256];
+    lk__text t;
+    const char *s;
+    for (*k = 0; (s = lk_option_choice(o, *k)) != NULL; ++*k) if (!strcmp(v, s)) return LK_OK;
+    t.buf = msg; t.cap = sizeof msg; t.n = 0;
+    lk__opt_names(&t, o, ", ");
+    lk__text_end(&t);
+    return lk_set_error(LK_ERR_INVALID_ARG, "%s must be one of %s (got '%s')", name, msg, v);
+}
+/* v into the field of `size` bytes at p + off (an int, an enum of any size, a uint64_t) */
+static void lk__opt_store(void *p, size_t off, size_t size, long long v) {
+    unsigned char *f = (unsigned char *)p + off;
+    int64_t x8 = (int64_t)v; int32_t x4 = (int32_t)v; int16_t x2 = (int16_t)v; int8_t x1 = (int8_t)v;
+    if (size == 8) memcpy(f, &x8, 8);
+    else if (size == 4) memcpy(f, &x4, 4);
+    else if (size == 2) memcpy(f, &x2, 2);
+    else if (size == 1) memcpy(f, &x1, 1);
+}
+static lk_status lk__opt_apply(const lk_option *o, void *p, const char *name, const char *v) {
+    long long i = 0;
+    float f = 0.0f;
+    int k = 0;
+    char range[96];
+    lk__text t;
+    lk_status st;
+    switch (o->kind) {
+    case LK_OPT_INT: case LK_OPT_U64:
+        if ((st = lk__opt_int(name, v, lk__opt_ll(o->lo), lk__opt_ll(o->hi), &i))) return st;
+        lk__opt_store(p, o->offset, o->size, i);
+        return LK_OK;
+    case LK_OPT_FLOAT:
+        t.buf = range; t.cap = sizeof range; t.n = 0;
+        lk__opt_range(&t, o);
+        lk__text_end(&t);
+        if ((st = lk__opt_float(name, v, o->lo, o->hi, range, &f))) return st;
+        memcpy((unsigned char *)p + o->offset, &f, sizeof f);
+        return LK_OK;
+    case LK_OPT_CHOICE:
+        if ((st = lk__opt_pick(o, name, v, &k))) return st;
+        lk__opt_store(p, o->offset, o->size, o->choices->values ? o->choices->values[k] : k);
+        if (o->choices->also_values) lk__opt_store(p, o->choices->also, sizeof(int), o->choices->also_values[k]);
+        return LK_OK;
+    }
+    return lk_set_error(LK_ERR_INVALID_ARG, "%s: the option's row has no kind", name);
+}
+/* The one setter of the tables: the row named name (leading dashes
+ * ignored) or its alias, applied to the params p. what: "context" for the
+ * messages; fn: the public function, for a NULL argument. */
+static lk_status lk__options_set(const lk_option *rows, int n, const char *what, const char *fn, void *p, const char *name, const char *v) {
+    const char *s;
+    int i;
+    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "%s: NULL argument", fn);
+    s = lk__opt_name(name);
+    for (i = 0; i < n; i++)
+        if (!strcmp(s, rows[i].name) || (rows[i].alias && !strcmp(s, rows[i].alias))) return lk__opt_apply(&rows[i], p, name, v);
+    return lk_set_error(LK_ERR_NOT_FOUND, "unknown %s option %s", what, name);
+}
+LKDEF int lk_option_help(const lk_option *o, char *buf, size_t cap) {
+    const int letter = o && o->alias && o->alias[0] && !o->alias[1];   /* -c; a longer alias: --np */
+    lk__text t;
+    t.buf = buf; t.cap = buf ? cap : 0; t.n = 0;
+    if (!o) { lk__text_end(&t); return 0; }
+    if (letter) { lk__text_put(&t, "  -"); lk__text_put(&t, o->alias); lk__text_put(&t, ", --"); }
+    else lk__text_put(&t, "      --");
+    lk__text_put(&t, o->name);
+    if (o->alias && !letter) { lk__text_put(&t, ", --"); lk__text_put(&t, o->alias); }
+    lk__text_put(&t, " ");
+    if (o->arg) lk__text_put(&t, o->arg);
+    else lk__opt_names(&t, o, "|");
+    do lk__text_put(&t, " "); while (t.n < 34);
+    lk__text_put(&t, o->help ? o->help : "");
+    if (o->kind != LK_OPT_CHOICE && !(o->arg && strchr(o->arg, '|'))) { lk__text_put(&t, " "); lk__opt_range(&t, o); }
+    lk__text_end(&t);
+    return (int)t.n;
 }
 
 /* --------------------------------------------------------------------------
@@ -11178,43 +11372,29 @@ LKDEF lk_sampler_params lk_sampler_default_params(void) {
     return p;
 }
 
-static const char *lk__opt_name(const char *name) { while (*name == '-') name++; return name; }
+/* The sampler's options (section 13's option tables; llama.cpp's names). */
+#define LK__S lk_sampler_params
+static const lk_option lk__sampler_options[] = {
+    /* name              alias kind          field (offset, size)                   lo            hi            choices arg    help */
+    { "temp",              NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, temperature),       -LK__OPT_INF, LK__OPT_INF,  NULL, "T",   "temperature; <= 0: greedy (the most likely token)" },
+    { "top-k",             NULL, LK_OPT_INT,   LK__FIELD(LK__S, top_k),             INT_MIN,      INT_MAX,      NULL, "K",   "keep the K most likely tokens; <= 0: off" },
+    { "top-p",             NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, top_p),             0,            1,            NULL, "P",   "keep the most likely tokens up to probability mass P; 1: off" },
+    { "min-p",             NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, min_p),             0,            1,            NULL, "P",   "drop tokens below P times the top probability; 0: off" },
+    { "typical",           NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, typical_p),         0,            1,            NULL, "P",   "locally typical sampling, mass P; 1: off" },
+    { "min-keep",          NULL, LK_OPT_INT,   LK__FIELD(LK__S, min_keep),          0,            INT_MAX,      NULL, "N",   "the truncating samplers keep at least N tokens" },
+    { "repeat-penalty",    NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, repeat_penalty),    0,            LK__OPT_INF,  NULL, "R",   "penalize tokens of the last repeat-last-n; 1: off" },
+    { "repeat-last-n",     NULL, LK_OPT_INT,   LK__FIELD(LK__S, repeat_last_n),     0,            INT_MAX,      NULL, "N",   "tokens of history the penalties look at" },
+    { "frequency-penalty", NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, frequency_penalty), -LK__OPT_INF, LK__OPT_INF,  NULL, "F",   "minus F times a token's count in that history; 0: off" },
+    { "presence-penalty",  NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, presence_penalty),  -LK__OPT_INF, LK__OPT_INF,  NULL, "P",   "minus P for a token present in that history; 0: off" },
+    { "mirostat",          NULL, LK_OPT_INT,   LK__FIELD(LK__S, mirostat),          0,            2,            NULL, "0|1|2", "Mirostat: 0 off, 1 Mirostat, 2 Mirostat 2.0" },
+    { "mirostat-ent",      NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, mirostat_tau),      0,            LK__OPT_INF,  NULL, "TAU", "Mirostat's target surprise (bits)" },
+    { "mirostat-lr",       NULL, LK_OPT_FLOAT, LK__FIELD(LK__S, mirostat_eta),      0,            LK__OPT_INF,  NULL, "ETA", "Mirostat's learning rate" },
+    { "seed",              NULL, LK_OPT_U64,   LK__FIELD(LK__S, seed),              0,            LK__OPT_I64,  NULL, "S",   "seed of the random draws" },
+};
+#undef LK__S
 LKDEF lk_status lk_sampler_params_set(lk_sampler_params *p, const char *name, const char *v) {
-    long long i = 0;
-    lk_status st;
-    const char *n;
-    float *f = NULL;
-    double lo = 0, hi = 1e30;
-    const char *range = "[0, inf)";
-    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_sampler_params_set: NULL argument");
-    n = lk__opt_name(name);
-    if (!strcmp(n, "temp")) { f = &p->temperature; lo = -1e30; range = "(-inf, inf) (<= 0: greedy)"; }
-    else if (!strcmp(n, "top-p")) { f = &p->top_p; hi = 1; range = "[0, 1]"; }
-    else if (!strcmp(n, "min-p")) { f = &p->min_p; hi = 1; range = "[0, 1]"; }
-    else if (!strcmp(n, "typical")) { f = &p->typical_p; hi = 1; range = "[0, 1]"; }
-    else if (!strcmp(n, "repeat-penalty")) f = &p->repeat_penalty;
-    else if (!strcmp(n, "frequency-penalty")) { f = &p->frequency_penalty; lo = -1e30; range = "(-inf, inf)"; }
-    else if (!strcmp(n, "presence-penalty")) { f = &p->presence_penalty; lo = -1e30; range = "(-inf, inf)"; }
-    else if (!strcmp(n, "mirostat-ent")) f = &p->mirostat_tau;
-    else if (!strcmp(n, "mirostat-lr")) f = &p->mirostat_eta;
-    if (f) return lk__opt_float(name, v, lo, hi, range, f);
-    if (!strcmp(n, "seed")) {
-        if ((st = lk__opt_int(name, v, 0, (long long)(~0ULL >> 1), &i))) return st;
-        p->seed = (uint64_t)i;
-    } else if (!strcmp(n, "top-k")) {
-        if ((st = lk__opt_int(name, v, INT_MIN, INT_MAX, &i))) return st;
-        p->top_k = (int)i;
-    } else if (!strcmp(n, "min-keep")) {
-        if ((st = lk__opt_int(name, v, 0, INT_MAX, &i))) return st;
-        p->min_keep = (int)i;
-    } else if (!strcmp(n, "repeat-last-n")) {
-        if ((st = lk__opt_int(name, v, 0, INT_MAX, &i))) return st;
-        p->repeat_last_n = (int)i;
-    } else if (!strcmp(n, "mirostat")) {
-        if ((st = lk__opt_int(name, v, 0, 2, &i))) return st;
-        p->mirostat = (int)i;
-    } else return lk_set_error(LK_ERR_NOT_FOUND, "unknown sampler option %s", name);
-    return LK_OK;
+    return lk__options_set(lk__sampler_options, (int)(sizeof lk__sampler_options / sizeof lk__sampler_options[0]), "sampler",
+                           "lk_sampler_params_set", p, name, v);
 }
 
 static lk_status lk__sampler_check_params(const lk_sampler_params *p) {
@@ -14442,20 +14622,15 @@ struct lk_model {
 };
 
 LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; memset(&p, 0, sizeof p); return p; }
+/* The model's options (section 13's option tables). */
+static const lk_option lk__model_options[] = {
+    /* name            alias kind        field (offset, size)                          lo  hi  choices arg       help */
+    { "check-tensors", NULL, LK_OPT_INT, LK__FIELD(lk_model_params, check_tensors), 0,  1,  NULL,   "0|1",    "1: check every weight at load (finite floats and block scales)" },
+    { "repack",        NULL, LK_OPT_INT, LK__FIELD(lk_model_params, repack),        -1, 1,  NULL,   "-1|0|1", "interleaved weight rows: 0 when the file is mapped, 1 always, -1 never" },
+};
 LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const char *v) {
-    long long i = 0;
-    lk_status st;
-    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_model_params_set: NULL argument");
-    if (strcmp(lk__opt_name(name), "check-tensors") && strcmp(lk__opt_name(name), "repack"))
-        return lk_set_error(LK_ERR_NOT_FOUND, "unknown model option %s", name);
-    if (!strcmp(lk__opt_name(name), "repack")) {
-        if ((st = lk__opt_int(name, v, -1, 1, &i))) return st;
-        p->repack = (int)i;
-    } else {
-        if ((st = lk__opt_int(name, v, 0, 1, &i))) return st;
-        p->check_tensors = (int)i;
-    }
-    return LK_OK;
+    return lk__options_set(lk__model_options, (int)(sizeof lk__model_options / sizeof lk__model_options[0]), "model",
+                           "lk_model_params_set", p, name, v);
 }
 LKDEF const lk_hparams *lk_model_hparams(const lk_model *m) { return &m->hp; }
 LKDEF const lk_gguf *lk_model_gguf(const lk_model *m) { return m->g; }
@@ -14996,61 +15171,52 @@ LKDEF lk_context_params lk_context_default_params(void) {
     return p;
 }
 
+/* The context's options (section 13's option tables). kv-type's zip4 and
+ * zip2 are an f16 window plus 4- or 2-bit codes (kv_zip_bits). */
+static const char *const lk__attn_names[] = { "softmax", "lssa", "lssar", NULL };
+static const int lk__attn_values[] = { LK_ATTN_SOFTMAX, LK_ATTN_LSSA, LK_ATTN_LSSAR };
+static const lk_option_choices lk__attn_choices = { lk__attn_names, NULL, lk__attn_values, 0, NULL };
+static const char *const lk__kvt_names[] = { "f32", "f16", "q8_0", "q4_0", "zip4", "zip2", NULL };
+static const int lk__kvt_values[] = { LK_TYPE_F32, LK_TYPE_F16, LK_TYPE_Q8_0, LK_TYPE_Q4_0, LK_TYPE_F16, LK_TYPE_F16 };
+static const int lk__kvt_zip[] = { 0, 0, 0, 0, 4, 2 };
+static const lk_option_choices lk__kvt_choices = { lk__kvt_names, NULL, lk__kvt_values, offsetof(lk_context_params, kv_zip_bits), lk__kvt_zip };
+static const char *lk__kv_policy_choice(int k) { return k < LK_KV_POLICY_COUNT ? lk_kv_policy_name((lk_kv_policy)k) : NULL; }
+static const lk_option_choices lk__kv_policy_choices = { NULL, lk__kv_policy_choice, NULL, 0, NULL };
+static const char *const lk__twilight_names[] = { "full", "quest", NULL };
+static const int lk__twilight_values[] = { LK_KV_FULL, LK_KV_QUEST };
+static const lk_option_choices lk__twilight_choices = { lk__twilight_names, NULL, lk__twilight_values, 0, NULL };
+#define LK__C lk_context_params
+#define LK__P(f) LK__FIELD2(LK__C, kv_policy, lk_kv_policy_params, f)
+static const lk_option lk__context_options[] = {
+    /* name            alias kind           field (offset, size)             lo  hi           choices                 arg    help */
+    { "ctx-size",      "c",  LK_OPT_INT,    LK__FIELD(LK__C, n_ctx),         0,  INT_MAX,     NULL,                   "N",   "context size in tokens; 0: the model's training context, at most 4096" },
+    { "batch-size",    "b",  LK_OPT_INT,    LK__FIELD(LK__C, n_batch),       1,  INT_MAX,     NULL,                   "N",   "tokens per forward in a prompt's prefill" },
+    { "threads",       "t",  LK_OPT_INT,    LK__FIELD(LK__C, n_threads),     -1, 4096,        NULL,                   "N",   "threads; <= 0: all cores (with OpenMP)" },
+    { "attn",          NULL, LK_OPT_CHOICE, LK__FIELD(LK__C, attn_score),    0,  0,           &lk__attn_choices,      NULL,  "attention scores (section 9)" },
+    { "lssar-p",       NULL, LK_OPT_FLOAT,  LK__FIELD(LK__C, lssar_p),       0,  LK__OPT_INF, NULL,                   "P",   "the LSSAR power" },
+    { "attn-split",    NULL, LK_OPT_INT,    LK__FIELD(LK__C, attn_split),    0,  1024,        NULL,                   "N",   "> 1: a one-token decode splits each head's keys in N parts" },
+    { "attn-tile",     NULL, LK_OPT_INT,    LK__FIELD(LK__C, attn_tile),     0,  INT_MAX,     NULL,                   "N",   "> 0: flash-style tiles of N keys" },
+    { "kv-type",       "kv", LK_OPT_CHOICE, LK__FIELD(LK__C, kv_type),       0,  0,           &lk__kvt_choices,       NULL,  "KV cache type (zip4, zip2: f16 window, 4- / 2-bit codes)" },
+    { "kv-window",     NULL, LK_OPT_INT,    LK__FIELD(LK__C, kv_zip_window), 1,  INT_MAX,     NULL,                   "N",   "zip: the newest rows kept in f16" },
+    { "kv-rotate",     NULL, LK_OPT_INT,    LK__FIELD(LK__C, kv_rotate),     0,  1,           NULL,                   "0|1", "1: store K and V Hadamard-rotated (head_dim a power of two)" },
+    { "tree-nodes",    NULL, LK_OPT_INT,    LK__FIELD(LK__C, n_tree),        0,  INT_MAX,     NULL,                   "N",   "most token-tree nodes per lk_decode_tree" },
+    { "kv-policy",     NULL, LK_OPT_CHOICE, LK__P(policy),                   0,  0,           &lk__kv_policy_choices, NULL,  "which KV rows each query reads (section 10)" },
+    { "kv-budget",     NULL, LK_OPT_INT,    LK__P(budget),                   0,  INT_MAX,     NULL,                   "N",   "the policy's rows per layer; 0: all" },
+    { "n-sink",        NULL, LK_OPT_INT,    LK__P(n_sink),                   0,  INT_MAX,     NULL,                   "N",   "streaming, tokenselect: first rows always kept" },
+    { "kv-recent",     NULL, LK_OPT_INT,    LK__P(recent),                   0,  INT_MAX,     NULL,                   "N",   "h2o, keyformer, tokenselect: newest rows kept (0: from the budget)" },
+    { "page-size",     NULL, LK_OPT_INT,    LK__P(page_size),                1,  65536,       NULL,                   "N",   "quest: rows per page" },
+    { "top-p-attn",    NULL, LK_OPT_FLOAT,  LK__P(top_p),                    0,  1,           NULL,                   "P",   "twilight: the attention mass kept" },
+    { "twilight-base", NULL, LK_OPT_CHOICE, LK__P(twilight_base),            0,  0,           &lk__twilight_choices,  NULL,  "twilight: the candidates' selector" },
+    { "kv-seed",       NULL, LK_OPT_U64,    LK__P(seed),                     0,  LK__OPT_I64, NULL,                   "S",   "keyformer: seed of the Gumbel noise" },
+    { "reuse-cos",     NULL, LK_OPT_FLOAT,  LK__P(reuse_cos),                0,  1,           NULL,                   "C",   "tokenselect: reuse the selection while cos(q, last q) >= C; 0: off" },
+    { "parallel",      "np", LK_OPT_INT,    LK__FIELD(LK__C, n_seq_max),     0,  65536,       NULL,                   "N",   "independent sequences in one KV pool (lk_decode_batch)" },
+    { "kv-page",       NULL, LK_OPT_INT,    LK__FIELD(LK__C, kv_page),       1,  65536,       NULL,                   "N",   "with parallel: rows per KV page" },
+};
+#undef LK__P
+#undef LK__C
 LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *v) {
-    static const char *const attn[] = { "softmax", "lssa", "lssar", NULL };
-    static const char *const kvt[] = { "f32", "f16", "q8_0", "q4_0", "zip4", "zip2", NULL };
-    static const char *const base[] = { "full", "quest", NULL };
-    long long i = 0;
-    lk_status st = LK_OK;
-    int k, *ip = NULL;
-    long long lo = 0, hi = INT_MAX;
-    const char *n;
-    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_context_params_set: NULL argument");
-    n = lk__opt_name(name);
-    if (!strcmp(n, "ctx-size") || !strcmp(n, "c")) ip = &p->n_ctx;
-    else if (!strcmp(n, "batch-size") || !strcmp(n, "b")) { ip = &p->n_batch; lo = 1; }
-    else if (!strcmp(n, "threads") || !strcmp(n, "t")) { ip = &p->n_threads; lo = -1; hi = 4096; }
-    else if (!strcmp(n, "attn-split")) { ip = &p->attn_split; hi = 1024; }
-    else if (!strcmp(n, "attn-tile")) ip = &p->attn_tile;
-    else if (!strcmp(n, "kv-window")) { ip = &p->kv_zip_window; lo = 1; }
-    else if (!strcmp(n, "kv-rotate")) { ip = &p->kv_rotate; hi = 1; }
-    else if (!strcmp(n, "tree-nodes")) ip = &p->n_tree;
-    else if (!strcmp(n, "kv-budget")) ip = &p->kv_policy.budget;
-    else if (!strcmp(n, "n-sink")) ip = &p->kv_policy.n_sink;
-    else if (!strcmp(n, "kv-recent")) ip = &p->kv_policy.recent;
-    else if (!strcmp(n, "page-size")) { ip = &p->kv_policy.page_size; lo = 1; hi = 65536; }
-    else if (!strcmp(n, "parallel") || !strcmp(n, "np")) { ip = &p->n_seq_max; hi = 65536; }
-    else if (!strcmp(n, "kv-page")) { ip = &p->kv_page; lo = 1; hi = 65536; }
-    if (ip) {
-        if ((st = lk__opt_int(name, v, lo, hi, &i))) return st;
-        *ip = (int)i;
-        return LK_OK;
-    }
-    if (!strcmp(n, "lssar-p")) return lk__opt_float(name, v, 0, 1e30, "[0, inf)", &p->lssar_p);
-    if (!strcmp(n, "top-p-attn")) return lk__opt_float(name, v, 0, 1, "[0, 1]", &p->kv_policy.top_p);
-    if (!strcmp(n, "reuse-cos")) return lk__opt_float(name, v, 0, 1, "[0, 1]", &p->kv_policy.reuse_cos);
-    if (!strcmp(n, "kv-seed")) {
-        if ((st = lk__opt_int(name, v, 0, (long long)(~0ULL >> 1), &i))) return st;
-        p->kv_policy.seed = (uint64_t)i;
-    } else if (!strcmp(n, "attn")) {
-        if ((k = lk__opt_pick(name, v, attn)) < 0) return LK_ERR_INVALID_ARG;
-        p->attn_score = k == 0 ? LK_ATTN_SOFTMAX : k == 1 ? LK_ATTN_LSSA : LK_ATTN_LSSAR;
-    } else if (!strcmp(n, "kv-type") || !strcmp(n, "kv")) {
-        static const lk_type t[] = { LK_TYPE_F32, LK_TYPE_F16, LK_TYPE_Q8_0, LK_TYPE_Q4_0, LK_TYPE_F16, LK_TYPE_F16 };
-        if ((k = lk__opt_pick(name, v, kvt)) < 0) return LK_ERR_INVALID_ARG;
-        p->kv_type = t[k];
-        p->kv_zip_bits = k == 4 ? 4 : k == 5 ? 2 : 0;
-    } else if (!strcmp(n, "kv-policy")) {
-        const char *names[LK_KV_POLICY_COUNT + 1];
-        for (k = 0; k < LK_KV_POLICY_COUNT; k++) names[k] = lk_kv_policy_name((lk_kv_policy)k);
-        names[LK_KV_POLICY_COUNT] = NULL;
-        if ((k = lk__opt_pick(name, v, names)) < 0) return LK_ERR_INVALID_ARG;
-        p->kv_policy.policy = (lk_kv_policy)k;
-    } else if (!strcmp(n, "twilight-base")) {
-        if ((k = lk__opt_pick(name, v, base)) < 0) return LK_ERR_INVALID_ARG;
-        p->kv_policy.twilight_base = k ? LK_KV_QUEST : LK_KV_FULL;
-    } else return lk_set_error(LK_ERR_NOT_FOUND, "unknown context option %s", name);
-    return LK_OK;
+    return lk__options_set(lk__context_options, (int)(sizeof lk__context_options / sizeof lk__context_options[0]), "context",
+                           "lk_context_params_set", p, name, v);
 }
 
 /* the sizes of every buffer, shared by memory_size and new */
@@ -16093,46 +16259,38 @@ LKDEF lk_spec_params lk_spec_default_params(void) {
     p.adaptive = 1; p.node_cost = 0.1f;
     return p;
 }
-LKDEF const char *lk_spec_mode_name(lk_spec_mode m) {
-    static const char *const names[] = { "none", "draft", "tree", "recycle", "lookup" };
-    return (unsigned)m < 5u ? names[m] : "?";
-}
+static const char *const lk__spec_mode_names[] = { "none", "draft", "tree", "recycle", "lookup", NULL };   /* by lk_spec_mode */
+LKDEF const char *lk_spec_mode_name(lk_spec_mode m) { return (unsigned)m < 5u ? lk__spec_mode_names[m] : "?"; }
+/* The speculative decoder's options (section 13's option tables). */
+static const lk_option_choices lk__spec_choices = { lk__spec_mode_names, NULL, NULL, 0, NULL };
+#define LK__X lk_spec_params
+static const lk_option lk__spec_options[] = {
+    /* name            alias kind           field (offset, size)           lo            hi           choices            arg    help */
+    { "spec",          NULL, LK_OPT_CHOICE, LK__FIELD(LK__X, mode),        0,            0,           &lk__spec_choices, NULL,  "speculative decoding (draft, tree: with a draft model)" },
+    { "draft-max",     NULL, LK_OPT_INT,    LK__FIELD(LK__X, draft_max),   1,            512,         NULL,              "N",   "draft, lookup: most proposals per step" },
+    { "draft-p-min",   NULL, LK_OPT_FLOAT,  LK__FIELD(LK__X, draft_p_min), 0,            1,           NULL,              "P",   "draft, tree: least top probability of a proposal" },
+    { "spec-nodes",    NULL, LK_OPT_INT,    LK__FIELD(LK__X, n_nodes),     1,            512,         NULL,              "N",   "tree, recycle: nodes per step, the root included" },
+    { "spec-ngram",    NULL, LK_OPT_INT,    LK__FIELD(LK__X, ngram_max),   1,            8,           NULL,              "N",   "lookup: the longest n-gram matched" },
+    { "spec-k",        NULL, LK_OPT_INT,    LK__FIELD(LK__X, recycle_k),   1,            512,         NULL,              "K",   "recycle: successors kept per token" },
+    { "spec-adaptive", NULL, LK_OPT_INT,    LK__FIELD(LK__X, adaptive),    0,            1,           NULL,              "0|1", "1: shrink or pause speculation when it does not pay" },
+    { "spec-seed",     NULL, LK_OPT_U64,    LK__FIELD(LK__X, seed),        -LK__OPT_I64, LK__OPT_I64, NULL,              "S",   "seed of the draft's draws (negative: modulo 2^64)" },
+};
+#undef LK__X
 LKDEF lk_status lk_spec_params_set(lk_spec_params *p, const char *name, const char *v) {
-    const char *n;
-    char *end;
-    long long i;
-    double f;
-    int k;
-    if (!p || !name || !v) return lk_set_error(LK_ERR_INVALID_ARG, "lk_spec_params_set: NULL argument");
-    n = lk__opt_name(name);
-    if (!strcmp(n, "spec")) {
-        for (k = 0; k < 5; k++) if (!strcmp(v, lk_spec_mode_name((lk_spec_mode)k))) { p->mode = (lk_spec_mode)k; return LK_OK; }
-        return lk_set_error(LK_ERR_INVALID_ARG, "--spec expects none, draft, tree, recycle or lookup, got '%s'", v);
-    }
-    if (!strcmp(n, "draft-p-min")) {
-        f = strtod(v, &end);
-        if (end == v || *end || !(f >= 0.0 && f <= 1.0)) return lk_set_error(LK_ERR_INVALID_ARG, "--draft-p-min expects a probability in [0, 1], got '%s'", v);
-        p->draft_p_min = (float)f;
-        return LK_OK;
-    }
-    i = strtoll(v, &end, 10);
-    if (end == v || *end) {
-        if (!strcmp(n, "draft-max") || !strcmp(n, "spec-nodes") || !strcmp(n, "spec-ngram") || !strcmp(n, "spec-k") || !strcmp(n, "spec-adaptive") || !strcmp(n, "spec-seed"))
-            return lk_set_error(LK_ERR_INVALID_ARG, "--%s expects an integer, got '%s'", n, v);
-        return LK_ERR_NOT_FOUND;
-    }
-    if (!strcmp(n, "spec-seed")) { p->seed = (uint64_t)i; return LK_OK; }
-    if (!strcmp(n, "draft-max") || !strcmp(n, "spec-nodes") || !strcmp(n, "spec-ngram") || !strcmp(n, "spec-k") || !strcmp(n, "spec-adaptive")) {
-        const long long lo = !strcmp(n, "spec-adaptive") ? 0 : 1, hi = !strcmp(n, "spec-adaptive") ? 1 : !strcmp(n, "spec-ngram") ? 8 : 512;
-        if (i < lo || i > hi) return lk_set_error(LK_ERR_INVALID_ARG, "--%s expects a value in [%lld, %lld], got %lld", n, lo, hi, i);
-        if (!strcmp(n, "draft-max")) p->draft_max = (int)i;
-        else if (!strcmp(n, "spec-nodes")) p->n_nodes = (int)i;
-        else if (!strcmp(n, "spec-ngram")) p->ngram_max = (int)i;
-        else if (!strcmp(n, "spec-k")) p->recycle_k = (int)i;
-        else p->adaptive = (int)i;
-        return LK_OK;
-    }
-    return LK_ERR_NOT_FOUND;
+    return lk__options_set(lk__spec_options, (int)(sizeof lk__spec_options / sizeof lk__spec_options[0]), "speculative",
+                           "lk_spec_params_set", p, name, v);
+}
+/* every option table, by lk_option_set */
+LKDEF const lk_option *lk_options(lk_option_set which, int *n) {
+    static const struct { const lk_option *rows; int n; } sets[LK_OPTIONS_COUNT] = {
+        { lk__model_options, (int)(sizeof lk__model_options / sizeof lk__model_options[0]) },
+        { lk__context_options, (int)(sizeof lk__context_options / sizeof lk__context_options[0]) },
+        { lk__sampler_options, (int)(sizeof lk__sampler_options / sizeof lk__sampler_options[0]) },
+        { lk__spec_options, (int)(sizeof lk__spec_options / sizeof lk__spec_options[0]) },
+    };
+    const int ok = (unsigned)which < (unsigned)LK_OPTIONS_COUNT;
+    if (n) *n = ok ? sets[which].n : 0;
+    return ok ? sets[which].rows : NULL;
 }
 static int lk__spec_nodes(const lk_spec_params *p) {   /* most nodes per step, root included */
     if (p->mode == LK_SPEC_DRAFT || p->mode == LK_SPEC_LOOKUP) return p->draft_max + 1;

@@ -1,20 +1,32 @@
 /* chat: talk with an instruct model, the prompt format taken from its GGUF.
  *   build: cc -O2 -march=native -fopenmp -I. examples/chat.c -lm -o chat
- *   usage: chat -m MODEL [-sys SYSTEM] [-p PROMPT] [-n N] [--template NAME] [-c CTX] [-t N]
- *               [--temp T] [--top-k K] [--top-p P] [--seed S] ... (any generate sampler flag)
+ *   usage: chat -m MODEL [-sys SYSTEM] [-p PROMPT] [-n N] [--template NAME]
+ *               [any option of the model, context and sampler tables: -c, -t, --temp, ...]
+ *   chat --help lists them (llmkit.h's option tables).
  * Each turn prefills only the new text (lk_chat_next): the KV cache keeps
  * the conversation. The answer streams to stdout and stops at the
  * template's end-of-turn token; tokens/s go to stderr. At the prompt,
  * /reset starts over, /exit or Ctrl-D quits. -p answers one message and
  * exits. A model without tokenizer.chat_template needs --template (a
  * family name: chatml, llama3, gemma, phi3, mistral-v7, ...); the gemma
- * architectures default to "gemma". */
+ * architectures default to "gemma". The context (-c) is by default 4096
+ * tokens for the whole conversation (a model with learned positions,
+ * gpt2: its training context); when it fills, stderr says so and /reset
+ * starts over. */
 #include "tools/lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 
-#define USAGE "chat -m MODEL [-sys SYSTEM] [-p PROMPT] [-n N] [--template NAME] [-c CTX] [-t THREADS]\n" \
-              "            [--temp T] [--top-k K] [--top-p P] [--min-p P] [--seed S] [--repeat-penalty R] ..."
+#define USAGE \
+    "chat -m MODEL [-sys SYSTEM] [-p PROMPT] [-n N] [--template NAME] [OPTIONS]\n" \
+    "  -m MODEL                        the GGUF file (an instruct model)\n" \
+    "  -sys SYSTEM                     the system prompt\n" \
+    "  -p PROMPT                       answer this one message and exit\n" \
+    "  -n N                            most tokens per answer (default 512)\n" \
+    "      --template NAME             the chat template family (chatml, llama3, gemma, phi3, ...)\n" \
+    "  -c is by default 4096 for the whole conversation (learned positions: the training context);\n" \
+    "  --seed is by default the time"
+#define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT | TOOL_OPTS_SAMPLER)
 
 static lk_model *m; static lk_context *c; static lk_sampler *s; static lk_chat *chat;
 static const lk_vocab *v;
@@ -51,9 +63,14 @@ static int turn(const char *user) {
     free(toks);
     t1 = tool_now();
     cap = 1024; reply = (char *)malloc((size_t)cap);
-    while (reply && n_gen < n_max && lk_context_n_past(c) < lk_context_n_ctx(c)) {
+    while (reply && n_gen < n_max) {
+        if (lk_context_n_past(c) >= lk_context_n_ctx(c)) {   /* not silently: the answer is cut */
+            fprintf(stderr, "\nchat: the context (%d tokens) is full; /reset starts over\n", lk_context_n_ctx(c));
+            break;
+        }
         t = lk_sampler_sample(s, lk_logits(c, -1), lk_model_n_vocab(m));
-        if (t < 0 || lk_chat_is_eot(chat, t)) break;
+        if (t < 0) { free(reply); return 0; }
+        if (lk_chat_is_eot(chat, t)) break;
         lk_sampler_accept(s, t);
         n_gen++;
         len = lk_token_to_piece(v, t, piece, (int)sizeof piece, 0);
@@ -86,19 +103,21 @@ int main(int argc, char **argv) {
     tool_name = "chat";
     chp = lk_chat_default_params();
     sp.seed = (uint64_t)time(NULL);
-    cp.n_ctx = 4096;
-    for (i = 1; i + 1 < argc; i += 2) {
-        const char *a = argv[i], *x = argv[i + 1];
+    cp.n_ctx = -1;   /* not given: 4096, or the model's learned positions */
+    for (i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
+        if (!x) return tool_bad_usage(USAGE, SETS, NULL, "%s needs a value", a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-p")) prompt = x;
         else if (!strcmp(a, "-sys")) sys_prompt = x;
         else if (!strcmp(a, "--template")) chp.tmpl = x;
         else if (!strcmp(a, "-n")) { if (!tool_parse_int(x, 1, 1000000000L, &n_max)) return tool_fail(2, "-n expects a count, got '%s'", x); }
-        else if ((st = tool_set_option(&mp, &cp, &sp, a, x)) == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+        else if ((st = tool_set_option(&mp, &cp, &sp, a, x)) == LK_ERR_NOT_FOUND) return tool_bad_usage(USAGE, SETS, NULL, "unknown option %s", a);
         else if (st) return tool_lk_fail(2);
     }
-    if (!model || i != argc) return tool_usage(USAGE);
+    if (!model) return tool_bad_usage(USAGE, SETS, NULL, "-m MODEL is required");
     if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     if (!(v = lk_model_vocab(m))) return tool_fail(1, "%s has no tokenizer", model);
     if (!chp.tmpl && !lk_chat_model_template(m)) {
@@ -107,6 +126,7 @@ int main(int argc, char **argv) {
             return tool_fail(1, "%s has no chat template this build recognises; pick one with --template (chatml, llama3, gemma, phi3, ...)", model);
         chp.tmpl = "gemma";
     }
+    if (cp.n_ctx < 0) cp.n_ctx = tool_default_ctx(m, 4096);
     if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);
     sp.n_vocab = lk_model_n_vocab(m);
     if (lk_sampler_new(&sp, &s) || !start()) return tool_lk_fail(1);

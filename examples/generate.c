@@ -1,25 +1,21 @@
 /* generate: stream text from a GGUF model.
  *   build: cc -O2 -march=native -fopenmp -I. examples/generate.c -lm -o generate
- *   usage: generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]
- *                   [--temp T] [--top-k K] [--top-p P] [--min-p P] [--repeat-penalty R]
- *                   [--repeat-last-n N] [--seed S] [--ignore-eos]
- *                   [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
- *                   [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
- *                   [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
- *                   [--check-tensors 0|1]
- *                   [--spec none|draft|tree|recycle|lookup] [--draft-model FILE] [--draft-max N]
- *                   [--draft-p-min P] [--spec-nodes N] [--spec-ngram N] [--spec-k K] [--spec-adaptive 0|1]
- * Flags are spelled as in llama.cpp's CLI; every sampler and context option
- * is parsed by lk_model_params_set / lk_context_params_set /
- * lk_sampler_params_set (llmkit.h, through tool_set_option),
- * which also accept --typical, --min-keep, --frequency-penalty,
- * --presence-penalty, --mirostat N, --mirostat-ent, --mirostat-lr,
- * --attn-split, --attn-tile, --lssar-p, --kv-recent, --kv-seed, --reuse-cos.
- * A bad value stops with a message naming the flag. Prompt and generation
- * speed are printed on stderr at the end. With --spec (lk_spec: draft and
- * tree need --draft-model, a GGUF with the same vocabulary) the output is
- * what plain decoding would give (the same tokens at --temp 0, the same
- * distribution otherwise), and stderr gets the line
+ *   usage: generate -m MODEL [-p PROMPT] [-n N] [--ignore-eos] [--draft-model FILE]
+ *                   [any option of the model, context, sampler and spec tables]
+ *   generate --help lists them all: -c, -t, --temp, --top-k, --kv-type,
+ *   --kv-policy, --spec, ... Flags are spelled as in llama.cpp's CLI; each
+ *   table option is parsed by lk_model_params_set / lk_context_params_set /
+ *   lk_sampler_params_set / lk_spec_params_set (llmkit.h's option tables),
+ *   and --help prints the same rows. A bad value stops with a message naming
+ *   the flag (exit 2).
+ * The context (-c) is by default the model's training context, at most
+ * 4096, and at least the prompt plus N; a model with learned positions
+ * (gpt2) cannot go past its training context. When the context fills before
+ * N tokens (a small -c), generation stops and stderr says so. Prompt and
+ * generation speed are printed on stderr at the end. With --spec (lk_spec:
+ * draft and tree need --draft-model, a GGUF with the same vocabulary) the
+ * output is what plain decoding would give (the same tokens at --temp 0,
+ * the same distribution otherwise), and stderr gets the line
  *   speculative: T tokens, F target forwards, X.XX tokens/forward, acceptance Y.Y %
  * (F counts the prompt's forward, so plain decoding shows 1.00). */
 #include "tools/lk_tool.h"
@@ -27,17 +23,15 @@
 #include "llmkit.h"
 
 #define USAGE \
-    "generate -m MODEL [-p PROMPT] [-n N] [-t THREADS] [-c CTX] [-b N_BATCH]\n" \
-    "                [--temp T] [--top-k K] [--top-p P] [--min-p P] [--repeat-penalty R]\n" \
-    "                [--repeat-last-n N] [--seed S] [--ignore-eos]\n" \
-    "                [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n" \
-    "                [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
-    "                [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
-    "                [--check-tensors 0|1]\n" \
-    "                [--spec none|draft|tree|recycle|lookup] [--draft-model FILE] [--draft-max N] [--draft-p-min P]\n" \
-    "                [--spec-nodes N] [--spec-ngram N] [--spec-k K] [--spec-adaptive 0|1]\n" \
-    "                (also --typical --min-keep --frequency-penalty --presence-penalty --mirostat --mirostat-ent\n" \
-    "                 --mirostat-lr --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
+    "generate -m MODEL [-p PROMPT] [-n N] [--ignore-eos] [--draft-model FILE] [OPTIONS]\n" \
+    "  -m MODEL                        the GGUF file\n" \
+    "  -p PROMPT                       the text to continue (default: none)\n" \
+    "  -n N                            tokens to generate (default 128)\n" \
+    "      --ignore-eos                go on past end-of-generation tokens\n" \
+    "  -md, --draft-model FILE         the draft model of --spec draft and tree\n" \
+    "  -c is by default the model's training context (at most 4096), or the prompt plus N if more;\n" \
+    "  --seed is by default the time"
+#define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT | TOOL_OPTS_SAMPLER | TOOL_OPTS_SPEC)
 
 int main(int argc, char **argv) {
     const char *model = NULL, *prompt = "", *draft_model = NULL;
@@ -52,15 +46,17 @@ int main(int argc, char **argv) {
     lk_token *toks;
     int cap;
     double t0, t1, t2;
-    int n_done = 0;
+    int n_done = 0, eos = 0;
     char piece[256];
     tool_name = "generate";
     sp.seed = (uint64_t)time(NULL);
+    cp.n_ctx = -1;   /* not given: set from the model, the prompt and -n below */
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
         if (!strcmp(a, "--ignore-eos")) { ignore_eos = 1; continue; }
-        if (!x) return tool_usage(USAGE);
+        if (!x) return tool_bad_usage(USAGE, SETS, NULL, "%s needs a value", a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "--draft-model") || !strcmp(a, "-md")) draft_model = x;
         else if ((st = lk_spec_params_set(&xp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }
@@ -68,14 +64,21 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "-n")) {
             if (!tool_parse_int(x, 0, 1000000000L, &n_gen)) return tool_fail(2, "-n expects a count >= 0, got '%s'", x);
         } else if ((st = tool_set_option(&mp, &cp, &sp, a, x)) == LK_ERR_NOT_FOUND)
-            return tool_usage(USAGE);
+            return tool_bad_usage(USAGE, SETS, NULL, "unknown option %s", a);
         else if (st) return tool_lk_fail(2);
         i++;
     }
-    if (!model || n_gen < 0) return tool_usage(USAGE);
+    if (!model) return tool_bad_usage(USAGE, SETS, NULL, "-m MODEL is required");
     if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     v = lk_model_vocab(m);
     if (!v) return tool_fail(1, "%s has no tokenizer", model);
+    cap = (int)strlen(prompt) + 8;
+    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
+    if (!toks) return tool_fail(1, "out of memory");
+    n_prompt = lk_tokenize(v, prompt, (int)strlen(prompt), toks, cap, 1, 0);
+    if (n_prompt < 0) return tool_fail(1, "cannot tokenize the prompt: %s", lk_last_error());
+    if (n_prompt == 0) { toks[0] = lk_vocab_bos(v) >= 0 ? lk_vocab_bos(v) : 0; n_prompt = 1; }
+    if (cp.n_ctx < 0) cp.n_ctx = tool_default_ctx(m, (long long)n_prompt + n_gen);
     if (xp.mode != LK_SPEC_NONE) {   /* the tree the target verifies per step */
         const int nodes = xp.mode == LK_SPEC_DRAFT || xp.mode == LK_SPEC_LOOKUP ? xp.draft_max + 1 : xp.n_nodes > 0 ? xp.n_nodes : xp.mode == LK_SPEC_TREE ? 16 : 32;
         if (cp.n_tree < nodes) cp.n_tree = nodes;
@@ -87,12 +90,6 @@ int main(int argc, char **argv) {
         lk_model_params dmp = lk_model_default_params();
         if (lk_model_load_file(draft_model, &dmp, &dm) || lk_context_new(dm, &cp, &dc)) return tool_lk_fail(1);
     }
-    cap = (int)strlen(prompt) + 8;
-    toks = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
-    if (!toks) return tool_fail(1, "out of memory");
-    n_prompt = lk_tokenize(v, prompt, (int)strlen(prompt), toks, cap, 1, 0);
-    if (n_prompt < 0) return tool_fail(1, "cannot tokenize the prompt: %s", lk_last_error());
-    if (n_prompt == 0) { toks[0] = lk_vocab_bos(v) >= 0 ? lk_vocab_bos(v) : 0; n_prompt = 1; }
     if (n_prompt >= lk_context_n_ctx(c)) return tool_fail(1, "the prompt (%d tokens) does not fit the context (%d)", n_prompt, lk_context_n_ctx(c));
     sp.n_vocab = lk_model_n_vocab(m);
     if (lk_sampler_new(&sp, &s)) return tool_lk_fail(1);
@@ -111,7 +108,7 @@ int main(int argc, char **argv) {
             for (k = 0; k < nb && !stop; k++) {
                 int len;
                 n_done++;
-                if (!ignore_eos && lk_vocab_is_eog(v, buf[k])) { stop = 1; break; }
+                if (!ignore_eos && lk_vocab_is_eog(v, buf[k])) { stop = eos = 1; break; }
                 len = lk_token_to_piece(v, buf[k], piece, (int)sizeof piece, 0);
                 if (len > 0) { fwrite(piece, 1, (size_t)len, stdout); fflush(stdout); }
                 if (n_done == lim) stop = 1;
@@ -128,7 +125,7 @@ int main(int argc, char **argv) {
         if (t < 0) { fputc('\n', stderr); return tool_lk_fail(1); }
         lk_sampler_accept(s, t);
         n_done++;
-        if (!ignore_eos && lk_vocab_is_eog(v, t)) break;
+        if (!ignore_eos && lk_vocab_is_eog(v, t)) { eos = 1; break; }
         len = lk_token_to_piece(v, t, piece, (int)sizeof piece, 0);
         if (len > 0) { fwrite(piece, 1, (size_t)len, stdout); fflush(stdout); }
         if (n_done == n_gen) break;
@@ -137,6 +134,12 @@ int main(int argc, char **argv) {
     }
     t2 = tool_now();
     printf("\n");
+    if (!eos && n_done < n_gen) {   /* neither -n nor an end token: the context is full */
+        const lk_hparams *hp = lk_model_hparams(m);
+        const int learned = hp->rope.n_rot == 0 && lk_context_n_ctx(c) >= hp->n_ctx_train;   /* no position past these */
+        fprintf(stderr, "generate: context full (%d tokens); stopped after %d of %d requested; %s\n", lk_context_n_ctx(c), n_done, n_gen,
+                learned ? "the model has no more learned positions" : "raise -c");
+    }
     fprintf(stderr, "\nprompt: %d tokens in %.3f s (%.1f t/s); generation: %d tokens in %.3f s (%.1f t/s)\n",
             n_prompt, t1 - t0, n_prompt / (t1 - t0 > 0 ? t1 - t0 : 1e-9), n_done, t2 - t1, n_done / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
     fprintf(stderr, "KV cache: %llu bytes (policy %s, budget %d)\n", (unsigned long long)lk_context_kv_bytes(c),

@@ -1242,11 +1242,29 @@ static void *conn_main(void *arg) {
 #ifndef LK_SERVER_NO_MAIN
 static void on_signal(int sig) { (void)sig; g_quit = 1; }
 #define USAGE "server -m MODEL [--host ADDR] [--port N] [-np N] [-c CTX] [-t THREADS] [-b BUDGET] [--api-key KEY]\n" \
-              "              [--chat-template NAME] [--queue N] [--max-body BYTES] [-n N] [--alias NAME]"
+              "              [--chat-template NAME] [--queue N] [--max-body BYTES] [-n N] [--alias NAME] [OPTIONS]\n" \
+              "  -m, --model MODEL               the GGUF file\n" \
+              "      --host ADDR                 the address to bind (default 127.0.0.1)\n" \
+              "      --port N                    the port (default 8080)\n" \
+              "  -np, --parallel N               sequences decoded in parallel (default 4)\n" \
+              "  -c, --ctx-size CTX              tokens of context in all, CTX / N per sequence (default 4096)\n" \
+              "  -t, --threads N                 threads (default 0: all cores)\n" \
+              "  -b, --batch-size BUDGET         tokens one step may feed (default 512)\n" \
+              "      --api-key KEY               require \"Authorization: Bearer KEY\"\n" \
+              "      --chat-template NAME        the chat family when the model has none we know (default chatml)\n" \
+              "      --queue N                   waiting requests at most (default 64)\n" \
+              "      --max-body BYTES            the largest request body (default 1 MiB)\n" \
+              "  -n, --n-predict N               a request's max_tokens by default (-1: until its context ends)\n" \
+              "      --alias NAME                the model's name in the API (default: the file name)"
+#define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT)
+/* the context options the server sets itself (above, and kv-page 16) */
+static const char *const own[] = { "ctx-size", "batch-size", "threads", "parallel", "kv-page", NULL };
 int main(int argc, char **argv) {
     const char *model = NULL, *host = "127.0.0.1", *tmpl = NULL, *alias = NULL;
-    int port = 8080, n_ctx = 4096, threads = 0, i, lfd, one = 1;
-    lk_context_params cp;
+    int port = 8080, n_ctx = 4096, threads = 0, i, k, lfd, one = 1;
+    lk_model_params mp = lk_model_default_params();
+    lk_context_params cp = lk_context_default_params();   /* the table's options; the server's own set below */
+    const lk_option *o;
     struct addrinfo hints, *ai = NULL;
     char ports[16];
     pthread_t eng;
@@ -1281,11 +1299,17 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--api-key")) { NEEDV(); g_api_key = v; }
         else if (!strcmp(a, "--chat-template")) { NEEDV(); tmpl = v; }
         else if (!strcmp(a, "--alias")) { NEEDV(); alias = v; }
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { printf("usage: " USAGE "\n"); return 0; }
-        else { fprintf(stderr, "server: unknown option %s\nusage: " USAGE "\n", a); return 2; }
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, own);
+        else if ((o = tool_find_option(SETS, a)) != NULL) {   /* --kv-type, --attn, --check-tensors, ... */
+            for (k = 0; own[k] && strcmp(own[k], o->name); k++) {}
+            if (own[k]) { fprintf(stderr, "server: %s: the server sets %s itself\n", a, o->name); return 2; }
+            NEEDV();
+            if (tool_set_option(&mp, &cp, NULL, a, v)) { fprintf(stderr, "server: %s\n", lk_last_error()); return 2; }
+        }
+        else return tool_bad_usage(USAGE, SETS, own, "unknown option %s", a);
     }
-    if (!model) { fprintf(stderr, "server: -m MODEL is required\nusage: " USAGE "\n"); return 2; }
-    if (lk_model_load_file(model, NULL, &g_m)) { fprintf(stderr, "server: %s: %s\n", model, lk_last_error()); return 1; }
+    if (!model) return tool_bad_usage(USAGE, SETS, own, "-m MODEL is required");
+    if (lk_model_load_file(model, &mp, &g_m)) { fprintf(stderr, "server: %s: %s\n", model, lk_last_error()); return 1; }
     if (!(g_v = lk_model_vocab(g_m))) { fprintf(stderr, "server: %s has no tokenizer\n", model); return 1; }
     /* the chat family: --chat-template, the model's, else chatml (as llama-server) */
     if (tmpl) {
@@ -1302,7 +1326,6 @@ int main(int argc, char **argv) {
     /* the pool: np sequences of CTX / np tokens each, in whole pages */
     g_slot_ctx = n_ctx / g_np;
     if (g_slot_ctx < 8) { fprintf(stderr, "server: -c %d over -np %d leaves %d tokens per sequence\n", n_ctx, g_np, g_slot_ctx); return 2; }
-    cp = lk_context_default_params();
     cp.n_seq_max = 2 * g_np; cp.kv_page = 16;   /* np running, np cached */
     cp.n_ctx = g_np * ((g_slot_ctx + 15) / 16 * 16);
     cp.n_batch = g_budget;

@@ -100,7 +100,43 @@ generate)
     err=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p x "$@" 2>&1 >/dev/null); rc=$?
     [ $rc -eq 2 ] || { echo "'$bad': exit $rc, wanted 2"; exit 1; }
     [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && case "$err" in *"$1"*) true ;; *) false ;; esac || { echo "'$bad': message '$err'"; exit 1; }
-  done ;;
+  done
+  # the default context holds the prompt and -n: 200 tokens, past the model's 128-token
+  # training context (the count: generate's closing "generation: N tokens" line)
+  err=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p "Once upon a time" -n 200 --ignore-eos --temp 0 -t 2 2>&1 >/dev/null) || { echo "-n 200: $err"; exit 1; }
+  case "$err" in *"generation: 200 tokens in"*) ;; *) echo "-n 200 --ignore-eos did not give 200 tokens: $err"; exit 1 ;; esac
+  case "$err" in *"context full"*) echo "-n 200: context full: $err"; exit 1 ;; esac
+  # a small explicit -c is kept: generation stops when it is full and stderr says so (exit 0);
+  # the prompt is 5 tokens (BOS + 4), so 59 fit in 64
+  err=$($B/generate -m "$S/stories260K-Q8_0.gguf" -p "Once upon a time" -n 200 --ignore-eos --temp 0 -t 2 -c 64 2>&1 >/dev/null) || { echo "-c 64: $err"; exit 1; }
+  case "$err" in *"generate: context full (64 tokens); stopped after 59 of 200 requested; raise -c"*) ;; *) echo "-c 64: no context-full line: $err"; exit 1 ;; esac
+  case "$err" in *"generation: 59 tokens in"*) ;; *) echo "-c 64: not 59 tokens: $err"; exit 1 ;; esac ;;
+generate-help)
+  # generate --help lists every row of llmkit.h's four option tables (read here from the
+  # source: each row's name and alias), with the flag at the start of a line; -h is the same;
+  # an unknown flag exits 2 with the same list on stderr
+  out=$($B/generate --help) || { echo "--help: exit $?"; exit 1; }
+  [ "$out" = "$($B/generate -h)" ] || { echo "-h differs from --help"; exit 1; }
+  rows=$(awk '/^static const lk_option lk__(model|context|sampler|spec)_options\[\] = \{/ { t = 1; next }
+              t && /^\};/ { t = 0 } t && /^ *\{ "/ { print }' llmkit.h |
+         sed -n 's/^ *{ "\([^"]*\)", *\(NULL\|"\([^"]*\)"\),.*/\1 \3/p')
+  n=$(printf '%s\n' "$rows" | grep -c .)
+  [ "$n" -ge 40 ] || { echo "only $n rows read from llmkit.h's tables"; exit 1; }
+  # the rows follow the tool's own flags, from the first "... options:" heading on
+  tab=$(printf '%s\n' "$out" | sed -n '/^[a-z ]* options:$/,$p')
+  lines=$(printf '%s\n' "$tab" | grep -cE '^  (-[a-z], |    )--[a-z]')
+  [ "$lines" -eq "$n" ] || { echo "--help has $lines option lines, the tables $n rows"; exit 1; }
+  printf '%s\n' "$rows" | while read -r name alias; do
+    if [ -z "$alias" ]; then pat="^      --$name "
+    elif [ ${#alias} -eq 1 ]; then pat="^  -$alias, --$name "
+    else pat="^      --$name, --$alias "; fi
+    printf '%s\n' "$tab" | grep -q -- "$pat" || { echo "--help has no line '$pat'"; exit 1; }
+  done || exit 1
+  err=$($B/generate -m x --nonesuch 1 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 2 ] || { echo "an unknown flag: exit $rc, wanted 2"; exit 1; }
+  [ "$(printf '%s\n' "$err" | sed -n '/^[a-z ]* options:$/,$p' | grep -cE '^  (-[a-z], |    )--[a-z]')" -eq "$n" ] ||
+    { echo "an unknown flag: the rows are not on stderr"; exit 1; }
+  echo "$n rows" ;;
 generate-spec)
   # --spec: every mode prints what plain greedy decoding prints, and the report line in its exact form
   S=$FIX/stories260K

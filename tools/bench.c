@@ -1,10 +1,11 @@
 /* bench - prompt processing and generation speed, modelled on llama-bench.
  *
  *   bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]
- *         [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]
+ *         [-c CTX] [-b BATCH] [-o md|csv|json|jsonl] [--no-bw] [-v]
+ *         [any other option of the model and context tables: --kv f16|f32|q8_0|q4_0|zip4|zip2,
+ *          --attn, --kv-policy, --kv-budget N, ..., --check-tensors 0|1]
  *   bench --bw-only [-t N]   only the memory-read bandwidth: one JSON line {"mem_bw_gbs": ..., "n_threads": N}
- *         [--attn ... --kv-policy ... --kv-budget N ...: any lk_context_params_set option]
- *         [--check-tensors 0|1: validate every weight at load, as llama.cpp]
+ *   bench --help lists the options (llmkit.h's option tables).
  *
  * Defaults as llama-bench: -p 512 -n 128 -r 5 -o md, -t = all cores
  * (OpenMP), -b 512. Each value of -p is one "ppN" test (prefill N random
@@ -41,11 +42,21 @@
 #endif
 
 #define USAGE \
-    "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]\n" \
-    "             [-c CTX] [-b BATCH] [--kv f16|f32|q8_0|q4_0|zip4|zip2] [-o md|csv|json|jsonl] [--no-bw] [-v]\n" \
-    "             [any context option of lk_context_params_set: --attn, --kv-policy, --kv-budget, ...] [--check-tensors 0|1]\n" \
+    "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS] [-c CTX] [-b BATCH]\n" \
+    "             [-o md|csv|json|jsonl] [--no-bw] [-v] [OPTIONS]\n" \
     "       bench --bw-only [-t N]    (memory-read bandwidth only, one JSON line)\n" \
-    "defaults: -p 512 -n 128 -r 5 -b 512 -o md; -t: all cores; -c: n_prompt + n_gen"
+    "  -m FILE                         a GGUF file (repeat for more)\n" \
+    "  -p N[,N..]                      a prefill test of N tokens each (default 512; 0: none)\n" \
+    "  -n N[,N..]                      a generation test of N tokens each (default 128; 0: none)\n" \
+    "  -t, --threads N[,N..]           threads (default: all cores)\n" \
+    "  -r REPS                         timed repetitions (default 5)\n" \
+    "  -c, --ctx-size CTX              the context (default: n_prompt + n_gen of the test)\n" \
+    "  -b, --batch-size BATCH          tokens per forward in a prefill (default 512)\n" \
+    "  -o md|csv|json|jsonl            the output format (default md)\n" \
+    "      --no-bw                     skip the memory-read bandwidth\n" \
+    "  -v                              progress on stderr"
+#define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT)
+static const char *const own[] = { "ctx-size", "batch-size", "threads", NULL };   /* bench's own -c, -b, -t */
 
 /* ---- memory-read bandwidth ----------------------------------------------- */
 typedef struct bw_job { const uint64_t *buf; size_t n; uint64_t sums[256]; } bw_job;
@@ -285,21 +296,22 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-v")) { verbose = 1; continue; }
         if (!strcmp(a, "--no-bw")) { no_bw = 1; continue; }
         if (!strcmp(a, "--bw-only")) { bw_only = 1; continue; }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help") || !x) return tool_usage(USAGE);
-        if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return tool_usage(USAGE); models[n_models++] = x; }
-        else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return tool_usage(USAGE); }
-        else if (!strcmp(a, "-n")) { if (parse_list(x, tg, &n_tg, 0)) return tool_usage(USAGE); }
-        else if (!strcmp(a, "-t")) { if (parse_list(x, thr, &n_thr, 1)) return tool_usage(USAGE); }
-        else if (!strcmp(a, "-r")) { reps = atoi(x); if (reps < 1 || reps > 10000) return tool_usage(USAGE); }
-        else if (!strcmp(a, "-c")) { n_ctx_arg = atoi(x); if (n_ctx_arg < 0) return tool_usage(USAGE); }
-        else if (!strcmp(a, "-b")) { n_batch = atoi(x); if (n_batch < 1) return tool_usage(USAGE); }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, own);
+        if (!x) return tool_bad_usage(USAGE, SETS, own, "%s needs a value", a);
+        if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return tool_fail(2, "at most %d models", MAX_LIST); models[n_models++] = x; }
+        else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return tool_fail(2, "-p expects counts in [0, 1000000], got '%s'", x); }
+        else if (!strcmp(a, "-n")) { if (parse_list(x, tg, &n_tg, 0)) return tool_fail(2, "-n expects counts in [0, 1000000], got '%s'", x); }
+        else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) { if (parse_list(x, thr, &n_thr, 1)) return tool_fail(2, "%s expects counts in [1, 1000000], got '%s'", a, x); }
+        else if (!strcmp(a, "-r")) { if (!tool_parse_int(x, 1, 10000, &reps)) return tool_fail(2, "-r expects a count in [1, 10000], got '%s'", x); }
+        else if (!strcmp(a, "-c") || !strcmp(a, "--ctx-size")) { if (!tool_parse_int(x, 0, 1 << 24, &n_ctx_arg)) return tool_fail(2, "%s expects a size in [0, 16777216], got '%s'", a, x); }
+        else if (!strcmp(a, "-b") || !strcmp(a, "--batch-size")) { if (!tool_parse_int(x, 1, 1 << 24, &n_batch)) return tool_fail(2, "%s expects a size in [1, 16777216], got '%s'", a, x); }
         else if (!strcmp(a, "-o")) {
             if (!strcmp(x, "md")) fmt = 0; else if (!strcmp(x, "csv")) fmt = 1;
             else if (!strcmp(x, "json")) fmt = 2; else if (!strcmp(x, "jsonl")) fmt = 3;
-            else return tool_usage(USAGE);
+            else return tool_fail(2, "-o expects md, csv, json or jsonl, got '%s'", x);
         } else {
             lk_status st = tool_set_option(&mp, &base, NULL, a, x);   /* --kv / --kv-type, --attn, --kv-policy, ..., --check-tensors */
-            if (st == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+            if (st == LK_ERR_NOT_FOUND) return tool_bad_usage(USAGE, SETS, own, "unknown option %s", a);
             if (st) return tool_lk_fail(2);
         }
         k++;
@@ -310,7 +322,7 @@ int main(int argc, char **argv) {
         printf("{\"mem_bw_gbs\": %.4f, \"n_threads\": %d}\n", measure_bw(nt), nt);
         return 0;
     }
-    if (!n_models) return tool_usage(USAGE);
+    if (!n_models) return tool_bad_usage(USAGE, SETS, own, "-m FILE is required");
     if (!n_pp) pp[n_pp++] = 512;
     if (!n_tg) tg[n_tg++] = 128;
     if (!n_thr) { lk_threads th; memset(&th, 0, sizeof th); thr[n_thr++] = lk_threads_count(&th); }

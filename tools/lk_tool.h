@@ -96,6 +96,85 @@ static TOOL_UNUSED lk_status tool_set_option(lk_model_params *mp, lk_context_par
     return st;
 }
 
+/* The option sets a tool accepts, for tool_help: an OR of these bits. */
+#define TOOL_OPTS_MODEL   (1u << LK_OPTIONS_MODEL)     /* --check-tensors, --repack */
+#define TOOL_OPTS_CONTEXT (1u << LK_OPTIONS_CONTEXT)   /* -c, -b, -t, --kv-type, ... */
+#define TOOL_OPTS_SAMPLER (1u << LK_OPTIONS_SAMPLER)   /* --temp, --top-k, ... */
+#define TOOL_OPTS_SPEC    (1u << LK_OPTIONS_SPEC)      /* --spec, --draft-max, ... */
+
+/* Print the rows of llmkit's option tables (lk_options, lk_option_help) for
+ * the sets in `sets`, one line each under a heading per set, leaving out
+ * the names in `own` (NULL-terminated, or NULL): options the tool parses
+ * itself and lists in its usage. The rows are what the _params_set
+ * functions accept, so this help cannot drift from the parser. */
+static TOOL_UNUSED void tool_print_options(FILE *f, unsigned sets, const char *const *own) {
+    static const char *const heading[LK_OPTIONS_COUNT] = { "model", "context", "sampling", "speculative decoding" };
+    int set, i, n, k;
+    char line[512];
+    for (set = 0; set < LK_OPTIONS_COUNT; set++) {
+        const lk_option *rows = lk_options((lk_option_set)set, &n);
+        if (!(sets & (1u << set))) continue;
+        fprintf(f, "%s options:\n", heading[set]);
+        for (i = 0; i < n; i++) {
+            for (k = 0; own && own[k] && strcmp(own[k], rows[i].name); k++) {}
+            if (own && own[k]) continue;
+            lk_option_help(&rows[i], line, sizeof line);
+            fprintf(f, "%s\n", line);
+        }
+    }
+}
+
+/* The row of the sets in `sets` that name (leading dashes ignored) or its
+ * alias names, or NULL: for a tool that must tell table options from its
+ * own before it sets one. */
+static TOOL_UNUSED const lk_option *tool_find_option(unsigned sets, const char *name) {
+    int set, i, n;
+    while (*name == '-') name++;
+    for (set = 0; set < LK_OPTIONS_COUNT; set++) {
+        const lk_option *rows = lk_options((lk_option_set)set, &n);
+        if (sets & (1u << set))
+            for (i = 0; i < n; i++)
+                if (!strcmp(name, rows[i].name) || (rows[i].alias && !strcmp(name, rows[i].alias))) return &rows[i];
+    }
+    return NULL;
+}
+
+/* --help (status 0: on stdout) or a bad command line (status 2: on
+ * stderr): "usage: USAGE", then the option rows of `sets` (as
+ * tool_print_options). Returns status:
+ *     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, TOOL_OPTS_MODEL, NULL); */
+static TOOL_UNUSED int tool_help(int status, const char *usage, unsigned sets, const char *const *own) {
+    FILE *f = status ? stderr : stdout;
+    fprintf(f, "usage: %s\n", usage);
+    tool_print_options(f, sets, own);
+    return status;
+}
+
+/* A bad command line: "NAME: message" (printf-style), then the usage and
+ * the option rows as tool_help, on stderr; returns 2:
+ *     return tool_bad_usage(USAGE, sets, NULL, "unknown option %s", a); */
+static TOOL_UNUSED TOOL_PRINTF(4, 5) int tool_bad_usage(const char *usage, unsigned sets, const char *const *own, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "%s: ", tool_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return tool_help(2, usage, sets, own);
+}
+
+/* The context a generating tool makes when -c is not given: the model's
+ * training context, at most 4096 (as llama.cpp's tools), and at least
+ * `need` tokens (the prompt plus those asked for), unless the model has
+ * learned positions (no RoPE, gpt2): they end at its training context. */
+static TOOL_UNUSED int tool_default_ctx(const lk_model *m, long long need) {
+    const lk_hparams *hp = lk_model_hparams(m);
+    long long n = hp->n_ctx_train < 4096 ? hp->n_ctx_train : 4096;
+    if (need > n) n = need;
+    if (hp->rope.n_rot == 0 && n > hp->n_ctx_train) n = hp->n_ctx_train;
+    return n > 0x7fffffff ? 0x7fffffff : (int)n;
+}
+
 /* Read a whole file into *data (malloc'd, NUL-terminated, free() it) and its
  * length into *size. On failure *data is NULL and lk_last_error() says why
  * ("cannot open PATH: reason"); returns LK_ERR_IO or LK_ERR_NOMEM. */

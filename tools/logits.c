@@ -1,15 +1,21 @@
 /* logits: write float32 logits for every position of a token sequence.
  *   build: cc -O2 -I. tools/logits.c -lm -o logits
- *   usage: logits -m MODEL --tokens 1,11,48,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t N] [-b N_BATCH] -o OUT.bin
- *          (and any other lk_context_params_set option, e.g. --attn lssa, and --check-tensors 0|1)
+ *   usage: logits -m MODEL --tokens 1,11,48,... -o OUT.bin
+ *          [any option of the model and context tables: --kv f32|f16|q8_0|q4_0|zip4|zip2 (default f32),
+ *           -t N, -b N_BATCH, --attn lssa, ..., --check-tensors 0|1]; logits --help lists them
  * OUT.bin holds [n_tokens][n_vocab] floats, row i = prediction after tokens
  * 0..i (the fixtures' format). Token ids are fed verbatim; no BOS is added. */
 #include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 
-#define USAGE "logits -m MODEL --tokens ID,ID,... [--kv f32|f16|q8_0|q4_0|zip4|zip2] [-t THREADS] [-b N_BATCH] -o OUT.bin\n" \
-              "       (and any other lk_context_params_set option, e.g. --attn lssa, and --check-tensors 0|1)"
+#define USAGE \
+    "logits -m MODEL --tokens ID,ID,... -o OUT.bin [OPTIONS]\n" \
+    "  -m MODEL                        the GGUF file\n" \
+    "      --tokens ID,ID,...          the token ids, fed verbatim (no BOS added)\n" \
+    "  -o OUT.bin                      [n_tokens][n_vocab] float32 logits\n" \
+    "  --kv-type is by default f32 here; -c at least the token count"
+#define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT)
 
 int main(int argc, char **argv) {
     const char *model = NULL, *toks = NULL, *out = NULL;
@@ -24,17 +30,18 @@ int main(int argc, char **argv) {
     cp.kv_type = LK_TYPE_F32;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
         if (!strcmp(a, "-m") && v) { model = v; i++; }
         else if (!strcmp(a, "--tokens") && v) { toks = v; i++; }
         else if (!strcmp(a, "-o") && v) { out = v; i++; }
         else if (v) {   /* -t, -b, --kv (f32 f16 q8_0 q4_0 zip4 zip2), --attn, ..., --check-tensors */
             lk_status st = tool_set_option(&mp, &cp, NULL, a, v);
-            if (st == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+            if (st == LK_ERR_NOT_FOUND) return tool_bad_usage(USAGE, SETS, NULL, "unknown option %s", a);
             if (st) return tool_lk_fail(2);
             i++;
-        } else return tool_usage(USAGE);
+        } else return tool_bad_usage(USAGE, SETS, NULL, "%s: unknown, or without a value", a);
     }
-    if (!model || !toks || !out) return tool_usage(USAGE);
+    if (!model || !toks || !out) return tool_bad_usage(USAGE, SETS, NULL, "-m, --tokens and -o are required");
     cap = (int)strlen(toks) / 2 + 2;
     ids = (lk_token *)malloc(sizeof(lk_token) * (size_t)cap);
     if (!ids) return tool_fail(1, "out of memory");
@@ -48,7 +55,7 @@ int main(int argc, char **argv) {
     }
     if (n == 0) return tool_fail(2, "no tokens");
     if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
-    cp.n_ctx = n;
+    if (cp.n_ctx < n) cp.n_ctx = n;
     if (cp.n_batch <= 0) cp.n_batch = 512;
     cp.logits_all = 1;
     if (lk_context_new(m, &cp, &c)) return tool_lk_fail(1);

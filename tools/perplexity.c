@@ -1,11 +1,10 @@
 /* perplexity: perplexity of a model over a text file, computed the way
  * llama.cpp's llama-perplexity does it.
  *   build: cc -O2 -march=native -fopenmp -I. tools/perplexity.c -lm -o perplexity
- *   usage: perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t N] [--chunks N]
- *            [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2] (--kv: alias)
- *            [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]
- *            [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]
- *            [--check-tensors 0|1] [--kl-divergence-base FILE [--kl-divergence]]
+ *   usage: perplexity -m MODEL -f TEXT [--chunks N] [--kl-divergence-base FILE [--kl-divergence]]
+ *            [any option of the model and context tables: -c N_CTX (512), -b N_BATCH (2048),
+ *             -t N, --kv-type, --attn, --kv-policy, --kv-budget, ..., --check-tensors 0|1]
+ *   perplexity --help lists them (llmkit.h's option tables).
  * The text is tokenized with BOS (if the vocabulary adds one) and cut into
  * non-overlapping windows of N_CTX tokens; each window starts fresh with
  * its first token replaced by BOS, and the second half of each window is
@@ -35,12 +34,14 @@
 #include <math.h>
 
 #define USAGE \
-    "perplexity -m MODEL -f TEXT [-c N_CTX] [-b N_BATCH] [-t THREADS] [--chunks N]\n" \
-    "         [--attn softmax|lssa|lssar] [--kv-type f32|f16|q8_0|q4_0|zip4|zip2]\n" \
-    "         [--kv-policy full|streaming|h2o|keyformer|quest|tokenselect|twilight]\n" \
-    "         [--kv-budget N] [--top-p-attn P] [--kv-window W] [--n-sink N] [--page-size P] [--twilight-base full|quest]\n" \
-    "         [--check-tensors 0|1] [--kl-divergence-base FILE [--kl-divergence]]\n" \
-    "         (any lk_context_params_set name: --attn-split --attn-tile --lssar-p --kv-recent --kv-seed --reuse-cos)"
+    "perplexity -m MODEL -f TEXT [--chunks N] [--kl-divergence-base FILE [--kl-divergence]] [OPTIONS]\n" \
+    "  -m MODEL                        the GGUF file\n" \
+    "  -f TEXT                         the text file\n" \
+    "      --chunks N                  score at most N windows (<= 0: all)\n" \
+    "      --kl-divergence-base FILE   save the log-probabilities (or, with --kl-divergence,\n" \
+    "                                  compare against them; -f is then not needed)\n" \
+    "  -c (the window) is by default 512 and -b 2048, llama-perplexity's defaults"
+#define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT)
 
 /* log p(tok) from a row of logits (max-shifted, double sum as llama.cpp) */
 static double log_prob(const float *l, int n, lk_token tok) {
@@ -166,19 +167,21 @@ int main(int argc, char **argv) {
     for (i = 1; i < argc; i += 2) {   /* every option but --kl-divergence takes a value */
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
         if (!strcmp(a, "--kl-divergence")) { kld_mode = 1; i--; continue; }
-        if (!x) return tool_usage(USAGE);
+        if (!x) return tool_bad_usage(USAGE, SETS, NULL, "%s needs a value", a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "--kl-divergence-base")) kld_file = x;
         else if (!strcmp(a, "-f")) file = x;
         else if (!strcmp(a, "--chunks")) {
             if (!tool_parse_int(x, -1000000000L, 1000000000L, &max_chunks)) return tool_fail(2, "--chunks expects a count, got '%s'", x);
-        } else if ((st = tool_set_option(&mp, &cp, NULL, a, x)) == LK_ERR_NOT_FOUND) return tool_usage(USAGE);
+        } else if ((st = tool_set_option(&mp, &cp, NULL, a, x)) == LK_ERR_NOT_FOUND) return tool_bad_usage(USAGE, SETS, NULL, "unknown option %s", a);
         else if (st) return tool_lk_fail(2);
     }
     n_ctx = cp.n_ctx; n_batch = cp.n_batch;
     if (kld_mode && !kld_file) return tool_fail(2, "--kl-divergence needs --kl-divergence-base FILE");
-    if (!model || (!file && !kld_mode) || n_ctx < 4 || n_batch < 1) return tool_usage(USAGE);
+    if (!model || (!file && !kld_mode)) return tool_bad_usage(USAGE, SETS, NULL, "-m MODEL and -f TEXT are required");
+    if (n_ctx < 4) return tool_fail(2, "-c %d: a window needs at least 4 tokens", n_ctx);
     if (lk_model_load_file(model, &mp, &m)) return tool_lk_fail(1);
     if (!(v = lk_model_vocab(m))) return tool_fail(1, "%s has no tokenizer", model);
     V = lk_model_n_vocab(m);

@@ -1,12 +1,15 @@
 /* spec-bench - speculative decoding (lk_spec) against plain decoding, side by side.
  *
  *   spec-bench -m TARGET [-md DRAFT] [--spec MODE[,MODE..]] [-n N] [-r REPS] [-t THREADS]
- *              [--temp T] [--seed S] [-P PROMPTS_FILE] [any lk_spec option: --draft-max N,
- *              --draft-p-min P, --spec-nodes N, --spec-ngram N, --spec-k K, --spec-adaptive 0|1]
+ *              [-P PROMPTS_FILE] [any option of the sampler and spec tables: --temp T, --seed S,
+ *              --draft-max N, --draft-p-min P, --spec-nodes N, --spec-ngram N, --spec-k K, --spec-adaptive 0|1]
  *   spec-bench -m MODEL --tree-cost 1,4,16,64 [-t THREADS] [-r REPS] [-c CTX_BEFORE]
+ *   spec-bench --help lists the options (llmkit.h's option tables).
  *
  * For every prompt (one per line of PROMPTS_FILE; default three story
- * openings) and repetition it generates N tokens (default 128) with plain
+ * openings) and repetition it generates N tokens (default 128; the context
+ * is the model's training context, at most 4096, or the prompt plus N if
+ * more) with plain
  * decoding (lk_decode one token at a time, lk_sampler) and then with each
  * MODE (default draft,tree,recycle,lookup; draft and tree need -md), the
  * same sampler settings (default --temp 0) and seed, alternating. It prints
@@ -24,9 +27,21 @@
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 
-#define USAGE "spec-bench -m TARGET [-md DRAFT] [--spec MODE[,MODE..]] [-n N] [-r REPS] [-t THREADS] [--temp T] [--seed S] [-P PROMPTS]\n" \
-              "           [--draft-max N --draft-p-min P --spec-nodes N --spec-ngram N --spec-k K --spec-adaptive 0|1]\n" \
-              "       spec-bench -m MODEL --tree-cost K[,K..] [-t THREADS] [-r REPS] [-c CTX_BEFORE]"
+#define USAGE \
+    "spec-bench -m TARGET [-md DRAFT] [--spec MODE[,MODE..]] [-n N] [-r REPS] [-t THREADS] [-P PROMPTS] [OPTIONS]\n" \
+    "       spec-bench -m MODEL --tree-cost K[,K..] [-t THREADS] [-r REPS] [-c CTX_BEFORE]\n" \
+    "  -m TARGET                       the target model (GGUF)\n" \
+    "  -md, --draft-model DRAFT        the draft model (draft and tree modes)\n" \
+    "      --spec MODE[,MODE..]        the modes to compare (default draft,tree,recycle,lookup)\n" \
+    "  -n N                            tokens per prompt (default 128, at most 4096)\n" \
+    "  -r REPS                         repetitions (default 1; --tree-cost: best of, at least 3, default 5)\n" \
+    "  -t THREADS                      threads (default 2)\n" \
+    "  -P PROMPTS                      a file of prompts, one per line (default: three story openings)\n" \
+    "      --tree-cost K[,K..]         time one token-tree forward of K nodes each\n" \
+    "  -c CTX_BEFORE                   --tree-cost: tokens in the context before the tree (default 64)\n" \
+    "  --temp is by default 0 here and --seed 1"
+#define SETS (TOOL_OPTS_SAMPLER | TOOL_OPTS_SPEC)
+static const char *const own[] = { "spec", NULL };   /* --spec takes a list here */
 
 static int tree_cost(lk_model *m, const char *list, int threads, int reps, int before) {
     lk_context_params cp = lk_context_default_params();
@@ -84,21 +99,22 @@ int main(int argc, char **argv) {
     for (i = 1; i < argc; i += 2) {   /* every option takes a value */
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
-        if (!x) return tool_usage(USAGE);
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, own);
+        if (!x) return tool_bad_usage(USAGE, SETS, own, "%s needs a value", a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-md") || !strcmp(a, "--draft-model")) draft = x;
         else if (!strcmp(a, "--spec")) modes = x;
         else if (!strcmp(a, "-P")) pfile = x;
         else if (!strcmp(a, "--tree-cost")) tc = x;
-        else if (!strcmp(a, "-n")) { if (!tool_parse_int(x, 1, 100000, &n_gen)) return tool_fail(2, "-n expects 1..100000, got '%s'", x); }
+        else if (!strcmp(a, "-n")) { if (!tool_parse_int(x, 1, 4096, &n_gen)) return tool_fail(2, "-n expects 1..4096, got '%s'", x); }
         else if (!strcmp(a, "-r")) { if (!tool_parse_int(x, 1, 1000, &reps)) return tool_fail(2, "-r expects 1..1000, got '%s'", x); }
         else if (!strcmp(a, "-t")) { if (!tool_parse_int(x, 1, 4096, &threads)) return tool_fail(2, "-t expects 1..4096, got '%s'", x); }
         else if (!strcmp(a, "-c")) { if (!tool_parse_int(x, 1, 4096, &before)) return tool_fail(2, "-c expects 1..4096, got '%s'", x); }
         else if ((st = lk_spec_params_set(&xp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }
         else if ((st = lk_sampler_params_set(&sp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }
-        else return tool_usage(USAGE);
+        else return tool_bad_usage(USAGE, SETS, own, "unknown option %s", a);
     }
-    if (!model) return tool_usage(USAGE);
+    if (!model) return tool_bad_usage(USAGE, SETS, own, "-m TARGET is required");
     if (lk_model_load_file(model, NULL, &m)) return tool_lk_fail(1);
     if (tc) { int rc = tree_cost(m, tc, threads, reps < 3 ? 5 : reps, before); lk_model_free(m); return rc; }
     if (draft && lk_model_load_file(draft, NULL, &dm)) return tool_lk_fail(1);
@@ -110,7 +126,7 @@ int main(int argc, char **argv) {
         for (q = strtok(pbuf, "\n"); q && n_prompts < 64; q = strtok(NULL, "\n")) if (*q) prompts[n_prompts++] = q;
     } else for (i = 0; i < 3; i++) prompts[n_prompts++] = (char *)(size_t)def_prompts[i];
     if (!n_prompts) return tool_fail(2, "%s has no prompts", pfile);
-    cp.n_threads = threads; cp.n_ctx = 0; cp.n_tree = 64;
+    cp.n_threads = threads; cp.n_tree = 64;   /* n_ctx: per prompt, below */
     printf("| mode | tokens/forward | acceptance | plain t/s | spec t/s | speedup | same tokens |\n|---|---:|---:|---:|---:|---:|---|\n");
     {
         const char *mp = modes;
@@ -141,9 +157,13 @@ int main(int argc, char **argv) {
                     sr.seed = sp.seed + (uint64_t)r;
                     np = lk_tokenize(v, prompts[pi], (int)strlen(prompts[pi]), toks, 512, 1, 0);
                     if (np <= 0) return tool_fail(1, "cannot tokenize prompt %d", pi + 1);
+                    cp.n_ctx = tool_default_ctx(m, (long long)np + n_gen);
                     /* plain */
                     if (lk_context_new(m, &cp, &c) || lk_sampler_new(&sr, &s)) return tool_lk_fail(1);
                     n = n_gen < lk_context_n_ctx(c) - np ? n_gen : lk_context_n_ctx(c) - np;
+                    if (n < 1) return tool_fail(1, "prompt %d (%d tokens) fills the context (%d)", pi + 1, np, lk_context_n_ctx(c));
+                    if (n < n_gen && r == 0)   /* learned positions end there */
+                        fprintf(stderr, "spec-bench: prompt %d: the context (%d tokens) holds %d of the %d tokens asked\n", pi + 1, lk_context_n_ctx(c), n, n_gen);
                     for (k = 0; k < np; k++) lk_sampler_accept(s, toks[k]);
                     if (lk_decode(c, toks, np)) return tool_lk_fail(1);
                     t0 = tool_now();
