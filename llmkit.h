@@ -45,7 +45,8 @@
  *    7. Quantization                              7a float, legacy and K-quant formats, matmul
  *                                                 7b IQ and ternary formats
  *                                                 7c model quantization (lk_quantize_gguf)
- *                                                 (15.7s: the SIMD kernels of 7a and 7b)
+ *                                                 (15.7s: the SIMD kernels of 7a and 7b: x86,
+ *                                                 NEON, Cortex-M)
  *    8. Ops                                       norms, RoPE, activations, softmax
  *    9. Attention                                 one core over a KV view
  *   10. KV cache                                  storage types (15.10), policies (15.10p)
@@ -72,8 +73,9 @@
  *                           family loops: lk__legacy_* (q4/q5), lk__q8_*, lk__kq_dot
  *                           (K-quants); lk__iq_group / _to_float / _dot (IQ2, IQ3, IQ1)
  *                           and lk__<type>_* (IQ4, TQ) in 15.7b
- *   a format's SIMD         15.7s: lk__tile_*_x86 (x86), lk__vd_*_arm (NEON); the
- *                           LK__DOT rows pick per machine. Every reference names its
+ *   a format's SIMD         15.7s: lk__vd_*_mve / _dsp (Cortex-M), lk__tile_*_x86 (x86),
+ *                           lk__vd_*_arm (NEON); the LK__DOT rows pick per machine.
+ *                           Every reference names its
  *                           SIMD kernels and every kernel its reference.
  *   matmul                  lk_matmul (15.7a); interleaved rows (LK_LAYOUT_R8): lk_repack_r8,
  *                           the layouts and references lk__r8_<type>_ref (15.7r, in 15.7a),
@@ -3932,143 +3934,6 @@ static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void
     *s = lk__hsum8(acc);
 }
 
-/* ---- Helium (MVE, Cortex-M55/M85): the dot products a microcontroller
- * model runs, each bit for bit its scalar reference above (tests/test_mve.c
- * runs them under qemu's mps3-an547). Integer parts are exact whatever the
- * order (VMLADAV: multiply pairs of int8 lanes, sum across the vector into
- * a 32-bit scalar; the predicated form sums only the lanes whose bits are
- * set, which gives ggml's 4-element partial sums); float parts repeat the
- * reference's operations in its order: VFMA lanes are the reference's fmaf
- * accumulators (fused, one rounding, as fmaf). */
-#if defined(LK__MVE)
-/* lk__vec_dot_q8_0_q8_0_ref: lane m of the 8 = the products 4m..4m+3 */
-static void lk__vd_q8_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-    int64_t i;
-    int m;
-    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
-        const int8x16_t a0 = vld1q_s8((const int8_t *)(x + 2)), a1 = vld1q_s8((const int8_t *)(x + 18));
-        const int8x16_t b0 = vld1q_s8((const int8_t *)(y + 2)), b1 = vld1q_s8((const int8_t *)(y + 18));
-        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-        for (m = 0; m < 4; m++) {
-            const mve_pred16_t g = (mve_pred16_t)(0xFu << (4 * m));   /* byte lanes 4m..4m+3 */
-            acc[m] = fmaf(d, (float)vmladavq_p_s8(a0, b0, g), acc[m]);
-            acc[4 + m] = fmaf(d, (float)vmladavq_p_s8(a1, b1, g), acc[4 + m]);
-        }
-    }
-    *s = lk__hsum8(acc);
-}
-/* lk__vec_dot_q4_0_q8_0_ref (lk__legacy_dot, bits 4): the block's exact
- * integer sum, then sum += (float)isum * dx * dy. Nibbles: byte j holds
- * element j (low) and j + 16 (high), each stored + 8. */
-static void lk__vd_q4_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    const uint8x16_t m4 = vdupq_n_u8(15);
-    const int8x16_t k8 = vdupq_n_s8(8);
-    float sum = 0.0f;
-    int64_t i;
-    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
-        const uint8x16_t q = vld1q_u8(x + 2);
-        const int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), k8), hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), k8);
-        const int32_t isum = vmladavaq_s8(vmladavq_s8(lo, vld1q_s8((const int8_t *)(y + 2))), hi, vld1q_s8((const int8_t *)(y + 18)));
-        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-    }
-    *s = sum;
-}
-#if (__ARM_FEATURE_MVE & 2)
-/* lk__vec_dot_f32_ref: rows of a multiple of 16 in 16 fma lanes (4 vectors
- * of 4), lk__hsum16; others ggml's order (lk__dot64_ref's 4 x 16 lanes,
- * 4 lanes per vector, then lk__vdot_tail) */
-static void lk__vd_f32_mve(int64_t n, float *s, const void *vx, const void *vy) {
-    const float *x = (const float *)vx, *y = (const float *)vy;
-    float a[4][16];
-    int64_t i;
-    int j, l;
-    if (n % 16 == 0) {
-        float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
-        for (i = 0; i < n; i += 16) {
-            v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
-            v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
-            v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
-            v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
-        }
-        vst1q_f32(a[0], v0); vst1q_f32(a[0] + 4, v1); vst1q_f32(a[0] + 8, v2); vst1q_f32(a[0] + 12, v3);
-        *s = lk__hsum16(a[0]);
-        return;
-    }
-    if (n >= 64) {
-        const int64_t n64 = n & ~(int64_t)63;
-        for (j = 0; j < 4; j++) {   /* group j: lanes 16j .. 16j + 15 of every 64 */
-            float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
-            for (i = 16 * j; i < n64; i += 64) {
-                v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
-                v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
-                v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
-                v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
-            }
-            vst1q_f32(a[j], v0); vst1q_f32(a[j] + 4, v1); vst1q_f32(a[j] + 8, v2); vst1q_f32(a[j] + 12, v3);
-        }
-        for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
-        *s = lk__vdot_tail(lk__hsum16(a[0]), x, 0, y, 0, n64, n, 0);
-        return;
-    }
-    *s = lk__vdot_tail(0.0f, x, 0, y, 0, 0, n, 0);
-}
-#else
-#define lk__vd_f32_mve lk__vec_dot_f32_ref
-#endif
-#define lk__vd_q8_0_mcu lk__vd_q8_0_mve
-#define lk__vd_q4_0_mcu lk__vd_q4_0_mve
-#define lk__vd_f32_mcu lk__vd_f32_mve
-#endif /* LK__MVE */
-
-/* ---- the DSP extension (Cortex-M4/M7/M33): SXTB16 sign-extends bytes 0
- * and 2 of a word (or 1 and 3, rotated by 8) into two 16-bit halves, SMLAD
- * multiplies both halves pairwise and adds the two products to an int32:
- * four int8 products per two SMLADs, exact. Same results as the references
- * (tests/test_mve.c on qemu's mps2-an386). */
-#if defined(LK__DSP)
-static uint32_t lk__ror8(uint32_t v) { return v >> 8 | v << 24; }
-/* sum of the four products of the int8 quadruples a, b */
-static int32_t lk__dot4_dsp(uint32_t a, uint32_t b, int32_t acc) {
-    return __smlad(__sxtb16(a), __sxtb16(b), __smlad(__sxtb16(lk__ror8(a)), __sxtb16(lk__ror8(b)), acc));
-}
-/* lk__vec_dot_q8_0_q8_0_ref: lane m = the products 4m..4m+3 */
-static void lk__vd_q8_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-    int64_t i;
-    int m;
-    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
-        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-        for (m = 0; m < 8; m++) acc[m] = fmaf(d, (float)lk__dot4_dsp(lk__ld32(x + 2 + 4 * m), lk__ld32(y + 2 + 4 * m), 0), acc[m]);
-    }
-    *s = lk__hsum8(acc);
-}
-/* lk__vec_dot_q4_0_q8_0_ref: the exact block sum, then sum += (float)isum * dx * dy;
- * four nibbles at a time, minus 8 per byte (SSUB8) */
-static void lk__vd_q4_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    float sum = 0.0f;
-    int64_t i;
-    int j;
-    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
-        int32_t isum = 0;
-        for (j = 0; j < 16; j += 4) {
-            const uint32_t q = lk__ld32(x + 2 + j);
-            isum = lk__dot4_dsp((uint32_t)__ssub8(q & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 2 + j), isum);              /* elements j..j+3   */
-            isum = lk__dot4_dsp((uint32_t)__ssub8(q >> 4 & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 18 + j), isum);        /* elements j+16..j+19 */
-        }
-        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-    }
-    *s = sum;
-}
-#define lk__vd_q8_0_mcu lk__vd_q8_0_dsp
-#define lk__vd_q4_0_mcu lk__vd_q4_0_dsp
-#define lk__vd_f32_mcu lk__vec_dot_f32_ref
-#endif /* LK__DSP */
-
 /* ---- K-quants: 256-element super-blocks ------------------------------------ */
 /* Round to nearest (ties to even) through the float mantissa, exactly as
  * ggml's nearest_int; valid for |f| < 2^22 (larger or non-finite inputs
@@ -5402,7 +5267,7 @@ static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, 
     if (mm.n) lk__matmul_multi_run(&mm, work, nt, th);
     return LK_OK;
 }
-/* end of 15.7a (its strict-FP region goes on through 15.7b) */
+/* end of 15.7a (its strict-FP region goes on through 15.7b and the Cortex-M kernels of 15.7s) */
 
 #ifndef LLMKIT_NO_IQ
 /* --------------------------------------------------------------------------
@@ -6554,7 +6419,6 @@ LKDEF void lk_quant_iq_init(void) {}
 #else
 LKDEF void lk_quant_iq_init(void) {}
 #endif /* LLMKIT_NO_IQ */
-LK__STRICT_FP_END   /* 15.7a and 15.7b */
 /* --------------------------------------------------------------------------
  * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
  * *_ref function) and the dispatcher under the table's name picks the SIMD
@@ -6573,6 +6437,149 @@ LK__STRICT_FP_END   /* 15.7a and 15.7b */
  *     dot instruction, exactly the reference.
  * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
  * -------------------------------------------------------------------------- */
+/* The Cortex-M kernels come first, still inside 15.7a's no-contraction
+ * region (LK__STRICT_FP_BEGIN, which ends after them): unlike the x86 and
+ * NEON kernels, whose float steps are explicit intrinsics, they repeat
+ * their references' float arithmetic in plain C (sum += (float)isum * dx *
+ * dy), which the compiler must not fuse into fma to keep the references'
+ * bits. */
+/* ---- Helium (MVE, Cortex-M55/M85): the dot products a microcontroller
+ * model runs, each bit for bit its scalar reference (15.7a; tests/test_mcu.c
+ * runs them under qemu's mps3-an547). Integer parts are exact whatever the
+ * order (VMLADAV: multiply pairs of int8 lanes, sum across the vector into
+ * a 32-bit scalar; the predicated form sums only the lanes whose bits are
+ * set, which gives ggml's 4-element partial sums); float parts repeat the
+ * reference's operations in its order: VFMA lanes are the reference's fmaf
+ * accumulators (fused, one rounding, as fmaf). */
+#if defined(LK__MVE)
+/* lk__vec_dot_q8_0_q8_0_ref: lane m of the 8 = the products 4m..4m+3 */
+static void lk__vd_q8_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    int m;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
+        const int8x16_t a0 = vld1q_s8((const int8_t *)(x + 2)), a1 = vld1q_s8((const int8_t *)(x + 18));
+        const int8x16_t b0 = vld1q_s8((const int8_t *)(y + 2)), b1 = vld1q_s8((const int8_t *)(y + 18));
+        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+        for (m = 0; m < 4; m++) {
+            const mve_pred16_t g = (mve_pred16_t)(0xFu << (4 * m));   /* byte lanes 4m..4m+3 */
+            acc[m] = fmaf(d, (float)vmladavq_p_s8(a0, b0, g), acc[m]);
+            acc[4 + m] = fmaf(d, (float)vmladavq_p_s8(a1, b1, g), acc[4 + m]);
+        }
+    }
+    *s = lk__hsum8(acc);
+}
+/* lk__vec_dot_q4_0_q8_0_ref (lk__legacy_dot, bits 4): the block's exact
+ * integer sum, then sum += (float)isum * dx * dy. Nibbles: byte j holds
+ * element j (low) and j + 16 (high), each stored + 8. */
+static void lk__vd_q4_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    const int8x16_t k8 = vdupq_n_s8(8);
+    float sum = 0.0f;
+    int64_t i;
+    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
+        const uint8x16_t q = vld1q_u8(x + 2);
+        const int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), k8), hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), k8);
+        const int32_t isum = vmladavaq_s8(vmladavq_s8(lo, vld1q_s8((const int8_t *)(y + 2))), hi, vld1q_s8((const int8_t *)(y + 18)));
+        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+    }
+    *s = sum;
+}
+#if (__ARM_FEATURE_MVE & 2)
+/* lk__vec_dot_f32_ref: rows of a multiple of 16 in 16 fma lanes (4 vectors
+ * of 4), lk__hsum16; others ggml's order (lk__dot64_ref's 4 x 16 lanes,
+ * 4 lanes per vector, then lk__vdot_tail) */
+static void lk__vd_f32_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = (const float *)vx, *y = (const float *)vy;
+    float a[4][16];
+    int64_t i;
+    int j, l;
+    if (n % 16 == 0) {
+        float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
+        for (i = 0; i < n; i += 16) {
+            v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
+            v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+            v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+            v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+        }
+        vst1q_f32(a[0], v0); vst1q_f32(a[0] + 4, v1); vst1q_f32(a[0] + 8, v2); vst1q_f32(a[0] + 12, v3);
+        *s = lk__hsum16(a[0]);
+        return;
+    }
+    if (n >= 64) {
+        const int64_t n64 = n & ~(int64_t)63;
+        for (j = 0; j < 4; j++) {   /* group j: lanes 16j .. 16j + 15 of every 64 */
+            float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
+            for (i = 16 * j; i < n64; i += 64) {
+                v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
+                v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+                v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+                v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+            }
+            vst1q_f32(a[j], v0); vst1q_f32(a[j] + 4, v1); vst1q_f32(a[j] + 8, v2); vst1q_f32(a[j] + 12, v3);
+        }
+        for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
+        *s = lk__vdot_tail(lk__hsum16(a[0]), x, 0, y, 0, n64, n, 0);
+        return;
+    }
+    *s = lk__vdot_tail(0.0f, x, 0, y, 0, 0, n, 0);
+}
+#else
+#define lk__vd_f32_mve lk__vec_dot_f32_ref
+#endif
+#define lk__vd_q8_0_mcu lk__vd_q8_0_mve
+#define lk__vd_q4_0_mcu lk__vd_q4_0_mve
+#define lk__vd_f32_mcu lk__vd_f32_mve
+#endif /* LK__MVE */
+
+/* ---- the DSP extension (Cortex-M4/M7/M33): SXTB16 sign-extends bytes 0
+ * and 2 of a word (or 1 and 3, rotated by 8) into two 16-bit halves, SMLAD
+ * multiplies both halves pairwise and adds the two products to an int32:
+ * four int8 products per two SMLADs, exact. Same results as the references
+ * (tests/test_mcu.c on qemu's mps2-an386). */
+#if defined(LK__DSP)
+static uint32_t lk__ror8(uint32_t v) { return v >> 8 | v << 24; }
+/* sum of the four products of the int8 quadruples a, b */
+static int32_t lk__dot4_dsp(uint32_t a, uint32_t b, int32_t acc) {
+    return __smlad(__sxtb16(a), __sxtb16(b), __smlad(__sxtb16(lk__ror8(a)), __sxtb16(lk__ror8(b)), acc));
+}
+/* lk__vec_dot_q8_0_q8_0_ref: lane m = the products 4m..4m+3 */
+static void lk__vd_q8_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    int m;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
+        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+        for (m = 0; m < 8; m++) acc[m] = fmaf(d, (float)lk__dot4_dsp(lk__ld32(x + 2 + 4 * m), lk__ld32(y + 2 + 4 * m), 0), acc[m]);
+    }
+    *s = lk__hsum8(acc);
+}
+/* lk__vec_dot_q4_0_q8_0_ref: the exact block sum, then sum += (float)isum * dx * dy;
+ * four nibbles at a time, minus 8 per byte (SSUB8) */
+static void lk__vd_q4_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float sum = 0.0f;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
+        int32_t isum = 0;
+        for (j = 0; j < 16; j += 4) {
+            const uint32_t q = lk__ld32(x + 2 + j);
+            isum = lk__dot4_dsp((uint32_t)__ssub8(q & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 2 + j), isum);              /* elements j..j+3   */
+            isum = lk__dot4_dsp((uint32_t)__ssub8(q >> 4 & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 18 + j), isum);        /* elements j+16..j+19 */
+        }
+        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+    }
+    *s = sum;
+}
+#define lk__vd_q8_0_mcu lk__vd_q8_0_dsp
+#define lk__vd_q4_0_mcu lk__vd_q4_0_dsp
+#define lk__vd_f32_mcu lk__vec_dot_f32_ref
+#endif /* LK__DSP */
+LK__STRICT_FP_END   /* 15.7a, 15.7b and the Cortex-M kernels of 15.7s */
 /* q4_K / q5_K: 12 packed bytes -> 8 six-bit scales and 8 mins */
 static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
     uint32_t u[3], a[4];
@@ -7794,7 +7801,7 @@ static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, 
 #endif
 #define LK__DOT(name, x86, arm) \
     static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
-/* the three with a Cortex-M kernel (Helium or DSP, 15.7a) take it there */
+/* the three with a Cortex-M kernel (Helium or DSP, at the start of 15.7s) take it there */
 #if defined(LK__MVE) || defined(LK__DSP)
 #define LK__DOTM(name, x86, arm, mcu) \
     static void name(int64_t n, float *s, const void *x, const void *y) { mcu(n, s, x, y); }
