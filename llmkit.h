@@ -7690,72 +7690,52 @@ static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
 }
 /* K-quants: per sub-block integer dots times the integer scale in 4 int32
  * lanes, one float fma per super-block; min / offset terms in integers */
-/* reference: lk__vec_dot_q4_K_q8_K_ref (15.7a) */
-static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+/* q4_K and q5_K in one kernel, as on x86 (q5: a constant at each call).
+ * Both blocks start with d, dmin, scales[12]; q5_K then has qh[32], its
+ * fifth bits, before qs.
+ * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
+LK__AINL void lk__vd_q45_K_a(int64_t n, float *s, const void *vx, const void *vy, int q5) {
+    const unsigned char *x = LK__CAST(const unsigned char *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const uint8x16_t m4 = vdupq_n_u8(15);
-    float32x4_t acc = vdupq_n_f32(0.0f);
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        uint8_t sc[8], mn[8];
-        const uint8_t *q4 = x[i].qs;
-        const int8_t *q8 = y[i].qs;
-        int32x4_t ai = vdupq_n_s32(0);
-        int j, h, sm = 0;
-        lk__k4_scales(x[i].scales, sc, mn);
-        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
-        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
-            int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
-            for (h = 0; h < 2; h++) {
-                uint8x16_t q = vld1q_u8(q4 + 16 * h);
-                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vandq_u8(q, m4)), vld1q_s8(q8 + 16 * h));
-                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), vld1q_s8(q8 + 32 + 16 * h));
-            }
-            ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
-            ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
-        }
-        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
-        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
-    }
-    *s = summ + vaddvq_f32(acc);
-}
-/* reference: lk__vec_dot_q5_K_q8_K_ref (15.7a) */
-static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    const size_t bsz = q5 ? sizeof(lk_block_q5_K) : sizeof(lk_block_q4_K);
     int64_t i, nb = n / LK_QK_K;
     const uint8x16_t m4 = vdupq_n_u8(15), one = vdupq_n_u8(1);
     float32x4_t acc = vdupq_n_f32(0.0f);
     float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
+    for (i = 0; i < nb; i++, x += bsz) {
         uint8_t sc[8], mn[8];
-        const uint8_t *q4 = x[i].qs;
+        uint16_t dh[2];   /* d, dmin */
+        const uint8_t *q4 = x + (q5 ? 48 : 16);
         const int8_t *q8 = y[i].qs;
         uint8x16_t hb[2];
         int32x4_t ai = vdupq_n_s32(0);
         int j, h, sm = 0;
-        hb[0] = vld1q_u8(x[i].qh); hb[1] = vld1q_u8(x[i].qh + 16);
-        lk__k4_scales(x[i].scales, sc, mn);
+        memcpy(dh, x, 4);
+        hb[0] = q5 ? vld1q_u8(x + 16) : vdupq_n_u8(0); hb[1] = q5 ? vld1q_u8(x + 32) : vdupq_n_u8(0);
+        lk__k4_scales(x + 4, sc, mn);
         for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
         for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
             int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
             for (h = 0; h < 2; h++) {
-                uint8x16_t q = vld1q_u8(q4 + 16 * h);
-                uint8x16_t h0 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j))), one), 4);
-                uint8x16_t h1 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j - 1))), one), 4);
-                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vorrq_u8(vandq_u8(q, m4), h0)), vld1q_s8(q8 + 16 * h));
-                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(q, 4), h1)), vld1q_s8(q8 + 32 + 16 * h));
+                const uint8x16_t q = vld1q_u8(q4 + 16 * h);
+                uint8x16_t lo = vandq_u8(q, m4), hi = vshrq_n_u8(q, 4);
+                if (q5) {   /* 5th bit: qh bit 2j for the low nibbles, 2j+1 for the high */
+                    lo = vorrq_u8(lo, vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j))), one), 4));
+                    hi = vorrq_u8(hi, vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j - 1))), one), 4));
+                }
+                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(lo), vld1q_s8(q8 + 16 * h));
+                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(hi), vld1q_s8(q8 + 32 + 16 * h));
             }
             ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
             ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
         }
-        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
-        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(dh[0]) * y[i].d), vcvtq_f32_s32(ai));
+        summ -= (lk__h2f_a(dh[1]) * y[i].d) * (float)sm;
     }
     *s = summ + vaddvq_f32(acc);
 }
+static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) { lk__vd_q45_K_a(n, s, vx, vy, 0); }
+static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) { lk__vd_q45_K_a(n, s, vx, vy, 1); }
 /* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
 static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
