@@ -5103,8 +5103,9 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
 }
 
 /* tasks a product is cut into (handed out dynamically): 4 per thread, 8
- * for prefill row tiles, whose last task otherwise left a thread idle for
- * ~6 % of Gemma 3's prefill; decode and interleaved rows measured best at 4 */
+ * for prefill row tiles, where with 4 the last task leaves a thread idle
+ * for a noticeable part of the product; decode and interleaved rows gain
+ * nothing from more than 4 */
 static int lk__mm_chunks(const lk__matmul_job *j, int nt) {
     const int64_t units = j->r8 ? j->n_out / 8 : j->n_out, ch = (int64_t)(j->n_cols > 1 && !j->r8 ? 8 : 4) * nt;
     return (int)(units < ch ? units : ch);
@@ -5181,9 +5182,9 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
     }
     job.tile = lk__tile_kernel(W->type, 0);
     /* 1 column (decode) keeps one row at a time: a single sequential weight
-     * stream measured faster than several interleaved rows (4096-wide rows
-     * by 2x; for the 64-wide rows of stories260K the two were equal; f16
-     * gets several rows in one stream from LK_LAYOUT_R8 instead), except
+     * stream is faster than several rows read side by side (much faster on
+     * wide rows, no slower on the 64-wide rows of stories260K; f16 gets
+     * several rows in one stream from LK_LAYOUT_R8 instead), except
      * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
      * stories260K's 172) run four rows interleaved */
     job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? lk__tile_kernel(W->type, 1) : NULL;
@@ -6600,7 +6601,7 @@ LK__AINL uint32_t lk__ld32_x(const unsigned char *p) { uint32_t v; memcpy(&v, p,
 /* the two f16 at p (little-endian) as floats in lanes 0, 1 (one load, one conversion) */
 LK__AINL __m128 lk__h2f2_x(const unsigned char *p) { int32_t v; memcpy(&v, p, 4); return _mm_cvtph_ps(_mm_cvtsi32_si128(v)); }
 #ifndef LK__PFB
-#define LK__PFB 2048   /* decode prefetch distance, bytes (SmolLM2 / Gemma 3 tg: 2048-4096 measured 5-10 % above 512) */
+#define LK__PFB 2048   /* decode prefetch distance, bytes (a few KiB ahead: a short distance such as 512 does not hide the memory latency) */
 #endif
 /* decode streams each weight row once: fetch the block LK__PFB bytes ahead (bytes: its size) */
 LK__AINL void lk__prefetch_blk(const unsigned char *p, size_t bytes) {
@@ -6651,11 +6652,8 @@ static __m256i lk__bits32_x(uint32_t b) {
 #endif
 }
 
-/* K-quants: per super-block 8 int32 lanes of (scale * partial dot) sums,
- * then acc = fma(d, lanes, acc); min / offset terms in scalar integers. */
-/* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
+/* q2_K's scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
-/* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
 /* f32 / f16 dots (semantics and scalar reference: lk__vdot_flt_ref in
  * 15.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
  * others in ggml's vec_dot order (lk__dot64, then lk__vdot_tail) */
@@ -7385,7 +7383,7 @@ static void lk__vd_q3_K_t(int64_t n, float *s, const void *x, const void *y) {
 static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
-/* AVX2's 16 registers: q3_K / q2_K as two 2 x 4 tiles (measured 1.2-1.6x faster than one 4 x 4 that spills) */
+/* AVX2's 16 registers: q3_K / q2_K as two 2 x 4 tiles (one 4 x 4 tile spills registers to the stack and is slower) */
 #if defined(LK__X86_512)
 #define LK__T44_RP(fn) fn(n, w, ws, a, as, y, ys, LK__TR, LK__TC)
 #else
@@ -7529,9 +7527,9 @@ static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const uns
  * C <= LK__R8_NC columns. Per half (4 rows; 32 bytes between rows, 128
  * between a row's blocks of 16), 1 column reads its blocks in one sequential
  * stream with 8 fma chains in flight (lk__tile_flt4x1_xb): one row at a time
- * is bound by its 128-long chain (~8 bytes a cycle), and 4 rows of a plain
- * matrix are 4 streams, which measured slower than one on this VM. More
- * columns: 4 x 4 zmm tiles (lk__tile_flt_xb). */
+ * is bound by the latency of its chain of dependent fma, and 4 rows of a
+ * plain matrix are 4 streams, slower than one. More columns: 4 x 4 zmm
+ * tiles (lk__tile_flt_xb). */
 static void lk__r8_f16_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                            float *y, int64_t ys, int C) {
     int hf, c;
