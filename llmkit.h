@@ -47,7 +47,8 @@
  *    7. Quantization                              7a float, legacy and K-quant formats, matmul
  *                                                 7b IQ and ternary formats
  *                                                 7c model quantization (lk_quantize_gguf)
- *                                                 (15.7s: the SIMD kernels of 7a and 7b)
+ *                                                 (15.7s: the SIMD kernels of 7a and 7b: x86,
+ *                                                 NEON, Cortex-M; the kernel table)
  *    8. Ops                                       norms, RoPE, activations, softmax
  *    9. Attention                                 one core over a KV view
  *   10. KV cache                                  storage types (15.10), policies (15.10p)
@@ -73,12 +74,18 @@
  *                           family loops: lk__legacy_* (q4/q5), lk__q8_*, lk__kq_dot
  *                           (K-quants); lk__iq_group / _to_float / _dot (IQ2, IQ3, IQ1)
  *                           and lk__<type>_* (IQ4, TQ) in 15.7b
- *   a format's SIMD         15.7s: lk__tile_*_x86 (x86), lk__vd_*_arm (NEON); the
- *                           LK__DOT rows pick per machine. Every reference names its
- *                           SIMD kernels and every kernel its reference.
- *   matmul                  lk_matmul (15.7a); interleaved rows (LK_LAYOUT_R8): lk_repack_r8,
- *                           the layouts and references lk__r8_<type>_ref (15.7r, in 15.7a),
- *                           the kernels lk__r8_<type>_x86 (15.7s), the load-time repack
+ *   a format's SIMD         the kernel table lk__kernel_table (end of 15.7s): for each
+ *                           target (x86, NEON, Cortex-M, none) a row per type naming its
+ *                           dot product, tiles and interleaved-row kernel. The kernels
+ *                           (15.7s): lk__vd_<t>_t and the tile families lk__tile_<f>_x86
+ *                           (x86), lk__vd_<t>_arm (NEON), lk__vd_<t>_mve / _dsp
+ *                           (Cortex-M). Every reference names its SIMD kernels and every
+ *                           kernel its reference.
+ *   matmul                  lk_matmul (15.7a), with the kernels of the weight type's row
+ *                           of lk__kernel_table; interleaved rows (LK_LAYOUT_R8):
+ *                           lk_repack_r8, the layouts LK__R8_<type> and references
+ *                           lk__r8_<type>_ref (15.7r, in 15.7a), the kernels
+ *                           lk__r8_<type>_x86 (15.7s), the load-time repack
  *                           lk__model_repack (15.13)
  *   the tokenizer           lk_vocab_load (its steps: lk__vocab_*), lk_tokenize (15.12)
  *   chat templates          lk__chat_families (a row per family: its rules), lk__chat_detect
@@ -99,9 +106,10 @@
  *                           same rows (lk_options, lk_option_help)
  *
  * DESIGN NOTES
- *   Tables, not if-chains: a type is a row of lk__type_table, an architecture
- *   a row of lk__archs, a KV policy a row of lk__kv_policies, an option a row
- *   of its params_set table. A new one is a new row plus any truly new code.
+ *   Tables, not if-chains: a type is a row of lk__type_table (and its SIMD
+ *   kernels a row of lk__kernel_table), an architecture a row of lk__archs,
+ *   a KV policy a row of lk__kv_policies, an option a row of its params_set
+ *   table. A new one is a new row plus any truly new code.
  *   Arithmetic follows ggml's, op for op, including which kernel ggml
  *   dispatches (tinyBLAS 16-lane rows for batched F32/F16, vec_dot order for
  *   other widths, 8-lane integer sums for q8_0): that is what makes logits
@@ -2419,7 +2427,9 @@ LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void
 /* --------------------------------------------------------------------------
  * 15.4 Types
  * -------------------------------------------------------------------------- */
-/* 7a kernels (defined in 15.7a; the dots dispatch to 15.7s) */
+/* 7a kernels (defined in 15.7a; the dots lk__vec_dot_<type> are dispatchers,
+ * defined in 15.7s, that run the kernel table's kernel for the type, else
+ * the scalar reference lk__vec_dot_<type>_ref) */
 #define LK__FLT_PROTO(t) static void lk__to_float_##t(const void *x, float *y, int64_t n); \
     static void lk__from_float_##t(const float *x, void *y, int64_t n); static void lk__vec_dot_##t(int64_t n, float *s, const void *x, const void *y);
 #define LK__ROW_PROTO(t) static void lk__dequantize_row_##t(const void *x, float *y, int64_t n);
@@ -2440,7 +2450,7 @@ LK__QUANT_PROTO(q2_K) LK__QUANT_PROTO(q3_K) LK__QUANT_PROTO(q4_K) LK__QUANT_PROT
 #undef LK__QUANT_PROTO
 #undef LK__DOT_PROTO
 #ifndef LLMKIT_NO_IQ
-/* 7b. IQ and ternary kernels (defined in 15.7b) */
+/* 7b. IQ and ternary kernels (defined in 15.7b; the dots dispatch in 15.7s) */
 #define LK__IQ_PROTO(t) \
     static void lk__##t##_to_float(const void *x, float *y, int64_t n); \
     static void lk__##t##_vec_dot(int64_t n, float *s, const void *x, const void *y);
@@ -2456,7 +2466,7 @@ LK__IQ_QUANT_PROTO(tq1_0) LK__IQ_QUANT_PROTO(tq2_0)
 #undef LK__IQ_QUANT_PROTO
 #endif
 /* compiled-out kernels leave their table entries NULL (the type stays known;
- * using it reports LK_ERR_UNSUPPORTED) */
+ * using it reports LK_ERR_UNSUPPORTED); LK__IQK serves the kernel table too */
 #ifndef LLMKIT_NO_IQ
 #define LK__NO_IQ_HINT ""
 #define LK__IQK(f) f
@@ -2469,7 +2479,9 @@ LK__IQ_QUANT_PROTO(tq1_0) LK__IQ_QUANT_PROTO(tq2_0)
 #else
 #define LK__QZ(f) NULL
 #endif
-/* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns) */
+/* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns; vec_dot names
+ * the type's dispatcher, which runs the kernel table's SIMD kernel where
+ * this build has one: lk__kernel_table, 15.7s) */
 static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* name        blck  bytes  quant  to_float  from_float  vec_dot  vec_dot_type */
     /*  0 */ { "f32",       1,   4, 0, lk__to_float_f32, lk__from_float_f32, lk__vec_dot_f32, LK_TYPE_F32 },
@@ -2512,7 +2524,6 @@ static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* 37 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 38 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
 };
-#undef LK__IQK
 #undef LK__QZ
 /* LK__TYPE_TABLE_END */
 
@@ -3648,12 +3659,40 @@ ioerr:
 /* 15.7s forward declarations (used by lk_matmul) */
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n);
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
-/* tile kernel: LK__TR weight rows (stride ws) x LK__TC activation columns
- * (stride as) -> y[c * ys + r]; NULL where a type has none */
+/* A row of the kernel table (lk__kernel_table, at the end of 15.7s: one
+ * row per type, filled once per target), what this build runs for a type:
+ *   vec_dot  its dot product, which lk__type_table's dispatcher for the
+ *            type calls (15.7s); NULL: the scalar reference
+ *   tile     LK__TR weight rows (stride ws) x LK__TC activation columns
+ *            (stride as) -> y[c * ys + r], running the variant `kind` of a
+ *            kernel family (the families' enums, 15.7s); NULL: none
+ *   tile1    the same family at LK__TR rows x 1 column
+ *   kind     the variant tile and tile1 run (0 for families of one type)
+ *   r8       the type's interleaved-row layout (LK_LAYOUT_R8, 15.7r):
+ *            elements per block (0: no layout), bytes of a group's block,
+ *            the repack of one group, the scalar reference kernel
+ *   r8_simd  the SIMD kernel of that layout; NULL: the reference runs, and
+ *            lk_model_load_* keeps the type's matrices in rows */
 #define LK__TR 4
 #define LK__TC 4
-typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
-static lk__tile_fn lk__tile_kernel(int type, int one_col);   /* LK__TR x LK__TC, or LK__TR x 1 */
+typedef void (*lk__tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind);
+/* 8 rows (group g) x C <= LK__R8_NC columns (stride as) -> y[c * ys + r];
+ * for q8_0 columns ysum[2 (c nbk + i)] = 8 * (sum of column c's block i
+ * quants), for kernels that fold the -8 offset in at the end, and
+ * ysum[2 (c nbk + i) + 1] = the block's d as f32 (its bits) */
+typedef void (*lk__r8_fn)(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                          float *y, int64_t ys, int C);
+/* one group of 8 rows (row_bytes apart) of nb layout blocks -> dst */
+typedef void (*lk__repack_fn)(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb);
+typedef struct lk__r8_layout { int64_t qk; size_t blk; lk__repack_fn repack; lk__r8_fn ref; } lk__r8_layout;
+typedef struct lk__kernels {
+    lk_vec_dot_fn vec_dot;
+    lk__tile_fn tile, tile1;
+    int kind;
+    lk__r8_layout r8;
+    lk__r8_fn r8_simd;
+} lk__kernels;
+static const lk__kernels *lk__kernels_of(lk_type type);   /* the type's row (an all-NULL row for unknown types) */
 
 LK__STRICT_FP_BEGIN
 
@@ -4125,7 +4164,8 @@ static void lk__q8_dequantize(const void *vx, float *y, int64_t n, int with_sum)
 }
 
 /* The legacy formats' entries in the type table. SIMD kernels: lk__vd_<type>_t
- * (x86; q4_0 and q8_0 also lk__vd_<type>_arm, NEON); LK__DOT (15.7s) picks. */
+ * (x86; q4_0 and q8_0 also lk__vd_<type>_arm, NEON, and lk__vd_<type>_mve /
+ * _dsp, Cortex-M); the kernel table (15.7s) picks. */
 static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n) { lk__legacy_quantize(x, y, n, 4, 0); }
 static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n) { lk__q8_quantize(x, y, n, 0); }
 #ifndef LLMKIT_NO_QUANTIZE
@@ -4156,143 +4196,6 @@ static LK__UNUSED void lk__vec_dot_q8_0_q8_0_ref(int64_t n, float *s, const void
         lk__lanes8((const int8_t *)(x + 2), (const int8_t *)(y + 2), LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y)), acc);
     *s = lk__hsum8(acc);
 }
-
-/* ---- Helium (MVE, Cortex-M55/M85): the dot products a microcontroller
- * model runs, each bit for bit its scalar reference above (tests/test_mve.c
- * runs them under qemu's mps3-an547). Integer parts are exact whatever the
- * order (VMLADAV: multiply pairs of int8 lanes, sum across the vector into
- * a 32-bit scalar; the predicated form sums only the lanes whose bits are
- * set, which gives ggml's 4-element partial sums); float parts repeat the
- * reference's operations in its order: VFMA lanes are the reference's fmaf
- * accumulators (fused, one rounding, as fmaf). */
-#if defined(LK__MVE)
-/* lk__vec_dot_q8_0_q8_0_ref: lane m of the 8 = the products 4m..4m+3 */
-static void lk__vd_q8_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-    int64_t i;
-    int m;
-    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
-        const int8x16_t a0 = vld1q_s8((const int8_t *)(x + 2)), a1 = vld1q_s8((const int8_t *)(x + 18));
-        const int8x16_t b0 = vld1q_s8((const int8_t *)(y + 2)), b1 = vld1q_s8((const int8_t *)(y + 18));
-        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-        for (m = 0; m < 4; m++) {
-            const mve_pred16_t g = (mve_pred16_t)(0xFu << (4 * m));   /* byte lanes 4m..4m+3 */
-            acc[m] = fmaf(d, (float)vmladavq_p_s8(a0, b0, g), acc[m]);
-            acc[4 + m] = fmaf(d, (float)vmladavq_p_s8(a1, b1, g), acc[4 + m]);
-        }
-    }
-    *s = lk__hsum8(acc);
-}
-/* lk__vec_dot_q4_0_q8_0_ref (lk__legacy_dot, bits 4): the block's exact
- * integer sum, then sum += (float)isum * dx * dy. Nibbles: byte j holds
- * element j (low) and j + 16 (high), each stored + 8. */
-static void lk__vd_q4_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    const uint8x16_t m4 = vdupq_n_u8(15);
-    const int8x16_t k8 = vdupq_n_s8(8);
-    float sum = 0.0f;
-    int64_t i;
-    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
-        const uint8x16_t q = vld1q_u8(x + 2);
-        const int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), k8), hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), k8);
-        const int32_t isum = vmladavaq_s8(vmladavq_s8(lo, vld1q_s8((const int8_t *)(y + 2))), hi, vld1q_s8((const int8_t *)(y + 18)));
-        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-    }
-    *s = sum;
-}
-#if (__ARM_FEATURE_MVE & 2)
-/* lk__vec_dot_f32_ref: rows of a multiple of 16 in 16 fma lanes (4 vectors
- * of 4), lk__hsum16; others ggml's order (lk__dot64_ref's 4 x 16 lanes,
- * 4 lanes per vector, then lk__vdot_tail) */
-static void lk__vd_f32_mve(int64_t n, float *s, const void *vx, const void *vy) {
-    const float *x = (const float *)vx, *y = (const float *)vy;
-    float a[4][16];
-    int64_t i;
-    int j, l;
-    if (n % 16 == 0) {
-        float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
-        for (i = 0; i < n; i += 16) {
-            v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
-            v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
-            v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
-            v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
-        }
-        vst1q_f32(a[0], v0); vst1q_f32(a[0] + 4, v1); vst1q_f32(a[0] + 8, v2); vst1q_f32(a[0] + 12, v3);
-        *s = lk__hsum16(a[0]);
-        return;
-    }
-    if (n >= 64) {
-        const int64_t n64 = n & ~(int64_t)63;
-        for (j = 0; j < 4; j++) {   /* group j: lanes 16j .. 16j + 15 of every 64 */
-            float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
-            for (i = 16 * j; i < n64; i += 64) {
-                v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
-                v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
-                v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
-                v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
-            }
-            vst1q_f32(a[j], v0); vst1q_f32(a[j] + 4, v1); vst1q_f32(a[j] + 8, v2); vst1q_f32(a[j] + 12, v3);
-        }
-        for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
-        *s = lk__vdot_tail(lk__hsum16(a[0]), x, 0, y, 0, n64, n, 0);
-        return;
-    }
-    *s = lk__vdot_tail(0.0f, x, 0, y, 0, 0, n, 0);
-}
-#else
-#define lk__vd_f32_mve lk__vec_dot_f32_ref
-#endif
-#define lk__vd_q8_0_mcu lk__vd_q8_0_mve
-#define lk__vd_q4_0_mcu lk__vd_q4_0_mve
-#define lk__vd_f32_mcu lk__vd_f32_mve
-#endif /* LK__MVE */
-
-/* ---- the DSP extension (Cortex-M4/M7/M33): SXTB16 sign-extends bytes 0
- * and 2 of a word (or 1 and 3, rotated by 8) into two 16-bit halves, SMLAD
- * multiplies both halves pairwise and adds the two products to an int32:
- * four int8 products per two SMLADs, exact. Same results as the references
- * (tests/test_mve.c on qemu's mps2-an386). */
-#if defined(LK__DSP)
-static uint32_t lk__ror8(uint32_t v) { return v >> 8 | v << 24; }
-/* sum of the four products of the int8 quadruples a, b */
-static int32_t lk__dot4_dsp(uint32_t a, uint32_t b, int32_t acc) {
-    return __smlad(__sxtb16(a), __sxtb16(b), __smlad(__sxtb16(lk__ror8(a)), __sxtb16(lk__ror8(b)), acc));
-}
-/* lk__vec_dot_q8_0_q8_0_ref: lane m = the products 4m..4m+3 */
-static void lk__vd_q8_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-    int64_t i;
-    int m;
-    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
-        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-        for (m = 0; m < 8; m++) acc[m] = fmaf(d, (float)lk__dot4_dsp(lk__ld32(x + 2 + 4 * m), lk__ld32(y + 2 + 4 * m), 0), acc[m]);
-    }
-    *s = lk__hsum8(acc);
-}
-/* lk__vec_dot_q4_0_q8_0_ref: the exact block sum, then sum += (float)isum * dx * dy;
- * four nibbles at a time, minus 8 per byte (SSUB8) */
-static void lk__vd_q4_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
-    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
-    float sum = 0.0f;
-    int64_t i;
-    int j;
-    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
-        int32_t isum = 0;
-        for (j = 0; j < 16; j += 4) {
-            const uint32_t q = lk__ld32(x + 2 + j);
-            isum = lk__dot4_dsp((uint32_t)__ssub8(q & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 2 + j), isum);              /* elements j..j+3   */
-            isum = lk__dot4_dsp((uint32_t)__ssub8(q >> 4 & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 18 + j), isum);        /* elements j+16..j+19 */
-        }
-        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
-    }
-    *s = sum;
-}
-#define lk__vd_q8_0_mcu lk__vd_q8_0_dsp
-#define lk__vd_q4_0_mcu lk__vd_q4_0_dsp
-#define lk__vd_f32_mcu lk__vec_dot_f32_ref
-#endif /* LK__DSP */
 
 /* ---- K-quants: 256-element super-blocks ------------------------------------ */
 /* Round to nearest (ties to even) through the float mantissa, exactly as
@@ -4841,7 +4744,7 @@ static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, i
         for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
 }
 
-/* SIMD: lk__vd_q2_K_t (x86); LK__DOT (15.7s) picks one */
+/* SIMD: lk__vd_q2_K_t (x86); the kernel table (15.7s) picks */
 static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4940,7 +4843,8 @@ static void lk__kq_dot(lk_type t, size_t bytes, int64_t n, float *s, const void 
     *s = sumf;
 }
 /* SIMD: lk__vd_q3_K_t, lk__vd_q4_K_t, lk__vd_q5_K_t, lk__vd_q6_K_t (x86);
- * lk__vd_q4_K_arm, lk__vd_q5_K_arm, lk__vd_q6_K_arm (NEON); LK__DOT (15.7s) picks one */
+ * lk__vd_q4_K_arm, lk__vd_q5_K_arm, lk__vd_q6_K_arm (NEON); the kernel
+ * table (15.7s) picks */
 static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q3_K, sizeof(lk_block_q3_K), n, s, x, y); }
 static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q4_K, sizeof(lk_block_q4_K), n, s, x, y); }
 static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q5_K, sizeof(lk_block_q5_K), n, s, x, y); }
@@ -5065,11 +4969,12 @@ static LK__UNUSED void lk__r8_q4_K_ref(int64_t n, const unsigned char *g, const 
  * into lane i % 16 by fma, lanes reduced by lk__hsum16), so an F16 matrix
  * gives the same bits in either layout. SIMD: lk__r8_f16_x86. */
 #define LK__R8_F16_BLK 256  /* bytes of a group per 16 elements: 8 rows x 32 */
-static void lk__repack_f16_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t n) {   /* one group */
+static void lk__repack_f16_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb) {   /* one group, nb blocks of 16 */
+    const int64_t n = 16 * nb;
     int64_t k;
     int r;
     for (r = 0; r < 8; r++)
-        for (k = 0; k < n / 16; k++) memcpy(dst + (size_t)(r / 4) * 8 * (size_t)n + 128 * (size_t)k + 32 * (size_t)(r % 4), src + (size_t)r * row_bytes + 32 * (size_t)k, 32);
+        for (k = 0; k < nb; k++) memcpy(dst + (size_t)(r / 4) * 8 * (size_t)n + 128 * (size_t)k + 32 * (size_t)(r % 4), src + (size_t)r * row_bytes + 32 * (size_t)k, 32);
 }
 /* y[0..7] = the group's 8 rows . one f16 column a (reference) */
 static LK__UNUSED void lk__r8_f16_ref(int64_t n, const unsigned char *g, const unsigned char *a, float *y) {
@@ -5086,12 +4991,7 @@ static LK__UNUSED void lk__r8_f16_ref(int64_t n, const unsigned char *g, const u
         y[r] = lk__hsum16(acc);
     }
 }
-/* 8 rows (group g) x C <= LK__R8_NC columns (stride as) -> y[c * ys + r];
- * for q8_0 columns ysum[2 (c nbk + i)] = 8 * (sum of column c's block i
- * quants), for kernels that fold the -8 offset in at the end, and
- * ysum[2 (c nbk + i) + 1] = the block's d as f32 (its bits) */
-typedef void (*lk__r8_fn)(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
-                          float *y, int64_t ys, int C);
+/* the references as group kernels (lk__r8_fn): one column at a time */
 static LK__UNUSED void lk__r8_q4_0_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                                         float *y, int64_t ys, int C) {
     int c;
@@ -5110,19 +5010,20 @@ static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const
     (void)ysum; (void)nbk;
     for (c = 0; c < C; c++) lk__r8_q4_K_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
-static lk__r8_fn lk__r8_kernel(lk_type type);   /* 15.7s: SIMD where compiled, else the reference */
-/* a layout block: its elements per row (rows must hold a whole number of
- * them; 0: the type has no layout) and a group's bytes per block */
-static int64_t lk__r8_qk(lk_type type) { return type == LK_TYPE_Q4_0 ? 32 : type == LK_TYPE_Q4_K ? LK_QK_K : type == LK_TYPE_F16 ? 16 : 0; }
-static size_t lk__r8_blk(lk_type type) {
-    return type == LK_TYPE_Q4_0 ? LK__R8_Q4_0_BLK : type == LK_TYPE_Q4_K ? LK__R8_Q4_K_BLK : type == LK_TYPE_F16 ? LK__R8_F16_BLK : 0;
-}
-LKDEF int lk_repack_r8_supported(lk_type type) { return lk__r8_qk(type) != 0; }
+/* The layouts as the kernel table's r8 column (lk__r8_layout): a block's
+ * elements per row (rows hold a whole number of them), a group's bytes per
+ * block, the repack, the reference. Every target's table names them (the
+ * layout exists in every build; only its SIMD kernel is the target's). */
+#define LK__R8_NONE { 0, 0, NULL, NULL }
+#define LK__R8_Q4_0 { 32, LK__R8_Q4_0_BLK, lk__repack_q4_0_r8, lk__r8_q4_0_refc }
+#define LK__R8_Q4_K { LK_QK_K, LK__R8_Q4_K_BLK, lk__repack_q4_K_r8, lk__r8_q4_K_refc }
+#define LK__R8_F16 { 16, LK__R8_F16_BLK, lk__repack_f16_r8, lk__r8_f16_refc }
+LKDEF int lk_repack_r8_supported(lk_type type) { return lk__kernels_of(type)->r8.qk != 0; }
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
-    const int64_t qk = W ? lk__r8_qk(W->type) : 0;
+    const lk__r8_layout *L = W ? &lk__kernels_of(W->type)->r8 : NULL;
     uint64_t n;
-    if (!qk || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % qk) return 0;
-    if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / qk), lk__r8_blk(W->type), &n) || n > SIZE_MAX) return 0;
+    if (!L || !L->qk || W->ne[0] <= 0 || W->ne[1] < 0 || W->ne[1] % 8 || W->ne[0] % L->qk) return 0;
+    if (!lk__mul_ok((uint64_t)(W->ne[1] / 8) * (uint64_t)(W->ne[0] / L->qk), L->blk, &n) || n > SIZE_MAX) return 0;
     return (size_t)n;
 }
 typedef struct lk__repack_job { const lk_tensor *W; unsigned char *dst; size_t gbytes; } lk__repack_job;
@@ -5132,10 +5033,8 @@ static void lk__repack_task(void *arg, int task, int n_tasks) {   /* groups [g0,
     int64_t g;
     for (g = g0; g < g1; g++) {
         const unsigned char *src = LK__CAST(const unsigned char *, j->W->data) + (size_t)g * 8 * j->W->nb[1];
-        unsigned char *o = j->dst + (size_t)g * j->gbytes;
-        if (j->W->type == LK_TYPE_Q4_0) lk__repack_q4_0_r8(src, j->W->nb[1], o, j->W->ne[0] / 32);
-        else if (j->W->type == LK_TYPE_F16) lk__repack_f16_r8(src, j->W->nb[1], o, j->W->ne[0]);
-        else lk__repack_q4_K_r8(src, j->W->nb[1], o, j->W->ne[0] / LK_QK_K);
+        const lk__r8_layout *L = &lk__kernels_of(j->W->type)->r8;
+        L->repack(src, j->W->nb[1], j->dst + (size_t)g * j->gbytes, j->W->ne[0] / L->qk);
     }
 }
 LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_tensor *out) {
@@ -5149,9 +5048,9 @@ LKDEF lk_status lk_repack_r8(const lk_tensor *W, void *dst, size_t dst_size, lk_
     if (W->layout != LK_LAYOUT_ROWS || W->ne[2] != 1 || W->ne[3] != 1 || W->ne[1] % 8 || W->ne[0] <= 0 ||
         W->nb[1] != lk_row_size(W->type, W->ne[0]))
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: W must be a contiguous 2-D %s matrix in rows with a multiple of 8 rows", lk_type_name(W->type));
-    if (W->ne[0] % lk__r8_qk(W->type))
+    if (W->ne[0] % lk__kernels_of(W->type)->r8.qk)
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: %s rows of %lld elements (the layout needs a multiple of %lld)", lk_type_name(W->type),
-                            (long long)W->ne[0], (long long)lk__r8_qk(W->type));
+                            (long long)W->ne[0], (long long)lk__kernels_of(W->type)->r8.qk);
     nbytes = lk_repack_r8_size(W);
     if (!nbytes) return lk_set_error(LK_ERR_RANGE, "lk_repack_r8: size overflows");
     if (dst_size < nbytes) return lk_set_error(LK_ERR_INVALID_ARG, "lk_repack_r8: %zu bytes of room, need %zu", dst_size, nbytes);
@@ -5301,6 +5200,7 @@ typedef struct lk__matmul_job {
     int64_t n_in, n_out, n_cols;
     lk__tile_fn tile;           /* several rows x columns at once, or NULL */
     lk__tile_fn tile1;          /* several rows x 1 column, or NULL        */
+    int kind;                   /* the variant tile and tile1 run          */
     lk__r8_fn r8;               /* LK_LAYOUT_R8: the group kernel          */
     int32_t *ysum;              /* LK_LAYOUT_R8: [n_cols][n_in / 32][2], see lk__r8_fn */
     int f32_rows8;              /* f32 rows of vec_dot's order with a tail (n_in % 16): 8 rows at once */
@@ -5398,7 +5298,8 @@ static void lk__matmul_quant_task(void *arg, int task, int n_tasks) {
 static void lk__matmul_r8_task(void *arg, int task, int n_tasks) {
     lk__matmul_job *j = LK__CAST(lk__matmul_job *, arg);
     const int64_t ng = j->n_out / 8, g0 = ng * task / n_tasks, g1 = ng * (task + 1) / n_tasks, nbk = j->n_in / 32;
-    const size_t gbytes = (size_t)(j->n_in / lk__r8_qk(j->W->type)) * lk__r8_blk(j->W->type);
+    const lk__r8_layout *L = &lk__kernels_of(j->W->type)->r8;
+    const size_t gbytes = (size_t)(j->n_in / L->qk) * L->blk;
     const int64_t nc = LK__R8_NC;   /* columns per kernel call */
     int64_t cb, g, c;
     for (cb = 0; cb < j->n_cols; cb += 64) {
@@ -5449,9 +5350,9 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
                     c = cb;
                     if (j->tile)
                         for (; c + LK__TC <= ce; c += LK__TC)
-                            j->tile(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
+                            j->tile(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out, j->kind);
                     for (; c < ce; c++)
-                        j->tile1(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out);
+                        j->tile1(j->n_in, wrow, j->W->nb[1], j->xq + (size_t)c * j->xq_row, j->xq_row, &j->y[c * j->n_out + r], j->n_out, j->kind);
                 }
             for (; r < re; r++) {
                 const unsigned char *wrow = lk__matmul_wrow(j->W, r);
@@ -5463,8 +5364,9 @@ static void lk__matmul_rows_task(void *arg, int task, int n_tasks) {
 }
 
 /* tasks a product is cut into (handed out dynamically): 4 per thread, 8
- * for prefill row tiles, whose last task otherwise left a thread idle for
- * ~6 % of Gemma 3's prefill; decode and interleaved rows measured best at 4 */
+ * for prefill row tiles, where with 4 the last task leaves a thread idle
+ * for a noticeable part of the product; decode and interleaved rows gain
+ * nothing from more than 4 */
 static int lk__mm_chunks(const lk__matmul_job *j, int nt) {
     const int64_t units = j->r8 ? j->n_out / 8 : j->n_out, ch = (int64_t)(j->n_cols > 1 && !j->r8 ? 8 : 4) * nt;
     return (int)(units < ch ? units : ch);
@@ -5477,6 +5379,7 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
                                  void *scratch, size_t scratch_size, const lk_threads *th, const lk__matmul_job *share, int *n_tasks_out) {
     lk__matmul_job job;
     const lk_type_traits *wt;
+    const lk__kernels *kt;
     size_t need;
     int nt, n_tasks;
     *n_tasks_out = 0;
@@ -5485,6 +5388,7 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
     wt = lk_type_get(W->type);
     if (!wt || !wt->vec_dot)
         return lk_set_error(LK_ERR_UNSUPPORTED, "lk_matmul: no dot product for weight type %s%s", lk_type_name(W->type), LK__NO_IQ_HINT);
+    kt = lk__kernels_of(W->type);
     if (W->ne[0] <= 0 || W->ne[0] % wt->blck_size || W->ne[1] < 0 || W->ne[2] < 1 || W->ne[3] < 1)
         return lk_set_error(LK_ERR_INVALID_ARG, "lk_matmul: bad weight shape [%lld, %lld]", (long long)W->ne[0], (long long)W->ne[1]);
     if (W->layout != LK_LAYOUT_ROWS &&
@@ -5533,20 +5437,21 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
         else lk_parallel_for(th, n_tasks, lk__matmul_quant_task, &job);
     }
     if (W->layout == LK_LAYOUT_R8) {
-        job.r8 = lk__r8_kernel(W->type);
+        job.r8 = kt->r8_simd ? kt->r8_simd : kt->r8.ref;
         if ((double)job.n_out * (double)job.n_in * (double)n_cols < 131072.0 || nt == 1) n_tasks = 1;
         else n_tasks = lk__mm_chunks(&job, nt);
         *jp = job; *n_tasks_out = n_tasks;
         return LK_OK;
     }
-    job.tile = lk__tile_kernel(W->type, 0);
+    job.tile = kt->tile;
+    job.kind = kt->kind;
     /* 1 column (decode) keeps one row at a time: a single sequential weight
-     * stream measured faster than several interleaved rows (4096-wide rows
-     * by 2x; for the 64-wide rows of stories260K the two were equal; f16
-     * gets several rows in one stream from LK_LAYOUT_R8 instead), except
+     * stream is faster than several rows read side by side (much faster on
+     * wide rows, no slower on the 64-wide rows of stories260K; f16 gets
+     * several rows in one stream from LK_LAYOUT_R8 instead), except
      * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
      * stories260K's 172) run four rows interleaved */
-    job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? lk__tile_kernel(W->type, 1) : NULL;
+    job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? kt->tile1 : NULL;
 #if defined(LK__X86)   /* (NEON's f32 vec_dot has other lanes) */
     job.f32_rows8 = W->type == LK_TYPE_F32 && job.n_in % 16 && W->nb[1] % sizeof(float) == 0;
 #endif
@@ -5627,7 +5532,7 @@ static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, 
     if (mm.n) lk__matmul_multi_run(&mm, work, nt, th);
     return LK_OK;
 }
-/* end of 15.7a (its strict-FP region goes on through 15.7b) */
+/* end of 15.7a (its strict-FP region goes on through 15.7b and the Cortex-M kernels of 15.7s) */
 
 #ifndef LLMKIT_NO_IQ
 /* --------------------------------------------------------------------------
@@ -6083,7 +5988,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
  * blocks (fp16 d, int8 qs[32]: 34 B). Integer sums per sub-block, scaled
  * in float per super-block, as ggml's scalar code does. */
 #define LK__Q8K_BYTES 292
-/* SIMD: lk__vd_iq4_nl_t (x86); LK__DOT (15.7s) picks one */
+/* SIMD: lk__vd_iq4_nl_t (x86); the kernel table (15.7s) picks */
 static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t ib; int j;
@@ -6100,7 +6005,7 @@ static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *v
     }
     *s = sumf;
 }
-/* SIMD: lk__vd_iq4_xs_t (x86); LK__DOT (15.7s) picks one */
+/* SIMD: lk__vd_iq4_xs_t (x86); the kernel table (15.7s) picks */
 static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int ib, j;
@@ -6258,14 +6163,16 @@ static void lk__iq3_xxs_to_float(const void *x, float *y, int64_t n) { lk__iq_to
 static void lk__iq3_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ3_S, x, y, n); }
 static void lk__iq1_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ1_S, x, y, n); }
 static void lk__iq1_m_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ1_M, x, y, n); }
-static void lk__iq2_xxs_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XXS, n, s, x, y); }
-static void lk__iq2_xs_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XS, n, s, x, y); }
-static void lk__iq2_s_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_S, n, s, x, y); }
-static void lk__iq3_xxs_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ3_XXS, n, s, x, y); }
-static void lk__iq3_s_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ3_S, n, s, x, y); }
-static void lk__iq1_s_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ1_S, n, s, x, y); }
-static void lk__iq1_m_vec_dot(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ1_M, n, s, x, y); }
-static void lk__tq1_0_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+/* the dots' references: the type table's lk__<type>_vec_dot (15.7s) runs them, or a
+ * SIMD kernel where the kernel table has one */
+static void lk__iq2_xxs_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XXS, n, s, x, y); }
+static void lk__iq2_xs_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XS, n, s, x, y); }
+static void lk__iq2_s_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_S, n, s, x, y); }
+static void lk__iq3_xxs_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ3_XXS, n, s, x, y); }
+static void lk__iq3_s_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ3_S, n, s, x, y); }
+static void lk__iq1_s_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ1_S, n, s, x, y); }
+static void lk__iq1_m_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ1_M, n, s, x, y); }
+static void lk__tq1_0_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int k, m;
     float sumf = 0;
@@ -6282,7 +6189,7 @@ static void lk__tq1_0_vec_dot(int64_t n, float *s, const void *vx, const void *v
     }
     *s = sumf;
 }
-static void lk__tq2_0_vec_dot(int64_t n, float *s, const void *vx, const void *vy) {
+static void lk__tq2_0_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int c, k, m;
     float sumf = 0;
@@ -6779,13 +6686,17 @@ LKDEF void lk_quant_iq_init(void) {}
 #else
 LKDEF void lk_quant_iq_init(void) {}
 #endif /* LLMKIT_NO_IQ */
-LK__STRICT_FP_END   /* 15.7a and 15.7b */
 /* --------------------------------------------------------------------------
- * 15.7s SIMD kernels. Each dot product keeps its scalar reference (the
- * *_ref function) and the dispatcher under the table's name picks the SIMD
- * version at compile time. Integer parts are exact in every version; the
- * q8_0, q4_1 (x86) and bf16 dots and the activation quantizers are bit-identical
- * to their references; other dots may round their float sums differently.
+ * 15.7s SIMD kernels, in this order: Cortex-M (Helium, DSP), x86 (AVX2;
+ * AVX-512, VNNI and BF16 variants inside the kernels), NEON, the
+ * activation quantizers' choice, the interleaved-row kernels, and at the
+ * end the kernel table (lk__kernel_table: per target, the kernels each type
+ * runs) with the dot-product dispatchers that lk__type_table names. Each
+ * kernel names its scalar reference (a *_ref function of 15.7a / 15.7b).
+ * Integer parts are exact in every version; the f32, f16 and q4_1 dots
+ * (x86), the q8_0 and bf16 dots and the activation quantizers are
+ * bit-identical to their references; other dots may round their float sums
+ * differently.
  * Float order of the x86 kernels (the vec_dot is the 1 x 1 tile):
  *   32-element blocks (q8_0 q4_0 q5_0 q4_1 q5_1 iq4_nl): 8 int32 lanes, lane
  *     m = products 4m..4m+3 of a block; acc = fma(dx*dy, lanes, acc) per
@@ -6793,11 +6704,155 @@ LK__STRICT_FP_END   /* 15.7a and 15.7b */
  *   K-quants, iq4_xs: 8 int32 lanes of scale * int16 pair sums per
  *     super-block (q6_K / q3_K pairs of signed (q - 32|4) * y, as ggml);
  *     acc = fma(d, lanes, acc); min terms in a scalar float sum.
- *   f32 / f16: 16 float lanes (element 16k+j in lane j) with fma, reduced
- *     8+8 then lk__hsum8, a tail n % 16 in double. bf16: the AVX512-BF16
- *     dot instruction, exactly the reference.
+ *   f32 / f16: the reference's order (lk__vdot_flt_ref): rows of a multiple
+ *     of 16 in 16 fma lanes (element 16k+j in lane j) reduced as lk__hsum16,
+ *     other rows in ggml's vec_dot order. bf16: the AVX512-BF16 dot
+ *     instruction or its AVX2 emulation, exactly the reference.
  * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
  * -------------------------------------------------------------------------- */
+/* The Cortex-M kernels come first, still inside 15.7a's no-contraction
+ * region (LK__STRICT_FP_BEGIN, which ends after them): unlike the x86 and
+ * NEON kernels, whose float steps are explicit intrinsics, they repeat
+ * their references' float arithmetic in plain C (sum += (float)isum * dx *
+ * dy), which the compiler must not fuse into fma to keep the references'
+ * bits. */
+/* ---- Helium (MVE, Cortex-M55/M85): the dot products a microcontroller
+ * model runs, each bit for bit its scalar reference (15.7a; tests/test_mcu.c
+ * runs them under qemu's mps3-an547). Integer parts are exact whatever the
+ * order (VMLADAV: multiply pairs of int8 lanes, sum across the vector into
+ * a 32-bit scalar; the predicated form sums only the lanes whose bits are
+ * set, which gives ggml's 4-element partial sums); float parts repeat the
+ * reference's operations in its order: VFMA lanes are the reference's fmaf
+ * accumulators (fused, one rounding, as fmaf). */
+#if defined(LK__MVE)
+/* lk__vec_dot_q8_0_q8_0_ref: lane m of the 8 = the products 4m..4m+3 */
+static void lk__vd_q8_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    int m;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
+        const int8x16_t a0 = vld1q_s8((const int8_t *)(x + 2)), a1 = vld1q_s8((const int8_t *)(x + 18));
+        const int8x16_t b0 = vld1q_s8((const int8_t *)(y + 2)), b1 = vld1q_s8((const int8_t *)(y + 18));
+        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+        for (m = 0; m < 4; m++) {
+            const mve_pred16_t g = (mve_pred16_t)(0xFu << (4 * m));   /* byte lanes 4m..4m+3 */
+            acc[m] = fmaf(d, (float)vmladavq_p_s8(a0, b0, g), acc[m]);
+            acc[4 + m] = fmaf(d, (float)vmladavq_p_s8(a1, b1, g), acc[4 + m]);
+        }
+    }
+    *s = lk__hsum8(acc);
+}
+/* lk__vec_dot_q4_0_q8_0_ref (lk__legacy_dot, bits 4): the block's exact
+ * integer sum, then sum += (float)isum * dx * dy. Nibbles: byte j holds
+ * element j (low) and j + 16 (high), each stored + 8. */
+static void lk__vd_q4_0_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    const uint8x16_t m4 = vdupq_n_u8(15);
+    const int8x16_t k8 = vdupq_n_s8(8);
+    float sum = 0.0f;
+    int64_t i;
+    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
+        const uint8x16_t q = vld1q_u8(x + 2);
+        const int8x16_t lo = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), k8), hi = vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), k8);
+        const int32_t isum = vmladavaq_s8(vmladavq_s8(lo, vld1q_s8((const int8_t *)(y + 2))), hi, vld1q_s8((const int8_t *)(y + 18)));
+        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+    }
+    *s = sum;
+}
+#if (__ARM_FEATURE_MVE & 2)
+/* lk__vec_dot_f32_ref: rows of a multiple of 16 in 16 fma lanes (4 vectors
+ * of 4), lk__hsum16; others ggml's order (lk__dot64_ref's 4 x 16 lanes,
+ * 4 lanes per vector, then lk__vdot_tail) */
+static void lk__vd_f32_mve(int64_t n, float *s, const void *vx, const void *vy) {
+    const float *x = (const float *)vx, *y = (const float *)vy;
+    float a[4][16];
+    int64_t i;
+    int j, l;
+    if (n % 16 == 0) {
+        float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
+        for (i = 0; i < n; i += 16) {
+            v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
+            v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+            v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+            v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+        }
+        vst1q_f32(a[0], v0); vst1q_f32(a[0] + 4, v1); vst1q_f32(a[0] + 8, v2); vst1q_f32(a[0] + 12, v3);
+        *s = lk__hsum16(a[0]);
+        return;
+    }
+    if (n >= 64) {
+        const int64_t n64 = n & ~(int64_t)63;
+        for (j = 0; j < 4; j++) {   /* group j: lanes 16j .. 16j + 15 of every 64 */
+            float32x4_t v0 = vdupq_n_f32(0.0f), v1 = v0, v2 = v0, v3 = v0;
+            for (i = 16 * j; i < n64; i += 64) {
+                v0 = vfmaq_f32(v0, vld1q_f32(x + i), vld1q_f32(y + i));
+                v1 = vfmaq_f32(v1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+                v2 = vfmaq_f32(v2, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+                v3 = vfmaq_f32(v3, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+            }
+            vst1q_f32(a[j], v0); vst1q_f32(a[j] + 4, v1); vst1q_f32(a[j] + 8, v2); vst1q_f32(a[j] + 12, v3);
+        }
+        for (l = 0; l < 16; l++) { a[0][l] += a[2][l]; a[1][l] += a[3][l]; a[0][l] += a[1][l]; }
+        *s = lk__vdot_tail(lk__hsum16(a[0]), x, 0, y, 0, n64, n, 0);
+        return;
+    }
+    *s = lk__vdot_tail(0.0f, x, 0, y, 0, 0, n, 0);
+}
+#else
+#define lk__vd_f32_mve lk__vec_dot_f32_ref
+#endif
+#define lk__vd_q8_0_mcu lk__vd_q8_0_mve
+#define lk__vd_q4_0_mcu lk__vd_q4_0_mve
+#define lk__vd_f32_mcu lk__vd_f32_mve
+#endif /* LK__MVE */
+
+/* ---- the DSP extension (Cortex-M4/M7/M33): SXTB16 sign-extends bytes 0
+ * and 2 of a word (or 1 and 3, rotated by 8) into two 16-bit halves, SMLAD
+ * multiplies both halves pairwise and adds the two products to an int32:
+ * four int8 products per two SMLADs, exact. Same results as the references
+ * (tests/test_mcu.c on qemu's mps2-an386). */
+#if defined(LK__DSP)
+static uint32_t lk__ror8(uint32_t v) { return v >> 8 | v << 24; }
+/* sum of the four products of the int8 quadruples a, b */
+static int32_t lk__dot4_dsp(uint32_t a, uint32_t b, int32_t acc) {
+    return __smlad(__sxtb16(a), __sxtb16(b), __smlad(__sxtb16(lk__ror8(a)), __sxtb16(lk__ror8(b)), acc));
+}
+/* lk__vec_dot_q8_0_q8_0_ref: lane m = the products 4m..4m+3 */
+static void lk__vd_q8_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int64_t i;
+    int m;
+    for (i = 0; i < n / 32; i++, x += 34, y += 34) {
+        const float d = LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+        for (m = 0; m < 8; m++) acc[m] = fmaf(d, (float)lk__dot4_dsp(lk__ld32(x + 2 + 4 * m), lk__ld32(y + 2 + 4 * m), 0), acc[m]);
+    }
+    *s = lk__hsum8(acc);
+}
+/* lk__vec_dot_q4_0_q8_0_ref: the exact block sum, then sum += (float)isum * dx * dy;
+ * four nibbles at a time, minus 8 per byte (SSUB8) */
+static void lk__vd_q4_0_dsp(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float sum = 0.0f;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 32; i++, x += 18, y += 34) {
+        int32_t isum = 0;
+        for (j = 0; j < 16; j += 4) {
+            const uint32_t q = lk__ld32(x + 2 + j);
+            isum = lk__dot4_dsp((uint32_t)__ssub8(q & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 2 + j), isum);              /* elements j..j+3   */
+            isum = lk__dot4_dsp((uint32_t)__ssub8(q >> 4 & 0x0F0F0F0Fu, 0x08080808u), lk__ld32(y + 18 + j), isum);        /* elements j+16..j+19 */
+        }
+        sum += (float)isum * LK__H2F(lk__rd16(x)) * LK__H2F(lk__rd16(y));
+    }
+    *s = sum;
+}
+#define lk__vd_q8_0_mcu lk__vd_q8_0_dsp
+#define lk__vd_q4_0_mcu lk__vd_q4_0_dsp
+#define lk__vd_f32_mcu lk__vec_dot_f32_ref
+#endif /* LK__DSP */
+LK__STRICT_FP_END   /* 15.7a, 15.7b and the Cortex-M kernels of 15.7s */
 /* q4_K / q5_K: 12 packed bytes -> 8 six-bit scales and 8 mins */
 static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
     uint32_t u[3], a[4];
@@ -6818,7 +6873,7 @@ LK__AINL uint32_t lk__ld32_x(const unsigned char *p) { uint32_t v; memcpy(&v, p,
 /* the two f16 at p (little-endian) as floats in lanes 0, 1 (one load, one conversion) */
 LK__AINL __m128 lk__h2f2_x(const unsigned char *p) { int32_t v; memcpy(&v, p, 4); return _mm_cvtph_ps(_mm_cvtsi32_si128(v)); }
 #ifndef LK__PFB
-#define LK__PFB 2048   /* decode prefetch distance, bytes (SmolLM2 / Gemma 3 tg: 2048-4096 measured 5-10 % above 512) */
+#define LK__PFB 2048   /* decode prefetch distance, bytes (a few KiB ahead: a short distance such as 512 does not hide the memory latency) */
 #endif
 /* decode streams each weight row once: fetch the block LK__PFB bytes ahead (bytes: its size) */
 LK__AINL void lk__prefetch_blk(const unsigned char *p, size_t bytes) {
@@ -6869,11 +6924,8 @@ static __m256i lk__bits32_x(uint32_t b) {
 #endif
 }
 
-/* K-quants: per super-block 8 int32 lanes of (scale * partial dot) sums,
- * then acc = fma(d, lanes, acc); min / offset terms in scalar integers. */
-/* scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
+/* q2_K's scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
-/* q3_K: u = 2 low bits + 4 * high bit in 0..7, value u - 4 (offset via bsums) */
 /* f32 / f16 dots (semantics and scalar reference: lk__vdot_flt_ref in
  * 15.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
  * others in ggml's vec_dot order (lk__dot64, then lk__vdot_tail) */
@@ -6939,8 +6991,8 @@ static void lk__from_float_f16_x86(const float *x, void *vy, int64_t n) {
     for (; i < n; i++) y[i] = lk_fp32_to_fp16(x[i]);
 }
 #if defined(LK__X86_BF16)
-/* bf16: the AVX512-BF16 dot instruction is the reference's arithmetic */
-static void lk__vd_bf16_x86(int64_t n, float *s, const void *vx, const void *vy) {
+/* bf16 (n % 32 == 0): the AVX512-BF16 dot instruction is the reference's arithmetic */
+static void lk__vd_bf16_512(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     __m512 acc = _mm512_setzero_ps();
     int64_t i;
@@ -7035,8 +7087,19 @@ static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
 /* ---- register-tiled kernels (x86): R weight rows x C activation columns.
  * Each (row, column) pair runs exactly the instructions of the R = C = 1
  * case, which is the vec_dot, so tiled results equal vec_dot bit for bit.
- * y[c * ys + r] = dot(weight row r, activation column c). */
+ * y[c * ys + r] = dot(weight row r, activation column c).
+ * A family kernel serves several types, told apart by its kind (an enum
+ * below; the kernel table's kind column). Each family has two entries for
+ * the kernel table, lk__tile44_<family> (LK__TR x LK__TC) and
+ * lk__tile41_<family> (LK__TR x 1), which switch on the kind to always-
+ * inlined copies: every (type, shape) runs code compiled for its own
+ * constants, as if it were a kernel of its own. */
 #if defined(LK__X86)
+typedef enum lk__flt_kind { LK__FLT_F32, LK__FLT_F16, LK__FLT_BF16 } lk__flt_kind;   /* float rows */
+/* 32-element blocks (lk__tile_b32_x86); the two with q8_1 activations,
+ * whose blocks carry a min, come last */
+typedef enum lk__b32_kind { LK__B32_Q8_0, LK__B32_Q4_0, LK__B32_Q5_0, LK__B32_IQ4_NL, LK__B32_Q4_1, LK__B32_Q5_1 } lk__b32_kind;
+typedef enum lk__q45_kind { LK__Q45_Q4_K, LK__Q45_Q5_K } lk__q45_kind;   /* lk__tile_q45_K_x86 */
 #if !defined(LK__X86_512)
 /* f32 / f16 tiles without AVX-512: each pair keeps lk__vdot_flt_x86's two
  * 8-lane accumulators (so a tile equals the vec_dot bit for bit), 2 rows x
@@ -7160,10 +7223,6 @@ static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, cons
             else lk__tile_flt2_avx2(n, wr, ws, ac, as, yo, ys, 1, 1, h);
         }
 }
-static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
-static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
-static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
-static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_avx2(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
 #endif
 #if !defined(LK__X86_BF16)
 /* bf16 tiles without the AVX512-BF16 instruction (reference
@@ -7248,19 +7307,17 @@ static void lk__tile_bf16_avx2(int64_t n, const unsigned char *w, size_t ws, con
                 }
         }
 }
-static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_bf16_avx2(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
-static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_bf16_avx2(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #endif
-/* 32-element blocks (kind: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1).
+/* 32-element blocks (kind: lk__b32_kind, q8_0 q4_0 q5_0 iq4_nl q4_1 q5_1).
  * Weights as unsigned bytes u = value + off (off 128, 8, 16, 128, 0, 0);
  * int lanes = dp4(u, y) - off * dp4(1, y): exact integers of 4 products.
  * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
- * add m * s per block in a separate float sum. */
-/* kinds: 0 q8_0, 1 q4_0, 2 q5_0, 3 iq4_nl, 4 q4_1, 5 q5_1; each equals lk__vec_dot_<type>_q8_0/_q8_1_ref (15.7a) or lk__iq4_nl_vec_dot_ref (15.7b) */
+ * add m * s per block in a separate float sum.
+ * references: lk__vec_dot_<type>_q8_0 / _q8_1_ref (15.7a), lk__iq4_nl_vec_dot_ref (15.7b) */
 LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
-    static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };
-    const int ab = kind >= 4 ? 36 : 34, aq = kind >= 4 ? 4 : 2;
+    static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };   /* by kind */
+    const int ab = kind >= LK__B32_Q4_1 ? 36 : 34, aq = kind >= LK__B32_Q4_1 ? 4 : 2;   /* q8_1 or q8_0 activations */
     int64_t i, nb = n / 32;
     __m256 acc[LK__TR][LK__TC];
     __m128 summ[LK__TR][LK__TC];   /* lane 1: the m * s sum of q4_1 / q5_1 (lane 0 unused) */
@@ -7278,11 +7335,11 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
             if (C == 1) _mm_prefetch((const char *)b + LK__PFB, _MM_HINT_T0);   /* decode streams the weights once */
             hx[r] = lk__h2f2_x(b);
             switch (kind) {
-            case 0: xu[r] = _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80)); break;
-            case 1: xu[r] = lk__nib32_x(b + 2); break;
-            case 2: xu[r] = _mm256_or_si256(lk__nib32_x(b + 6), _mm256_and_si256(lk__bits32_x(lk__ld32_x(b + 2)), _mm256_set1_epi8(16))); break;
-            case 3: xu[r] = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_u8)), lk__nib32_x(b + 2)); break;
-            case 4: xu[r] = lk__nib32_x(b + 4); break;
+            case LK__B32_Q8_0: xu[r] = _mm256_xor_si256(LK__LD256(b + 2), _mm256_set1_epi8((char)0x80)); break;
+            case LK__B32_Q4_0: xu[r] = lk__nib32_x(b + 2); break;
+            case LK__B32_Q5_0: xu[r] = _mm256_or_si256(lk__nib32_x(b + 6), _mm256_and_si256(lk__bits32_x(lk__ld32_x(b + 2)), _mm256_set1_epi8(16))); break;
+            case LK__B32_IQ4_NL: xu[r] = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_u8)), lk__nib32_x(b + 2)); break;
+            case LK__B32_Q4_1: xu[r] = lk__nib32_x(b + 4); break;
             default: xu[r] = _mm256_or_si256(lk__nib32_x(b + 8), _mm256_and_si256(lk__bits32_x(lk__ld32_x(b + 4)), _mm256_set1_epi8(16))); break;
             }
         }
@@ -7305,7 +7362,7 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
 #if defined(LK__X86_VNNI)
                 p = _mm256_dpbusd_epi32(nc[c], xu[r], ya[c]);
 #else           /* maddubs could saturate on u up to 255: signed values and the sign trick */
-                if (kind >= 4) p = lk__dp4_x(_mm256_setzero_si256(), xu[r], ya[c]);
+                if (kind >= LK__B32_Q4_1) p = lk__dp4_x(_mm256_setzero_si256(), xu[r], ya[c]);
                 else if (off[kind] == 128) p = lk__dp4s_x(_mm256_xor_si256(xu[r], _mm256_set1_epi8((char)0x80)), ya[c]);
                 else p = lk__dp4s_x(_mm256_sub_epi8(xu[r], _mm256_set1_epi8((char)off[kind])), ya[c]);
 #endif
@@ -7313,16 +7370,37 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
                  * tiles broadcast each row's and column's d once (dxb, dyb); lane 1 (q4_1 / q5_1): summ = fma(m, s, summ) */
                 const __m256 dd = R == 1 && C == 1 ? _mm256_broadcastss_ps(_mm_mul_ps(hx[r], hy[c])) : _mm256_mul_ps(dxb[r], dyb[c]);
                 acc[r][c] = _mm256_fmadd_ps(dd, _mm256_cvtepi32_ps(p), acc[r][c]);
-                if (kind >= 4) summ[r][c] = _mm_fmadd_ps(hx[r], hy[c], summ[r][c]);
+                if (kind >= LK__B32_Q4_1) summ[r][c] = _mm_fmadd_ps(hx[r], hy[c], summ[r][c]);
             }
     }
     LK__UNROLL for (r = 0; r < R; r++)
-        LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + (kind >= 4 ? _mm_cvtss_f32(_mm_movehdup_ps(summ[r][c])) : 0.0f);
+        LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + (kind >= LK__B32_Q4_1 ? _mm_cvtss_f32(_mm_movehdup_ps(summ[r][c])) : 0.0f);
 }
-/* q4_K . q8_K */
-/* references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
-LK__AINL void lk__tile_q4_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
-                                float *y, int64_t ys, int R, int C, int q5) {
+/* the family's entries (kind: lk__b32_kind) */
+LK__AINL void lk__tile_b32_k(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
+                             int R, int C, int kind) {
+    switch (kind) {
+    case LK__B32_Q8_0: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q8_0); break;
+    case LK__B32_Q4_0: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q4_0); break;
+    case LK__B32_Q5_0: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q5_0); break;
+#ifndef LLMKIT_NO_IQ
+    case LK__B32_IQ4_NL: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_IQ4_NL); break;
+#endif
+    case LK__B32_Q4_1: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q4_1); break;
+    default: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q5_1); break;
+    }
+}
+static void lk__tile44_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    lk__tile_b32_k(n, w, ws, a, as, y, ys, LK__TR, LK__TC, kind);
+}
+static void lk__tile41_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    lk__tile_b32_k(n, w, ws, a, as, y, ys, LK__TR, 1, kind);
+}
+/* q4_K and q5_K . q8_K (kind: lk__q45_kind; q5: the fifth bits from qh)
+ * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
+LK__AINL void lk__tile_q45_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
+                                 float *y, int64_t ys, int R, int C, int kind) {
+    const int q5 = kind == LK__Q45_Q5_K;
     int64_t i, nb = n / LK_QK_K;
     const size_t bsz = q5 ? sizeof(lk_block_q5_K) : sizeof(lk_block_q4_K);
     const __m256i m4 = _mm256_set1_epi8(15), one = _mm256_set1_epi8(1);
@@ -7443,64 +7521,59 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
 }
 /* reference: lk__vec_dot_q8_0_q8_0_ref (15.7a) */
 static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q8_0);
 }
 /* reference: lk__vec_dot_q4_0_q8_0_ref (15.7a) */
 static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q4_0);
 }
 /* reference: lk__vec_dot_q5_0_q8_0_ref (15.7a) */
 static void lk__vd_q5_0_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 2);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q5_0);
 }
 #ifndef LLMKIT_NO_IQ
 /* reference: lk__iq4_nl_vec_dot_ref (15.7b) */
 static void lk__vd_iq4_nl_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 3);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_IQ4_NL);
 }
 #endif
 /* reference: lk__vec_dot_q4_1_q8_1_ref (15.7a) */
 static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 4);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q4_1);
 }
 /* reference: lk__vec_dot_q5_1_q8_1_ref (15.7a) */
 static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 5);
+    lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q5_1);
 }
 /* reference: lk__vec_dot_q4_K_q8_K_ref (15.7a) */
 static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+    lk__tile_q45_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__Q45_Q4_K);
 }
 /* reference: lk__vec_dot_q5_K_q8_K_ref (15.7a) */
 static void lk__vd_q5_K_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_q4_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+    lk__tile_q45_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__Q45_Q5_K);
 }
 /* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
 static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
-static void lk__t44_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
-static void lk__t41_q8_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
-static void lk__t44_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
-static void lk__t41_q4_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
-static void lk__t44_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
-static void lk__t41_q5_0(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
-#ifndef LLMKIT_NO_IQ
-static void lk__t44_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 3); }
-#endif
-#ifndef LLMKIT_NO_IQ
-static void lk__t41_iq4_nl(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 3); }
-#endif
-static void lk__t44_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 4); }
-static void lk__t41_q4_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 4); }
-static void lk__t44_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 5); }
-static void lk__t41_q5_1(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 5); }
-static void lk__t44_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
-static void lk__t41_q4_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0); }
-static void lk__t44_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
-static void lk__t41_q5_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q4_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1); }
-static void lk__t44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
-static void lk__t41_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+/* the entries of the q4_K / q5_K family (kind: lk__q45_kind) and of q6_K */
+static void lk__tile44_q45_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    if (kind == LK__Q45_Q5_K) lk__tile_q45_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, LK__Q45_Q5_K);
+    else lk__tile_q45_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, LK__Q45_Q4_K);
+}
+static void lk__tile41_q45_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    if (kind == LK__Q45_Q5_K) lk__tile_q45_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, LK__Q45_Q5_K);
+    else lk__tile_q45_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1, LK__Q45_Q4_K);
+}
+static void lk__tile44_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    (void)kind;
+    lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC);
+}
+static void lk__tile41_q6_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    (void)kind;
+    lk__tile_q6_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1);
+}
 /* q3_K . q8_K: u = low 2 bits + 4 * high bit, value u - 4; int16 pairs of
  * (u - 4) * y as ggml forms them, times the signed 6-bit scales */
 /* reference: lk__vec_dot_q3_K_q8_K_ref (15.7a) */
@@ -7603,17 +7676,18 @@ static void lk__vd_q3_K_t(int64_t n, float *s, const void *x, const void *y) {
 static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
-/* AVX2's 16 registers: q3_K / q2_K as two 2 x 4 tiles (measured 1.2-1.6x faster than one 4 x 4 that spills) */
+/* AVX2's 16 registers: q3_K / q2_K as two 2 x 4 tiles (one 4 x 4 tile spills registers to the stack and is slower) */
 #if defined(LK__X86_512)
 #define LK__T44_RP(fn) fn(n, w, ws, a, as, y, ys, LK__TR, LK__TC)
 #else
 #define LK__T44_RP(fn) do { fn(n, w, ws, a, as, y, ys, 2, LK__TC); fn(n, w + 2 * ws, ws, a, as, y + 2, ys, 2, LK__TC); } while (0)
 #endif
-static void lk__t44_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { LK__T44_RP(lk__tile_q3_K_x86); }
-static void lk__t41_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
-static void lk__t44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { LK__T44_RP(lk__tile_q2_K_x86); }
+/* the entries of q3_K and q2_K (one kind each) */
+static void lk__tile44_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { (void)kind; LK__T44_RP(lk__tile_q3_K_x86); }
+static void lk__tile41_q3_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { (void)kind; lk__tile_q3_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+static void lk__tile44_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { (void)kind; LK__T44_RP(lk__tile_q2_K_x86); }
+static void lk__tile41_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { (void)kind; lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #undef LK__T44_RP
-static void lk__t41_q2_K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_q2_K_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #ifndef LLMKIT_NO_IQ
 /* iq4_xs . q8_K: levels by table lookup, int16 pairs by the sign trick,
  * times the 6-bit sub-block scale minus 32 */
@@ -7662,11 +7736,9 @@ static void lk__vd_iq4_xs_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_iq4_xs_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
 #endif
-#ifndef LLMKIT_NO_IQ
-static void lk__t44_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
-#endif
-#ifndef LLMKIT_NO_IQ
-static void lk__t41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
+#ifndef LLMKIT_NO_IQ   /* the entries of iq4_xs (one kind) */
+static void lk__tile44_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { (void)kind; lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC); }
+static void lk__tile41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { (void)kind; lk__tile_iq4_xs_x86(n, w, ws, a, as, y, ys, LK__TR, 1); }
 #endif
 #if defined(LK__X86_512)
 /* f32 / f16 / bf16 with one 16-lane zmm accumulator per pair: the same lanes
@@ -7675,29 +7747,29 @@ static void lk__t41_iq4_xs(int64_t n, const unsigned char *w, size_t ws, const u
 static float lk__red16_z(__m512 v) {   /* lanes j + (8 + j), then lk__hsum8's order, in registers */
     return lk__hsum8_x(_mm256_add_ps(_mm512_extractf32x8_ps(v, 1), _mm512_castps512_ps256(v)));
 }
-LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* kind 0 f32, 1 f16 */
+LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* LK__FLT_F32 or LK__FLT_F16 */
     return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
 }
-/* references: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref, lk__vec_dot_bf16_ref (15.7a).
- * f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb: in
+/* kind: lk__flt_kind. References: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref,
+ * lk__vec_dot_bf16_ref (15.7a). f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb: in
  * rows the bytes of 16 elements, 64 f32 or 32 f16; 128 in the f16
  * LK_LAYOUT_R8 halves, whose n % 16 == 0) */
 LK__AINL void lk__tile_flt_xb(int64_t n, const unsigned char *w, size_t ws, size_t wb, const unsigned char *a, size_t as,
                               float *y, int64_t ys, int R, int C, int kind) {
-    const int es = kind == 0 ? 4 : 2;
+    const int es = kind == LK__FLT_F32 ? 4 : 2;
     __m512 acc[LK__TR][LK__TC];
     int64_t i = 0;
     int r, c;
-    if (kind == 2 && n % 32) {        /* bf16 rows of other lengths: the reference */
+    if (kind == LK__FLT_BF16 && n % 32) {        /* bf16 rows of other lengths: the reference */
         for (r = 0; r < R; r++) for (c = 0; c < C; c++) lk__vec_dot_bf16_ref(n, &y[c * ys + r], w + (size_t)r * ws, a + (size_t)c * as);
         return;
     }
-    if (kind != 2 && n % 16) {        /* ggml's vec_dot order (lk__vdot_flt_ref) */
+    if (kind != LK__FLT_BF16 && n % 16) {        /* ggml's vec_dot order (lk__vdot_flt_ref; kind 1: f16) */
         for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__vdot_flt_x86(n, w + (size_t)r * ws, kind, a + (size_t)c * as, kind, kind);
         return;
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c] = _mm512_setzero_ps();
-    if (kind == 2) {
+    if (kind == LK__FLT_BF16) {
 #if defined(LK__X86_BF16)
         for (; i < n; i += 32) {
             __m512i xv[LK__TR], yv[LK__TC];
@@ -7720,36 +7792,21 @@ LK__AINL void lk__tile_flt_xb(int64_t n, const unsigned char *w, size_t ws, size
 }
 LK__AINL void lk__tile_flt_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
-    lk__tile_flt_xb(n, w, ws, (size_t)(kind == 0 ? 64 : 32), a, as, y, ys, R, C, kind);
+    lk__tile_flt_xb(n, w, ws, (size_t)(kind == LK__FLT_F32 ? 64 : 32), a, as, y, ys, R, C, kind);
 }
 static void lk__vd_f32_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 0);
+    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__FLT_F32);
 }
 static void lk__vd_f16_t(int64_t n, float *s, const void *x, const void *y) {
-    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, 1);
+    lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__FLT_F16);
 }
-static void lk__t44_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 0); }
-/* decode: four rows at once in ymm halves with one joint reduction (the same lanes and order as the zmm tile) */
-static void lk__t41_f32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) {
-    if (n % 16 == 0) lk__tile_flt4x1_avx2(n, w, ws, a, y, 0);
-    else lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 0);
-}
-static void lk__t44_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 1); }
-static void lk__t41_f16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) {
-    if (n % 16 == 0) lk__tile_flt4x1_avx2(n, w, ws, a, y, 1);
-    else lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 1);
-}
-#if defined(LK__X86_BF16)
-static void lk__t44_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, 2); }
-static void lk__t41_bf16(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { lk__tile_flt_x86(n, w, ws, a, as, y, ys, LK__TR, 1, 2); }
-#endif
 /* f16 LK_LAYOUT_R8 (15.7r; reference lk__r8_f16_ref): the group's 8 rows x
  * C <= LK__R8_NC columns. Per half (4 rows; 32 bytes between rows, 128
  * between a row's blocks of 16), 1 column reads its blocks in one sequential
  * stream with 8 fma chains in flight (lk__tile_flt4x1_xb): one row at a time
- * is bound by its 128-long chain (~8 bytes a cycle), and 4 rows of a plain
- * matrix are 4 streams, which measured slower than one on this VM. More
- * columns: 4 x 4 zmm tiles (lk__tile_flt_xb). */
+ * is bound by the latency of its chain of dependent fma, and 4 rows of a
+ * plain matrix are 4 streams, slower than one. More columns: 4 x 4 zmm
+ * tiles (lk__tile_flt_xb). */
 static void lk__r8_f16_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                            float *y, int64_t ys, int C) {
     int hf, c;
@@ -7761,15 +7818,53 @@ static void lk__r8_f16_x86(int64_t n, const unsigned char *g, const unsigned cha
             const unsigned char *ac = a + (size_t)c * as;
             float *yc = y + c * ys + 4 * hf;
             switch (C - c) {
-            case 1: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 1, 1); break;
-            case 2: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 2, 1); break;
-            case 3: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 3, 1); break;
-            default: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 4, 1); break;
+            case 1: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 1, LK__FLT_F16); break;
+            case 2: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 2, LK__FLT_F16); break;
+            case 3: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 3, LK__FLT_F16); break;
+            default: lk__tile_flt_xb(n, h, 32, 128, ac, as, yc, ys, 4, 4, LK__FLT_F16); break;
             }
         }
     }
 }
 #endif /* LK__X86_512 */
+/* the float family's entries (kind: lk__flt_kind): AVX-512 (lk__tile_flt_x86)
+ * or AVX2 (lk__tile_flt_avx2, lk__tile_bf16_avx2) */
+LK__AINL void lk__tile_flt_k(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
+                             int R, int C, int kind) {
+    switch (kind) {
+#if defined(LK__X86_512)
+    case LK__FLT_F32:   /* decode: four rows at once in ymm halves with one joint reduction (the zmm tile's lanes and order) */
+        if (R == 4 && C == 1 && n % 16 == 0) lk__tile_flt4x1_avx2(n, w, ws, a, y, 0);
+        else lk__tile_flt_x86(n, w, ws, a, as, y, ys, R, C, LK__FLT_F32);
+        break;
+    case LK__FLT_F16:
+        if (R == 4 && C == 1 && n % 16 == 0) lk__tile_flt4x1_avx2(n, w, ws, a, y, 1);
+        else lk__tile_flt_x86(n, w, ws, a, as, y, ys, R, C, LK__FLT_F16);
+        break;
+#else
+    case LK__FLT_F32: lk__tile_flt_avx2(n, w, ws, a, as, y, ys, R, C, 0); break;
+    case LK__FLT_F16: lk__tile_flt_avx2(n, w, ws, a, as, y, ys, R, C, 1); break;
+#endif
+#if defined(LK__X86_BF16)
+    default: lk__tile_flt_x86(n, w, ws, a, as, y, ys, R, C, LK__FLT_BF16); break;
+#else
+    default: lk__tile_bf16_avx2(n, w, ws, a, as, y, ys, R, C); break;
+#endif
+    }
+}
+static void lk__tile44_flt(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { lk__tile_flt_k(n, w, ws, a, as, y, ys, LK__TR, LK__TC, kind); }
+static void lk__tile41_flt(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { lk__tile_flt_k(n, w, ws, a, as, y, ys, LK__TR, 1, kind); }
+/* bf16 rows of a multiple of 32: the AVX512-BF16 instruction, else the
+ * AVX2 kernel as a 1 x 1 tile; other lengths: the reference (its only
+ * order; reference: lk__vec_dot_bf16_ref, 15.7a) */
+static void lk__vd_bf16_x86(int64_t n, float *s, const void *x, const void *y) {
+#if defined(LK__X86_BF16)
+    if (n % 32 == 0) { lk__vd_bf16_512(n, s, x, y); return; }
+#else
+    if (n % 32 == 0) { lk__tile_bf16_avx2(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1); return; }
+#endif
+    lk__vec_dot_bf16_ref(n, s, x, y);
+}
 #endif /* LK__X86 */
 
 #if defined(LK__ARM)
@@ -7908,72 +8003,52 @@ static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
 }
 /* K-quants: per sub-block integer dots times the integer scale in 4 int32
  * lanes, one float fma per super-block; min / offset terms in integers */
-/* reference: lk__vec_dot_q4_K_q8_K_ref (15.7a) */
-static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q4_K *x = LK__CAST(const lk_block_q4_K *, vx);
+/* q4_K and q5_K in one kernel, as on x86 (q5: a constant at each call).
+ * Both blocks start with d, dmin, scales[12]; q5_K then has qh[32], its
+ * fifth bits, before qs.
+ * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
+LK__AINL void lk__vd_q45_K_a(int64_t n, float *s, const void *vx, const void *vy, int q5) {
+    const unsigned char *x = LK__CAST(const unsigned char *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
-    int64_t i, nb = n / LK_QK_K;
-    const uint8x16_t m4 = vdupq_n_u8(15);
-    float32x4_t acc = vdupq_n_f32(0.0f);
-    float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
-        uint8_t sc[8], mn[8];
-        const uint8_t *q4 = x[i].qs;
-        const int8_t *q8 = y[i].qs;
-        int32x4_t ai = vdupq_n_s32(0);
-        int j, h, sm = 0;
-        lk__k4_scales(x[i].scales, sc, mn);
-        for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
-        for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
-            int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
-            for (h = 0; h < 2; h++) {
-                uint8x16_t q = vld1q_u8(q4 + 16 * h);
-                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vandq_u8(q, m4)), vld1q_s8(q8 + 16 * h));
-                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), vld1q_s8(q8 + 32 + 16 * h));
-            }
-            ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
-            ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
-        }
-        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
-        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
-    }
-    *s = summ + vaddvq_f32(acc);
-}
-/* reference: lk__vec_dot_q5_K_q8_K_ref (15.7a) */
-static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
-    const lk_block_q5_K *x = LK__CAST(const lk_block_q5_K *, vx);
-    const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
+    const size_t bsz = q5 ? sizeof(lk_block_q5_K) : sizeof(lk_block_q4_K);
     int64_t i, nb = n / LK_QK_K;
     const uint8x16_t m4 = vdupq_n_u8(15), one = vdupq_n_u8(1);
     float32x4_t acc = vdupq_n_f32(0.0f);
     float summ = 0.0f;
-    for (i = 0; i < nb; i++) {
+    for (i = 0; i < nb; i++, x += bsz) {
         uint8_t sc[8], mn[8];
-        const uint8_t *q4 = x[i].qs;
+        uint16_t dh[2];   /* d, dmin */
+        const uint8_t *q4 = x + (q5 ? 48 : 16);
         const int8_t *q8 = y[i].qs;
         uint8x16_t hb[2];
         int32x4_t ai = vdupq_n_s32(0);
         int j, h, sm = 0;
-        hb[0] = vld1q_u8(x[i].qh); hb[1] = vld1q_u8(x[i].qh + 16);
-        lk__k4_scales(x[i].scales, sc, mn);
+        memcpy(dh, x, 4);
+        hb[0] = q5 ? vld1q_u8(x + 16) : vdupq_n_u8(0); hb[1] = q5 ? vld1q_u8(x + 32) : vdupq_n_u8(0);
+        lk__k4_scales(x + 4, sc, mn);
         for (j = 0; j < 8; j++) sm += mn[j] * (y[i].bsums[2 * j] + y[i].bsums[2 * j + 1]);
         for (j = 0; j < 4; j++, q4 += 32, q8 += 64) {
             int32x4_t p0 = vdupq_n_s32(0), p1 = vdupq_n_s32(0);
             for (h = 0; h < 2; h++) {
-                uint8x16_t q = vld1q_u8(q4 + 16 * h);
-                uint8x16_t h0 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j))), one), 4);
-                uint8x16_t h1 = vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j - 1))), one), 4);
-                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(vorrq_u8(vandq_u8(q, m4), h0)), vld1q_s8(q8 + 16 * h));
-                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(vorrq_u8(vshrq_n_u8(q, 4), h1)), vld1q_s8(q8 + 32 + 16 * h));
+                const uint8x16_t q = vld1q_u8(q4 + 16 * h);
+                uint8x16_t lo = vandq_u8(q, m4), hi = vshrq_n_u8(q, 4);
+                if (q5) {   /* 5th bit: qh bit 2j for the low nibbles, 2j+1 for the high */
+                    lo = vorrq_u8(lo, vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j))), one), 4));
+                    hi = vorrq_u8(hi, vshlq_n_u8(vandq_u8(vshlq_u8(hb[h], vdupq_n_s8((int8_t)(-2 * j - 1))), one), 4));
+                }
+                p0 = lk__dp4_a(p0, vreinterpretq_s8_u8(lo), vld1q_s8(q8 + 16 * h));
+                p1 = lk__dp4_a(p1, vreinterpretq_s8_u8(hi), vld1q_s8(q8 + 32 + 16 * h));
             }
             ai = vmlaq_n_s32(ai, p0, sc[2 * j]);
             ai = vmlaq_n_s32(ai, p1, sc[2 * j + 1]);
         }
-        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(x[i].d) * y[i].d), vcvtq_f32_s32(ai));
-        summ -= (lk__h2f_a(x[i].dmin) * y[i].d) * (float)sm;
+        acc = vfmaq_f32(acc, vdupq_n_f32(lk__h2f_a(dh[0]) * y[i].d), vcvtq_f32_s32(ai));
+        summ -= (lk__h2f_a(dh[1]) * y[i].d) * (float)sm;
     }
     *s = summ + vaddvq_f32(acc);
 }
+static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) { lk__vd_q45_K_a(n, s, vx, vy, 0); }
+static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) { lk__vd_q45_K_a(n, s, vx, vy, 1); }
 /* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
 static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
@@ -8002,32 +8077,9 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
 }
 #endif /* LK__ARM */
 
-/* ---- dispatch: the table's names pick SIMD or the scalar reference ---- */
-#if defined(LK__X86_512)
-#define lk__vd_f32_x86 lk__vd_f32_t
-#define lk__vd_f16_x86 lk__vd_f16_t
-#endif
+/* ---- the quantizers and lk__dot64: SIMD where compiled, else the reference */
 #if !defined(LK__X86)
 static LK__UNUSED float lk__dot64(const void *x, int xh, const void *y, int yh, int64_t n) { return lk__dot64_ref(x, xh, y, yh, n); }
-#endif
-#if defined(LK__X86)
-#define LK__PICK(x86, arm, ref) x86
-#elif defined(LK__ARM)
-#define LK__PICK(x86, arm, ref) arm
-#else
-#define LK__PICK(x86, arm, ref) ref
-#endif
-#define LK__DOT(name, x86, arm) \
-    static void name(int64_t n, float *s, const void *x, const void *y) { LK__PICK(x86, arm, name##_ref)(n, s, x, y); }
-/* the three with a Cortex-M kernel (Helium or DSP, 15.7a) take it there */
-#if defined(LK__MVE) || defined(LK__DSP)
-#define LK__DOTM(name, x86, arm, mcu) \
-    static void name(int64_t n, float *s, const void *x, const void *y) { mcu(n, s, x, y); }
-#else
-#define LK__DOTM(name, x86, arm, mcu) LK__DOT(name, x86, arm)
-#endif
-LK__DOTM(lk__vec_dot_f32, lk__vd_f32_x86, lk__vd_f32_arm, lk__vd_f32_mcu)
-#if !defined(LK__X86)
 /* (x86 builds: beside lk__tile_flt_avx2; elsewhere lk_matmul does not pick it) */
 static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, float *y) {
     const int64_t n64 = n & ~(int64_t)63;
@@ -8036,63 +8088,18 @@ static void lk__f32_rows8(int64_t n, const float *w, size_t ws, const float *x, 
     lk__vdot_tail8_f32(y, w, ws, x, n64, n);
 }
 #endif
-LK__DOT(lk__vec_dot_f16, lk__vd_f16_x86, lk__vd_f16_arm)
-LK__DOTM(lk__vec_dot_q4_0_q8_0, lk__vd_q4_0_t, lk__vd_q4_0_arm, lk__vd_q4_0_mcu)
-LK__DOT(lk__vec_dot_q4_1_q8_1, lk__vd_q4_1_t, lk__vec_dot_q4_1_q8_1_ref)
-LK__DOT(lk__vec_dot_q5_0_q8_0, lk__vd_q5_0_t, lk__vec_dot_q5_0_q8_0_ref)
-LK__DOT(lk__vec_dot_q5_1_q8_1, lk__vd_q5_1_t, lk__vec_dot_q5_1_q8_1_ref)
-LK__DOTM(lk__vec_dot_q8_0_q8_0, lk__vd_q8_0_t, lk__vd_q8_0_arm, lk__vd_q8_0_mcu)
-LK__DOT(lk__vec_dot_q2_K_q8_K, lk__vd_q2_K_t, lk__vec_dot_q2_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q3_K_q8_K, lk__vd_q3_K_t, lk__vec_dot_q3_K_q8_K_ref)
-LK__DOT(lk__vec_dot_q4_K_q8_K, lk__vd_q4_K_t, lk__vd_q4_K_arm)
-LK__DOT(lk__vec_dot_q5_K_q8_K, lk__vd_q5_K_t, lk__vd_q5_K_arm)
-LK__DOT(lk__vec_dot_q6_K_q8_K, lk__vd_q6_K_t, lk__vd_q6_K_arm)
-#ifndef LLMKIT_NO_IQ
-LK__DOT(lk__iq4_nl_vec_dot, lk__vd_iq4_nl_t, lk__iq4_nl_vec_dot_ref)
-LK__DOT(lk__iq4_xs_vec_dot, lk__vd_iq4_xs_t, lk__iq4_xs_vec_dot_ref)
+#if defined(LK__X86)
+#define LK__PICK(x86, arm, ref) x86
+#elif defined(LK__ARM)
+#define LK__PICK(x86, arm, ref) arm
+#else
+#define LK__PICK(x86, arm, ref) ref
 #endif
-#undef LK__DOT
-static void lk__vec_dot_bf16(int64_t n, float *s, const void *x, const void *y) {
-#if defined(LK__X86_BF16)
-    if (n % 32 == 0) { lk__vd_bf16_x86(n, s, x, y); return; }
-#elif defined(LK__X86)
-    if (n % 32 == 0) { lk__tile_bf16_avx2(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1); return; }
-#endif
-    lk__vec_dot_bf16_ref(n, s, x, y);
-}
 static void lk__from_float_f16(const float *x, void *y, int64_t n) { LK__PICK(lk__from_float_f16_x86, lk__from_float_f16_arm, lk__from_float_f16_ref)(x, y, n); }
 static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_K_x86, lk__quantize_row_q8_K_ref, lk__quantize_row_q8_K_ref)(x, y, n); }
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_0_x86, lk__act_q8_0_arm, lk__act_quantize_q8_0_ref)(x, y, n); }
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_1_x86, lk__act_q8_1_arm, lk__act_quantize_q8_1_ref)(x, y, n); }
-static lk__tile_fn lk__tile_kernel(int type, int one_col) {
-#if defined(LK__X86)
-    switch (type) {
-    case LK_TYPE_Q8_0: return one_col ? lk__t41_q8_0 : lk__t44_q8_0;
-    case LK_TYPE_Q4_0: return one_col ? lk__t41_q4_0 : lk__t44_q4_0;
-    case LK_TYPE_Q5_0: return one_col ? lk__t41_q5_0 : lk__t44_q5_0;
-#ifndef LLMKIT_NO_IQ
-    case LK_TYPE_IQ4_NL: return one_col ? lk__t41_iq4_nl : lk__t44_iq4_nl;
-#endif
-    case LK_TYPE_Q4_1: return one_col ? lk__t41_q4_1 : lk__t44_q4_1;
-    case LK_TYPE_Q5_1: return one_col ? lk__t41_q5_1 : lk__t44_q5_1;
-    case LK_TYPE_Q4_K: return one_col ? lk__t41_q4_K : lk__t44_q4_K;
-#ifndef LLMKIT_NO_IQ
-    case LK_TYPE_IQ4_XS: return one_col ? lk__t41_iq4_xs : lk__t44_iq4_xs;
-#endif
-    case LK_TYPE_Q2_K: return one_col ? lk__t41_q2_K : lk__t44_q2_K;
-    case LK_TYPE_Q3_K: return one_col ? lk__t41_q3_K : lk__t44_q3_K;
-    case LK_TYPE_F32: return one_col ? lk__t41_f32 : lk__t44_f32;
-    case LK_TYPE_F16: return one_col ? lk__t41_f16 : lk__t44_f16;
-    case LK_TYPE_BF16: return one_col ? lk__t41_bf16 : lk__t44_bf16;
-    case LK_TYPE_Q5_K: return one_col ? lk__t41_q5_K : lk__t44_q5_K;
-    case LK_TYPE_Q6_K: return one_col ? lk__t41_q6_K : lk__t44_q6_K;
-    default: return NULL;
-    }
-#else
-    (void)type; (void)one_col;
-    return NULL;
-#endif
-}
+#undef LK__PICK
 /* ---- LK_LAYOUT_R8 kernels (15.7r): 8 rows in the 8 float lanes ---------
  * q4_0 x q8_0, reference lk__r8_q4_0_ref. Per block and column: the 8
  * chunks' nibbles (unsigned, 0..15) times the column's 4 broadcast quants
@@ -8262,16 +8269,155 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
     }
 }
 #endif
-static lk__r8_fn lk__r8_kernel(lk_type type) {
-    if (type == LK_TYPE_Q4_0) return LK__PICK(lk__r8_q4_0_x86, lk__r8_q4_0_refc, lk__r8_q4_0_refc);
-    if (type == LK_TYPE_Q4_K) return LK__PICK(lk__r8_q4_K_x86, lk__r8_q4_K_refc, lk__r8_q4_K_refc);
-#if defined(LK__X86_512)
-    if (type == LK_TYPE_F16) return lk__r8_f16_x86;
-#else
-    if (type == LK_TYPE_F16) return lk__r8_f16_refc;
+
+/* ==== the kernel table ====================================================
+ * Per type, the kernels this build runs: one row per lk_type value (rows
+ * after the last one written are all NULL), columns as lk__kernels
+ * (15.7a), filled once per target: x86 (AVX2 + FMA + F16C; the AVX-512,
+ * VNNI and BF16 variants are chosen inside the kernels), NEON (AArch64),
+ * Cortex-M (Helium or the DSP extension) and none (LLMKIT_NO_SIMD or
+ * another CPU: the scalar references). A new kernel for a type is one row
+ * here, or a cell of its row (plus the kernel); a new type is a row in each
+ * target that has a kernel for it (in all four if it has an interleaved
+ * layout, LK__R8_<type> of 15.7r: the layout exists in every build),
+ * besides its lk__type_table row and its dispatcher line below.
+ * Why function pointers in a table plus one dispatcher per type (below),
+ * rather than names the type table could hold directly: lk_type_get(t)->
+ * vec_dot, in the static const lk__type_table (15.4), must be this table's
+ * kernel, but a C static initializer can name a function and cannot read
+ * another table. So lk__type_table names a fixed dispatcher per type,
+ * which calls the kernel in this row (or the reference where the row has
+ * none); the table is static const, so the compiler resolves each
+ * dispatcher to one direct call or jump. No initialisation at run time,
+ * nothing that threads could race on. The tile families take the kind as
+ * an argument and switch on it to always-inlined copies, so a (type,
+ * shape) still runs code compiled for its constants (LK__TR, LK__TC or 1,
+ * the kind) without a wrapper per type.
+ * ========================================================================== */
+#define LK__K_NONE { NULL, NULL, NULL, 0, LK__R8_NONE, NULL }
+#if defined(LK__X86)
+#if defined(LK__X86_512)   /* f32 / f16 dots: the zmm 1 x 1 tile */
+#define lk__vd_f32_x86 lk__vd_f32_t
+#define lk__vd_f16_x86 lk__vd_f16_t
+#define LK__R8_F16_X86 lk__r8_f16_x86
+#else                      /* AVX2: no f16 interleaved-row kernel (the reference runs; models keep f16 in rows) */
+#define LK__R8_F16_X86 NULL
 #endif
-    return NULL;
+static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
+    /*               vec_dot                    tile (LK__TR x LK__TC)      tile1 (LK__TR x 1)          kind            r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F32,    LK__R8_NONE,  NULL },
+    /*  1 f16     */ { lk__vd_f16_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F16,    LK__R8_F16,   LK__R8_F16_X86 },
+    /*  2 q4_0    */ { lk__vd_q4_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_0,   LK__R8_Q4_0,  lk__r8_q4_0_x86 },
+    /*  3 q4_1    */ { lk__vd_q4_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_1,   LK__R8_NONE,  NULL },
+    /*  4         */ LK__K_NONE,
+    /*  5         */ LK__K_NONE,
+    /*  6 q5_0    */ { lk__vd_q5_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_0,   LK__R8_NONE,  NULL },
+    /*  7 q5_1    */ { lk__vd_q5_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_1,   LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   LK__R8_NONE,  NULL },
+    /*  9 q8_1    */ LK__K_NONE,
+    /* 10 q2_K    */ { lk__vd_q2_K_t,           lk__tile44_q2_K,            lk__tile41_q2_K,            0,              LK__R8_NONE,  NULL },
+    /* 11 q3_K    */ { lk__vd_q3_K_t,           lk__tile44_q3_K,            lk__tile41_q3_K,            0,              LK__R8_NONE,  NULL },
+    /* 12 q4_K    */ { lk__vd_q4_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q4_K,   LK__R8_Q4_K,  lk__r8_q4_K_x86 },
+    /* 13 q5_K    */ { lk__vd_q5_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q5_K,   LK__R8_NONE,  NULL },
+    /* 14 q6_K    */ { lk__vd_q6_K_t,           lk__tile44_q6_K,            lk__tile41_q6_K,            0,              LK__R8_NONE,  NULL },
+    /* 15 q8_K    */ LK__K_NONE,
+    /* 16 iq2_xxs */ LK__K_NONE,
+    /* 17 iq2_xs  */ LK__K_NONE,
+    /* 18 iq3_xxs */ LK__K_NONE,
+    /* 19 iq1_s   */ LK__K_NONE,
+    /* 20 iq4_nl  */ { LK__IQK(lk__vd_iq4_nl_t), LK__IQK(lk__tile44_b32),   LK__IQK(lk__tile41_b32),    LK__B32_IQ4_NL, LK__R8_NONE,  NULL },
+    /* 21 iq3_s   */ LK__K_NONE,
+    /* 22 iq2_s   */ LK__K_NONE,
+    /* 23 iq4_xs  */ { LK__IQK(lk__vd_iq4_xs_t), LK__IQK(lk__tile44_iq4_xs), LK__IQK(lk__tile41_iq4_xs), 0,            LK__R8_NONE,  NULL },
+    /* 24 i8      */ LK__K_NONE,
+    /* 25 i16     */ LK__K_NONE,
+    /* 26 i32     */ LK__K_NONE,
+    /* 27 i64     */ LK__K_NONE,
+    /* 28 f64     */ LK__K_NONE,
+    /* 29 iq1_m   */ LK__K_NONE,
+    /* 30 bf16    */ { lk__vd_bf16_x86,         lk__tile44_flt,             lk__tile41_flt,             LK__FLT_BF16,   LK__R8_NONE,  NULL },
+};
+#undef LK__R8_F16_X86
+#elif defined(LK__ARM)
+static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
+    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_arm,          NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  1 f16     */ { lk__vd_f16_arm,          NULL, NULL,  0,    LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { lk__vd_q4_0_arm,         NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*  3 q4_1    */ LK__K_NONE,
+    /*  4         */ LK__K_NONE,
+    /*  5         */ LK__K_NONE,
+    /*  6 q5_0    */ LK__K_NONE,
+    /*  7 q5_1    */ LK__K_NONE,
+    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  9 q8_1    */ LK__K_NONE,
+    /* 10 q2_K    */ LK__K_NONE,
+    /* 11 q3_K    */ LK__K_NONE,
+    /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+    /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+};
+#elif defined(LK__MVE) || defined(LK__DSP)
+static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
+    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_mcu,          NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { lk__vd_q4_0_mcu,         NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*  3 q4_1    */ LK__K_NONE,
+    /*  4         */ LK__K_NONE,
+    /*  5         */ LK__K_NONE,
+    /*  6 q5_0    */ LK__K_NONE,
+    /*  7 q5_1    */ LK__K_NONE,
+    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  9 q8_1    */ LK__K_NONE,
+    /* 10 q2_K    */ LK__K_NONE,
+    /* 11 q3_K    */ LK__K_NONE,
+    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+};
+#else
+static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
+    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
+    /*  0 f32     */ LK__K_NONE,
+    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*  3 q4_1    */ LK__K_NONE,
+    /*  4         */ LK__K_NONE,
+    /*  5         */ LK__K_NONE,
+    /*  6 q5_0    */ LK__K_NONE,
+    /*  7 q5_1    */ LK__K_NONE,
+    /*  8 q8_0    */ LK__K_NONE,
+    /*  9 q8_1    */ LK__K_NONE,
+    /* 10 q2_K    */ LK__K_NONE,
+    /* 11 q3_K    */ LK__K_NONE,
+    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+};
+#endif
+static const lk__kernels *lk__kernels_of(lk_type type) {
+    static const lk__kernels none = LK__K_NONE;
+    return (int)type >= 0 && (int)type < LK_TYPE_COUNT ? &lk__kernel_table[type] : &none;
 }
+#undef LK__K_NONE
+/* The dot products lk__type_table names (15.4): each runs its row's
+ * vec_dot, or where that is NULL the scalar reference <name>_ref. The
+ * table is static const, so the choice is made at compile time. */
+#define LK__VEC_DOT(name, type) static void name(int64_t n, float *s, const void *x, const void *y) { \
+        if (lk__kernel_table[type].vec_dot) lk__kernel_table[type].vec_dot(n, s, x, y); else name##_ref(n, s, x, y); }
+LK__VEC_DOT(lk__vec_dot_f32, LK_TYPE_F32) LK__VEC_DOT(lk__vec_dot_f16, LK_TYPE_F16) LK__VEC_DOT(lk__vec_dot_bf16, LK_TYPE_BF16)
+LK__VEC_DOT(lk__vec_dot_q4_0_q8_0, LK_TYPE_Q4_0) LK__VEC_DOT(lk__vec_dot_q4_1_q8_1, LK_TYPE_Q4_1)
+LK__VEC_DOT(lk__vec_dot_q5_0_q8_0, LK_TYPE_Q5_0) LK__VEC_DOT(lk__vec_dot_q5_1_q8_1, LK_TYPE_Q5_1)
+LK__VEC_DOT(lk__vec_dot_q8_0_q8_0, LK_TYPE_Q8_0)
+LK__VEC_DOT(lk__vec_dot_q2_K_q8_K, LK_TYPE_Q2_K) LK__VEC_DOT(lk__vec_dot_q3_K_q8_K, LK_TYPE_Q3_K)
+LK__VEC_DOT(lk__vec_dot_q4_K_q8_K, LK_TYPE_Q4_K) LK__VEC_DOT(lk__vec_dot_q5_K_q8_K, LK_TYPE_Q5_K)
+LK__VEC_DOT(lk__vec_dot_q6_K_q8_K, LK_TYPE_Q6_K)
+#ifndef LLMKIT_NO_IQ
+LK__VEC_DOT(lk__iq2_xxs_vec_dot, LK_TYPE_IQ2_XXS) LK__VEC_DOT(lk__iq2_xs_vec_dot, LK_TYPE_IQ2_XS)
+LK__VEC_DOT(lk__iq2_s_vec_dot, LK_TYPE_IQ2_S) LK__VEC_DOT(lk__iq3_xxs_vec_dot, LK_TYPE_IQ3_XXS)
+LK__VEC_DOT(lk__iq3_s_vec_dot, LK_TYPE_IQ3_S) LK__VEC_DOT(lk__iq1_s_vec_dot, LK_TYPE_IQ1_S)
+LK__VEC_DOT(lk__iq1_m_vec_dot, LK_TYPE_IQ1_M) LK__VEC_DOT(lk__iq4_nl_vec_dot, LK_TYPE_IQ4_NL)
+LK__VEC_DOT(lk__iq4_xs_vec_dot, LK_TYPE_IQ4_XS)
+LK__VEC_DOT(lk__tq1_0_vec_dot, LK_TYPE_TQ1_0) LK__VEC_DOT(lk__tq2_0_vec_dot, LK_TYPE_TQ2_0)
+#endif
+#undef LK__VEC_DOT
 /* end of 15.7s */
 
 #ifndef LLMKIT_NO_QUANTIZE
@@ -14955,22 +15101,9 @@ static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value 
     uint32_t h;
     for (h = 0; h < 65536; h++) tab[h] = lk__gelu_f16((uint16_t)h);
 }
-/* 1 where this build has a SIMD kernel for the type's interleaved rows
- * (15.7s): q4_0 and q4_K on x86 (AVX2), f16 with AVX-512 */
-static int lk__r8_fast(lk_type type) {
-#if defined(LK__X86_512)
-    if (type == LK_TYPE_F16) return 1;
-#endif
-#if defined(LK__X86)
-    return type == LK_TYPE_Q4_0 || type == LK_TYPE_Q4_K;
-#else
-    (void)type;
-    return 0;
-#endif
-}
 /* Repack the layer matrices and an untied output head into interleaved
  * rows (15.7r) in one private buffer, where this build has a SIMD kernel
- * for their type; release the file pages they came from, slice by slice
+ * for their type (the kernel table's r8 SIMD column, 15.7s); release the file pages they came from, slice by slice
  * (about 8 MiB of rows each), so the resident set grows by at most a slice
  * over the file's own pages. Optional: without the memory for the buffer
  * the weights stay as they are. */
@@ -14990,7 +15123,7 @@ static void lk__model_repack(lk_model *m) {
             }
             for (k = 0; k < n; k++) {
                 lk_tensor *t = ts[k], v, o;
-                const size_t size = t->data && lk__r8_fast(t->type) ? lk_repack_r8_size(t) : 0, nb = (size + 63) & ~(size_t)63;
+                const size_t size = t->data && lk__kernels_of(t->type)->r8_simd ? lk_repack_r8_size(t) : 0, nb = (size + 63) & ~(size_t)63;
                 const unsigned char *src = LK__CAST(const unsigned char *, t->data);
                 int64_t r0, step;
                 if (!size || t->layout != LK_LAYOUT_ROWS || t->ne[2] != 1 || t->ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;

@@ -196,6 +196,78 @@ static void test_act_quant(void) {
     free(x); free(a); free(b);
 }
 
+/* The kernel table (15.7s), row by row: every type with a row has a
+ * reference in kCases, and each kernel of the row, called as lk_matmul
+ * calls it (tiles with the row's kind), equals that reference on every
+ * output of exact-mode inputs (every float operation exact, so any order
+ * gives the same bits): vec_dot, the LK__TR x LK__TC tile and the LK__TR x
+ * 1 tile. A row that names another type's kernel, family or kind fails
+ * here, whichever column it is in; a row with an interleaved layout must
+ * be one of test_repack_r8's types (which checks its kernels). */
+static void test_kernel_table(void) {
+    static const lk_type r8_tested[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16 };   /* test_repack_r8's types */
+    static const int64_t lens[] = { 256, 512, 172 };
+    int t, li, r, c, rows = 0, i;
+    lk_t_begin("kernel table: every row's vec_dot and tiles = the type's scalar reference (exact mode)");
+    for (t = 0; t < LK_TYPE_COUNT; t++) {
+        const lk__kernels *k = lk__kernels_of((lk_type)t);
+        const lk_type_traits *tt = lk_type_get((lk_type)t);
+        const tcase *tc = NULL;
+        if (!k->vec_dot && !k->tile && !k->tile1 && !k->r8.qk && !k->r8_simd) continue;
+        rows++;
+        for (i = 0; i < N_CASES; i++) if (kCases[i].t == (lk_type)t) tc = &kCases[i];
+        CHECK(tt && tt->vec_dot, "type %d has a kernel-table row but no type-table dot", t);
+        if (!tt || !tt->vec_dot) continue;
+        CHECK(tc != NULL, "%s has a kernel-table row but no reference in this test (kCases)", tt->name);
+        CHECK((k->tile == NULL) == (k->tile1 == NULL), "%s: one tile shape without the other", tt->name);
+        if (k->r8.qk || k->r8_simd) {
+            int tested = 0;
+            for (i = 0; i < (int)(sizeof r8_tested / sizeof r8_tested[0]); i++) tested |= r8_tested[i] == (lk_type)t;
+            CHECK(tested && k->r8.qk > 0 && k->r8.blk > 0 && k->r8.repack && k->r8.ref, "%s: an interleaved layout that test_repack_r8 does not cover, or an incomplete one",
+                  tt->name);
+        }
+        if (!tc) continue;
+        for (li = 0; li < (int)(sizeof lens / sizeof lens[0]); li++) {
+            const int64_t n = lens[li];
+            const lk_type vt = tt->vec_dot_type;
+            size_t ws, as;
+            unsigned char *w, *a, *wx, *ax;
+            float ref[LK__TC][LK__TR], y[LK__TC * LK__TR], got;
+            if (n % tt->blck_size || n % lk_type_get(vt)->blck_size) continue;
+            ws = lk_row_size((lk_type)t, n); as = lk_row_size(vt, n);
+            w = (unsigned char *)malloc(ws * LK__TR); a = (unsigned char *)malloc(as * LK__TC);
+            wx = (unsigned char *)malloc(ws); ax = (unsigned char *)malloc(as);
+            for (r = 0; r < LK__TR; r++) fill_exact((lk_type)t, w + (size_t)r * ws, ax, n);
+            for (c = 0; c < LK__TC; c++) fill_exact((lk_type)t, wx, a + (size_t)c * as, n);
+            for (r = 0; r < LK__TR; r++)
+                for (c = 0; c < LK__TC; c++) tc->ref(n, &ref[c][r], w + (size_t)r * ws, a + (size_t)c * as);
+            if (k->vec_dot)
+                for (r = 0; r < LK__TR; r++)
+                    for (c = 0; c < LK__TC; c++) {
+                        k->vec_dot(n, &got, w + (size_t)r * ws, a + (size_t)c * as);
+                        CHECK(memcmp(&got, &ref[c][r], 4) == 0, "%s n=%lld: vec_dot %.9g, reference %.9g", tt->name, (long long)n, got, ref[c][r]);
+                    }
+            if (k->tile) {
+                memset(y, 0, sizeof y);
+                k->tile(n, w, ws, a, as, y, LK__TR, k->kind);
+                for (r = 0; r < LK__TR; r++)
+                    for (c = 0; c < LK__TC; c++)
+                        CHECK(memcmp(&y[c * LK__TR + r], &ref[c][r], 4) == 0, "%s n=%lld: tile row %d column %d %.9g, reference %.9g", tt->name, (long long)n, r, c,
+                              y[c * LK__TR + r], ref[c][r]);
+            }
+            if (k->tile1) {
+                memset(y, 0, sizeof y);
+                k->tile1(n, w, ws, a, as, y, LK__TR, k->kind);
+                for (r = 0; r < LK__TR; r++)
+                    CHECK(memcmp(&y[r], &ref[0][r], 4) == 0, "%s n=%lld: 1-column tile row %d %.9g, reference %.9g", tt->name, (long long)n, r, y[r], ref[0][r]);
+            }
+            free(w); free(a); free(wx); free(ax);
+        }
+    }
+    CHECK(rows >= 3, "%d rows (every build has at least the three interleaved layouts)", rows);
+    lk_t_end();
+}
+
 /* lk_matmul (tiled for prefill) against one vec_dot per output element */
 /* bf16 matmul where the FPU's flush modes could differ from the reference:
  * denormal inputs, a sum FLT_MIN - 2^-150 (tiny before rounding to the
@@ -259,8 +331,8 @@ static void test_bf16_tiny(void) {
 }
 
 static void test_matmul(void) {
-    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0,
-                                     LK_TYPE_Q4_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
+    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0, LK_TYPE_Q4_1,
+                                     LK_TYPE_Q5_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
     static const int cols[] = { 1, 2, 3, 4, 5, 8, 13, 16, 33 };
     int64_t n_in = 512;
     const int64_t n_out = 45;
@@ -805,6 +877,7 @@ int main(void) {
 #endif
     test_act_quant();
     test_dots();
+    test_kernel_table();
     test_matmul();
     test_bf16_tiny();
     test_repack_r8();
