@@ -157,7 +157,7 @@ endif
 # flash, for qemu-system-arm's mps2-an386 (CPU=cortex-m4) or mps3-an547 (CPU=cortex-m55, Helium).
 #   make firmware MODEL=FILE.gguf CPU=cortex-m4|cortex-m55 [PROMPT="..."] [N=32]  -> build/firmware-CPU.elf
 #   make run-firmware MODEL=... CPU=... PROMPT="..." N=...   prints the text, exits with the program's status
-#   make firmware-figures                                    README's table (flash, RAM, instructions per token)
+#   make firmware-figures                                    the table in examples/firmware/README.md (flash, RAM, instructions per token)
 MODEL  ?= ../shared/fixtures/stories260K/stories260K-Q8_0.gguf
 CPU    ?= cortex-m55
 PROMPT ?= Once upon a time

@@ -34,8 +34,8 @@
  *
  * LICENSE: MIT or public domain (Unlicense), your choice. See end of file.
  *
- * TABLE OF CONTENTS (the implementation, section 15, follows the same order:
- * 15.N implements section N)
+ * TABLE OF CONTENTS (the implementation, section 14, follows the same order:
+ * 14.N implements section N)
  *    1. Usage, configuration, version            (this block)
  *    2. Status codes and error messages           lk_status, lk_last_error, the error conventions
  *                                                 2b the handle types (lk_model, lk_context, ...)
@@ -47,62 +47,62 @@
  *    7. Quantization                              7a float, legacy and K-quant formats, matmul
  *                                                 7b IQ and ternary formats
  *                                                 7c model quantization (lk_quantize_gguf)
- *                                                 (15.7s: the SIMD kernels of 7a and 7b: x86,
+ *                                                 (14.7s: the SIMD kernels of 7a and 7b: x86,
  *                                                 NEON, Cortex-M; the kernel table)
  *    8. Ops                                       norms, RoPE, activations, softmax
  *    9. Attention                                 one core over a KV view
- *   10. KV cache                                  storage types (15.10), policies (15.10p)
+ *   10. KV cache                                  storage types (14.10), policies (14.10p)
  *   11. Sampling                                  samplers, chain, RNG
  *   12. Tokenizer                                 SPM, BPE, WPM from GGUF metadata
  *                                                 12b chat templates (lk_chat_apply, lk_chat)
  *   13. Model                                     architectures, forward, context
- *   15. Implementation                            #ifdef LLMKIT_IMPLEMENTATION
+ *   14. Implementation                            #ifdef LLMKIT_IMPLEMENTATION
  *
  * WHERE TO FIND (search for the name)
  *   the forward pass        lk__forward: lk__embed, then per layer lk__attn_block and
- *                           lk__ffn_block, then lk__output (15.13)
- *   the architectures       lk__archs, one row each (15.13); a layer's window and RoPE
+ *                           lk__ffn_block, then lk__output (14.13)
+ *   the architectures       lk__archs, one row each (14.13); a layer's window and RoPE
  *                           are set at bind (lk__model_bind_layer); mixture of experts:
  *                           lk__moe (router, top-k, experts on their rows)
- *   the attention layer     lk__kv_attend and the policy table lk__kv_policies (15.10p);
+ *   the attention layer     lk__kv_attend and the policy table lk__kv_policies (14.10p);
  *                           the core lk_attn and its stages lk__attn_dots, _mask_scale,
- *                           _exp, _weights, _vsum (15.9); prefill blocks of queries:
+ *                           _exp, _weights, _vsum (14.9); prefill blocks of queries:
  *                           lk__attn_qblock (called by lk__rows_fn)
- *   the type table          lk__type_table (15.4)
+ *   the type table          lk__type_table (14.4)
  *   a format's reference    the type table's lk__quantize_row_<t>, lk__dequantize_row_<t>,
- *                           lk__vec_dot_<t>_<act>_ref (15.7a), one-line wrappers of the
+ *                           lk__vec_dot_<t>_<act>_ref (14.7a), one-line wrappers of the
  *                           family loops: lk__legacy_* (q4/q5), lk__q8_*, lk__kq_dot
  *                           (K-quants); lk__iq_group / _to_float / _dot (IQ2, IQ3, IQ1)
- *                           and lk__<type>_* (IQ4, TQ) in 15.7b
- *   a format's SIMD         the kernel table lk__kernel_table (end of 15.7s): for each
+ *                           and lk__<type>_* (IQ4, TQ) in 14.7b
+ *   a format's SIMD         the kernel table lk__kernel_table (end of 14.7s): for each
  *                           target (x86, NEON, Cortex-M, none) a row per type naming its
  *                           dot product, tiles and interleaved-row kernel. The kernels
- *                           (15.7s): lk__vd_<t>_t and the tile families lk__tile_<f>_x86
+ *                           (14.7s): lk__vd_<t>_t and the tile families lk__tile_<f>_x86
  *                           (x86), lk__vd_<t>_arm (NEON), lk__vd_<t>_mve / _dsp
  *                           (Cortex-M). Every reference names its SIMD kernels and every
  *                           kernel its reference.
- *   matmul                  lk_matmul (15.7a), with the kernels of the weight type's row
+ *   matmul                  lk_matmul (14.7a), with the kernels of the weight type's row
  *                           of lk__kernel_table; interleaved rows (LK_LAYOUT_R8):
  *                           lk_repack_r8, the layouts LK__R8_<type> and references
- *                           lk__r8_<type>_ref (15.7r, in 15.7a), the kernels
- *                           lk__r8_<type>_x86 (15.7s), the load-time repack
- *                           lk__model_repack (15.13)
- *   the tokenizer           lk_vocab_load (its steps: lk__vocab_*), lk_tokenize (15.12)
+ *                           lk__r8_<type>_ref (14.7r, in 14.7a), the kernels
+ *                           lk__r8_<type>_x86 (14.7s), the load-time repack
+ *                           lk__model_repack (14.13)
+ *   the tokenizer           lk_vocab_load (its steps: lk__vocab_*), lk_tokenize (14.12)
  *   chat templates          lk__chat_families (a row per family: its rules), lk__chat_detect
- *                           (llama.cpp's detection order), lk__chat_render (15.12b)
- *   the GGUF parser         lk__gguf_parse (15.6)
- *   the KV cache            lk_kv_cache_store, lk_kv_cache_view (15.10)
- *   the sampler chain       lk__sampler_run: lk_sampler_sample_ex, lk_sampler_probs (15.11)
- *   token trees, speculation lk_decode_tree, lk_context_tree_commit (15.13: the forward with
+ *                           (llama.cpp's detection order), lk__chat_render (14.12b)
+ *   the GGUF parser         lk__gguf_parse (14.6)
+ *   the KV cache            lk_kv_cache_store, lk_kv_cache_view (14.10)
+ *   the sampler chain       lk__sampler_run: lk_sampler_sample_ex, lk_sampler_probs (14.11)
+ *   token trees, speculation lk_decode_tree, lk_context_tree_commit (14.13: the forward with
  *                           the tree mask; a node's rows by lk__tree_rows); lk_spec: the
  *                           proposals lk__spec_build_<mode>, the acceptance walk
- *                           lk__spec_verify / lk__spec_walk_node (15.13)
+ *                           lk__spec_verify / lk__spec_walk_node (14.13)
  *   many sequences          lk_decode_batch, the pages lk__seq_slot / lk__seq_cut, the
- *                           rows a token sees lk__tok_view (15.13); lk_sched_plan
+ *                           rows a token sees lk__tok_view (14.13); lk_sched_plan
  *   option names            the option tables, a row per option: lk__sampler_options
- *                           (15.11), lk__model_options, lk__context_options,
- *                           lk__spec_options (15.13); one setter applies them,
- *                           lk__options_set (15.2); tools print --help from the
+ *                           (14.11), lk__model_options, lk__context_options,
+ *                           lk__spec_options (14.13); one setter applies them,
+ *                           lk__options_set (14.2); tools print --help from the
  *                           same rows (lk_options, lk_option_help)
  *
  * DESIGN NOTES
@@ -610,14 +610,14 @@ LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, 
  * columns go through register-tiled kernels (4 rows x 4 columns) where the
  * type has one; every output equals the single-column vec_dot bit for bit,
  * so the result depends neither on the number of threads nor on n_cols.
- * The kernels are AVX2 / AVX-512 / NEON where compiled for (15.7s), else
+ * The kernels are AVX2 / AVX-512 / NEON where compiled for (14.7s), else
  * the scalar references. scratch must hold lk_matmul_scratch_size bytes
  * (may be NULL when that size is 0, i.e. for f32 weights). */
 LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols);
 LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, float *y,
                           void *scratch, size_t scratch_size, const lk_threads *th);
 
-/* Interleaved rows (LK_LAYOUT_R8, 15.7r): the same bytes as W's rows,
+/* Interleaved rows (LK_LAYOUT_R8, 14.7r): the same bytes as W's rows,
  * reordered so that 8 rows are read together, their scales first; lk_matmul
  * then runs a GEMM micro-kernel over 8 rows x 4 columns (and the same kernel
  * on 1 column for decode). Q4_0 and Q4_K have their own summation order:
@@ -1954,7 +1954,7 @@ LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path);
 #endif /* LLMKIT_H */
 
 /* ==========================================================================
- * 15. Implementation
+ * 14. Implementation
  * ========================================================================== */
 #ifdef LLMKIT_IMPLEMENTATION
 #ifndef LLMKIT_IMPLEMENTATION_DONE
@@ -2002,7 +2002,7 @@ LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path);
 #endif
 
 /* LK__STRICT_FP_BEGIN ... LK__STRICT_FP_END: no contraction of a*b + c into
- * fma between them (sections 15.7a and 15.9 round where the C says so, as
+ * fma between them (sections 14.7a and 14.9 round where the C says so, as
  * ggml does; fused steps are written as fmaf). Keep such regions few:
  * with GCC each push/pop pair changes how later functions are optimised
  * (a third pair once moved F32 logits off llama.cpp's bits), and
@@ -2019,7 +2019,7 @@ LKDEF lk_status lk_context_state_load_file(lk_context *c, const char *path);
 #endif
 
 /* --------------------------------------------------------------------------
- * 15.2 Status codes and error messages
+ * 14.2 Status codes and error messages
  * -------------------------------------------------------------------------- */
 #if defined(LLMKIT_NO_TLS) || (defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M')
 #define LK__TLS                 /* one global message (microcontrollers have no TLS runtime) */
@@ -2151,8 +2151,8 @@ static lk_status lk__opt_float(const char *name, const char *v, double lo, doubl
 }
 
 /* ---- the option tables' one setter and their help text (section 13's
- * lk_option; the tables: lk__sampler_options in 15.11, lk__model_options,
- * lk__context_options and lk__spec_options in 15.13) ---- */
+ * lk_option; the tables: lk__sampler_options in 14.11, lk__model_options,
+ * lk__context_options and lk__spec_options in 14.13) ---- */
 /* a row's field: its offset and size, for the offset and size columns */
 #define LK__FIELD(T, f) offsetof(T, f), sizeof(((T *)0)->f)
 /* a field of a struct inside the params (kv_policy.budget) */
@@ -2290,11 +2290,11 @@ LKDEF int lk_option_help(const lk_option *o, char *buf, size_t cap) {
 }
 
 /* --------------------------------------------------------------------------
- * 15.3 Memory and threads
+ * 14.3 Memory and threads
  * -------------------------------------------------------------------------- */
 
 /* --------------------------------------------------------------------------
- * 15.3a Memory
+ * 14.3a Memory
  * -------------------------------------------------------------------------- */
 #if !defined(LLMKIT_MALLOC) && !defined(LLMKIT_NO_MALLOC)
 #define LLMKIT_MALLOC(sz, u) ((void)(u), malloc(sz))
@@ -2399,7 +2399,7 @@ LK__UNUSED static uint64_t lk__fnv(uint64_t h, const void *p, size_t n) {
 }
 
 /* --------------------------------------------------------------------------
- * 15.3b Threads
+ * 14.3b Threads
  * -------------------------------------------------------------------------- */
 LKDEF int lk_threads_count(const lk_threads *t) {
     if (t && t->n_threads > 0) return t->n_threads;
@@ -2425,10 +2425,10 @@ LKDEF void lk_parallel_for(const lk_threads *t, int n_tasks, lk_task_fn fn, void
 }
 
 /* --------------------------------------------------------------------------
- * 15.4 Types
+ * 14.4 Types
  * -------------------------------------------------------------------------- */
-/* 7a kernels (defined in 15.7a; the dots lk__vec_dot_<type> are dispatchers,
- * defined in 15.7s, that run the kernel table's kernel for the type, else
+/* 7a kernels (defined in 14.7a; the dots lk__vec_dot_<type> are dispatchers,
+ * defined in 14.7s, that run the kernel table's kernel for the type, else
  * the scalar reference lk__vec_dot_<type>_ref) */
 #define LK__FLT_PROTO(t) static void lk__to_float_##t(const void *x, float *y, int64_t n); \
     static void lk__from_float_##t(const float *x, void *y, int64_t n); static void lk__vec_dot_##t(int64_t n, float *s, const void *x, const void *y);
@@ -2450,7 +2450,7 @@ LK__QUANT_PROTO(q2_K) LK__QUANT_PROTO(q3_K) LK__QUANT_PROTO(q4_K) LK__QUANT_PROT
 #undef LK__QUANT_PROTO
 #undef LK__DOT_PROTO
 #ifndef LLMKIT_NO_IQ
-/* 7b. IQ and ternary kernels (defined in 15.7b; the dots dispatch in 15.7s) */
+/* 7b. IQ and ternary kernels (defined in 14.7b; the dots dispatch in 14.7s) */
 #define LK__IQ_PROTO(t) \
     static void lk__##t##_to_float(const void *x, float *y, int64_t n); \
     static void lk__##t##_vec_dot(int64_t n, float *s, const void *x, const void *y);
@@ -2481,7 +2481,7 @@ LK__IQ_QUANT_PROTO(tq1_0) LK__IQ_QUANT_PROTO(tq2_0)
 #endif
 /* LK__TYPE_TABLE_BEGIN (section 7 fills the kernel columns; vec_dot names
  * the type's dispatcher, which runs the kernel table's SIMD kernel where
- * this build has one: lk__kernel_table, 15.7s) */
+ * this build has one: lk__kernel_table, 14.7s) */
 static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* name        blck  bytes  quant  to_float  from_float  vec_dot  vec_dot_type */
     /*  0 */ { "f32",       1,   4, 0, lk__to_float_f32, lk__from_float_f32, lk__vec_dot_f32, LK_TYPE_F32 },
@@ -2560,7 +2560,7 @@ LKDEF size_t lk_row_size(lk_type type, int64_t n) {
 }
 
 /* --------------------------------------------------------------------------
- * 15.5 Tensors
+ * 14.5 Tensors
  * -------------------------------------------------------------------------- */
 LKDEF lk_status lk_tensor_init(lk_tensor *t, lk_type type, int n_dims, const int64_t *ne, void *data) {
     const lk_type_traits *tt = lk_type_get(type);
@@ -2600,7 +2600,7 @@ LKDEF size_t lk_tensor_row_size(const lk_tensor *t) { return lk_row_size(t->type
 LKDEF size_t lk_tensor_nbytes(const lk_tensor *t) { return lk_tensor_row_size(t) * (size_t)lk_tensor_nrows(t); }
 
 /* --------------------------------------------------------------------------
- * 15.6 GGUF
+ * 14.6 GGUF
  * --------------------------------------------------------------------------
  * File layout (all little-endian):
  *   "GGUF" u32 version (2|3) u64 n_tensors u64 n_kv
@@ -3104,7 +3104,7 @@ LKDEF void lk_gguf_free(lk_gguf *g) {
 }
 
 /* Drop the resident pages inside [p, p + n) of the file mapping (weights
- * repacked into private memory, 15.7r, are no longer read there): the whole
+ * repacked into private memory, 14.7r, are no longer read there): the whole
  * pages of the range are mapped afresh from the file, so they stay readable
  * and cost no memory until touched. Returns the bytes released (0: none,
  * e.g. a file read into memory, or another platform). */
@@ -3607,11 +3607,11 @@ ioerr:
 #endif
 
 /* --------------------------------------------------------------------------
- * 15.7 Quantization
+ * 14.7 Quantization
  * -------------------------------------------------------------------------- */
 
 /* --------------------------------------------------------------------------
- * 15.7a float, legacy and K-quant formats
+ * 14.7a float, legacy and K-quant formats
  * --------------------------------------------------------------------------
  * The reference quantizers must round exactly like ggml's (compiled without
  * FMA): no contraction of a*b+c into fused multiply-adds here. */
@@ -3656,19 +3656,19 @@ ioerr:
 #endif
 #endif
 
-/* 15.7s forward declarations (used by lk_matmul) */
+/* 14.7s forward declarations (used by lk_matmul) */
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n);
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
-/* A row of the kernel table (lk__kernel_table, at the end of 15.7s: one
+/* A row of the kernel table (lk__kernel_table, at the end of 14.7s: one
  * row per type, filled once per target), what this build runs for a type:
  *   vec_dot  its dot product, which lk__type_table's dispatcher for the
- *            type calls (15.7s); NULL: the scalar reference
+ *            type calls (14.7s); NULL: the scalar reference
  *   tile     LK__TR weight rows (stride ws) x LK__TC activation columns
  *            (stride as) -> y[c * ys + r], running the variant `kind` of a
- *            kernel family (the families' enums, 15.7s); NULL: none
+ *            kernel family (the families' enums, 14.7s); NULL: none
  *   tile1    the same family at LK__TR rows x 1 column
  *   kind     the variant tile and tile1 run (0 for families of one type)
- *   r8       the type's interleaved-row layout (LK_LAYOUT_R8, 15.7r):
+ *   r8       the type's interleaved-row layout (LK_LAYOUT_R8, 14.7r):
  *            elements per block (0: no layout), bytes of a group's block,
  *            the repack of one group, the scalar reference kernel
  *   r8_simd  the SIMD kernel of that layout; NULL: the reference runs, and
@@ -3785,7 +3785,7 @@ static void lk__from_float_bf16(const float *x, void *vy, int64_t n) {
 }
 /* f32 / f16 dots in the order of llama.cpp's x86 AVX-512 build, which the
  * fixtures come from (SIMD: lk__vd_f32_x86 / lk__vd_f16_x86, the tile
- * kernels of 15.7s, and lk__dot64):
+ * kernels of 14.7s, and lk__dot64):
  *   n % 16 == 0: llamafile's tinyBLAS. Element i goes to lane i % 16 by
  *     fused multiply-add; the lanes are reduced as _mm512_reduce_add_ps
  *     (lk__hsum16: l + (8 + l), then 4 + l, then (0 + 2) + (1 + 3)).
@@ -3808,7 +3808,7 @@ static float lk__hsum16(const float *a) {
     for (l = 0; l < 4; l++) t4[l] = t8[4 + l] + t8[l];
     return (t4[0] + t4[2]) + (t4[1] + t4[3]);
 }
-/* n: a multiple of 64. SIMD: lk__dot64 (15.7s). */
+/* n: a multiple of 64. SIMD: lk__dot64 (14.7s). */
 static LK__UNUSED float lk__dot64_ref(const void *x, int xh, const void *y, int yh, int64_t n) {
     float a[4][16];
     int64_t i;
@@ -3847,7 +3847,7 @@ static LK__UNUSED void lk__vdot_tail4_f32(float *s, const float *w0, const float
 }
 #if defined(LK__X86)
 /* transpose 8 rows of 8 floats in registers: afterwards r<i> holds column i
- * (also used by the head_dim 8 attention of 15.9; #undef there) */
+ * (also used by the head_dim 8 attention of 14.9; #undef there) */
 #define LK__TR8(r0, r1, r2, r3, r4, r5, r6, r7) do { \
             __m256 t0_ = _mm256_unpacklo_ps(r0, r1), t1_ = _mm256_unpackhi_ps(r0, r1), t2_ = _mm256_unpacklo_ps(r2, r3), t3_ = _mm256_unpackhi_ps(r2, r3); \
             __m256 t4_ = _mm256_unpacklo_ps(r4, r5), t5_ = _mm256_unpackhi_ps(r4, r5), t6_ = _mm256_unpacklo_ps(r6, r7), t7_ = _mm256_unpackhi_ps(r6, r7); \
@@ -4165,7 +4165,7 @@ static void lk__q8_dequantize(const void *vx, float *y, int64_t n, int with_sum)
 
 /* The legacy formats' entries in the type table. SIMD kernels: lk__vd_<type>_t
  * (x86; q4_0 and q8_0 also lk__vd_<type>_arm, NEON, and lk__vd_<type>_mve /
- * _dsp, Cortex-M); the kernel table (15.7s) picks. */
+ * _dsp, Cortex-M); the kernel table (14.7s) picks. */
 static void lk__quantize_row_q4_0(const float *x, void *y, int64_t n) { lk__legacy_quantize(x, y, n, 4, 0); }
 static void lk__quantize_row_q8_0(const float *x, void *y, int64_t n) { lk__q8_quantize(x, y, n, 0); }
 #ifndef LLMKIT_NO_QUANTIZE
@@ -4744,7 +4744,7 @@ static void lk__ksum_lanes(const int8_t *a, const int8_t *q8, const int *sc16, i
         for (l = 0; l < 8; l++) lanes[l] += sc16[j / 2] * (int32_t)(int16_t)(q8[l] * a[l]);
 }
 
-/* SIMD: lk__vd_q2_K_t (x86); the kernel table (15.7s) picks */
+/* SIMD: lk__vd_q2_K_t (x86); the kernel table (14.7s) picks */
 static LK__UNUSED void lk__vec_dot_q2_K_q8_K_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q2_K *x = LK__CAST(const lk_block_q2_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -4844,13 +4844,13 @@ static void lk__kq_dot(lk_type t, size_t bytes, int64_t n, float *s, const void 
 }
 /* SIMD: lk__vd_q3_K_t, lk__vd_q4_K_t, lk__vd_q5_K_t, lk__vd_q6_K_t (x86);
  * lk__vd_q4_K_arm, lk__vd_q5_K_arm, lk__vd_q6_K_arm (NEON); the kernel
- * table (15.7s) picks */
+ * table (14.7s) picks */
 static LK__UNUSED void lk__vec_dot_q3_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q3_K, sizeof(lk_block_q3_K), n, s, x, y); }
 static LK__UNUSED void lk__vec_dot_q4_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q4_K, sizeof(lk_block_q4_K), n, s, x, y); }
 static LK__UNUSED void lk__vec_dot_q5_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q5_K, sizeof(lk_block_q5_K), n, s, x, y); }
 static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void *x, const void *y) { lk__kq_dot(LK_TYPE_Q6_K, sizeof(lk_block_q6_K), n, s, x, y); }
 
-/* ---- 15.7r interleaved rows (LK_LAYOUT_R8) -------------------------------------
+/* ---- 14.7r interleaved rows (LK_LAYOUT_R8) -------------------------------------
  * Q4_0, a group of 8 rows of nb = n/32 blocks; block i of the group at
  * group + 144 i (the group starts where its first row did, and is as long as
  * its 8 rows):
@@ -4861,7 +4861,7 @@ static LK__UNUSED void lk__vec_dot_q6_K_q8_K_ref(int64_t n, float *s, const void
  * Output (row r, column c of q8_0 activations), blocks in order, acc = 0:
  *   isum = sum_j (q_j - 8) y_j                  exact int32
  *   acc  = fma((float)isum, d_r * d_c, acc)     (d_r * d_c rounded first)
- * SIMD: lk__r8_q4_0_x86 (8 rows x up to LK__R8_NC columns, 15.7s). */
+ * SIMD: lk__r8_q4_0_x86 (8 rows x up to LK__R8_NC columns, 14.7s). */
 #define LK__R8_Q4_0_BLK 144
 /* columns per call of a group kernel: 8 with VNNI (32 vector registers;
  * q4_0 keeps an int32 accumulator pair per column), else 4 */
@@ -5184,7 +5184,7 @@ LKDEF size_t lk_matmul_scratch_size(lk_type wtype, int64_t n_in, int64_t n_cols)
     if (!t || !t->vec_dot || n_in <= 0 || n_cols <= 0) return 0;
     if (t->vec_dot_type == LK_TYPE_F32) return 0;        /* activations used as they are */
     rs = lk_row_size(t->vec_dot_type, n_in);
-    if (rs && t->vec_dot_type == LK_TYPE_Q8_0) rs += (size_t)(n_in / 32) * 8;   /* block sums and scales for LK_LAYOUT_R8 (15.7r) */
+    if (rs && t->vec_dot_type == LK_TYPE_Q8_0) rs += (size_t)(n_in / 32) * 8;   /* block sums and scales for LK_LAYOUT_R8 (14.7r) */
     if (!rs || !lk__mul_ok((uint64_t)n_cols, rs, &total) || total > SIZE_MAX - 128) return 0;
     return (size_t)total + 128;                           /* + alignment slack */
 }
@@ -5532,11 +5532,11 @@ static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, 
     if (mm.n) lk__matmul_multi_run(&mm, work, nt, th);
     return LK_OK;
 }
-/* end of 15.7a (its strict-FP region goes on through 15.7b and the Cortex-M kernels of 15.7s) */
+/* end of 14.7a (its strict-FP region goes on through 14.7b and the Cortex-M kernels of 14.7s) */
 
 #ifndef LLMKIT_NO_IQ
 /* --------------------------------------------------------------------------
- * 15.7b IQ and ternary formats
+ * 14.7b IQ and ternary formats
  * --------------------------------------------------------------------------
  * Kernels read and write raw little-endian bytes at the ggml offsets (see
  * the lk_block_* structs in section 7b), so they need no alignment and work
@@ -5544,8 +5544,8 @@ static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, 
  * (ggml-quants.c at c392e5094, called without an importance matrix exactly
  * as llama-quantize does) step by step, in the same float operation order,
  * because the goal is identical bytes. Compilers must not fuse a*b+c into
- * an FMA there (ggml's reference build has no FMA): 15.7b lies inside
- * 15.7a's LK__STRICT_FP_BEGIN/END region, contraction off.
+ * an FMA there (ggml's reference build has no FMA): 14.7b lies inside
+ * 14.7a's LK__STRICT_FP_BEGIN/END region, contraction off.
  * Clang 14 ignores that pragma under -ffp-contract=fast (keep its default
  * "on"), and -ffast-math breaks byte-exactness with any compiler; the
  * formats stay valid either way.
@@ -5988,7 +5988,7 @@ static void lk__tq2_0_to_float(const void *vx, float *y, int64_t n) {
  * blocks (fp16 d, int8 qs[32]: 34 B). Integer sums per sub-block, scaled
  * in float per super-block, as ggml's scalar code does. */
 #define LK__Q8K_BYTES 292
-/* SIMD: lk__vd_iq4_nl_t (x86); the kernel table (15.7s) picks */
+/* SIMD: lk__vd_iq4_nl_t (x86); the kernel table (14.7s) picks */
 static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t ib; int j;
@@ -6005,7 +6005,7 @@ static LK__UNUSED void lk__iq4_nl_vec_dot_ref(int64_t n, float *s, const void *v
     }
     *s = sumf;
 }
-/* SIMD: lk__vd_iq4_xs_t (x86); the kernel table (15.7s) picks */
+/* SIMD: lk__vd_iq4_xs_t (x86); the kernel table (14.7s) picks */
 static LK__UNUSED void lk__iq4_xs_vec_dot_ref(int64_t n, float *s, const void *vx, const void *vy) {
     const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
     int64_t i; int ib, j;
@@ -6163,7 +6163,7 @@ static void lk__iq3_xxs_to_float(const void *x, float *y, int64_t n) { lk__iq_to
 static void lk__iq3_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ3_S, x, y, n); }
 static void lk__iq1_s_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ1_S, x, y, n); }
 static void lk__iq1_m_to_float(const void *x, float *y, int64_t n) { lk__iq_to_float(LK_TYPE_IQ1_M, x, y, n); }
-/* the dots' references: the type table's lk__<type>_vec_dot (15.7s) runs them, or a
+/* the dots' references: the type table's lk__<type>_vec_dot (14.7s) runs them, or a
  * SIMD kernel where the kernel table has one */
 static void lk__iq2_xxs_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XXS, n, s, x, y); }
 static void lk__iq2_xs_vec_dot_ref(int64_t n, float *s, const void *x, const void *y) { lk__iq_dot(LK_TYPE_IQ2_XS, n, s, x, y); }
@@ -6678,7 +6678,7 @@ static void lk__iq3_s_from_float(const float *x, void *vy, int64_t n) {
         }
     }
 }
-/* end of 15.7b */
+/* end of 14.7b */
 
 #else
 LKDEF void lk_quant_iq_init(void) {}
@@ -6687,12 +6687,12 @@ LKDEF void lk_quant_iq_init(void) {}
 LKDEF void lk_quant_iq_init(void) {}
 #endif /* LLMKIT_NO_IQ */
 /* --------------------------------------------------------------------------
- * 15.7s SIMD kernels, in this order: Cortex-M (Helium, DSP), x86 (AVX2;
+ * 14.7s SIMD kernels, in this order: Cortex-M (Helium, DSP), x86 (AVX2;
  * AVX-512, VNNI and BF16 variants inside the kernels), NEON, the
  * activation quantizers' choice, the interleaved-row kernels, and at the
  * end the kernel table (lk__kernel_table: per target, the kernels each type
  * runs) with the dot-product dispatchers that lk__type_table names. Each
- * kernel names its scalar reference (a *_ref function of 15.7a / 15.7b).
+ * kernel names its scalar reference (a *_ref function of 14.7a / 14.7b).
  * Integer parts are exact in every version; the f32, f16 and q4_1 dots
  * (x86), the q8_0 and bf16 dots and the activation quantizers are
  * bit-identical to their references; other dots may round their float sums
@@ -6710,14 +6710,14 @@ LKDEF void lk_quant_iq_init(void) {}
  *     instruction or its AVX2 emulation, exactly the reference.
  * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
  * -------------------------------------------------------------------------- */
-/* The Cortex-M kernels come first, still inside 15.7a's no-contraction
+/* The Cortex-M kernels come first, still inside 14.7a's no-contraction
  * region (LK__STRICT_FP_BEGIN, which ends after them): unlike the x86 and
  * NEON kernels, whose float steps are explicit intrinsics, they repeat
  * their references' float arithmetic in plain C (sum += (float)isum * dx *
  * dy), which the compiler must not fuse into fma to keep the references'
  * bits. */
 /* ---- Helium (MVE, Cortex-M55/M85): the dot products a microcontroller
- * model runs, each bit for bit its scalar reference (15.7a; tests/test_mcu.c
+ * model runs, each bit for bit its scalar reference (14.7a; tests/test_mcu.c
  * runs them under qemu's mps3-an547). Integer parts are exact whatever the
  * order (VMLADAV: multiply pairs of int8 lanes, sum across the vector into
  * a 32-bit scalar; the predicated form sums only the lanes whose bits are
@@ -6852,7 +6852,7 @@ static void lk__vd_q4_0_dsp(int64_t n, float *s, const void *vx, const void *vy)
 #define lk__vd_q4_0_mcu lk__vd_q4_0_dsp
 #define lk__vd_f32_mcu lk__vec_dot_f32_ref
 #endif /* LK__DSP */
-LK__STRICT_FP_END   /* 15.7a, 15.7b and the Cortex-M kernels of 15.7s */
+LK__STRICT_FP_END   /* 14.7a, 14.7b and the Cortex-M kernels of 14.7s */
 /* q4_K / q5_K: 12 packed bytes -> 8 six-bit scales and 8 mins */
 static LK__UNUSED void lk__k4_scales(const uint8_t *q, uint8_t *sc, uint8_t *mn) {   /* 12 bytes -> 8 + 8 */
     uint32_t u[3], a[4];
@@ -6927,7 +6927,7 @@ static __m256i lk__bits32_x(uint32_t b) {
 /* q2_K's scale pair for 32 bytes = two sub-blocks of 16: a for bytes 0-15, b for 16-31 */
 static __m256i lk__sc2_x(int a, int b) { return _mm256_set_m128i(_mm_set1_epi16((short)b), _mm_set1_epi16((short)a)); }
 /* f32 / f16 dots (semantics and scalar reference: lk__vdot_flt_ref in
- * 15.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
+ * 14.7a): rows of a multiple of 16 in 16 fma lanes as two registers,
  * others in ggml's vec_dot order (lk__dot64, then lk__vdot_tail) */
 static float lk__red16_x(__m256 lo, __m256 hi) { return lk__hsum8_x(_mm256_add_ps(hi, lo)); }
 static __m256 lk__ld8f_x(const void *p, int h, int64_t i) {
@@ -7027,7 +7027,7 @@ static __m256i lk__q32_x(const __m256 *v, float id, __m256i *sum) {
     if (sum) *sum = _mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3));
     return lk__pack32_x(i0, i1, i2, i3);
 }
-/* reference: lk__act_quantize_q8_0_ref (15.7a) */
+/* reference: lk__act_quantize_q8_0_ref (14.7a) */
 static void lk__act_q8_0_x86(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -7038,7 +7038,7 @@ static void lk__act_q8_0_x86(const float *x, void *vy, int64_t n) {
         _mm256_storeu_si256((__m256i *)(void *)y[i].qs, lk__q32_x(v, amax != 0.0f ? 127.0f / amax : 0.0f, NULL));
     }
 }
-/* reference: lk__act_quantize_q8_1_ref (15.7a) */
+/* reference: lk__act_quantize_q8_1_ref (14.7a) */
 static void lk__act_q8_1_x86(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
@@ -7051,7 +7051,7 @@ static void lk__act_q8_1_x86(const float *x, void *vy, int64_t n) {
         y[i].s = LK__F2H(d * (float)lk__hsum8i_x(sum));
     }
 }
-/* reference: lk__quantize_row_q8_K_ref (15.7a) */
+/* reference: lk__quantize_row_q8_K_ref (14.7a) */
 static void lk__act_q8_K_x86(const float *x, void *vy, int64_t n) {
     lk_block_q8_K *y = LK__CAST(lk_block_q8_K *, vy);
     int64_t i, nb = n / LK_QK_K;
@@ -7204,7 +7204,7 @@ static void lk__tile_flt_avx2(int64_t n, const unsigned char *w, size_t ws, cons
             const float *x = LK__CAST(const float *, a + (size_t)c * as);
             float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
             if (n64) { t[0] = lk__dot64_x(w0, 0, x, 0, n64); t[1] = lk__dot64_x(w1, 0, x, 0, n64); t[2] = lk__dot64_x(w2, 0, x, 0, n64); t[3] = lk__dot64_x(w3, 0, x, 0, n64); }
-            lk__vdot_tail4_f32(t, w0, w1, w2, w3, x, n64, n);   /* (in 15.7a's no-contraction region, as lk__vdot_tail) */
+            lk__vdot_tail4_f32(t, w0, w1, w2, w3, x, n64, n);   /* (in 14.7a's no-contraction region, as lk__vdot_tail) */
             y[c * ys] = t[0]; y[c * ys + 1] = t[1]; y[c * ys + 2] = t[2]; y[c * ys + 3] = t[3];
         }
         return;
@@ -7313,7 +7313,7 @@ static void lk__tile_bf16_avx2(int64_t n, const unsigned char *w, size_t ws, con
  * int lanes = dp4(u, y) - off * dp4(1, y): exact integers of 4 products.
  * Then acc = fma(dx * dy, lanes, acc) per block and lk__hsum8; q4_1 / q5_1
  * add m * s per block in a separate float sum.
- * references: lk__vec_dot_<type>_q8_0 / _q8_1_ref (15.7a), lk__iq4_nl_vec_dot_ref (15.7b) */
+ * references: lk__vec_dot_<type>_q8_0 / _q8_1_ref (14.7a), lk__iq4_nl_vec_dot_ref (14.7b) */
 LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                float *y, int64_t ys, int R, int C, int kind) {
     static const int bsz[6] = { 34, 18, 22, 18, 20, 24 }, off[6] = { 128, 8, 16, 128, 0, 0 };   /* by kind */
@@ -7397,7 +7397,7 @@ static void lk__tile41_b32(int64_t n, const unsigned char *w, size_t ws, const u
     lk__tile_b32_k(n, w, ws, a, as, y, ys, LK__TR, 1, kind);
 }
 /* q4_K and q5_K . q8_K (kind: lk__q45_kind; q5: the fifth bits from qh)
- * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
+ * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (14.7a) */
 LK__AINL void lk__tile_q45_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                  float *y, int64_t ys, int R, int C, int kind) {
     const int q5 = kind == LK__Q45_Q5_K;
@@ -7471,7 +7471,7 @@ LK__AINL void lk__tile_q45_K_x86(int64_t n, const unsigned char *w, size_t ws, c
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
 }
 /* q6_K . q8_K */
-/* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q6_K_q8_K_ref (14.7a) */
 LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C) {
     int64_t i, nb = n / LK_QK_K;
@@ -7519,41 +7519,41 @@ LK__AINL void lk__tile_q6_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     }
     LK__UNROLL for (r = 0; r < R; r++) for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
-/* reference: lk__vec_dot_q8_0_q8_0_ref (15.7a) */
+/* reference: lk__vec_dot_q8_0_q8_0_ref (14.7a) */
 static void lk__vd_q8_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q8_0);
 }
-/* reference: lk__vec_dot_q4_0_q8_0_ref (15.7a) */
+/* reference: lk__vec_dot_q4_0_q8_0_ref (14.7a) */
 static void lk__vd_q4_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q4_0);
 }
-/* reference: lk__vec_dot_q5_0_q8_0_ref (15.7a) */
+/* reference: lk__vec_dot_q5_0_q8_0_ref (14.7a) */
 static void lk__vd_q5_0_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q5_0);
 }
 #ifndef LLMKIT_NO_IQ
-/* reference: lk__iq4_nl_vec_dot_ref (15.7b) */
+/* reference: lk__iq4_nl_vec_dot_ref (14.7b) */
 static void lk__vd_iq4_nl_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_IQ4_NL);
 }
 #endif
-/* reference: lk__vec_dot_q4_1_q8_1_ref (15.7a) */
+/* reference: lk__vec_dot_q4_1_q8_1_ref (14.7a) */
 static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q4_1);
 }
-/* reference: lk__vec_dot_q5_1_q8_1_ref (15.7a) */
+/* reference: lk__vec_dot_q5_1_q8_1_ref (14.7a) */
 static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q5_1);
 }
-/* reference: lk__vec_dot_q4_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q4_K_q8_K_ref (14.7a) */
 static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q45_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__Q45_Q4_K);
 }
-/* reference: lk__vec_dot_q5_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q5_K_q8_K_ref (14.7a) */
 static void lk__vd_q5_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q45_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__Q45_Q5_K);
 }
-/* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q6_K_q8_K_ref (14.7a) */
 static void lk__vd_q6_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q6_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
@@ -7576,7 +7576,7 @@ static void lk__tile41_q6_K(int64_t n, const unsigned char *w, size_t ws, const 
 }
 /* q3_K . q8_K: u = low 2 bits + 4 * high bit, value u - 4; int16 pairs of
  * (u - 4) * y as ggml forms them, times the signed 6-bit scales */
-/* reference: lk__vec_dot_q3_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q3_K_q8_K_ref (14.7a) */
 LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C) {
     int64_t i, nb = n / LK_QK_K;
@@ -7629,7 +7629,7 @@ LK__AINL void lk__tile_q3_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]);
 }
 /* q2_K . q8_K: unsigned 2-bit quants times 4-bit scales; mins apart */
-/* reference: lk__vec_dot_q2_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q2_K_q8_K_ref (14.7a) */
 LK__AINL void lk__tile_q2_K_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                 float *y, int64_t ys, int R, int C) {
     int64_t i, nb = n / LK_QK_K;
@@ -7668,11 +7668,11 @@ LK__AINL void lk__tile_q2_K_x86(int64_t n, const unsigned char *w, size_t ws, co
     }
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = summ[r][c] + lk__hsum8_x(acc[r][c]);
 }
-/* reference: lk__vec_dot_q3_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q3_K_q8_K_ref (14.7a) */
 static void lk__vd_q3_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q3_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
-/* reference: lk__vec_dot_q2_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q2_K_q8_K_ref (14.7a) */
 static void lk__vd_q2_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q2_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
@@ -7691,7 +7691,7 @@ static void lk__tile41_q2_K(int64_t n, const unsigned char *w, size_t ws, const 
 #ifndef LLMKIT_NO_IQ
 /* iq4_xs . q8_K: levels by table lookup, int16 pairs by the sign trick,
  * times the 6-bit sub-block scale minus 32 */
-/* reference: lk__iq4_xs_vec_dot_ref (15.7b) */
+/* reference: lk__iq4_xs_vec_dot_ref (14.7b) */
 LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as,
                                   float *y, int64_t ys, int R, int C) {
     const __m256i tab = _mm256_broadcastsi128_si256(LK__LD128(lk__iq4nl_values));
@@ -7731,7 +7731,7 @@ LK__AINL void lk__tile_iq4_xs_x86(int64_t n, const unsigned char *w, size_t ws, 
 }
 #endif
 #ifndef LLMKIT_NO_IQ
-/* reference: lk__iq4_xs_vec_dot_ref (15.7b) */
+/* reference: lk__iq4_xs_vec_dot_ref (14.7b) */
 static void lk__vd_iq4_xs_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_iq4_xs_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1);
 }
@@ -7751,7 +7751,7 @@ LK__AINL __m512 lk__ld16_z(const unsigned char *p, int kind) {   /* LK__FLT_F32 
     return kind ? _mm512_maskz_cvtph_ps((__mmask16)0xFFFF, LK__LD256(p)) : _mm512_loadu_ps((const float *)(const void *)p);
 }
 /* kind: lk__flt_kind. References: lk__vec_dot_f32_ref, lk__vec_dot_f16_ref,
- * lk__vec_dot_bf16_ref (15.7a). f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb: in
+ * lk__vec_dot_bf16_ref (14.7a). f32 / f16 weight row r's elements 16k..16k+15 at w + r ws + k wb (wb: in
  * rows the bytes of 16 elements, 64 f32 or 32 f16; 128 in the f16
  * LK_LAYOUT_R8 halves, whose n % 16 == 0) */
 LK__AINL void lk__tile_flt_xb(int64_t n, const unsigned char *w, size_t ws, size_t wb, const unsigned char *a, size_t as,
@@ -7800,7 +7800,7 @@ static void lk__vd_f32_t(int64_t n, float *s, const void *x, const void *y) {
 static void lk__vd_f16_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_flt_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__FLT_F16);
 }
-/* f16 LK_LAYOUT_R8 (15.7r; reference lk__r8_f16_ref): the group's 8 rows x
+/* f16 LK_LAYOUT_R8 (14.7r; reference lk__r8_f16_ref): the group's 8 rows x
  * C <= LK__R8_NC columns. Per half (4 rows; 32 bytes between rows, 128
  * between a row's blocks of 16), 1 column reads its blocks in one sequential
  * stream with 8 fma chains in flight (lk__tile_flt4x1_xb): one row at a time
@@ -7856,7 +7856,7 @@ static void lk__tile44_flt(int64_t n, const unsigned char *w, size_t ws, const u
 static void lk__tile41_flt(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) { lk__tile_flt_k(n, w, ws, a, as, y, ys, LK__TR, 1, kind); }
 /* bf16 rows of a multiple of 32: the AVX512-BF16 instruction, else the
  * AVX2 kernel as a 1 x 1 tile; other lengths: the reference (its only
- * order; reference: lk__vec_dot_bf16_ref, 15.7a) */
+ * order; reference: lk__vec_dot_bf16_ref, 14.7a) */
 static void lk__vd_bf16_x86(int64_t n, float *s, const void *x, const void *y) {
 #if defined(LK__X86_BF16)
     if (n % 32 == 0) { lk__vd_bf16_512(n, s, x, y); return; }
@@ -7884,7 +7884,7 @@ static int32x4_t lk__dp4_a(int32x4_t acc, int8x16_t a, int8x16_t b) {
     return vaddq_s32(acc, vpaddq_s32(vpaddlq_s16(p0), vpaddlq_s16(p1)));
 #endif
 }
-/* reference: lk__vec_dot_q8_0_q8_0_ref (15.7a) */
+/* reference: lk__vec_dot_q8_0_q8_0_ref (14.7a) */
 static void lk__vd_q8_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q8_0 *x = LK__CAST(const lk_block_q8_0 *, vx), *y = LK__CAST(const lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -7898,7 +7898,7 @@ static void lk__vd_q8_0_arm(int64_t n, float *s, const void *vx, const void *vy)
     }
     *s = lk__hsum8_a(lo, hi);
 }
-/* reference: lk__vec_dot_q4_0_q8_0_ref (15.7a) */
+/* reference: lk__vec_dot_q4_0_q8_0_ref (14.7a) */
 static void lk__vd_q4_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q4_0 *x = LK__CAST(const lk_block_q4_0 *, vx);
     const lk_block_q8_0 *y = LK__CAST(const lk_block_q8_0 *, vy);
@@ -7919,7 +7919,7 @@ static void lk__vd_q4_0_arm(int64_t n, float *s, const void *vx, const void *vy)
     *s = lk__hsum8_a(lo, hi);
 }
 /* float dots: 16 lanes (4 x 4), fma, reduced 8+8 then as lk__hsum8; tail in double */
-/* reference: lk__vec_dot_f32_ref (15.7a; NEON lanes differ from it in the last bits) */
+/* reference: lk__vec_dot_f32_ref (14.7a; NEON lanes differ from it in the last bits) */
 static void lk__vd_f32_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const float *x = LK__CAST(const float *, vx), *y = LK__CAST(const float *, vy);
     float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
@@ -7935,7 +7935,7 @@ static void lk__vd_f32_arm(int64_t n, float *s, const void *vx, const void *vy) 
     *s = (float)((double)lk__hsum8_a(vaddq_f32(a2, a0), vaddq_f32(a3, a1)) + tail);
 }
 static float32x4_t lk__f16x4_a(const uint16_t *p) { return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(p))); }
-/* reference: lk__vec_dot_f16_ref (15.7a; NEON lanes differ from it in the last bits) */
+/* reference: lk__vec_dot_f16_ref (14.7a; NEON lanes differ from it in the last bits) */
 static void lk__vd_f16_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const uint16_t *x = LK__CAST(const uint16_t *, vx), *y = LK__CAST(const uint16_t *, vy);
     float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
@@ -7978,7 +7978,7 @@ static void lk__act_q8_a(const float *x, int8_t *q, float *amax_out, float (*idf
     }
 }
 static float lk__id127_a(float amax) { return amax != 0.0f ? 127.0f / amax : 0.0f; }
-/* reference: lk__act_quantize_q8_0_ref (15.7a) */
+/* reference: lk__act_quantize_q8_0_ref (14.7a) */
 static void lk__act_q8_0_arm(const float *x, void *vy, int64_t n) {
     lk_block_q8_0 *y = LK__CAST(lk_block_q8_0 *, vy);
     int64_t i, nb = n / LK_QK8_0;
@@ -7988,7 +7988,7 @@ static void lk__act_q8_0_arm(const float *x, void *vy, int64_t n) {
         y[i].d = LK__F2H(amax / 127.0f);
     }
 }
-/* reference: lk__act_quantize_q8_1_ref (15.7a) */
+/* reference: lk__act_quantize_q8_1_ref (14.7a) */
 static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
     lk_block_q8_1 *y = LK__CAST(lk_block_q8_1 *, vy);
     int64_t i, nb = n / LK_QK8_1;
@@ -8006,7 +8006,7 @@ static void lk__act_q8_1_arm(const float *x, void *vy, int64_t n) {
 /* q4_K and q5_K in one kernel, as on x86 (q5: a constant at each call).
  * Both blocks start with d, dmin, scales[12]; q5_K then has qh[32], its
  * fifth bits, before qs.
- * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (15.7a) */
+ * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (14.7a) */
 LK__AINL void lk__vd_q45_K_a(int64_t n, float *s, const void *vx, const void *vy, int q5) {
     const unsigned char *x = LK__CAST(const unsigned char *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -8049,7 +8049,7 @@ LK__AINL void lk__vd_q45_K_a(int64_t n, float *s, const void *vx, const void *vy
 }
 static void lk__vd_q4_K_arm(int64_t n, float *s, const void *vx, const void *vy) { lk__vd_q45_K_a(n, s, vx, vy, 0); }
 static void lk__vd_q5_K_arm(int64_t n, float *s, const void *vx, const void *vy) { lk__vd_q45_K_a(n, s, vx, vy, 1); }
-/* reference: lk__vec_dot_q6_K_q8_K_ref (15.7a) */
+/* reference: lk__vec_dot_q6_K_q8_K_ref (14.7a) */
 static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy) {
     const lk_block_q6_K *x = LK__CAST(const lk_block_q6_K *, vx);
     const lk_block_q8_K *y = LK__CAST(const lk_block_q8_K *, vy);
@@ -8100,7 +8100,7 @@ static void lk__quantize_row_q8_K(const float *x, void *y, int64_t n) { LK__PICK
 static void lk__act_quantize_q8_0(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_0_x86, lk__act_q8_0_arm, lk__act_quantize_q8_0_ref)(x, y, n); }
 static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n) { LK__PICK(lk__act_q8_1_x86, lk__act_q8_1_arm, lk__act_quantize_q8_1_ref)(x, y, n); }
 #undef LK__PICK
-/* ---- LK_LAYOUT_R8 kernels (15.7r): 8 rows in the 8 float lanes ---------
+/* ---- LK_LAYOUT_R8 kernels (14.7r): 8 rows in the 8 float lanes ---------
  * q4_0 x q8_0, reference lk__r8_q4_0_ref. Per block and column: the 8
  * chunks' nibbles (unsigned, 0..15) times the column's 4 broadcast quants
  * (maddubs: pairs <= 2 * 15 * 128 = 3840, eight of them <= 30720, no
@@ -8273,17 +8273,17 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
 /* ==== the kernel table ====================================================
  * Per type, the kernels this build runs: one row per lk_type value (rows
  * after the last one written are all NULL), columns as lk__kernels
- * (15.7a), filled once per target: x86 (AVX2 + FMA + F16C; the AVX-512,
+ * (14.7a), filled once per target: x86 (AVX2 + FMA + F16C; the AVX-512,
  * VNNI and BF16 variants are chosen inside the kernels), NEON (AArch64),
  * Cortex-M (Helium or the DSP extension) and none (LLMKIT_NO_SIMD or
  * another CPU: the scalar references). A new kernel for a type is one row
  * here, or a cell of its row (plus the kernel); a new type is a row in each
  * target that has a kernel for it (in all four if it has an interleaved
- * layout, LK__R8_<type> of 15.7r: the layout exists in every build),
+ * layout, LK__R8_<type> of 14.7r: the layout exists in every build),
  * besides its lk__type_table row and its dispatcher line below.
  * Why function pointers in a table plus one dispatcher per type (below),
  * rather than names the type table could hold directly: lk_type_get(t)->
- * vec_dot, in the static const lk__type_table (15.4), must be this table's
+ * vec_dot, in the static const lk__type_table (14.4), must be this table's
  * kernel, but a C static initializer can name a function and cannot read
  * another table. So lk__type_table names a fixed dispatcher per type,
  * which calls the kernel in this row (or the reference where the row has
@@ -8397,7 +8397,7 @@ static const lk__kernels *lk__kernels_of(lk_type type) {
     return (int)type >= 0 && (int)type < LK_TYPE_COUNT ? &lk__kernel_table[type] : &none;
 }
 #undef LK__K_NONE
-/* The dot products lk__type_table names (15.4): each runs its row's
+/* The dot products lk__type_table names (14.4): each runs its row's
  * vec_dot, or where that is NULL the scalar reference <name>_ref. The
  * table is static const, so the choice is made at compile time. */
 #define LK__VEC_DOT(name, type) static void name(int64_t n, float *s, const void *x, const void *y) { \
@@ -8418,11 +8418,11 @@ LK__VEC_DOT(lk__iq4_xs_vec_dot, LK_TYPE_IQ4_XS)
 LK__VEC_DOT(lk__tq1_0_vec_dot, LK_TYPE_TQ1_0) LK__VEC_DOT(lk__tq2_0_vec_dot, LK_TYPE_TQ2_0)
 #endif
 #undef LK__VEC_DOT
-/* end of 15.7s */
+/* end of 14.7s */
 
 #ifndef LLMKIT_NO_QUANTIZE
 /* --------------------------------------------------------------------------
- * 15.7c Model quantization: file types, mix rules, lk_quantize_gguf
+ * 14.7c Model quantization: file types, mix rules, lk_quantize_gguf
  * -------------------------------------------------------------------------- */
 /* Canonical names first (lk_ftype_get returns the first entry of an id),
  * then llama-quantize's aliases. */
@@ -8896,11 +8896,11 @@ done:
     *out = w;
     return LK_OK;
 }
-/* end of 15.7c */
+/* end of 14.7c */
 
 #endif /* LLMKIT_NO_QUANTIZE */
 /* --------------------------------------------------------------------------
- * 15.8 Ops
+ * 14.8 Ops
  * -------------------------------------------------------------------------- */
 /* y = x / sqrt(sum / n + eps) * w, given sum = the row's sum of squares */
 static void lk__rmsnorm_fin(float *y, const float *x, const float *w, int n, float eps, double sum) {
@@ -9109,7 +9109,7 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
 }
 
 /* --------------------------------------------------------------------------
- * 15.9 Attention
+ * 14.9 Attention
  * -------------------------------------------------------------------------- */
 /* No contraction of a*b + c in this section: ggml's attention ops round
  * where the C code says so, and fused steps are written as fmaf / fmadd. */
@@ -9310,7 +9310,7 @@ static void lk__attn_generic(const lk_attn_params *p, const float *q, int qpos, 
  *         ggml_vec_dot instead. We keep one order for every batch size, so
  *         results never depend on how a prompt is chunked; one-token decode
  *         then differs from llama.cpp's in the last bits.)
- * The implementation is compiled without contraction (see 15.9's pragma),
+ * The implementation is compiled without contraction (see 14.9's pragma),
  * so a*b + c below is two roundings unless written as fmaf. */
 
 /* ---- the softmax fast path, in stages: raw dots, mask + transform, exp,
@@ -9323,7 +9323,7 @@ static const unsigned char *lk__key_ptr(const lk_kv_view *kv, const void *base, 
 static float lk__kv_elem(const unsigned char *p, int f16, int i) {
     return f16 ? lk_fp16_to_fp32(LK__CAST(const uint16_t *, p)[i]) : LK__CAST(const float *, p)[i];
 }
-/* K.Q of one key in llama.cpp's order (see above; the float dots of 15.7a).
+/* K.Q of one key in llama.cpp's order (see above; the float dots of 14.7a).
  * q: [d] floats, kp: the key's head, f16 or f32 */
 static float lk__kq_ref(const float *q, const unsigned char *kp, int f16, int d) {
     const int d64 = d & ~63;
@@ -10264,7 +10264,7 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
 LK__STRICT_FP_END
 
 /* --------------------------------------------------------------------------
- * 15.10 KV cache
+ * 14.10 KV cache
  * -------------------------------------------------------------------------- */
 static size_t lk__pad64(size_t x) { return x > SIZE_MAX - 63 ? SIZE_MAX : (x + 63) & ~(size_t)63; }   /* saturating */
 /* byte sizes of every part; 0 total = invalid parameters */
@@ -10449,10 +10449,10 @@ LKDEF void lk_kv_cache_read(const lk_kv_cache *c, int il, int r, int h, float *k
 
 
 /* --------------------------------------------------------------------------
- * 15.10p KV policies: which rows each query reads
+ * 14.10p KV policies: which rows each query reads
  * --------------------------------------------------------------------------
  * A context keeps its policy state and attention scratch in an lk__kvp.
- * The model's attention block (15.13) describes one layer's chunk in an
+ * The model's attention block (14.13) describes one layer's chunk in an
  * lk__attn_job and calls lk__kv_attend, which runs the policy's row of
  * lk__kv_policies:
  *   attend      how the chunk runs: lk__attend_rows (every query row and
@@ -11034,7 +11034,7 @@ static void lk__kv_attend(lk__attn_job *a) {
 }
 
 /* --------------------------------------------------------------------------
- * 15.11 Sampling
+ * 14.11 Sampling
  * -------------------------------------------------------------------------- */
 /* --- RNG: PCG32 XSH-RR ------------------------------------------------------
  * state' = state * 6364136223846793005 + inc   (mod 2^64)
@@ -11788,7 +11788,7 @@ LKDEF lk_token lk_spec_accept(const float *p_target, const float *q_draft, int n
 }
 
 /* --------------------------------------------------------------------------
- * 15.12 Tokenizer
+ * 14.12 Tokenizer
  * -------------------------------------------------------------------------- */
 #ifndef LLMKIT_NO_TOKENIZER
 /* LK__UNICODE_TABLES_BEGIN */
@@ -14091,7 +14091,7 @@ LKDEF int lk_detokenize(const lk_vocab *v, const lk_token *tokens, int n_tokens,
 #endif /* LLMKIT_NO_TOKENIZER */
 
 /* --------------------------------------------------------------------------
- * 15.12b Chat templates
+ * 14.12b Chat templates
  * -------------------------------------------------------------------------- */
 #ifndef LLMKIT_NO_TOKENIZER
 /* Non-ASCII pieces of some families' markers, as UTF-8 bytes */
@@ -14683,7 +14683,7 @@ LKDEF lk_status lk_chat_render(lk_chat *c, int add_assistant_prefix, const char 
 #endif /* LLMKIT_NO_TOKENIZER */
 
 /* --------------------------------------------------------------------------
- * 15.13 Model
+ * 14.13 Model
  * -------------------------------------------------------------------------- */
 /* ---- architectures -----------------------------------------------------------
  * One row per architecture says what llama.cpp's graph builder for it does;
@@ -14762,7 +14762,7 @@ struct lk_model {
     lk_tensor rope_freqs;                  /* [n_rot / 2] or absent                 */
     lk__layer *layers;                     /* [n_layer]                             */
     lk_vocab *vocab;
-    void *repack_buf;                      /* the repacked weights (15.7r), or NULL */
+    void *repack_buf;                      /* the repacked weights (14.7r), or NULL */
     size_t repack_size;
     uint16_t *gelu_tab;                    /* GELU archs: lk_gelu of every f16 input, or NULL */
 };
@@ -15102,8 +15102,8 @@ static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value 
     for (h = 0; h < 65536; h++) tab[h] = lk__gelu_f16((uint16_t)h);
 }
 /* Repack the layer matrices and an untied output head into interleaved
- * rows (15.7r) in one private buffer, where this build has a SIMD kernel
- * for their type (the kernel table's r8 SIMD column, 15.7s); release the file pages they came from, slice by slice
+ * rows (14.7r) in one private buffer, where this build has a SIMD kernel
+ * for their type (the kernel table's r8 SIMD column, 14.7s); release the file pages they came from, slice by slice
  * (about 8 MiB of rows each), so the resident set grows by at most a slice
  * over the file's own pages. Optional: without the memory for the buffer
  * the weights stay as they are. */
@@ -15279,7 +15279,7 @@ struct lk_context {
     void *mm; size_t mm_size;       /* lk_matmul scratch: quantized activations */
     int n_logit_rows;               /* rows of logits held from the last batch */
     int logit_row0;                 /* batch row of logits row 0               */
-    lk__kvp kp;                     /* KV policy state and attention scratch (15.10p) */
+    lk__kvp kp;                     /* KV policy state and attention scratch (14.10p) */
     void *pol; size_t pol_size;     /* the policy state's allocation           */
     /* sequences (n_seq_max > 0; S = n_seq_max, P = pages = n_ctx / pg) */
     int n_seq, pg, n_pages, n_free; /* S, rows per page, P, free pages          */
@@ -15565,7 +15565,7 @@ LKDEF void lk_context_free(lk_context *c) {
 LKDEF int lk_context_n_past(const lk_context *c) { return c->kv.n; }
 LKDEF int lk_context_n_ctx(const lk_context *c) { return c->n_ctx; }
 LKDEF const lk_kv_cache *lk_context_kv(const lk_context *c) { return &c->kv; }
-static void lk__kvp_rebuild(lk_context *c, int from, int n);   /* 15.13 */
+static void lk__kvp_rebuild(lk_context *c, int from, int n);   /* 14.13 */
 LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
     if (c && c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "context: it holds sequences (n_seq_max > 0): truncate one with lk_seq_truncate");
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);

@@ -70,7 +70,7 @@
  *   BASE=REV also benches revision REV's llmkit_cuda.h, alternating.
  *
  * CONTENTS (search for the banner; "llmkit.h N" is the section of llmkit.h
- * whose CPU code each part mirrors, implemented there in 15.N)
+ * whose CPU code each part mirrors, implemented there in 14.N)
  *   the API                  declarations below; llmkit.h 13 (lk_model,
  *                            lk_context, lk_decode, lk_logits)
  *   the stubs                "a build without nvcc: the API as stubs"
@@ -209,7 +209,7 @@ typedef struct lkc_w {
  * Every block size is 32 or 256, so a row is a sequence of 32-element groups
  * (float types: the last group may be partial, elements >= K read as 0).
  * Layouts are ggml's (little-endian, f16 scales as binary16 bits); each case
- * gives the values of the type's to_float (the CPU reference, 15.7a/15.7b). */
+ * gives the values of the type's to_float (the CPU reference, 14.7a/14.7b). */
 __device__ __forceinline__ float lkc_h(const unsigned char *p) { return __half2float(__ushort_as_half((unsigned short)(p[0] | p[1] << 8))); }
 __device__ __forceinline__ float lkc_bf(unsigned short h) { return __uint_as_float((unsigned)h << 16); }
 __constant__ signed char lkc_iq4nl[16] = { -127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113 };

@@ -5,7 +5,10 @@
  *          (or make build/server)
  *   usage: server -m MODEL [--host 127.0.0.1] [--port 8080] [-np 4] [-c CTX] [-t N]
  *                 [-b BUDGET] [--api-key KEY] [--chat-template NAME] [--queue N]
- *                 [--max-body BYTES] [-n N] [--alias NAME]      (server --help)
+ *                 [--max-body BYTES] [-n N] [--alias NAME] [MODEL AND CONTEXT OPTIONS]
+ *          (server --help lists them all: the model's and the context's rows
+ *          come from llmkit.h's option tables, e.g. --kv-type, --attn,
+ *          --check-tensors; -c, -b, -t, -np and --kv-page are the server's own)
  * Flags follow llama-server's: -np sequences decode in parallel, each with
  * CTX / np tokens of context (prompt + reply); -b is the tokens one step
  * may feed (512; SARATHI: decodes first, prompt chunks fill the rest);

@@ -351,7 +351,7 @@ static void test_errors(const char *rel) {
 int main(void) {
     char dev[256];
     if (!lk_cuda_available()) {
-        const char *why = "no CUDA device here (the kernels run on a GPU machine: see README, CUDA)";
+        const char *why = "no CUDA device here (the kernels run on a GPU machine: see llmkit_cuda.h and README, CUDA)";
         lk_t_skip("kernels", why); lk_t_skip("logits (fixtures)", why); lk_t_skip("batch independence", why); lk_t_skip("errors", why);
         return lk_t_exit();
     }

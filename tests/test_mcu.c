@@ -1,5 +1,5 @@
 /* The Cortex-M dot products against their scalar references, bit for bit
- * (section 15.7s): Helium (MVE) q8_0 . q8_0, q4_0 . q8_0 and f32 . f32 on
+ * (section 14.7s): Helium (MVE) q8_0 . q8_0, q4_0 . q8_0 and f32 . f32 on
  * the Cortex-M55, the DSP extension's q8_0 and q4_0 on the Cortex-M4.
  * `make test` compiles this file for both and runs it under
  * qemu-system-arm (mps3-an547, mps2-an386; semihosting for the output). A

@@ -1,6 +1,6 @@
 /* lk-test: sanitize */
 /* lk-test: neon */
-/* test_simd.c - the SIMD kernels of llmkit.h section 15.7s against the scalar
+/* test_simd.c - the SIMD kernels of llmkit.h section 14.7s against the scalar
  * references (the *_ref functions kept beside them).
  *
  * References: the scalar kernels, run on the same inputs.
@@ -196,7 +196,7 @@ static void test_act_quant(void) {
     free(x); free(a); free(b);
 }
 
-/* The kernel table (15.7s), row by row: every type with a row has a
+/* The kernel table (14.7s), row by row: every type with a row has a
  * reference in kCases, and each kernel of the row, called as lk_matmul
  * calls it (tiles with the row's kind), equals that reference on every
  * output of exact-mode inputs (every float operation exact, so any order
@@ -395,7 +395,7 @@ static void test_matmul(void) {
     }
 }
 
-/* Interleaved rows (LK_LAYOUT_R8, 15.7r): lk_repack_r8 then lk_matmul
+/* Interleaved rows (LK_LAYOUT_R8, 14.7r): lk_repack_r8 then lk_matmul
  * against the scalar references lk__r8_<type>_ref (their own summation
  * order), bit for bit, for column counts 1..70 and 1 or 2 threads (so the
  * result is independent of both); against the row layout within float
@@ -552,7 +552,7 @@ static void test_gelu_table(void) {
     lk_t_end();
 }
 
-/* The attention stages of lk_attn (section 15.9): each SIMD stage against
+/* The attention stages of lk_attn (section 14.9): each SIMD stage against
  * its scalar reference on the same inputs, bit for bit (the SIMD code keeps
  * the reference's order of operations). Head sizes cover the small-head path
  * (multiples of 8), the ggml-order path (multiples of 64) and the plain

@@ -7,7 +7,7 @@
 #                                                    with the program's status
 #   tools/firmware.sh test                           make test's check (exit 77 = skipped)
 #   tools/firmware.sh mcu-test                       tests/test_mcu.c on the M55 (Helium) and M4 (DSP) under qemu
-#   tools/firmware.sh figures [MODEL...]             README's table (default: stories260K Q8_0, Q4_0)
+#   tools/firmware.sh figures [MODEL...]             the table in examples/firmware/README.md (default: stories260K Q8_0, Q4_0)
 #
 # CPU: cortex-m4 (board mps2-an386, Cortex-M4F) or cortex-m55 (mps3-an547,
 # Cortex-M55 with Helium). Environment: FW_CTX (128), FW_KV (q8_0 or f16;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the Unicode tables used by llmkit.h section 15.12 (tokenizer).
+"""Generate the Unicode tables used by llmkit.h section 14.12 (tokenizer).
 
     python3 tools/gen_unicode_tables.py > build/unicode_tables.inc
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# kv-table.sh: the README table of KV types and KV policies on stories260K.
+# kv-table.sh: the table of KV types and KV policies in tools/PERFORMANCE.md on stories260K.
 #   usage: tools/kv-table.sh [MODEL] [TEXT]      (from the repository root)
 #   defaults: ../shared/fixtures/stories260K/stories260K-F32.gguf, tests/data/stories-long.txt
 # Runs build/perplexity at context 512 with -b 1 (every token is one decode

@@ -1,5 +1,5 @@
 /* peak - the machine's arithmetic peaks, the ceilings the matmul kernels are
- * measured against (README "Performance").
+ * measured against (tools/PERFORMANCE.md).
  *
  *   peak [-t THREADS] [-s SECONDS]
  *

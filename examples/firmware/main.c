@@ -3,7 +3,7 @@
  * static arena; the prompt is tokenized on the device and N tokens are
  * generated greedily and written to the UART. Built by `make firmware`
  * for mps2-an386 (Cortex-M4F) and mps3-an547 (Cortex-M55 with Helium),
- * run under qemu by `make run-firmware` (see README, "Firmware").
+ * run under qemu by `make run-firmware` (see examples/firmware/README.md).
  *
  * Board macros (from the Makefile): FW_UART0, FW_UART1 (CMSDK APB UART
  * bases: the text, the figures). Build-time settings: FW_PROMPT, FW_N,
