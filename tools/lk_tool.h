@@ -53,15 +53,20 @@ static TOOL_UNUSED int tool_usage(const char *text) {
     return 2;
 }
 
+/* "NAME: message\n" on stderr (the body of tool_fail and tool_bad_usage) */
+static TOOL_UNUSED void tool_vmsg(const char *fmt, va_list ap) {
+    fprintf(stderr, "%s: ", tool_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 /* Print "NAME: message" (printf-style) on stderr and return status:
  *     return tool_fail(1, "cannot create %s", path); */
 static TOOL_UNUSED TOOL_PRINTF(2, 3) int tool_fail(int status, const char *fmt, ...) {
     va_list ap;
-    fprintf(stderr, "%s: ", tool_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    tool_vmsg(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return status;
 }
 
@@ -155,11 +160,9 @@ static TOOL_UNUSED int tool_help(int status, const char *usage, unsigned sets, c
  *     return tool_bad_usage(USAGE, sets, NULL, "unknown option %s", a); */
 static TOOL_UNUSED TOOL_PRINTF(4, 5) int tool_bad_usage(const char *usage, unsigned sets, const char *const *own, const char *fmt, ...) {
     va_list ap;
-    fprintf(stderr, "%s: ", tool_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    tool_vmsg(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return tool_help(2, usage, sets, own);
 }
 
