@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
-        if (!x) return tool_bad_usage(USAGE, SETS, NULL, "%s needs a value", a);
+        if (!x) return tool_no_value(USAGE, SETS, NULL, a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-p")) prompt = x;
         else if (!strcmp(a, "-sys")) sys_prompt = x;

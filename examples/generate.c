@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
         lk_status st;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
         if (!strcmp(a, "--ignore-eos")) { ignore_eos = 1; continue; }
-        if (!x) return tool_bad_usage(USAGE, SETS, NULL, "%s needs a value", a);
+        if (!x) return tool_no_value(USAGE, SETS, NULL, a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "--draft-model") || !strcmp(a, "-md")) draft_model = x;
         else if ((st = lk_spec_params_set(&xp, a, x)) != LK_ERR_NOT_FOUND) { if (st) return tool_lk_fail(2); }

@@ -297,7 +297,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--no-bw")) { no_bw = 1; continue; }
         if (!strcmp(a, "--bw-only")) { bw_only = 1; continue; }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, own);
-        if (!x) return tool_bad_usage(USAGE, SETS, own, "%s needs a value", a);
+        if (!x) return tool_no_value(USAGE, SETS, own, a);
         if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return tool_fail(2, "at most %d models", MAX_LIST); models[n_models++] = x; }
         else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return tool_fail(2, "-p expects counts in [0, 1000000], got '%s'", x); }
         else if (!strcmp(a, "-n")) { if (parse_list(x, tg, &n_tg, 0)) return tool_fail(2, "-n expects counts in [0, 1000000], got '%s'", x); }

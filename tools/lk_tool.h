@@ -166,6 +166,15 @@ static TOOL_UNUSED TOOL_PRINTF(4, 5) int tool_bad_usage(const char *usage, unsig
     return tool_help(2, usage, sets, own);
 }
 
+/* A flag at the end of the command line, with no value after it: a bad
+ * command line (tool_bad_usage) that says whether the flag is a table
+ * option missing its value or not an option the tool knows:
+ *     if (!x) return tool_no_value(USAGE, sets, NULL, a); */
+static TOOL_UNUSED int tool_no_value(const char *usage, unsigned sets, const char *const *own, const char *flag) {
+    if (tool_find_option(sets, flag)) return tool_bad_usage(usage, sets, own, "%s needs a value", flag);
+    return tool_bad_usage(usage, sets, own, "%s: an unknown option, or its value is missing", flag);
+}
+
 /* The context a generating tool makes when -c is not given: the model's
  * training context, at most 4096 (as llama.cpp's tools), and at least
  * `need` tokens (the prompt plus those asked for), unless the model has

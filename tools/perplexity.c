@@ -169,7 +169,7 @@ int main(int argc, char **argv) {
         lk_status st;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, NULL);
         if (!strcmp(a, "--kl-divergence")) { kld_mode = 1; i--; continue; }
-        if (!x) return tool_bad_usage(USAGE, SETS, NULL, "%s needs a value", a);
+        if (!x) return tool_no_value(USAGE, SETS, NULL, a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "--kl-divergence-base")) kld_file = x;
         else if (!strcmp(a, "-f")) file = x;

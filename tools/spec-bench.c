@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
         const char *a = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
         lk_status st;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return tool_help(0, USAGE, SETS, own);
-        if (!x) return tool_bad_usage(USAGE, SETS, own, "%s needs a value", a);
+        if (!x) return tool_no_value(USAGE, SETS, own, a);
         if (!strcmp(a, "-m")) model = x;
         else if (!strcmp(a, "-md") || !strcmp(a, "--draft-model")) draft = x;
         else if (!strcmp(a, "--spec")) modes = x;
