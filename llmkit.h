@@ -7376,25 +7376,42 @@ LK__AINL void lk__tile_b32_x86(int64_t n, const unsigned char *w, size_t ws, con
     LK__UNROLL for (r = 0; r < R; r++)
         LK__UNROLL for (c = 0; c < C; c++) y[c * ys + r] = lk__hsum8_x(acc[r][c]) + (kind >= LK__B32_Q4_1 ? _mm_cvtss_f32(_mm_movehdup_ps(summ[r][c])) : 0.0f);
 }
-/* the family's entries (kind: lk__b32_kind) */
-LK__AINL void lk__tile_b32_k(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
-                             int R, int C, int kind) {
-    switch (kind) {
-    case LK__B32_Q8_0: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q8_0); break;
-    case LK__B32_Q4_0: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q4_0); break;
-    case LK__B32_Q5_0: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q5_0); break;
+/* the family's entries (kind: lk__b32_kind): one out-of-line copy per kind
+ * and tile shape, so that each is compiled as its own function (one switch
+ * over inlined copies made the q5_0 tile about 3 % more instructions) */
+#define LK__B32_ONE(K) \
+static LK__NOINL void lk__t44_b32_##K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { \
+    lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, LK__TC, LK__B32_##K); } \
+static LK__NOINL void lk__t41_b32_##K(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys) { \
+    lk__tile_b32_x86(n, w, ws, a, as, y, ys, LK__TR, 1, LK__B32_##K); }
+LK__B32_ONE(Q8_0) LK__B32_ONE(Q4_0) LK__B32_ONE(Q5_0) LK__B32_ONE(Q4_1) LK__B32_ONE(Q5_1)
 #ifndef LLMKIT_NO_IQ
-    case LK__B32_IQ4_NL: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_IQ4_NL); break;
+LK__B32_ONE(IQ4_NL)
 #endif
-    case LK__B32_Q4_1: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q4_1); break;
-    default: lk__tile_b32_x86(n, w, ws, a, as, y, ys, R, C, LK__B32_Q5_1); break;
+#undef LK__B32_ONE
+static void lk__tile44_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    switch (kind) {
+    case LK__B32_Q8_0: lk__t44_b32_Q8_0(n, w, ws, a, as, y, ys); break;
+    case LK__B32_Q4_0: lk__t44_b32_Q4_0(n, w, ws, a, as, y, ys); break;
+    case LK__B32_Q5_0: lk__t44_b32_Q5_0(n, w, ws, a, as, y, ys); break;
+#ifndef LLMKIT_NO_IQ
+    case LK__B32_IQ4_NL: lk__t44_b32_IQ4_NL(n, w, ws, a, as, y, ys); break;
+#endif
+    case LK__B32_Q4_1: lk__t44_b32_Q4_1(n, w, ws, a, as, y, ys); break;
+    default: lk__t44_b32_Q5_1(n, w, ws, a, as, y, ys); break;
     }
 }
-static void lk__tile44_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
-    lk__tile_b32_k(n, w, ws, a, as, y, ys, LK__TR, LK__TC, kind);
-}
 static void lk__tile41_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
-    lk__tile_b32_k(n, w, ws, a, as, y, ys, LK__TR, 1, kind);
+    switch (kind) {
+    case LK__B32_Q8_0: lk__t41_b32_Q8_0(n, w, ws, a, as, y, ys); break;
+    case LK__B32_Q4_0: lk__t41_b32_Q4_0(n, w, ws, a, as, y, ys); break;
+    case LK__B32_Q5_0: lk__t41_b32_Q5_0(n, w, ws, a, as, y, ys); break;
+#ifndef LLMKIT_NO_IQ
+    case LK__B32_IQ4_NL: lk__t41_b32_IQ4_NL(n, w, ws, a, as, y, ys); break;
+#endif
+    case LK__B32_Q4_1: lk__t41_b32_Q4_1(n, w, ws, a, as, y, ys); break;
+    default: lk__t41_b32_Q5_1(n, w, ws, a, as, y, ys); break;
+    }
 }
 /* q4_K and q5_K . q8_K (kind: lk__q45_kind; q5: the fifth bits from qh)
  * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (14.7a) */
