@@ -7389,29 +7389,24 @@ LK__B32_ONE(Q8_0) LK__B32_ONE(Q4_0) LK__B32_ONE(Q5_0) LK__B32_ONE(Q4_1) LK__B32_
 LK__B32_ONE(IQ4_NL)
 #endif
 #undef LK__B32_ONE
-static void lk__tile44_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
-    switch (kind) {
-    case LK__B32_Q8_0: lk__t44_b32_Q8_0(n, w, ws, a, as, y, ys); break;
-    case LK__B32_Q4_0: lk__t44_b32_Q4_0(n, w, ws, a, as, y, ys); break;
-    case LK__B32_Q5_0: lk__t44_b32_Q5_0(n, w, ws, a, as, y, ys); break;
+typedef void (*lk__b32_tile_fn)(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys);
 #ifndef LLMKIT_NO_IQ
-    case LK__B32_IQ4_NL: lk__t44_b32_IQ4_NL(n, w, ws, a, as, y, ys); break;
+#define LK__B32_IQ(T) T##_IQ4_NL
+#else
+#define LK__B32_IQ(T) 0
 #endif
-    case LK__B32_Q4_1: lk__t44_b32_Q4_1(n, w, ws, a, as, y, ys); break;
-    default: lk__t44_b32_Q5_1(n, w, ws, a, as, y, ys); break;
-    }
+/* indexed by lk__b32_kind: [R x C tile, R x 1 tile] */
+static const lk__b32_tile_fn lk__b32_tiles[][2] = {
+    { lk__t44_b32_Q8_0, lk__t41_b32_Q8_0 }, { lk__t44_b32_Q4_0, lk__t41_b32_Q4_0 },
+    { lk__t44_b32_Q5_0, lk__t41_b32_Q5_0 }, { LK__B32_IQ(lk__t44_b32), LK__B32_IQ(lk__t41_b32) },
+    { lk__t44_b32_Q4_1, lk__t41_b32_Q4_1 }, { lk__t44_b32_Q5_1, lk__t41_b32_Q5_1 },
+};
+#undef LK__B32_IQ
+static void lk__tile44_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    lk__b32_tiles[kind][0](n, w, ws, a, as, y, ys);
 }
 static void lk__tile41_b32(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
-    switch (kind) {
-    case LK__B32_Q8_0: lk__t41_b32_Q8_0(n, w, ws, a, as, y, ys); break;
-    case LK__B32_Q4_0: lk__t41_b32_Q4_0(n, w, ws, a, as, y, ys); break;
-    case LK__B32_Q5_0: lk__t41_b32_Q5_0(n, w, ws, a, as, y, ys); break;
-#ifndef LLMKIT_NO_IQ
-    case LK__B32_IQ4_NL: lk__t41_b32_IQ4_NL(n, w, ws, a, as, y, ys); break;
-#endif
-    case LK__B32_Q4_1: lk__t41_b32_Q4_1(n, w, ws, a, as, y, ys); break;
-    default: lk__t41_b32_Q5_1(n, w, ws, a, as, y, ys); break;
-    }
+    lk__b32_tiles[kind][1](n, w, ws, a, as, y, ys);
 }
 /* q4_K and q5_K . q8_K (kind: lk__q45_kind; q5: the fifth bits from qh)
  * references: lk__vec_dot_q4_K_q8_K_ref and lk__vec_dot_q5_K_q8_K_ref (14.7a) */
