@@ -14932,7 +14932,7 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
      * type is "linear" */
     lk__fmt(key, sizeof key, "%s.rope.scaling.factor", arch);
     if ((st = lk__hp_float(g, arch, lk_gguf_find_key(g, key) >= 0 ? "rope.scaling.factor" : "rope.scale_linear", 0.0f, &f))) return st;
-    if (f < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor %g is negative", (double)f);
+    if (f < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor is negative");
     lk__fmt(key, sizeof key, "%s.rope.scaling.type", arch);
     if (lk_gguf_find_key(g, key) < 0) { rs.ptr = "linear"; rs.len = 6; }
     else if ((st = lk_gguf_get_str(g, key, &rs))) return st;
