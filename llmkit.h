@@ -1550,7 +1550,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -14756,19 +14756,21 @@ typedef struct lk__arch_info {
     float rope_base;            /* rope.freq_base when the key is absent             */
     float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's) */
     int window;                 /* attention.sliding_window when the key is absent   */
+    int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
 } lk__arch_info;
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
-    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win */
-    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0 },
-    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0 },
-    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0 },
-    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096 },
-    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0 },
-    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0 },
-    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0 },
-    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0 },
-    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0 },
+    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0 },
+    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0 },
+    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
+    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
+    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4 },
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -14794,7 +14796,7 @@ typedef struct lk__layer {
     lk_tensor down_exps;                   /* MoE [Fe, E, n_expert]                 */
     lk_tensor post_ffw_norm;               /* [E]                                   */
     int window;                            /* sliding window of this layer, 0 = none */
-    const lk_rope *rope;                   /* &hp.rope, or &hp.rope_swa for window layers */
+    const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
 } lk__layer;
 
 struct lk_model {
@@ -14968,7 +14970,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -15164,6 +15166,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         }
         L->window = swa ? hp->sliding_window : 0;
         L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
+        if (ai->nope > 0 && (il + 1) % ai->nope == 0) L->rope = NULL;   /* a layer without RoPE */
     }
     return LK_OK;
 }
@@ -15952,7 +15955,7 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
     }
     for (t = t0; t < t1; t++) {
         float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
-        if (hp->rope.n_rot) {
+        if (hp->rope.n_rot && L->rope) {
             lk_rope_apply(L->rope, qt, H, d, pos[t]);
             lk_rope_apply(L->rope, kt, G, d, pos[t]);
         }

@@ -1143,7 +1143,8 @@ LKDEF lk_status lk_cuda_model_new(const lk_model *m, int device, lk_cuda_model *
         const lk__layer *L = &m->layers[il];
         const char *what = L->sq.data || L->sk.data || L->sv.data || L->sqkv.data || L->so.data ? "attention weight scales (.scale)"
                          : L->s_gate.data || L->s_up.data || L->s_down.data ? "FFN weight scales (.scale)"
-                         : L->b_gate.data ? "ffn_gate.bias" : L->wqkv.data && L->bq.data ? "q, k, v biases beside a fused attn_qkv" : NULL;
+                         : L->b_gate.data ? "ffn_gate.bias" : L->wqkv.data && L->bq.data ? "q, k, v biases beside a fused attn_qkv"
+                         : hp->rope.n_rot && !L->rope ? "layers without RoPE" : NULL;
         if (what) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: %s (block %d) run on the CPU only", what, il);
     }
     if (hp->n_layer < 1 || hp->n_head_kv <= 0 || hp->n_head % hp->n_head_kv || hp->head_dim_k % 2)

@@ -242,6 +242,15 @@ static const gen_tensor qwen3moe_opt_layer[] = {
 static const gen_tensor qwen3moe_opt_glob[] = {
     { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
 static const gen_key qwen3moe_opt_keys[] = { { "expert_gating_func", GK_U32, NULL, 0, NULL, 0 } };
+/* smollm3: llama whose every fourth layer has no RoPE */
+static const gen_tensor smollm3_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_v.bias", 64, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, { "attn_output.scale", 1, 0, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 }, { "ffn_up.weight", 256, 256, 0 },
+    { "ffn_down.weight", 256, 256, 0 } };
+static const gen_tensor smollm3_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -255,6 +264,7 @@ static const gen_arch gen_archs[] = {
     { "phi3-opt", "phi3", 26, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, phi3_opt_layer, 12, phi3_opt_glob, 3, 0, 0, 0, NULL, 0, 1 },
     { "llama-moe-opt", "llama", 27, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_moe_opt_layer, 14, llama_moe_opt_glob, 3, 4, 2, 0, llama_moe_opt_keys, 1, 1 },
     { "qwen3moe-opt", "qwen3moe", 28, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3moe_opt_layer, 15, qwen3moe_opt_glob, 3, 8, 2, 256, qwen3moe_opt_keys, 1, 1 },
+    { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;

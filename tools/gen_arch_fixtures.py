@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -182,6 +182,14 @@ def opt_specs():
          ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]),
          ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]),
          ("ffn_gate_exps.scale", [X]), ("ffn_up_exps.scale", [X]), ("ffn_down_exps.scale", [X])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # smollm3: llama whose every fourth layer has no RoPE (layer 3 of 4 here), with
+    # the optional tensors its graph reads (q/k/v biases, attention scales)
+    E, L, H, G, d, F = 256, 4, 8, 2, 32, 256
+    out.append(("smollm3", "smollm3", 29, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e4, window=0, keys=[]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        wsb("attn_output", H * d, E, bias=False) +
+        [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
