@@ -1550,7 +1550,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -14708,13 +14708,35 @@ typedef enum lk__ffn_kind {
     LK__FFN_GEGLU,          /* down(gelu(gate x) * up x)                           */
     LK__FFN_GELU            /* down(gelu(up x + b_up)) + b_down                    */
 } lk__ffn_kind;
-enum { LK__BIAS_OPT, LK__BIAS_QKV, LK__BIAS_ALL };   /* q/k/v/o biases when present; q/k/v required; every linear layer and norm */
+/* The optional tensors a row's graph reads, as llama.cpp's loader creates
+ * them for the architecture and its graph uses them. A tensor of the file
+ * that no row flag or required binding claims is refused by name
+ * (lk__model_check_used), as llama.cpp refuses a file holding more tensors
+ * than it created. */
+enum {
+    LK__T_BIAS   = 1 << 0,   /* every linear layer and norm has a bias, required (LayerNorm MLP) */
+    LK__T_QKV_B  = 1 << 1,   /* attn_q/k/v.bias, or attn_qkv.bias, when present       */
+    LK__T_WO_B   = 1 << 2,   /* attn_output.bias when present                         */
+    LK__T_FFN_B  = 1 << 3,   /* ffn_gate/up/down.bias when present                    */
+    LK__T_FFN_S  = 1 << 4,   /* ffn_gate/up/down(_exps).scale: the FFN weights' scales */
+    LK__T_OUT_B  = 1 << 5,   /* output.bias when present                              */
+    LK__T_FREQS  = 1 << 6,   /* rope_freqs.weight when present                        */
+    LK__T_UNTIED = 1 << 7    /* output.weight when present (else the head is token_embd) */
+};
+/* Every row: the attention weights' scales (attn_q/k/v/qkv/output.scale,
+ * [1]) multiply the product before the bias, y = (W x) s + b; the FFN's,
+ * where LK__T_FFN_S, after it, y = (W x + b) s (experts: one scale per
+ * expert, [n_expert]). A weight's .input_scale ([1], experts [n_expert]; the
+ * activations' quantization step of an FP8 / NVFP4 checkpoint) is accepted
+ * and not used: llama.cpp's graphs do not read it, and with f32 activations
+ * there is no activation quantization for it to undo. */
 typedef struct lk__arch_info {
     const char *name;           /* general.architecture and the key prefix          */
     signed char rope;           /* lk_rope_mode, or -1: no RoPE                      */
     unsigned char layernorm;    /* LayerNorm with bias; else RMSNorm                 */
-    unsigned char fused_qkv;    /* attn_qkv holds rows [Q | K | V]                   */
-    unsigned char bias;         /* LK__BIAS_*                                        */
+    unsigned char fused_qkv;    /* attn_qkv (rows [Q | K | V]) required; else the file holds
+                                 * attn_qkv or attn_q, attn_k, attn_v                */
+    unsigned char opt;          /* LK__T_*: the optional tensors its graph uses      */
     unsigned char ffn;          /* lk__ffn_kind                                      */
     unsigned char post_norms;   /* RMSNorm of the attention and FFN outputs          */
     unsigned char swa;          /* window layers (when the file sets a window): 0 all, 1
@@ -14723,21 +14745,27 @@ typedef struct lk__arch_info {
     unsigned char embd_scale;   /* x = token_embd * sqrt(n_embd)                      */
     unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
+    unsigned char ffe_key;      /* experts sized by expert_feed_forward_length (0 or absent:
+                                 * n_ff / n_expert_used); else by feed_forward_length */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
     float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's) */
+    int window;                 /* attention.sliding_window when the key is absent   */
+    int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
 } lk__arch_info;
+#define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
-    /* name     rope            ln qkv bias          ffn                   post swa qkn esc qpre pos  caps         base  base_swa */
-    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,   0.f,  0.f, 1e4f, 0.f },
-    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__BIAS_QKV, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
-    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,   0.f,  0.f, 1e4f, 0.f },
-    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  50.f, 30.f, 1e4f, 0.f },
-    { "phi3",   LK_ROPE_NEOX,   0, 1, LK__BIAS_OPT, LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,   0.f,  0.f, 1e4f, 0.f },
-    { "gpt2",   -1,             1, 1, LK__BIAS_ALL, LK__FFN_GELU,         0,   0,  0,  0,  0,   1,   0.f,  0.f, 1e4f, 0.f },
-    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,   0.f,  0.f, 1e4f, 1e4f },
-    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
-    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__BIAS_OPT, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,   0.f,  0.f, 1e6f, 0.f },
+    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0 },
+    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
+    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0 },
+    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
+    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
+    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4 },
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -14753,13 +14781,17 @@ typedef struct lk__layer {
     lk_tensor post_attn_norm;              /* [E]                                   */
     lk_tensor ffn_norm, ffn_norm_b;        /* [E]                                   */
     lk_tensor ffn_gate, ffn_up, b_up;      /* [E, F]; fused up [E, 2F]; bias [F]    */
+    lk_tensor b_gate;                      /* [F]                                   */
     lk_tensor ffn_down, b_down;            /* [F, E], [E]                           */
+    lk_tensor sq, sk, sv, sqkv, so;        /* the weights' scales, [1] (LK__T_*)    */
+    lk_tensor s_gate, s_up, s_down;        /* [1]                                   */
+    lk_tensor s_gate_exps, s_up_exps, s_down_exps;   /* [n_expert]                  */
     lk_tensor gate_inp;                    /* MoE router [E, n_expert]              */
     lk_tensor gate_exps, up_exps;          /* MoE [E, Fe, n_expert] (Fe = n_ff_exp) */
     lk_tensor down_exps;                   /* MoE [Fe, E, n_expert]                 */
     lk_tensor post_ffw_norm;               /* [E]                                   */
     int window;                            /* sliding window of this layer, 0 = none */
-    const lk_rope *rope;                   /* &hp.rope, or &hp.rope_swa for window layers */
+    const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
 } lk__layer;
 
 struct lk_model {
@@ -14770,13 +14802,14 @@ struct lk_model {
     lk_tensor tok_embd;                    /* [E, n_vocab]                          */
     lk_tensor pos_embd;                    /* [E, n_ctx_train] (learned positions)  */
     lk_tensor output_norm, output_norm_b;  /* [E]                                   */
-    lk_tensor output;                      /* [E, n_vocab] (tied: token_embd)       */
+    lk_tensor output, output_b;            /* [E, n_vocab] (tied: token_embd); [n_vocab] */
     lk_tensor rope_freqs;                  /* [n_rot / 2] or absent                 */
     lk__layer *layers;                     /* [n_layer]                             */
     lk_vocab *vocab;
     void *repack_buf;                      /* the repacked weights (14.7r), or NULL */
     size_t repack_size;
     uint16_t *gelu_tab;                    /* GELU archs: lk_gelu of every f16 input, or NULL */
+    unsigned char *used;                   /* while binding: [n_tensors], 1 = bound  */
 };
 
 LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; memset(&p, 0, sizeof p); return p; }
@@ -14864,6 +14897,7 @@ static lk_status lk__bind3(lk_model *m, const char *name, int kind, int64_t ne0,
                             lk_type_name(gt->type), LK__NO_IQ_HINT);
     lk_gguf_tensor_view(m->g, i, t);
     t->name = NULL;   /* the GGUF's names are not NUL-terminated */
+    if (m->used) m->used[i] = 1;
     /* weights are read in place as floats and block structs (alignment <= 4) */
     if ((uintptr_t)t->data % 4)
         return lk_set_error(LK_ERR_FORMAT, "model: tensor '%s' data is not 4-byte aligned (general.alignment %llu; the GGUF spec asks "
@@ -14890,10 +14924,17 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
     if (!(hp->rope.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base must be > 1");
     hp->rope.freq_scale = 1.0f; hp->rope.attn_factor = 1.0f; hp->rope.beta_fast = 32.0f; hp->rope.beta_slow = 1.0f;
     if ((st = lk__hp_int(g, arch, "rope.scaling.original_context_length", hp->n_ctx_train, 1, 1 << 24, &hp->rope.n_ctx_orig))) return st;
-    if ((st = lk__hp_float(g, arch, "rope.scaling.factor", 1.0f, &f))) return st;
+    /* as llama.cpp reads them: the factor (or the older rope.scale_linear), 0
+     * or absent meaning none, scales positions unless the type is "none"; no
+     * type is "linear" */
+    lk__fmt(key, sizeof key, "%s.rope.scaling.factor", arch);
+    if ((st = lk__hp_float(g, arch, lk_gguf_find_key(g, key) >= 0 ? "rope.scaling.factor" : "rope.scale_linear", 0.0f, &f))) return st;
+    if (f < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor is negative");
     lk__fmt(key, sizeof key, "%s.rope.scaling.type", arch);
-    if (lk_gguf_get_str(g, key, &rs) == LK_OK && !lk_str_eq(rs, "none")) {
-        if (!(f > 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.scaling.factor must be > 0");
+    if (lk_gguf_find_key(g, key) < 0) { rs.ptr = "linear"; rs.len = 6; }
+    else if ((st = lk_gguf_get_str(g, key, &rs))) return st;
+    if (f == 0.0f) f = 1.0f;
+    if (!lk_str_eq(rs, "none")) {
         if (lk_str_eq(rs, "linear")) hp->rope.freq_scale = 1.0f / f;
         else if (lk_str_eq(rs, "yarn")) {
             hp->rope.freq_scale = 1.0f / f; hp->rope.ext_factor = 1.0f;
@@ -14917,7 +14958,6 @@ static lk_status lk__model_hparams(lk_model *m) {
     const lk__arch_info *ai;
     const char *arch;
     lk_str s = { NULL, 0 };
-    char key96[96];
     int i, hd;
     lk_status st;
     memset(hp, 0, sizeof *hp);
@@ -14925,7 +14965,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -14958,18 +14998,21 @@ static lk_status lk__model_hparams(lk_model *m) {
     /* gemma3 27B (62 layers): llama.cpp scales q by 1/sqrt(n_embd / n_head) */
     if (hp->arch == LK_ARCH_GEMMA3 && hp->n_layer == 62) hp->attn_scale = 1.0f / sqrtf((float)(hp->n_embd / hp->n_head));
     if (ai->q_prescale) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
-    if ((st = lk__hp_int(g, arch, "attention.sliding_window", 0, 0, 1 << 24, &hp->sliding_window))) return st;
+    if ((st = lk__hp_int(g, arch, "attention.sliding_window", ai->window, 0, 1 << 24, &hp->sliding_window))) return st;
     hp->swa_pattern = ai->swa;
     if (ai->swa == 1) hp->sliding_window = 0;
-    else if (hp->sliding_window > 0 && ai->swa > 1) {   /* the file may give the pattern: a number or a bool per layer */
+    else if (hp->sliding_window > 0 && ai->swa > 1) {
+        /* the file may give the pattern: a number, or an array as llama.cpp
+         * reads it (bool, int32 or uint32, at most 512 entries): layer il has
+         * the window when entry il is present and not 0 */
         char key[96];
         lk_gguf_type et = LK_GGUF_BOOL;
         uint64_t n = 0;
         const lk_gguf_value *v = NULL;
         lk__fmt(key, sizeof key, "%s.attention.sliding_window_pattern", arch);
         if (lk_gguf_get_arr(g, key, &et, &n, &v) == LK_OK) {
-            if (et != LK_GGUF_BOOL || n != (uint64_t)hp->n_layer)
-                return lk_set_error(LK_ERR_FORMAT, "model: %s must hold one bool per layer", key);
+            if ((et != LK_GGUF_BOOL && et != LK_GGUF_INT32 && et != LK_GGUF_UINT32) || n > 512)
+                return lk_set_error(LK_ERR_FORMAT, "model: %s must be an array of at most 512 bools or 32-bit integers", key);
             hp->swa_pattern = -1;
         } else if ((st = lk__hp_int(g, arch, "attention.sliding_window_pattern", ai->swa, 0, 4096, &hp->swa_pattern))) return st;
     }
@@ -14977,15 +15020,18 @@ static lk_status lk__model_hparams(lk_model *m) {
      * normalised, as llama.cpp's llama (Mixtral) and qwen3moe builders do */
     if ((st = lk__hp_int(g, arch, "expert_count", hp->arch == LK_ARCH_QWEN3MOE ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
     if (hp->n_expert > 0) {
-        int norm = 1;
-        if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used)) ||
-            (st = lk__hp_int(g, arch, "expert_feed_forward_length", hp->n_ff, 1, 1 << 22, &hp->n_ff_exp)) ||
-            (st = lk__hp_int(g, arch, "expert_gating_func", 1, 1, 2, &hp->expert_gating)) ||
-            (st = lk__hp_float(g, arch, "expert_weights_scale", 0.0f, &hp->expert_weights_scale)))
-            return st;
-        lk__fmt(key96, sizeof key96, "%s.expert_weights_norm", arch);
-        if (lk_gguf_find_key(g, key96) >= 0 && (st = lk_gguf_get_bool(g, key96, &norm))) return st;
-        hp->expert_weights_norm = norm != 0;
+        /* the llama and qwen3moe graphs of llama.cpp route by softmax and
+         * normalise the k weights whatever the file says: expert_gating_func,
+         * expert_weights_norm and expert_weights_scale are not read (a row
+         * whose graph reads them gets a column) */
+        if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
+        hp->n_ff_exp = hp->n_ff;
+        if (ai->ffe_key) {
+            if ((st = lk__hp_int(g, arch, "expert_feed_forward_length", 0, 0, 1 << 22, &hp->n_ff_exp))) return st;
+            if (!hp->n_ff_exp) hp->n_ff_exp = hp->n_ff / hp->n_expert_used;
+            if (!hp->n_ff_exp) return lk_set_error(LK_ERR_FORMAT, "model: feed_forward_length %d / expert_used_count %d leaves the experts no width", hp->n_ff, hp->n_expert_used);
+        }
+        hp->expert_gating = 1; hp->expert_weights_norm = 1; hp->expert_weights_scale = 0.0f;
         if (hp->n_expert_used > 64) return lk_set_error(LK_ERR_UNSUPPORTED, "model: expert_used_count %d > 64", hp->n_expert_used);
     } else if (hp->arch == LK_ARCH_QWEN3MOE) return lk_set_error(LK_ERR_FORMAT, "model: qwen3moe needs expert_count > 0");
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
@@ -15008,9 +15054,12 @@ static lk_status lk__model_bind_globals(lk_model *m) {
     if (m->ai->pos_embd && (st = lk__bind(m, "position_embd.weight", LK__EMB, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
     if ((st = lk__bind(m, "output_norm.weight", LK__VEC, E, 0, 1, &m->output_norm))) return st;
     if (ln && (st = lk__bind(m, "output_norm.bias", LK__VEC, E, 0, 1, &m->output_norm_b))) return st;
-    if ((st = lk__bind(m, "output.weight", LK__MAT, E, hp->n_vocab, 0, &m->output))) return st;
+    if ((m->ai->opt & LK__T_UNTIED) && (st = lk__bind(m, "output.weight", LK__MAT, E, hp->n_vocab, 0, &m->output))) return st;
     if (!m->output.data && (st = lk__bind(m, "token_embd.weight", LK__MAT, E, hp->n_vocab, 1, &m->output))) return st;   /* tied */
-    if (hp->rope.n_rot && (st = lk__bind(m, "rope_freqs.weight", LK__VEC, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs))) return st;
+    if ((m->ai->opt & LK__T_OUT_B) && (st = lk__bind(m, "output.bias", LK__VEC, hp->n_vocab, 0, 0, &m->output_b))) return st;
+    if ((m->ai->opt & LK__T_FREQS) && hp->rope.n_rot &&
+        (st = lk__bind(m, "rope_freqs.weight", LK__VEC, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs)))
+        return st;
     if (m->rope_freqs.data) {
         const float *ff = LK__CAST(const float *, m->rope_freqs.data);
         for (i = 0; i < hp->rope.n_rot / 2; i++)
@@ -15019,36 +15068,58 @@ static lk_status lk__model_bind_globals(lk_model *m) {
     }
     return LK_OK;
 }
+/* A weight's scale and input scale, when the file has them: "blk.il.<w>.scale"
+ * into *s where the row's graph multiplies it in (use), else left for
+ * lk__model_check_used to refuse; "<w>.input_scale" accepted, not used
+ * (section 14.13's note at LK__T_*). n: 1, or n_expert for 3-D experts. */
+static lk_status lk__bind_scales(lk_model *m, int il, const char *w, int n, int use, lk_tensor *s) {
+    char nm[96];
+    lk_tensor in;
+    lk_status st;
+    lk__fmt(nm, sizeof nm, "blk.%d.%s.scale", il, w);
+    if (use && (st = lk__bind(m, nm, LK__VEC, n, 0, 0, s))) return st;
+    lk__fmt(nm, sizeof nm, "blk.%d.%s.input_scale", il, w);
+    return lk__bind(m, nm, LK__VEC, n, 0, 0, &in);
+}
 /* the weights of block il, as the architecture's row lays them out */
 static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     const lk_hparams *hp = &m->hp;
     const lk__arch_info *ai = m->ai;
     const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
-    const int ln = ai->layernorm, all = ai->bias == LK__BIAS_ALL;
+    const int ln = ai->layernorm, all = (ai->opt & LK__T_BIAS) != 0, ffn_s = (ai->opt & LK__T_FFN_S) != 0;
+    const int qkv_b = (ai->opt & LK__T_QKV_B) != 0, ffn_b = (ai->opt & LK__T_FFN_B) != 0;
     char nm[96];
     lk_status st;
 #define LK__B(field, sfx, kind, a, b, req) \
     do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+#define LK__S(w, n, use, field) do { if ((st = lk__bind_scales(m, il, w, n, use, &L->field))) return st; } while (0)
     LK__B(attn_norm, "attn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(attn_norm_b, "attn_norm.bias", LK__VEC, E, 0, 1);
-    if (ai->fused_qkv) {
-        LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, 1);
-        LK__B(bqkv, "attn_qkv.bias", LK__VEC, nq + 2 * nkv, 0, all);
+    /* fused rows [Q | K | V] when the row needs them or the file has them */
+    LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, ai->fused_qkv);
+    if (L->wqkv.data) {
+        if (all || qkv_b) LK__B(bqkv, "attn_qkv.bias", LK__VEC, nq + 2 * nkv, 0, all);
+        LK__S("attn_qkv", 1, 1, sqkv);
     } else {
-        const int req = ai->bias == LK__BIAS_QKV;
         LK__B(wq, "attn_q.weight", LK__MAT, E, nq, 1);
         LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, 1);
         LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, 1);
-        LK__B(bq, "attn_q.bias", LK__VEC, nq, 0, req);
-        LK__B(bk, "attn_k.bias", LK__VEC, nkv, 0, req);
-        LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, req);
+        LK__S("attn_q", 1, 1, sq);
+        LK__S("attn_k", 1, 1, sk);
+        LK__S("attn_v", 1, 1, sv);
+    }
+    if (qkv_b && !L->bqkv.data) {   /* apart, also beside fused weights */
+        LK__B(bq, "attn_q.bias", LK__VEC, nq, 0, 0);
+        LK__B(bk, "attn_k.bias", LK__VEC, nkv, 0, 0);
+        LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, 0);
     }
     if (ai->qk_norm) {
         LK__B(q_norm, "attn_q_norm.weight", LK__VEC, hp->head_dim_k, 0, 1);
         LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, 1);
     }
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
-    LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
+    if (all || (ai->opt & LK__T_WO_B)) LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
+    LK__S("attn_output", 1, 1, so);
     if (ai->post_norms) {
         LK__B(post_attn_norm, "post_attention_norm.weight", LK__VEC, E, 0, 1);
         LK__B(post_ffw_norm, "post_ffw_norm.weight", LK__VEC, E, 0, 1);
@@ -15065,37 +15136,66 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B3(up_exps, "ffn_up_exps.weight", E, Fe);
         LK__B3(down_exps, "ffn_down_exps.weight", Fe, E);
 #undef LK__B3
+        LK__S("ffn_gate_exps", X, ffn_s, s_gate_exps);
+        LK__S("ffn_up_exps", X, ffn_s, s_up_exps);
+        LK__S("ffn_down_exps", X, ffn_s, s_down_exps);
     } else {
         LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
         if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
         LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
-        if (all) { LK__B(b_up, "ffn_up.bias", LK__VEC, F, 0, 1); LK__B(b_down, "ffn_down.bias", LK__VEC, E, 0, 1); }
+        if (all || ffn_b) { LK__B(b_up, "ffn_up.bias", LK__VEC, F, 0, all); LK__B(b_down, "ffn_down.bias", LK__VEC, E, 0, all); }
+        if (ffn_b && L->ffn_gate.data) LK__B(b_gate, "ffn_gate.bias", LK__VEC, F, 0, 0);
+        LK__S("ffn_up", 1, ffn_s, s_up);
+        if (L->ffn_gate.data) LK__S("ffn_gate", 1, ffn_s, s_gate);
+        LK__S("ffn_down", 1, ffn_s, s_down);
     }
+#undef LK__S
 #undef LK__B
     {   /* does the sliding window apply to this layer (llama.cpp's is_swa) */
         const int n = hp->swa_pattern;
         int swa = n == 0 || (n > 0 && il % n < n - 1);
         if (n < 0) {
-            uint64_t b = 0;
+            int64_t b = 0;
             lk__fmt(nm, sizeof nm, "%s.attention.sliding_window_pattern", ai->name);
-            swa = lk_gguf_get_u64_at(m->g, nm, (uint64_t)il, &b) == LK_OK && b;
+            swa = lk_gguf_get_i64_at(m->g, nm, (uint64_t)il, &b) == LK_OK && b;
         }
         L->window = swa ? hp->sliding_window : 0;
         L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
+        if (ai->nope > 0 && (il + 1) % ai->nope == 0) L->rope = NULL;   /* a layer without RoPE */
     }
+    return LK_OK;
+}
+/* every tensor of the file is one the graph reads (bound), or the load
+ * fails naming it, as llama.cpp's loader fails on a file with more tensors
+ * than it created */
+static lk_status lk__model_check_used(const lk_model *m) {
+    uint64_t i;
+    for (i = 0; i < m->g->n_tensors; i++)
+        if (!m->used[i]) {
+            const lk_str n = m->g->tensors[i].name;
+            return lk_set_error(LK_ERR_FORMAT, "model: tensor '%.*s' is not used by the %s graph", (int)(n.len > 96 ? 96 : n.len), n.ptr, m->ai->name);
+        }
     return LK_OK;
 }
 static lk_status lk__model_bind(lk_model *m) {
     const int n_layer = m->hp.n_layer;
-    lk_status st;
+    const size_t nu = m->g->n_tensors ? (size_t)m->g->n_tensors : 1;
+    lk_status st = LK_OK;
     int il;
-    if ((st = lk__model_bind_globals(m))) return st;
+    m->used = LK__CAST(unsigned char *, m->a.alloc(m->a.user, nu, 16));
+    if (!m->used) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    memset(m->used, 0, nu);
+    if ((st = lk__model_bind_globals(m))) goto done;
     m->layers = LK__CAST(lk__layer *, m->a.alloc(m->a.user, sizeof(lk__layer) * (size_t)n_layer, 16));
-    if (!m->layers) return lk_set_error(LK_ERR_NOMEM, "model: out of memory");
+    if (!m->layers) { st = lk_set_error(LK_ERR_NOMEM, "model: out of memory"); goto done; }
     memset(m->layers, 0, sizeof(lk__layer) * (size_t)n_layer);
     for (il = 0; il < n_layer; il++)
-        if ((st = lk__model_bind_layer(m, il, &m->layers[il]))) return st;
-    return LK_OK;
+        if ((st = lk__model_bind_layer(m, il, &m->layers[il]))) goto done;
+    st = lk__model_check_used(m);
+done:
+    lk__free(&m->a, m->used, nu);
+    m->used = NULL;
+    return st;
 }
 /* check_tensors: every tensor's data through lk_validate_data */
 static lk_status lk__model_check_tensors(const lk_model *m) {
@@ -15633,24 +15733,39 @@ static void lk__gelu_range(const lk_model *m, float *y, const float *x, size_t n
         y[k] = mul ? y[k] * g : g;
     }
 }
-/* matmul with an optional bias; W has rows of n_in, T columns */
-static void lk__bias(const lk_tensor *W, const lk_tensor *b, int T, float *y) {
+/* y [T, n] *= s (one scale for the whole weight) */
+static void lk__scale_rows(float *y, int64_t n, int T, float s) {
+    int64_t i, N = n * T;
+    for (i = 0; i < N; i++) y[i] *= s;
+}
+/* a matmul's optional bias b [n] and scale s [1] (W has rows of n_in, n
+ * rows; y [T, n]), in the order llama.cpp's graph applies them: s_first,
+ * y = (W x) s + b (attention projections); else y = (W x + b) s (FFN) */
+static void lk__bias(const lk_tensor *W, const lk_tensor *s, const lk_tensor *b, int s_first, int T, float *y) {
+    const int64_t n = W->ne[1];
+    const int sc = s && s->data;
+    if (sc && s_first) lk__scale_rows(y, n, T, *LK__CAST(const float *, s->data));
     if (b && b->data) {
         const float *bb = LK__CAST(const float *, b->data);
-        int64_t n = W->ne[1], t, i;
+        int64_t t, i;
         for (t = 0; t < T; t++) for (i = 0; i < n; i++) y[t * n + i] += bb[i];
     }
+    if (sc && !s_first) lk__scale_rows(y, n, T, *LK__CAST(const float *, s->data));
 }
-static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
+static lk_status lk__mm_sb(lk_context *c, const lk_tensor *W, const lk_tensor *s, const lk_tensor *b, int s_first, const float *x, int T, float *y) {
     lk_status st = lk_matmul(W, x, T, y, c->mm, c->mm_size, &c->th);
-    if (!st) lk__bias(W, b, T, y);
+    if (!st) lk__bias(W, s, b, s_first, T, y);
     return st;
 }
-/* two or three products of the same x in one parallel region (lk__matmul_n); b entries may be NULL */
-static lk_status lk__mm_n(lk_context *c, int n, const lk_tensor *const *W, const lk_tensor *const *b, const float *x, int T, float *const *y) {
+static lk_status lk__mm(lk_context *c, const lk_tensor *W, const lk_tensor *b, const float *x, int T, float *y) {
+    return lk__mm_sb(c, W, NULL, b, 0, x, T, y);
+}
+/* two or three products of the same x in one parallel region (lk__matmul_n); b, s entries may be NULL */
+static lk_status lk__mm_n(lk_context *c, int n, const lk_tensor *const *W, const lk_tensor *const *s, const lk_tensor *const *b, int s_first,
+                          const float *x, int T, float *const *y) {
     lk_status st = lk__matmul_n(W, n, x, T, y, c->mm, c->mm_size, &c->th);
     int k;
-    for (k = 0; !st && k < n; k++) lk__bias(W[k], b[k], T, y[k]);
+    for (k = 0; !st && k < n; k++) lk__bias(W[k], s[k], b[k], s_first, T, y[k]);
     return st;
 }
 
@@ -15835,7 +15950,7 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
     }
     for (t = t0; t < t1; t++) {
         float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
-        if (hp->rope.n_rot) {
+        if (hp->rope.n_rot && L->rope) {
             lk_rope_apply(L->rope, qt, H, d, pos[t]);
             lk_rope_apply(L->rope, kt, G, d, pos[t]);
         }
@@ -15866,19 +15981,28 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     int t, i;
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     if (L->wqkv.data) {   /* fused: rows [Q | K | V] into ff1 [T, nq + 2 nkv], then split */
-        if ((st = lk__mm(c, &L->wqkv, &L->bqkv, c->xn, T, c->ff1))) return st;
+        if ((st = lk__mm_sb(c, &L->wqkv, &L->sqkv, &L->bqkv, 1, c->xn, T, c->ff1))) return st;
         for (t = 0; t < T; t++) {
             const float *r = c->ff1 + (size_t)t * (nq + 2 * nkv);
             memcpy(c->q + (size_t)t * nq, r, sizeof(float) * nq);
             memcpy(c->k + (size_t)t * nkv, r + nq, sizeof(float) * nkv);
             memcpy(c->v + (size_t)t * nkv, r + nq + nkv, sizeof(float) * nkv);
         }
+        if (L->bq.data) {   /* q, k, v biases apart from fused weights: q [T, nq] += bq, ... */
+            for (t = 0; t < T; t++) {
+                const float *bq = LK__CAST(const float *, L->bq.data), *bk = LK__CAST(const float *, L->bk.data), *bv = LK__CAST(const float *, L->bv.data);
+                float *q = c->q + (size_t)t * nq, *k = c->k + (size_t)t * nkv, *v = c->v + (size_t)t * nkv;
+                for (i = 0; i < nq; i++) q[i] += bq[i];
+                for (i = 0; i < nkv; i++) { k[i] += bk[i]; v[i] += bv[i]; }
+            }
+        }
     } else {
-        const lk_tensor *w3[3], *b3[3];
+        const lk_tensor *w3[3], *b3[3], *s3[3];
         float *y3[3];
         w3[0] = &L->wq; w3[1] = &L->wk; w3[2] = &L->wv; b3[0] = &L->bq; b3[1] = &L->bk; b3[2] = &L->bv;
+        s3[0] = &L->sq; s3[1] = &L->sk; s3[2] = &L->sv;
         y3[0] = c->q; y3[1] = c->k; y3[2] = c->v;
-        if ((st = lk__mm_n(c, 3, w3, b3, c->xn, T, y3))) return st;
+        if ((st = lk__mm_n(c, 3, w3, s3, b3, 1, c->xn, T, y3))) return st;
     }
     lk__qk_rows(c, il, T, pos);
     lk__store_rows(c, il, T, c->kv.n, pos, seg);
@@ -15886,7 +16010,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     lk__kv_attend(&job);   /* att: [T, H, d], over the rows the KV policy picks */
     if (c->p.kv_rotate)    /* the output is a mix of rotated V rows: rotate it back */
         for (t = 0; t < T; t++) for (i = 0; i < H; i++) lk_hadamard(c->att + (size_t)t * nq + (size_t)i * d, d);
-    if ((st = lk__mm(c, &L->wo, &L->bo, c->att, T, c->o))) return st;
+    if ((st = lk__mm_sb(c, &L->wo, &L->so, &L->bo, 1, c->att, T, c->o))) return st;
     lk__residual(c, &L->post_attn_norm, T);
     return LK_OK;
 }
@@ -15960,8 +16084,12 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
                 }
         if (!n) continue;
         if ((st = lk__mm(c, &gw, NULL, c->moe_x, n, c->ff1)) || (st = lk__mm(c, &uw, NULL, c->moe_x, n, c->ff2))) return st;
+        /* the expert's scales (LK__T_FFN_S): ff1, ff2 [n, Fe] *= s[e] before SwiGLU, o [n, E] *= s[e] before the weights */
+        if (L->s_gate_exps.data) lk__scale_rows(c->ff1, Fe, n, LK__CAST(const float *, L->s_gate_exps.data)[e]);
+        if (L->s_up_exps.data) lk__scale_rows(c->ff2, Fe, n, LK__CAST(const float *, L->s_up_exps.data)[e]);
         lk__swiglu(c, n, Fe);
         if ((st = lk__mm(c, &dw, NULL, c->ff2, n, c->o))) return st;
+        if (L->s_down_exps.data) lk__scale_rows(c->o, E, n, LK__CAST(const float *, L->s_down_exps.data)[e]);
         for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) */
             const float wt = c->moe_w[c->moe_row[t]];
             float *y = c->moe_y + (size_t)c->moe_row[t] * E;
@@ -15996,11 +16124,11 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     }
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
-        if ((st = lk__mm(c, &L->ffn_up, &L->b_up, c->xn, T, c->ff2))) return st;
+        if ((st = lk__mm_sb(c, &L->ffn_up, &L->s_up, &L->b_up, 0, c->xn, T, c->ff2))) return st;
         lk__gelu_rows(c, c->ff2, c->ff2, TF, 0);
         break;
     case LK__FFN_SWIGLU_FUSED:  /* u = up xn: [T, 2F] = [gate | up]; h = silu(gate) * up */
-        if ((st = lk__mm(c, &L->ffn_up, NULL, c->xn, T, c->ff1))) return st;
+        if ((st = lk__mm_sb(c, &L->ffn_up, &L->s_up, &L->b_up, 0, c->xn, T, c->ff1))) return st;
         for (t = 0; t < T; t++) {
             const float *u = c->ff1 + (size_t)t * 2 * F;
             float *h = c->ff2 + (size_t)t * F;
@@ -16010,16 +16138,17 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         break;
     case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
     case LK__FFN_SWIGLU: {      /* h = silu(gate xn) * up xn */
-        const lk_tensor *w2[2], *b2[2] = { NULL, NULL };
+        const lk_tensor *w2[2], *b2[2], *s2[2];
         float *y2[2];
         w2[0] = &L->ffn_gate; w2[1] = &L->ffn_up; y2[0] = c->ff1; y2[1] = c->ff2;
-        if ((st = lk__mm_n(c, 2, w2, b2, c->xn, T, y2))) return st;
+        b2[0] = &L->b_gate; b2[1] = &L->b_up; s2[0] = &L->s_gate; s2[1] = &L->s_up;
+        if ((st = lk__mm_n(c, 2, w2, s2, b2, 0, c->xn, T, y2))) return st;
         if ((lk__ffn_kind)m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(c, c->ff2, c->ff1, TF, 1);
         else lk__swiglu(c, T, F);
         break;
     }
     }
-    if ((st = lk__mm(c, &L->ffn_down, &L->b_down, c->ff2, T, c->o))) return st;
+    if ((st = lk__mm_sb(c, &L->ffn_down, &L->s_down, &L->b_down, 0, c->ff2, T, c->o))) return st;
     lk__residual(c, &L->post_ffw_norm, T);
     return LK_OK;
 }
@@ -16035,7 +16164,7 @@ static lk_status lk__output_rows(lk_context *c, const float *x, int n_out, float
     lk_status st;
     if (n_out <= 0) return LK_OK;
     lk__norm_rows(c, c->xn, x, &m->output_norm, &m->output_norm_b, n_out);
-    if ((st = lk__mm(c, &m->output, NULL, c->xn, n_out, dst))) return st;
+    if ((st = lk__mm(c, &m->output, &m->output_b, c->xn, n_out, dst))) return st;
     n = (size_t)n_out * V;
     if (cap > 0.0f) for (i = 0; i < n; i++) dst[i] = cap * tanhf(dst[i] * (1.0f / cap));
     if (!lk__all_finite(dst, n)) {

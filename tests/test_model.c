@@ -130,12 +130,16 @@ static void check_arch(const char *arch) {
  * tests/data/arch/<arch>-<type>.seqA.bin (tools/gen_arch_refs.cpp). Held to
  * the same rules as the fixture files; the Q8_0 files are bit-identical. */
 typedef struct gen_tensor { const char *name; int64_t ne0, ne1, ne2; } gen_tensor;
+enum { GK_STR, GK_F32, GK_U32, GK_I32S };
+typedef struct gen_key { const char *sfx; int kind; const char *str; double num; const int32_t *arr; int n; } gen_key;   /* "<arch>.<sfx>" */
 typedef struct gen_arch {
     const char *label, *arch; uint64_t seed;
     int E, L, H, G, d, F, window; float eps, base;
     const gen_tensor *layer; int n_layer_t;
     const gen_tensor *glob; int n_glob;
     int X, K, Fe;   /* experts, experts per token, expert FFN width (0: the key is absent) */
+    const gen_key *keys; int n_keys;   /* more keys */
+    int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -159,11 +163,108 @@ static const gen_tensor llama_moe_layer[] = {
     { "attn_norm.weight", GE, 0, 0 }, { "attn_q.weight", GE, 8 * 32, 0 }, { "attn_k.weight", GE, 2 * 32, 0 }, { "attn_v.weight", GE, 2 * 32, 0 },
     { "attn_output.weight", 8 * 32, GE, 0 }, { "ffn_norm.weight", GE, 0, 0 }, { "ffn_gate_inp.weight", GE, 4, 0 },
     { "ffn_gate_exps.weight", GE, 256, 4 }, { "ffn_up_exps.weight", GE, 256, 4 }, { "ffn_down_exps.weight", 256, GE, 4 } };
+/* Issue 32's "-opt" files: every optional tensor llama.cpp's graph for the
+ * architecture reads (biases, weight scales, input scales that it ignores,
+ * rope_freqs, output.bias, fused or separate q/k/v), and keys at unusual but
+ * valid values (rope.scaling.factor 0, expert_feed_forward_length 0,
+ * expert_gating_func 0, a window pattern shorter than the layers) */
+static const gen_tensor llama_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_q.input_scale", 1, 0, 0 }, { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, { "attn_k.scale", 1, 0, 0 },
+    { "attn_v.weight", 256, 64, 0 }, { "attn_v.bias", 64, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "attn_output.bias", 256, 0, 0 }, { "attn_output.scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 },
+    { "ffn_gate.weight", 256, 256, 0 }, { "ffn_gate.bias", 256, 0, 0 }, { "ffn_gate.scale", 1, 0, 0 }, { "ffn_up.weight", 256, 256, 0 },
+    { "ffn_up.bias", 256, 0, 0 }, { "ffn_up.scale", 1, 0, 0 }, { "ffn_down.weight", 256, 256, 0 }, { "ffn_down.bias", 256, 0, 0 },
+    { "ffn_down.scale", 1, 0, 0 }, { "ffn_down.input_scale", 1, 0, 0 } };
+static const gen_tensor llama_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 },
+    { "rope_freqs.weight", 16, 0, 0 } };
+static const gen_key llama_opt_keys[] = { { "rope.scaling.type", GK_STR, "linear", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 0.0, NULL, 0 } };
+static const gen_tensor qwen2_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 384, 0 }, { "attn_qkv.scale", 1, 0, 0 }, { "attn_q.bias", 256, 0, 0 },
+    { "attn_k.bias", 64, 0, 0 }, { "attn_v.bias", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, { "attn_output.scale", 1, 0, 0 },
+    { "attn_output.input_scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 },
+    { "ffn_up.weight", 256, 256, 0 }, { "ffn_down.weight", 256, 256, 0 } };
+static const gen_tensor qwen2_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 },
+    { "output.bias", 512, 0, 0 } };
+static const gen_tensor qwen3_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_q.bias", 512, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_k.weight", 256, 128, 0 }, { "attn_k.bias", 128, 0, 0 }, { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_v.bias", 128, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 },
+    { "attn_output.weight", 512, 256, 0 }, { "attn_output.scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 },
+    { "ffn_gate.weight", 256, 768, 0 }, { "ffn_gate.scale", 1, 0, 0 }, { "ffn_up.weight", 256, 768, 0 }, { "ffn_up.scale", 1, 0, 0 },
+    { "ffn_up.input_scale", 1, 0, 0 }, { "ffn_down.weight", 768, 256, 0 }, { "ffn_down.scale", 1, 0, 0 } };
+static const gen_tensor qwen3_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_tensor gemma3_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_v.bias", 64, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 },
+    { "attn_output.weight", 256, 256, 0 }, { "attn_output.scale", 1, 0, 0 }, { "post_attention_norm.weight", 256, 0, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 },
+    { "ffn_down.weight", 512, 256, 0 }, { "post_ffw_norm.weight", 256, 0, 0 } };
+static const gen_tensor gemma3_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
+static const int32_t gemma3_opt_pat[] = { 1, 0, 1, 1 };
+static const gen_key gemma3_opt_keys[] = { { "attention.sliding_window_pattern", GK_I32S, NULL, 0, gemma3_opt_pat, 4 } };
+static const gen_tensor gpt2_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_norm.bias", 256, 0, 0 }, { "attn_qkv.weight", 256, 768, 0 }, { "attn_qkv.bias", 768, 0, 0 },
+    { "attn_qkv.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, { "attn_output.bias", 256, 0, 0 },
+    { "attn_output.scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_norm.bias", 256, 0, 0 }, { "ffn_up.weight", 256, 512, 0 },
+    { "ffn_up.bias", 512, 0, 0 }, { "ffn_down.weight", 512, 256, 0 }, { "ffn_down.bias", 256, 0, 0 } };
+static const gen_tensor gpt2_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "position_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 },
+    { "output_norm.bias", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key gpt2_opt_keys[] = { { "attention.layer_norm_epsilon", GK_F32, NULL, 1e-05, NULL, 0 } };
+static const gen_tensor phi3_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.scale", 1, 0, 0 }, { "attn_k.weight", 256, 64, 0 },
+    { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 64, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "attn_output.scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_up.weight", 256, 512, 0 },
+    { "ffn_down.weight", 256, 256, 0 } };
+static const gen_tensor phi3_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_tensor llama_moe_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_k.weight", 256, 64, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_output.weight", 256, 256, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate_inp.weight", 256, 4, 0 },
+    { "ffn_gate_exps.weight", 256, 256, 4 }, { "ffn_up_exps.weight", 256, 256, 4 }, { "ffn_down_exps.weight", 256, 256, 4 },
+    { "ffn_gate_exps.scale", 4, 0, 0 }, { "ffn_up_exps.scale", 4, 0, 0 }, { "ffn_down_exps.scale", 4, 0, 0 },
+    { "ffn_up_exps.input_scale", 4, 0, 0 } };
+static const gen_tensor llama_moe_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key llama_moe_opt_keys[] = { { "expert_feed_forward_length", GK_U32, NULL, 0, NULL, 0 } };
+static const gen_tensor qwen3moe_opt_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 512, 256, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate_inp.weight", 256, 8, 0 }, { "ffn_gate_exps.weight", 256, 256, 8 },
+    { "ffn_up_exps.weight", 256, 256, 8 }, { "ffn_down_exps.weight", 256, 256, 8 }, { "ffn_gate_exps.scale", 8, 0, 0 },
+    { "ffn_up_exps.scale", 8, 0, 0 }, { "ffn_down_exps.scale", 8, 0, 0 } };
+static const gen_tensor qwen3moe_opt_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key qwen3moe_opt_keys[] = { { "expert_gating_func", GK_U32, NULL, 0, NULL, 0 } };
+/* smollm3: llama whose every fourth layer has no RoPE */
+static const gen_tensor smollm3_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_v.bias", 64, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, { "attn_output.scale", 1, 0, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 }, { "ffn_up.weight", 256, 256, 0 },
+    { "ffn_down.weight", 256, 256, 0 } };
+static const gen_tensor smollm3_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
 static const gen_arch gen_archs[] = {
-    { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0 },
-    { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0 },
-    { "qwen3moe", "qwen3moe", 13, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3moe_layer, 12, qwen3_glob, 3, 8, 2, 256 },
-    { "llama-moe", "llama", 14, GE, 2, 8, 2, 32, 256, 0, 1e-5f, 1e4f, llama_moe_layer, 10, qwen3_glob, 3, 4, 2, 0 },
+    { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
+    { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
+    { "qwen3moe", "qwen3moe", 13, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3moe_layer, 12, qwen3_glob, 3, 8, 2, 256, NULL, 0, 0 },
+    { "llama-moe", "llama", 14, GE, 2, 8, 2, 32, 256, 0, 1e-5f, 1e4f, llama_moe_layer, 10, qwen3_glob, 3, 4, 2, 0, NULL, 0, 0 },
+    { "llama-opt", "llama", 21, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_opt_layer, 25, llama_opt_glob, 4, 0, 0, 0, llama_opt_keys, 2, 1 },
+    { "qwen2-opt", "qwen2", 22, GE, 2, 8, 2, 32, 256, 0, 1e-06f, 1000000.0f, qwen2_opt_layer, 13, qwen2_opt_glob, 4, 0, 0, 0, NULL, 0, 1 },
+    { "qwen3-opt", "qwen3", 23, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3_opt_layer, 22, qwen3_opt_glob, 3, 0, 0, 0, NULL, 0, 1 },
+    { "gemma3-opt", "gemma3", 24, GE, 6, 4, 1, 64, 512, 8, 1e-06f, 1000000.0f, gemma3_opt_layer, 20, gemma3_opt_glob, 2, 0, 0, 0, gemma3_opt_keys, 1, 1 },
+    { "gpt2-opt", "gpt2", 25, GE, 2, 8, 8, 32, 512, 0, 1e-06f, 10000.0f, gpt2_opt_layer, 14, gpt2_opt_glob, 5, 0, 0, 0, gpt2_opt_keys, 1, 1 },
+    { "phi3-opt", "phi3", 26, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, phi3_opt_layer, 12, phi3_opt_glob, 3, 0, 0, 0, NULL, 0, 1 },
+    { "llama-moe-opt", "llama", 27, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_moe_opt_layer, 14, llama_moe_opt_glob, 3, 4, 2, 0, llama_moe_opt_keys, 1, 1 },
+    { "qwen3moe-opt", "qwen3moe", 28, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3moe_opt_layer, 15, qwen3moe_opt_glob, 3, 8, 2, 256, qwen3moe_opt_keys, 1, 1 },
+    { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -185,6 +286,12 @@ static void gen_values(const char *name, uint64_t seed, float *out, size_t n, in
         float v = (float)(splitmix64(x + (uint64_t)(i + 1) * gold) >> 40) * 0x1p-24f - 0.5f;
         out[i] = router ? v : norm ? 1.0f + v * 0.25f : v * 0.07f;   /* v * 0.25f is exact: one rounding, fused or not */
     }
+}
+/* the tensors drawn as 1 + v N: norm weights, weight scales, rope_freqs */
+static int gen_unit(const char *name, size_t nl) {
+    return (nl >= 11 && !strcmp(name + nl - 11, "norm.weight")) || (nl >= 6 && !strcmp(name + nl - 6, ".scale")) ||
+           (nl >= 12 && !strcmp(name + nl - 12, ".input_scale")) ||
+           !strcmp(name, "rope_freqs.weight");
 }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
 static uint64_t ref_hash(const char *label, const char *name) {
@@ -222,6 +329,18 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     if (a->window) lk_gguf_writer_add_u32(w, KEY("attention.sliding_window"), (uint32_t)a->window);
     if (a->X) { lk_gguf_writer_add_u32(w, KEY("expert_count"), (uint32_t)a->X); lk_gguf_writer_add_u32(w, KEY("expert_used_count"), (uint32_t)a->K); }
     if (a->Fe) lk_gguf_writer_add_u32(w, KEY("expert_feed_forward_length"), (uint32_t)a->Fe);
+    for (k = 0; k < a->n_keys; k++) {
+        const gen_key *gk = &a->keys[k];
+        if (gk->kind == GK_STR) lk_gguf_writer_add_str(w, KEY(gk->sfx), gk->str);
+        else if (gk->kind == GK_F32) lk_gguf_writer_add_f32(w, KEY(gk->sfx), (float)gk->num);
+        else if (gk->kind == GK_U32) lk_gguf_writer_add_u32(w, KEY(gk->sfx), (uint32_t)gk->num);
+        else {
+            lk_gguf_value v;
+            memset(&v, 0, sizeof v);
+            v.type = LK_GGUF_ARRAY; v.arr_type = LK_GGUF_INT32; v.n = (uint64_t)gk->n; v.v.arr = gk->arr;
+            lk_gguf_writer_add_value(w, KEY(gk->sfx), &v);
+        }
+    }
 #undef KEY
     lk_gguf_writer_add_u32(w, "general.file_type", 0);
     for (k = 0; k < (int)st->n_kv; k++)
@@ -241,7 +360,7 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             if (il < 0) snprintf(name, sizeof name, "%s", ts[k].name);
             else snprintf(name, sizeof name, "blk.%d.%s", il, ts[k].name);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, nl >= 11 && !strcmp(ts[k].name + nl - 11, "norm.weight"), !strcmp(ts[k].name, "ffn_gate_inp.weight"));
+            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), !strcmp(ts[k].name, "ffn_gate_inp.weight"));
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
@@ -281,6 +400,45 @@ static unsigned char *gen_quantize(const unsigned char *in, size_t in_len, lk_ft
     }
     return buf;
 }
+/* greedy decoding from memory: the first np tokens of seq A, then n argmax tokens (ties: the lower id) */
+static int gen_greedy(const unsigned char *buf, size_t len, int np, lk_token *out, int n) {
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    lk_context_params cp = lk_context_default_params();
+    int k, v, ok = 0;
+    cp.n_ctx = 64; cp.n_threads = 2;
+    if (lk_model_load_memory(buf, len, NULL, &m) || lk_context_new(m, &cp, &c) || lk_decode(c, seq, np)) goto done;
+    for (k = 0; k < n; k++) {
+        const float *l = lk_logits(c, -1);
+        lk_token t = 0;
+        if (!l) goto done;
+        for (v = 1; v < lk_model_n_vocab(m); v++) if (l[v] > l[t]) t = v;
+        out[k] = t;
+        if (lk_decode(c, &t, 1)) goto done;
+    }
+    ok = 1;
+done:
+    lk_context_free(c);
+    lk_model_free(m);
+    return ok;
+}
+/* 32 greedy tokens after seq A's first 8 against llama.cpp's (tools/gen_arch_refs.cpp's fourth argument) */
+static void check_greedy(const gen_arch *a, const unsigned char *f32, size_t len) {
+    char rel[128], name[128];
+    lk_token ours[32], ref[32];
+    FILE *f;
+    int k, n = 0, same = 0;
+    snprintf(rel, sizeof rel, "tests/data/arch/%s-F32.greedy.txt", a->label);
+    snprintf(name, sizeof name, "greedy %s-F32 (generated)", a->label);
+    lk_t_begin(name);
+    if ((f = fopen(rel, "r"))) { while (n < 32 && fscanf(f, "%d", &ref[n]) == 1) n++; fclose(f); }
+    CHECK(n == 32, "cannot read 32 tokens from %s", rel);
+    CHECK(gen_greedy(f32, len, 8, ours, 32), "greedy decoding failed: %s", lk_last_error());
+    for (k = 0; k < n && ours[k] == ref[k]; k++) same++;
+    printf("  %-28s %d of 32 greedy tokens equal to llama.cpp's\n", name + 7, same);
+    CHECK(same == 32, "greedy text differs from llama.cpp's at token %d", same);
+    lk_t_end();
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M };
@@ -296,7 +454,7 @@ static void check_generated(const gen_arch *a) {
     f32 = gen_model(a, &f32_len);
     CHECK(f32 != NULL, "could not build the model: %s", lk_last_error());
     lk_t_end();
-    for (k = 0; f32 && k < 3; k++) {
+    for (k = 0; f32 && k < (a->opt ? 1 : 3); k++) {
         unsigned char *q = NULL;
         size_t q_len = 0;
         float *ours, *ref, *sel;
@@ -335,6 +493,7 @@ static void check_generated(const gen_arch *a) {
         free(ours); free(ref); free(q);
         lk_t_end();
     }
+    if (f32 && a->opt) check_greedy(a, f32, f32_len);
     free(ref32); free(f32);
 }
 

@@ -9,7 +9,8 @@
 static lk_gguf *src;
 
 /* Rewrite src with KV `key` replaced by `v` (NULL: dropped) and tensor
- * `tname` dropped or given shape ne0 x ne1 (ne0 < 0: dropped). */
+ * `tname` dropped or given shape ne0 x ne1 (ne0 < 0: dropped), or added
+ * (zeros) when src has no such tensor. */
 static unsigned char *variant(const char *key, const lk_gguf_value *v, const char *tname, int64_t ne0, int64_t ne1, size_t *len) {
     lk_gguf_writer *w;
     uint64_t i;
@@ -35,6 +36,11 @@ static unsigned char *variant(const char *key, const lk_gguf_value *v, const cha
             continue;
         }
         lk_gguf_writer_add_tensor(w, n, t->type, t->n_dims, t->ne, t->data, 0);
+    }
+    if (tname && ne0 >= 0 && lk_gguf_find_tensor(src, tname) < 0) {
+        int64_t ne[2];
+        ne[0] = ne0; ne[1] = ne1;
+        lk_gguf_writer_add_tensor(w, tname, LK_TYPE_F32, ne1 > 1 ? 2 : 1, ne, zeros, 0);
     }
     *len = (size_t)lk_gguf_writer_size(w);
     buf = (unsigned char *)malloc(*len);
@@ -63,6 +69,20 @@ static void expect(const char *what, const char *key, const lk_gguf_value *v, co
     }
     lk_model_free(m);
     free(b);
+}
+
+/* issue 32's rule on fixture `file`: the extra tensor tname [ne0] is used
+ * by the architecture's graph (want LK_OK: loads and runs) or refused with
+ * its name in the message */
+static void expect_extra(const char *what, const char *file, const char *tname, int64_t ne0, lk_status want) {
+    lk_gguf *keep = src, *g = NULL;
+    const char *p = lk_t_fixture(file);
+    if (!p || lk_gguf_read_file(p, NULL, &g)) { CHECK(0, "%s: cannot read %s", what, file); return; }
+    src = g;
+    expect(what, NULL, NULL, tname, ne0, 1, want);
+    if (want != LK_OK) CHECK(strstr(lk_last_error(), tname) != NULL, "%s: the message does not name %s: %s", what, tname, lk_last_error());
+    src = keep;
+    lk_gguf_free(g);
 }
 
 int main(void) {
@@ -117,6 +137,42 @@ int main(void) {
     expect("output wrong vocab", NULL, NULL, "output.weight", 256, 511, LK_ERR_FORMAT);
     expect("token_embd vocab != tokenizer", NULL, NULL, "token_embd.weight", 256, 500, (lk_status)-1);
     expect("missing output (tied) still loads", NULL, NULL, "output.weight", -1, 0, LK_OK);
+    lk_t_end();
+
+    /* every tensor is used by the graph or refused by name (llama.cpp's
+     * loader: "wrong number of tensors"); the optional ones each graph reads
+     * load (their effect on the logits: test_model's "-opt" files) */
+    lk_t_begin("model-refusals-unused-tensors");
+    expect_extra("llama: an unknown tensor", "models/llama/llama-Q8_0.gguf", "blk.0.attn_foo.weight", 256, LK_ERR_FORMAT);
+    expect_extra("llama: an unknown global tensor", "models/llama/llama-Q8_0.gguf", "foo.weight", 16, LK_ERR_FORMAT);
+    expect_extra("llama: a block past block_count", "models/llama/llama-Q8_0.gguf", "blk.2.attn_norm.weight", 256, LK_ERR_FORMAT);
+    expect_extra("llama: output.scale (NVFP4 heads only)", "models/llama/llama-Q8_0.gguf", "output.scale", 1, LK_ERR_FORMAT);
+    expect_extra("llama: attn_q.scale [2]", "models/llama/llama-Q8_0.gguf", "blk.0.attn_q.scale", 2, LK_ERR_FORMAT);
+    expect_extra("llama: attn_output.bias is used", "models/llama/llama-Q8_0.gguf", "blk.0.attn_output.bias", 256, LK_OK);
+    expect_extra("llama: ffn_gate.bias is used", "models/llama/llama-Q8_0.gguf", "blk.1.ffn_gate.bias", 768, LK_OK);
+    expect_extra("llama: ffn_down.scale is used", "models/llama/llama-Q8_0.gguf", "blk.1.ffn_down.scale", 1, LK_OK);
+    expect_extra("llama: attn_v.input_scale loads", "models/llama/llama-Q8_0.gguf", "blk.0.attn_v.input_scale", 1, LK_OK);
+    expect_extra("llama: rope_freqs is read (zeros refused)", "models/llama/llama-Q8_0.gguf", "rope_freqs.weight", 16, LK_ERR_FORMAT);   /* zeros: not positive */
+    expect_extra("qwen2: attn_output.bias (not in its graph)", "models/qwen2/qwen2-Q8_0.gguf", "blk.0.attn_output.bias", 256, LK_ERR_FORMAT);
+    expect_extra("qwen2: ffn_up.scale (its graph ignores it)", "models/qwen2/qwen2-Q8_0.gguf", "blk.0.ffn_up.scale", 1, LK_ERR_FORMAT);
+    expect_extra("qwen2: rope_freqs (llama only)", "models/qwen2/qwen2-Q8_0.gguf", "rope_freqs.weight", 16, LK_ERR_FORMAT);
+    expect_extra("qwen2: output.bias is used", "models/qwen2/qwen2-Q8_0.gguf", "output.bias", 512, LK_OK);
+    expect_extra("qwen2: attn_output.scale is used", "models/qwen2/qwen2-Q8_0.gguf", "blk.1.attn_output.scale", 1, LK_OK);
+    expect_extra("gemma2: output.weight (always tied)", "models/gemma2/gemma2-Q8_0.gguf", "output.weight", 256, LK_ERR_FORMAT);
+    expect_extra("gemma2: ffn_gate.bias", "models/gemma2/gemma2-Q8_0.gguf", "blk.0.ffn_gate.bias", 512, LK_ERR_FORMAT);
+    expect_extra("phi3: attn_output.bias (not loaded by llama.cpp)", "models/phi3/phi3-Q8_0.gguf", "blk.0.attn_output.bias", 256, LK_ERR_FORMAT);
+    expect_extra("phi3: rope_factors_long (longrope)", "models/phi3/phi3-Q8_0.gguf", "rope_factors_long.weight", 16, LK_ERR_FORMAT);
+    expect_extra("gpt2: attn_q.bias beside attn_qkv", "models/gpt2/gpt2-Q8_0.gguf", "blk.0.attn_q.bias", 256, LK_ERR_FORMAT);
+    lk_t_end();
+
+    lk_t_begin("model-refusals-keys-as-llama-cpp-reads-them");
+    v.type = LK_GGUF_FLOAT32; v.v.f = 0.0;
+    expect("rope.scaling.factor 0 (none)", "llama.rope.scaling.factor", &v, NULL, 0, 0, LK_OK);
+    v.v.f = -2.0;
+    expect("rope.scaling.factor -2", "llama.rope.scaling.factor", &v, NULL, 0, 0, LK_ERR_FORMAT);
+    v.type = LK_GGUF_UINT32; v.v.u = 0;
+    expect("expert_feed_forward_length 0 in a dense llama (not read)", "llama.expert_feed_forward_length", &v, NULL, 0, 0, LK_OK);
+    expect("expert_gating_func 0 in llama (not read)", "llama.expert_gating_func", &v, NULL, 0, 0, LK_OK);
     lk_t_end();
 
     lk_t_begin("model-refusals-alignment");

@@ -6,7 +6,10 @@ is the judge of what the file means.
     python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR
     python3 tools/gen_arch_fixtures.py --hash LLAMA_CPP_DIR LABEL FILE.gguf
 
-writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe) and prints one line per tensor,
+writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
+"-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
+optional tensor llama.cpp's graph for them reads - biases, weight scales,
+input scales - and keys at unusual but valid values; and smollm3) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -24,6 +27,7 @@ seed S, element i (0-based, row-major as stored):
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
                                                  product is exact, so fused or not
                                                  the sum rounds once)
+    weight scales (.scale, .input_scale) and rope_freqs.weight: as norm weights
 all in float32 arithmetic. Tokenizer keys are copied from stories260K-F32.gguf
 (the 512-token SentencePiece vocabulary of the other fixtures).
 """
@@ -43,6 +47,9 @@ def splitmix64(z):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
+
+def unit(name):   # the tensors drawn as 1 + v * N
+    return name.endswith("norm.weight") or name.endswith(".scale") or name.endswith(".input_scale") or name == "rope_freqs.weight"
 
 def values(name, seed, n, norm, router=False):
     x = np.uint64((fnv1a64(name.encode()) ^ ((seed * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF)
@@ -93,6 +100,97 @@ def specs():
         ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_exps.weight", [E, F, X]), ("ffn_up_exps.weight", [E, F, X]),
         ("ffn_down_exps.weight", [F, E, X])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    out += opt_specs()
+    return out
+
+# Issue 32's files: every optional tensor llama.cpp's graph for the
+# architecture reads, and keys at unusual but valid values ("keys": extra
+# (suffix, gguf-py writer, value)). F32 only.
+def wsb(w, ne, out, bias=True, scale=True, in_scale=False):   # a weight with its bias / scale / input scale
+    t = [(w + ".weight", [ne, out])]
+    if bias: t.append((w + ".bias", [out]))
+    if scale: t.append((w + ".scale", [1]))
+    if in_scale: t.append((w + ".input_scale", [1]))
+    return t
+
+def opt_specs():
+    out = []
+    # llama: q/k/v/o and gate/up/down biases and scales, input scales, rope_freqs;
+    # rope.scaling.type linear with factor 0 (= none)
+    E, L, H, G, d, F = 256, 2, 8, 2, 32, 256
+    out.append(("llama-opt", "llama", 21, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
+        keys=[("rope.scaling.type", "str", "linear"), ("rope.scaling.factor", "f32", 0.0)]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d, in_scale=True) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        wsb("attn_output", H * d, E) + [("ffn_norm.weight", [E])] + wsb("ffn_gate", E, F) + wsb("ffn_up", E, F) +
+        wsb("ffn_down", F, E, in_scale=True),
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512]), ("rope_freqs.weight", [d // 2])]))
+    # qwen2: fused attn_qkv with q/k/v biases apart, its scale, attn_output's scale, output.bias
+    E, L, H, G, d, F = 256, 2, 8, 2, 32, 256
+    out.append(("qwen2-opt", "qwen2", 22, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0, keys=[]),
+        [("attn_norm.weight", [E]), ("attn_qkv.weight", [E, H * d + 2 * G * d]), ("attn_qkv.scale", [1]),
+         ("attn_q.bias", [H * d]), ("attn_k.bias", [G * d]), ("attn_v.bias", [G * d])] + wsb("attn_output", H * d, E, bias=False, in_scale=True) +
+        [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512]), ("output.bias", [512])]))
+    # qwen3: q/k/v biases, attention and FFN scales
+    E, L, H, G, d, F = 256, 2, 8, 2, 64, 768
+    out.append(("qwen3-opt", "qwen3", 23, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0, keys=[]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        [("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d])] + wsb("attn_output", H * d, E, bias=False) +
+        [("ffn_norm.weight", [E])] + wsb("ffn_gate", E, F, bias=False) + wsb("ffn_up", E, F, bias=False, in_scale=True) +
+        wsb("ffn_down", F, E, bias=False),
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # gemma3: q/k/v biases, attention scales; a window pattern of 4 int32s for 6 layers
+    E, L, H, G, d, F = 256, 6, 4, 1, 64, 512
+    out.append(("gemma3-opt", "gemma3", 24, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8,
+        keys=[("attention.sliding_window_pattern", "i32s", [1, 0, 1, 1])]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        [("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d])] + wsb("attn_output", H * d, E, bias=False) +
+        [("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+         ("ffn_down.weight", [F, E]), ("post_ffw_norm.weight", [E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # gpt2: its required biases, and the attention weights' scales
+    E, L, H, G, d, F = 256, 2, 8, 8, 32, 512
+    out.append(("gpt2-opt", "gpt2", 25, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e4, window=0,
+        keys=[("attention.layer_norm_epsilon", "f32", 1e-5)]),
+        [("attn_norm.weight", [E]), ("attn_norm.bias", [E])] + wsb("attn_qkv", E, 3 * E) + wsb("attn_output", E, E) +
+        [("ffn_norm.weight", [E]), ("ffn_norm.bias", [E])] + wsb("ffn_up", E, F, scale=False) + wsb("ffn_down", F, E, scale=False),
+        [("token_embd.weight", [E, 512]), ("position_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output_norm.bias", [E]),
+         ("output.weight", [E, 512])]))
+    # phi3 with q, k, v apart instead of fused, with their scales
+    E, L, H, G, d, F = 256, 2, 8, 2, 32, 256
+    out.append(("phi3-opt", "phi3", 26, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0, keys=[]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d, bias=False) + wsb("attn_k", E, G * d, bias=False) +
+        wsb("attn_v", E, G * d, bias=False) + wsb("attn_output", H * d, E, bias=False) +
+        [("ffn_norm.weight", [E]), ("ffn_up.weight", [E, 2 * F]), ("ffn_down.weight", [F, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # llama experts sized by feed_forward_length (expert_feed_forward_length 0), with scales per expert
+    E, L, H, G, d, F, X, K = 256, 2, 8, 2, 32, 256, 4, 2
+    out.append(("llama-moe-opt", "llama", 27, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0, X=X, K=K,
+        keys=[("expert_feed_forward_length", "u32", 0)]),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
+         ("attn_v.weight", [E, G * d]), ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]),
+         ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_exps.weight", [E, F, X]), ("ffn_up_exps.weight", [E, F, X]),
+         ("ffn_down_exps.weight", [F, E, X]), ("ffn_gate_exps.scale", [X]), ("ffn_up_exps.scale", [X]), ("ffn_down_exps.scale", [X]),
+         ("ffn_up_exps.input_scale", [X])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # qwen3moe with expert_gating_func 0 (its graph always takes the softmax), scales per expert
+    E, L, H, G, d, F, X, K, Fe = 256, 2, 8, 2, 64, 768, 8, 2, 256
+    out.append(("qwen3moe-opt", "qwen3moe", 28, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=0, X=X, K=K, Fe=Fe,
+        keys=[("expert_gating_func", "u32", 0)]),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]),
+         ("attn_v.weight", [E, G * d]), ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]),
+         ("attn_output.weight", [H * d, E]), ("ffn_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]),
+         ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]),
+         ("ffn_gate_exps.scale", [X]), ("ffn_up_exps.scale", [X]), ("ffn_down_exps.scale", [X])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # smollm3: llama whose every fourth layer has no RoPE (layer 3 of 4 here), with
+    # the optional tensors its graph reads (q/k/v biases, attention scales)
+    E, L, H, G, d, F = 256, 4, 8, 2, 32, 256
+    out.append(("smollm3", "smollm3", 29, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e4, window=0, keys=[]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        wsb("attn_output", H * d, E, bias=False) +
+        [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
 def main():
@@ -126,6 +224,12 @@ def main():
             w.add_uint32(f"{arch}.expert_used_count", hp["K"])
             if hp.get("Fe"):
                 w.add_uint32(f"{arch}.expert_feed_forward_length", hp["Fe"])
+        for sfx, kind, v in hp.get("keys", []):
+            k = f"{arch}.{sfx}"
+            if kind == "str": w.add_string(k, v)
+            elif kind == "f32": w.add_float32(k, v)
+            elif kind == "u32": w.add_uint32(k, v)
+            elif kind == "i32s": w.add_array(k, [int(x) for x in v])
         w.add_uint32("general.file_type", 0)
         for name, f in tok.items():   # copy the vocabulary verbatim, same value types
             t = f.types[0]
@@ -143,7 +247,7 @@ def main():
         names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"]) for n, s in layer]
         for name, shape in names:
             n = int(np.prod(shape))
-            a = values(name, seed, n, name.endswith("norm.weight"), name.endswith("ffn_gate_inp.weight")).reshape(list(reversed(shape)))
+            a = values(name, seed, n, unit(name), name.endswith("ffn_gate_inp.weight")).reshape(list(reversed(shape)))
             w.add_tensor(name, a)
             print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
         w.write_header_to_file()

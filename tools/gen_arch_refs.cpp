@@ -8,6 +8,9 @@
 // attention off, as the c392e5094 fixtures had it: this llama.cpp's CPU
 // flash-attention kernel moves the fixture llama-F32's logits by up to 1.2e-3
 // from c392e5094's, its non-flash path by 4.5e-7.
+// With a fourth argument GREEDY.txt it also writes the 32 tokens that greedy
+// decoding (argmax, one token at a time) gives after the sequence's first 8,
+// as decimal ids separated by spaces.
 #include "llama.h"
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +19,7 @@
 static void quiet(ggml_log_level, const char *, void *) {}
 
 int main(int argc, char **argv) {
-    if (argc != 4) { fprintf(stderr, "usage: gen_arch_refs MODEL SEQUENCES OUT\n"); return 2; }
+    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: gen_arch_refs MODEL SEQUENCES OUT [GREEDY.txt]\n"); return 2; }
     llama_log_set(quiet, nullptr);
     llama_backend_init();
     FILE *f = fopen(argv[2], "r");
@@ -42,6 +45,24 @@ int main(int argc, char **argv) {
     const int step = getenv("GEN_ALL") ? 1 : 4;   // GEN_ALL=1: every position (diagnosis)
     for (int i = step - 1; i < n; i += step) fwrite(llama_get_logits_ith(c, i), sizeof(float), V, o);
     if (!o || fclose(o)) return 1;
+    if (argc == 5) {   // greedy: a fresh cache, the first 8 tokens, then 32 argmax tokens one at a time
+        FILE *g = fopen(argv[4], "w");
+        llama_memory_clear(llama_get_memory(c), true);
+        int np = n < 8 ? n : 8, pos = 0;
+        llama_token cur = 0;
+        for (int i = 0; i < np; i++) { b.token[i] = t[i]; b.pos[i] = i; b.n_seq_id[i] = 1; b.seq_id[i][0] = 0; b.logits[i] = i == np - 1; }
+        b.n_tokens = np;
+        for (int k = 0; k < 32; k++) {
+            if (llama_decode(c, b)) { fprintf(stderr, "greedy decode failed\n"); return 1; }
+            pos += b.n_tokens;
+            const float *l = llama_get_logits_ith(c, -1);
+            cur = 0;
+            for (int v = 1; v < V; v++) if (l[v] > l[cur]) cur = v;
+            fprintf(g, k ? " %d" : "%d", cur);
+            b.token[0] = cur; b.pos[0] = pos; b.n_seq_id[0] = 1; b.seq_id[0][0] = 0; b.logits[0] = 1; b.n_tokens = 1;
+        }
+        if (!g || fprintf(g, "\n") < 0 || fclose(g)) return 1;
+    }
     llama_batch_free(b);
     llama_free(c);
     llama_model_free(m);
