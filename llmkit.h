@@ -624,7 +624,7 @@ LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t n
 /* Check data for values that poison a forward pass, as llama.cpp's
  * ggml_validate_row_data does: every element of F32 / F16 / BF16 / F64 must
  * be finite, and so must every block scale (d, and dmin or m where the
- * format has one). nbytes must be a whole number of blocks. LK_ERR_FORMAT
+ * format has one; an MXFP4 exponent must not be 255). nbytes must be a whole number of blocks. LK_ERR_FORMAT
  * names the first bad element (float types) or block (others); *bad (may be
  * NULL) receives its index. */
 LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, int64_t *bad);
@@ -5189,6 +5189,8 @@ LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, 
         case LK_TYPE_F16: if (!lk__h_finite(b)) what = (b[1] & 3) || b[0] ? "is NaN" : "is infinite"; break;
         case LK_TYPE_BF16: if ((b[1] & 0x7F) == 0x7F && (b[0] & 0x80)) what = (b[0] & 0x7F) ? "is NaN" : "is infinite"; break;
         case LK_TYPE_Q8_K: memcpy(&u, b, 4); if ((u & 0x7f800000u) == 0x7f800000u) what = "has a non-finite scale d"; break;
+        case LK_TYPE_MXFP4: if (b[0] == 0xff) what = "has the exponent e = 255 (NaN in E8M0)"; break;
+        case LK_TYPE_NVFP4: break;   /* every UE4M3 scale byte is a finite value (ggml checks none) */
         case LK_TYPE_IQ1_M: {   /* the f16 scale: top nibbles of the four u16 scale words */
             const lk_block_iq1_m *q = LK__CAST(const lk_block_iq1_m *, b);
             uint16_t sc[4], h;
