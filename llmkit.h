@@ -768,7 +768,9 @@ typedef enum lk_ftype {
     LK_FTYPE_IQ3_XXS = 23, LK_FTYPE_IQ1_S = 24, LK_FTYPE_IQ4_NL = 25,
     LK_FTYPE_IQ3_S = 26, LK_FTYPE_IQ3_M = 27, LK_FTYPE_IQ2_S = 28,
     LK_FTYPE_IQ2_M = 29, LK_FTYPE_IQ4_XS = 30, LK_FTYPE_IQ1_M = 31,
-    LK_FTYPE_BF16 = 32, LK_FTYPE_TQ1_0 = 36, LK_FTYPE_TQ2_0 = 37
+    LK_FTYPE_BF16 = 32, LK_FTYPE_TQ1_0 = 36, LK_FTYPE_TQ2_0 = 37,
+    LK_FTYPE_MXFP4_MOE = 38,  /* MXFP4 experts (3-D weights), Q8_0 elsewhere */
+    LK_FTYPE_Q1_0 = 40, LK_FTYPE_Q2_0 = 41   /* (39, NVFP4, is not a llama-quantize type) */
 } lk_ftype;
 
 typedef struct lk_ftype_info {
@@ -819,8 +821,12 @@ LKDEF void lk_quant_mix_init_shape(lk_quant_mix *m, const char *arch, int n_laye
  * lk_quant_fallback_type (counted in m->n_fallback). Call it only for
  * tensors lk_quant_wants_quantize accepts (and not with --pure). */
 LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype);
+/* The same for a weight of ne2 matrices (its third dimension; lk_quant_mix_type
+ * is this with ne2 = 1): MXFP4_MOE quantizes the weights with ne2 > 1 (the
+ * experts) to MXFP4. */
+LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int64_t ne2, lk_ftype ftype);
 /* llama-quantize's replacement for type t when rows of ne0 elements do not
- * fit its block: IQ/TQ/Q2_K/Q3_K -> IQ4_NL (TQ -> Q4_0), Q4_K -> Q5_0,
+ * fit its block: IQ/TQ/Q2_K/Q3_K -> IQ4_NL (TQ, Q2_0 -> Q4_0), Q4_K -> Q5_0,
  * Q5_K -> Q5_1, Q6_K -> Q8_0, anything else -> F16; F16 again if the
  * replacement does not fit either (where llama.cpp would abort). */
 LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0);
@@ -8829,6 +8835,8 @@ static const lk_ftype_info lk__ftypes[] = {
     { "IQ3_S", LK_FTYPE_IQ3_S, LK_TYPE_IQ3_S }, { "IQ3_M", LK_FTYPE_IQ3_M, LK_TYPE_IQ3_S },
     { "IQ4_NL", LK_FTYPE_IQ4_NL, LK_TYPE_IQ4_NL }, { "IQ4_XS", LK_FTYPE_IQ4_XS, LK_TYPE_IQ4_XS },
     { "TQ1_0", LK_FTYPE_TQ1_0, LK_TYPE_TQ1_0 }, { "TQ2_0", LK_FTYPE_TQ2_0, LK_TYPE_TQ2_0 },
+    { "Q1_0", LK_FTYPE_Q1_0, LK_TYPE_Q1_0 }, { "Q2_0", LK_FTYPE_Q2_0, LK_TYPE_Q2_0 },
+    { "MXFP4_MOE", LK_FTYPE_MXFP4_MOE, LK_TYPE_MXFP4 },
     { "Q3_K", LK_FTYPE_Q3_K_M, LK_TYPE_Q3_K }, { "Q4_K", LK_FTYPE_Q4_K_M, LK_TYPE_Q4_K },
     { "Q5_K", LK_FTYPE_Q5_K_M, LK_TYPE_Q5_K },
 };
@@ -8927,7 +8935,7 @@ LKDEF lk_status lk_quant_mix_init(lk_quant_mix *m, const lk_gguf *g) {
 
 LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
     switch (t) {
-    case LK_TYPE_TQ1_0: case LK_TYPE_TQ2_0: t = LK_TYPE_Q4_0; break;
+    case LK_TYPE_TQ1_0: case LK_TYPE_TQ2_0: case LK_TYPE_Q2_0: t = LK_TYPE_Q4_0; break;
     case LK_TYPE_IQ2_XXS: case LK_TYPE_IQ2_XS: case LK_TYPE_IQ2_S: case LK_TYPE_IQ3_XXS: case LK_TYPE_IQ3_S:
     case LK_TYPE_IQ1_S: case LK_TYPE_IQ1_M: case LK_TYPE_Q2_K: case LK_TYPE_Q3_K: case LK_TYPE_IQ4_XS:
         t = LK_TYPE_IQ4_NL; break;
@@ -8944,20 +8952,27 @@ LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
  * "ftype is LK_FTYPE_Q4_K_M". */
 #define LK__F(x) (ftype == LK_FTYPE_##x)
 LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype) {
+    return lk_quant_mix_type3(m, default_type, name, ne0, 1, ftype);
+}
+LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int64_t ne2, lk_ftype ftype) {
     const lk_type_traits *tt = lk_type_get(default_type);
     lk_type t = default_type;
     int falcon;
     if (!m || !name || !tt || !tt->is_quantized) return default_type;
     falcon = strcmp(m->arch, "falcon") == 0;
     if (strcmp(name, "output.weight") == 0 || (!m->has_output && strcmp(name, "token_embd.weight") == 0)) {
-        if (falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
+        if (LK__F(MXFP4_MOE) || falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
         else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ3_XXS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M))
             t = LK_TYPE_Q5_K;
         else if (t != LK_TYPE_Q8_0) t = LK_TYPE_Q6_K;
+    } else if (LK__F(MXFP4_MOE)) {
+        /* experts (ne2 > 1; bailingmoe3: only its ffn weights) -> MXFP4, the rest Q8_0 */
+        t = ne2 > 1 && (strcmp(m->arch, "bailingmoe3") != 0 || lk__qm_has(name, "ffn_up") || lk__qm_has(name, "ffn_gate") || lk__qm_has(name, "ffn_down"))
+            ? LK_TYPE_MXFP4 : LK_TYPE_Q8_0;
     } else if (strcmp(name, "token_embd.weight") == 0) {
         if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ1_M)) t = LK_TYPE_Q2_K;
         else if (LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ3_XXS)) t = LK_TYPE_IQ3_S;
-        else if (LK__F(TQ1_0) || LK__F(TQ2_0)) t = LK_TYPE_Q4_K;
+        else if (LK__F(TQ1_0) || LK__F(TQ2_0) || LK__F(Q2_0)) t = LK_TYPE_Q4_K;
     } else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M)) {
         /* the 1- and 2-bit mixes */
         if (lk__qm_has(name, "attn_v.weight")) {
@@ -9174,7 +9189,7 @@ static lk_type lk__qg_pick(lk__qg *q, const lk_gguf_tensor *t, const char *name,
     const lk_quantize_gguf_params *p = q->p;
     lk_type type = q->fi->type;
     if (!lk_quant_wants_quantize(name, n_dims, p->leave_output)) return t->type;
-    if (!p->pure) type = lk_quant_mix_type(&q->mix, type, name, ne[0], p->ftype);
+    if (!p->pure) type = lk_quant_mix_type3(&q->mix, type, name, ne[0], ne[2], p->ftype);
     if (p->token_embd_type != LK_TYPE_NONE && strcmp(name, "token_embd.weight") == 0) type = p->token_embd_type;
     if (p->output_type != LK_TYPE_NONE && strcmp(name, "output.weight") == 0) type = p->output_type;
     if (ne[0] % lk_type_get(type)->blck_size) {      /* pure or explicit types */
