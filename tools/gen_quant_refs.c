@@ -19,8 +19,8 @@
  *   raw      random bytes as blocks (every scale byte, every code), for
  *            the dequantizers and dots over bit patterns a quantizer
  *            never writes; MXFP4 exponents are kept in 100..150 for the dots.
- * Output, one line per case (hashes: FNV-1a 64 over the bytes; floats as
- * their bits, %08x):
+ * Output, one line per case (hashes: FNV-1a 64 over the bytes, dequantized
+ * floats with any NaN as 0x7fc00000; dot results as their bits, %08x):
  *   case TYPE N ROWS qhash dqhash q8hash      ggml_quantize_chunk's bytes, dequantize_row_TYPE of them, the q8_0 activations
  *   dot TYPE N ROW native generic            ggml_vec_dot_TYPE_q8_0 (the CPU type traits' vec_dot: AVX2 on x86)
  *                                             and ggml_vec_dot_TYPE_q8_0_generic (ggml's C kernel)
@@ -61,6 +61,13 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
     return h;
 }
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+/* floats hashed with every NaN as 0x7fc00000: 0 * inf is NaN with the sign
+ * bit set on x86 and clear on ARM */
+static uint64_t fnvf(uint64_t h, const float *x, int64_t n) {
+    int64_t i;
+    for (i = 0; i < n; i++) { float f = x[i]; uint32_t u = 0x7fc00000u; if (f == f) memcpy(&u, &f, 4); h = fnv(h, &u, 4); }
+    return h;
+}
 
 /* block 1 of a row (elements blk..2 blk-1) gets special values: byte-exact
  * twins of the test's t_fill */
@@ -142,7 +149,7 @@ int main(int argc, char **argv) {
             hq = fnv(14695981039346656037ull, q, rs * rows);
             for (r = 0; r < rows; r++) {
                 dq(q + (size_t)r * rs, x + (size_t)r * n, n);
-                hd = fnv(hd, x + (size_t)r * n, sizeof(float) * (size_t)n);
+                hd = fnvf(hd, x + (size_t)r * n, n);
                 q8(y + (size_t)r * n, a + (size_t)r * as, n);
                 ha = fnv(ha, a + (size_t)r * as, as);
                 dn((int)n, &gn[r], 0, q + (size_t)r * rs, 0, a + (size_t)r * as, 0, 1);
@@ -157,7 +164,7 @@ int main(int argc, char **argv) {
                 g_rng = 0xabcdef12345ull + (uint64_t)(c * 4 + k);
                 for (i = 0; i < rs; i++) q[i] = (unsigned char)(rnd() >> 56);
                 dq(q, x, n);
-                hd = fnv(14695981039346656037ull, x, sizeof(float) * (size_t)n);
+                hd = fnvf(14695981039346656037ull, x, n);
                 if (cases[c].t == 39) for (i = 0; i < rs; i += 17) q[i] = (unsigned char)(100 + q[i] % 51);
                 dn((int)n, &sn, 0, q, 0, a, 0, 1);
                 dg((int)n, &sg, 0, q, 0, a, 0, 1);
