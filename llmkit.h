@@ -8452,6 +8452,99 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
     }
     *s = vaddvq_f32(acc);
 }
+/* ---- MXFP4, NVFP4, Q1_0, Q2_0 . Q8_0 in the order of ggml's x86 kernels
+ * (as lk__vd_<t>_t): lanes lo = x86 lanes 0-3, hi = 4-7, vfmaq for
+ * _mm256_fmadd_ps, lk__hsum8_a for lk__hsum8_x; so an ARM build gives
+ * llama.cpp's x86 results bit for bit. FP4 codes by vqtbl1q_s8. */
+/* 32 FP4 codes of 16 bytes . 32 int8: lo = elements 0-15, hi = 16-31 */
+static void lk__fp4_dp_a(const uint8_t *qs, const int8_t *y, int32x4_t *lo, int32x4_t *hi) {
+    const int8x16_t tbl = vld1q_s8(lk__fp4_values);
+    const uint8x16_t q = vld1q_u8(qs);
+    *lo = lk__dp4_a(vdupq_n_s32(0), vqtbl1q_s8(tbl, vandq_u8(q, vdupq_n_u8(15))), vld1q_s8(y));
+    *hi = lk__dp4_a(vdupq_n_s32(0), vqtbl1q_s8(tbl, vshrq_n_u8(q, 4)), vld1q_s8(y + 16));
+}
+/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a); order: lk__vd_mxfp4_t */
+static void lk__vd_mxfp4_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const int64_t nb = n / 32;
+    float32x4_t lo[2], hi[2];
+    int64_t i;
+    int k;
+    lo[0] = lo[1] = hi[0] = hi[1] = vdupq_n_f32(0.0f);
+    for (i = 0; i + 1 < nb; i += 2)
+        for (k = 0; k < 2; k++) {
+            const uint8_t *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
+            const float32x4_t d = vdupq_n_f32(lk__h2f_a(lk__rd16(a)) * lk__e8m0_half(b[0]));
+            int32x4_t pl, ph;
+            lk__fp4_dp_a(b + 1, LK__CAST(const int8_t *, a + 2), &pl, &ph);
+            lo[k] = vfmaq_f32(lo[k], d, vcvtq_f32_s32(pl));
+            hi[k] = vfmaq_f32(hi[k], d, vcvtq_f32_s32(ph));
+        }
+    *s = lk__mxfp4_dot_from(lk__hsum8_a(vaddq_f32(lo[0], lo[1]), vaddq_f32(hi[0], hi[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
+}
+/* reference: lk__vec_dot_nvfp4_q8_0_ref (14.7a); order: lk__vd_nvfp4_t
+ * (lo: sub-block 2h, hi: 2h + 1, each scaled by its d / 2 * dy) */
+static void lk__vd_nvfp4_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const int8x16_t tbl = vld1q_s8(lk__fp4_values);
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    int64_t i;
+    int h;
+    for (i = 0; i < n / 64; i++, x += 36, y += 68)
+        for (h = 0; h < 2; h++) {
+            const uint8x16_t b = vld1q_u8(x + 4 + 16 * h);
+            const int8x16_t l = vqtbl1q_s8(tbl, vandq_u8(b, vdupq_n_u8(15))), u = vqtbl1q_s8(tbl, vshrq_n_u8(b, 4));
+            const int8x16_t q0 = vcombine_s8(vget_low_s8(l), vget_low_s8(u)), q1 = vcombine_s8(vget_high_s8(l), vget_high_s8(u));
+            const float dy = lk__h2f_a(lk__rd16(y + 34 * h));
+            const int8_t *q8 = LK__CAST(const int8_t *, y + 34 * h + 2);
+            lo = vfmaq_f32(lo, vdupq_n_f32(lk__ue4m3_half(x[2 * h]) * dy), vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), q0, vld1q_s8(q8))));
+            hi = vfmaq_f32(hi, vdupq_n_f32(lk__ue4m3_half(x[2 * h + 1]) * dy), vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), q1, vld1q_s8(q8 + 16))));
+        }
+    *s = lk__hsum8_a(lo, hi);
+}
+/* 16 sign bits (2 bytes at q) -> 16 int8 y values negated where the bit is clear (-(-128) wraps, as x86) */
+static int8x16_t lk__q1_signs_a(const uint8_t *q, int8x16_t y) {
+    static const uint8_t rep[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+    static const uint8_t bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128 };
+    const uint8x16_t b = vqtbl1q_u8(vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)(q[0] | q[1] << 8))), vld1q_u8(rep));
+    return vbslq_s8(vtstq_u8(b, vld1q_u8(bit)), y, vnegq_s8(y));
+}
+/* reference: lk__vec_dot_q1_0_q8_0_ref (14.7a); order: lk__vd_q1_0_t */
+static void lk__vd_q1_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const int8x16_t one = vdupq_n_s8(1);
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    int64_t i;
+    int k;
+    for (i = 0; i < n / 128; i++, x += 18) {
+        float32x4_t tl = vdupq_n_f32(0.0f), th = tl;
+        for (k = 0; k < 4; k++, y += 34) {
+            const int8_t *q8 = LK__CAST(const int8_t *, y + 2);
+            const float32x4_t dy = vdupq_n_f32(lk__h2f_a(lk__rd16(y)));
+            const float32x4_t ll = vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), one, lk__q1_signs_a(x + 2 + 4 * k, vld1q_s8(q8))));
+            const float32x4_t lh = vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), one, lk__q1_signs_a(x + 4 + 4 * k, vld1q_s8(q8 + 16))));
+            tl = k ? vfmaq_f32(tl, dy, ll) : vmulq_f32(dy, ll);
+            th = k ? vfmaq_f32(th, dy, lh) : vmulq_f32(dy, lh);
+        }
+        lo = vfmaq_f32(lo, vdupq_n_f32(lk__h2f_a(lk__rd16(x))), tl);
+        hi = vfmaq_f32(hi, vdupq_n_f32(lk__h2f_a(lk__rd16(x))), th);
+    }
+    *s = lk__hsum8_a(lo, hi);
+}
+/* q2_0's 32 values at q (8 bytes) . a q8_0 block's qs, exact: byte b
+ * repeated 4 times, shifted right by 0 2 4 6, low 2 bits, minus 1 */
+static int lk__q2_0_isum_a(const uint8_t *q, const int8_t *q8, int bits) {
+    static const uint8_t rep[16] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 };
+    static const int8_t sh[16] = { 0, -2, -4, -6, 0, -2, -4, -6, 0, -2, -4, -6, 0, -2, -4, -6 };
+    const uint8x16_t r = vld1q_u8(rep), m3 = vdupq_n_u8(3);
+    const uint8x16_t v0 = vqtbl1q_u8(vcombine_u8(vld1_u8(q), vdup_n_u8(0)), r), v1 = vqtbl1q_u8(vcombine_u8(vld1_u8(q + 4), vdup_n_u8(0)), r);
+    const int8x16_t c0 = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshlq_u8(v0, vld1q_s8(sh)), m3)), vdupq_n_s8(1));
+    const int8x16_t c1 = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshlq_u8(v1, vld1q_s8(sh)), m3)), vdupq_n_s8(1));
+    (void)bits;
+    return vaddvq_s32(lk__dp4_a(lk__dp4_a(vdupq_n_s32(0), c0, vld1q_s8(q8)), c1, vld1q_s8(q8 + 16)));
+}
+/* reference: lk__vec_dot_q2_0_q8_0_ref (14.7a): its float steps (ggml's x86 runs the generic kernel) */
+static void lk__vd_q2_0_arm(int64_t n, float *s, const void *x, const void *y) { lk__lowbit_dot(n, s, x, y, 2, lk__q2_0_isum_a); }
 #endif /* LK__ARM */
 
 /* ---- the quantizers and lk__dot64: SIMD where compiled, else the reference */
@@ -8745,6 +8838,13 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
     /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
     /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 15 .. 38   */ LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
+                     LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
+                     LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
+    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
 };
 #elif defined(LK__MVE) || defined(LK__DSP)
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
