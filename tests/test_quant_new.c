@@ -19,6 +19,7 @@
  *   table        names, sizes, lk_type_from_name, lk_row_size, lk_validate_data
  * A missing data file is a visible SKIP (run from the repository root).
  *
+ * lk-test: sanitize
  * lk-test: neon */
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
