@@ -5599,10 +5599,10 @@ static float lk__ue4m3_half(uint8_t x) {
     if (x == 0 || x == 0x7f) return 0.0f;
     return e ? ldexpf((float)(8 + m), e - 11) : ldexpf((float)m, -10);   /* (1 + m/8) 2^(e-7) / 2, m 2^-9 / 2 */
 }
+#ifndef LLMKIT_NO_QUANTIZE
 /* float -> the conversion x86 does for (int)f: out of range and NaN give INT_MIN
  * (ggml converts out-of-range floats there; hostile inputs reach it) */
 static int lk__f2i_x86(float f) { return f >= -2147483648.0f && f < 2147483648.0f ? (int)f : INT_MIN; }
-#ifndef LLMKIT_NO_QUANTIZE
 /* float -> UE4M3, rounding the mantissa half up (ggml_fp32_to_ue4m3):
  * <= 0 and NaN -> 0, above 448 -> 448 (0x7e), subnormals by x * 2^9 */
 static uint8_t lk__f2ue4m3(float x) {
