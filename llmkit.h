@@ -3735,6 +3735,29 @@ typedef struct lk__kernels {
 } lk__kernels;
 static const lk__kernels *lk__kernels_of(lk_type type);   /* the type's row (an all-NULL row for unknown types) */
 
+/* MXFP4 / NVFP4 (7a): outside the strict-FP region below, so that the
+ * kernels of 14.7s (compiled with the caller's options) inline them; no
+ * float arithmetic to contract. The E2M1 levels doubled, by 4-bit code
+ * (ggml's kvalues_mxfp4): */
+static LK__UNUSED const int8_t lk__fp4_values[16] = { 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12 };
+/* E8M0 exponent e -> 2^(e - 128): half the E8M0 value, since the levels are doubled */
+static LK__UNUSED float lk__e8m0_half(unsigned e) {
+    const uint32_t bits = e < 2 ? 0x00200000u << e : (uint32_t)(e - 1) << 23;   /* 2^-128, 2^-127 are subnormal */
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+/* UE4M3 (unsigned, 4 exponent bits e of bias 7, 3 mantissa bits m; bit 7
+ * ignored) -> half its value: (8 + m) 2^(e-11), subnormal (e = 0) m 2^-10;
+ * 0x7f (NaN) gives 0, as in ggml; exact, without branches */
+static LK__UNUSED float lk__ue4m3_half(unsigned x) {
+    static const float p2[16] = { 1.0f / 1024, 1.0f / 1024, 1.0f / 512, 1.0f / 256, 1.0f / 128, 1.0f / 64, 1.0f / 32, 1.0f / 16,
+                                  1.0f / 8, 0.25f, 0.5f, 1.0f, 2.0f, 4.0f, 8.0f, 16.0f };
+    const unsigned e = (x >> 3) & 15, m = x & 7;
+    const float v = (float)((e ? 8u : 0u) + m) * p2[e];
+    return x == 0x7f ? 0.0f : v;
+}
+
 LK__STRICT_FP_BEGIN
 
 /* block sizes must match ggml exactly (C99 static assert) */
@@ -5583,22 +5606,9 @@ static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, 
  * SIMD: lk__vd_<t>_t (x86, the order of ggml's AVX2 kernels); the kernel
  * table (14.7s) picks. All four dot against Q8_0 activations: an MXFP4
  * block meets one Q8_0 block, an NVFP4 block two, Q1_0 four, Q2_0 two. */
-/* the E2M1 values doubled, by 4-bit code (ggml's kvalues_mxfp4) */
-static const int8_t lk__fp4_values[16] = { 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12 };
-/* E8M0 exponent e -> 2^(e - 128): half the E8M0 value, since the levels are doubled */
-static float lk__e8m0_half(uint8_t e) {
-    const uint32_t bits = e < 2 ? 0x00200000u << e : (uint32_t)(e - 1) << 23;   /* 2^-128, 2^-127 are subnormal */
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-/* UE4M3 (unsigned, 4 exponent bits of bias 7, 3 mantissa bits; bit 7
- * ignored) -> half its value; 0 and 0x7f (NaN) give 0 */
-static float lk__ue4m3_half(uint8_t x) {
-    const int e = (x >> 3) & 15, m = x & 7;
-    if (x == 0 || x == 0x7f) return 0.0f;
-    return e ? ldexpf((float)(8 + m), e - 11) : ldexpf((float)m, -10);   /* (1 + m/8) 2^(e-7) / 2, m 2^-9 / 2 */
-}
+/* (the FP4 levels and scale conversions, lk__fp4_values, lk__e8m0_half,
+ * lk__ue4m3_half, precede 14.7a's strict-FP region, so that the SIMD kernels
+ * of 14.7s can inline them) */
 #ifndef LLMKIT_NO_QUANTIZE
 /* float -> the conversion x86 does for (int)f: out of range and NaN give INT_MIN
  * (ggml converts out-of-range floats there; hostile inputs reach it) */
@@ -7853,10 +7863,10 @@ static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) 
     int k;
     acc[0] = acc[1] = _mm256_setzero_ps();
     for (i = 0; i + 1 < nb; i += 2)
-        for (k = 0; k < 2; k++) {
+        LK__UNROLL for (k = 0; k < 2; k++) {
             const unsigned char *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
             const __m256i p = lk__dp4s_x(_mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1)), LK__LD256(a + 2));
-            acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(lk__rd16(a)) * lk__e8m0_half(b[0])), _mm256_cvtepi32_ps(p), acc[k]);
+            acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(a)) * lk__e8m0_half(b[0])), _mm256_cvtepi32_ps(p), acc[k]);
         }
     *s = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[0], acc[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
 }
@@ -7872,12 +7882,12 @@ static void lk__vd_nvfp4_t(int64_t n, float *s, const void *vx, const void *vy) 
     int64_t i;
     int h;
     for (i = 0; i < n / 64; i++, x += 36, y += 68)
-        for (h = 0; h < 2; h++) {
+        LK__UNROLL for (h = 0; h < 2; h++) {
             const __m128i b = LK__LD128(x + 4 + 16 * h), lo = _mm_and_si128(b, m4), hi = _mm_and_si128(_mm_srli_epi16(b, 4), m4);
             /* sub-block 2h: low nibbles of bytes 0-7 then their high nibbles; 2h + 1: bytes 8-15 */
             const __m256i q = _mm256_set_m128i(_mm_unpackhi_epi64(lo, hi), _mm_unpacklo_epi64(lo, hi));
             const __m256i p = lk__dp4s_x(_mm256_shuffle_epi8(tbl, q), LK__LD256(y + 34 * h + 2));
-            const float dy = lk__h2f_x(lk__rd16(y + 34 * h));
+            const float dy = _mm_cvtss_f32(lk__h2f2_x(y + 34 * h));
             const __m256 sc = _mm256_set_m128(_mm_set1_ps(lk__ue4m3_half(x[2 * h + 1]) * dy), _mm_set1_ps(lk__ue4m3_half(x[2 * h]) * dy));
             acc = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(p), acc);
         }
@@ -7893,15 +7903,16 @@ static void lk__vd_q1_0_t(int64_t n, float *s, const void *vx, const void *vy) {
     __m256 acc = _mm256_setzero_ps();
     int64_t i;
     int k;
-    for (i = 0; i < n / 128; i++, x += 18) {
+    for (i = 0; i < n / 128; i++, x += 18, y += 4 * 34) {
         __m256 t = _mm256_setzero_ps();
-        for (k = 0; k < 4; k++, y += 34) {
+        LK__UNROLL for (k = 0; k < 4; k++) {
+            const unsigned char *b = y + 34 * k;
             const __m256i sg = _mm256_or_si256(lk__bits32_x(~lk__ld32_x(x + 2 + 4 * k)), one);   /* +1 set, -1 clear */
-            const __m256 l = _mm256_cvtepi32_ps(lk__dp4_x(_mm256_setzero_si256(), one, _mm256_sign_epi8(LK__LD256(y + 2), sg)));
-            const __m256 dy = _mm256_set1_ps(lk__h2f_x(lk__rd16(y)));
+            const __m256 l = _mm256_cvtepi32_ps(lk__dp4_x(_mm256_setzero_si256(), one, _mm256_sign_epi8(LK__LD256(b + 2), sg)));
+            const __m256 dy = _mm256_broadcastss_ps(lk__h2f2_x(b));
             t = k ? _mm256_fmadd_ps(dy, l, t) : _mm256_mul_ps(dy, l);
         }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(lk__h2f_x(lk__rd16(x))), t, acc);
+        acc = _mm256_fmadd_ps(_mm256_broadcastss_ps(lk__h2f2_x(x)), t, acc);
     }
     *s = lk__hsum8_x(acc);
 }
@@ -8456,6 +8467,8 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
  * (as lk__vd_<t>_t): lanes lo = x86 lanes 0-3, hi = 4-7, vfmaq for
  * _mm256_fmadd_ps, lk__hsum8_a for lk__hsum8_x; so an ARM build gives
  * llama.cpp's x86 results bit for bit. FP4 codes by vqtbl1q_s8. */
+/* a little-endian u16 (lk__rd16 lies in the strict-FP region: not inlined here) */
+static uint16_t lk__u16_a(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 /* 32 FP4 codes of 16 bytes . 32 int8: lo = elements 0-15, hi = 16-31 */
 static void lk__fp4_dp_a(const uint8_t *qs, const int8_t *y, int32x4_t *lo, int32x4_t *hi) {
     const int8x16_t tbl = vld1q_s8(lk__fp4_values);
@@ -8474,7 +8487,7 @@ static void lk__vd_mxfp4_arm(int64_t n, float *s, const void *vx, const void *vy
     for (i = 0; i + 1 < nb; i += 2)
         for (k = 0; k < 2; k++) {
             const uint8_t *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
-            const float32x4_t d = vdupq_n_f32(lk__h2f_a(lk__rd16(a)) * lk__e8m0_half(b[0]));
+            const float32x4_t d = vdupq_n_f32(lk__h2f_a(lk__u16_a(a)) * lk__e8m0_half(b[0]));
             int32x4_t pl, ph;
             lk__fp4_dp_a(b + 1, LK__CAST(const int8_t *, a + 2), &pl, &ph);
             lo[k] = vfmaq_f32(lo[k], d, vcvtq_f32_s32(pl));
@@ -8495,7 +8508,7 @@ static void lk__vd_nvfp4_arm(int64_t n, float *s, const void *vx, const void *vy
             const uint8x16_t b = vld1q_u8(x + 4 + 16 * h);
             const int8x16_t l = vqtbl1q_s8(tbl, vandq_u8(b, vdupq_n_u8(15))), u = vqtbl1q_s8(tbl, vshrq_n_u8(b, 4));
             const int8x16_t q0 = vcombine_s8(vget_low_s8(l), vget_low_s8(u)), q1 = vcombine_s8(vget_high_s8(l), vget_high_s8(u));
-            const float dy = lk__h2f_a(lk__rd16(y + 34 * h));
+            const float dy = lk__h2f_a(lk__u16_a(y + 34 * h));
             const int8_t *q8 = LK__CAST(const int8_t *, y + 34 * h + 2);
             lo = vfmaq_f32(lo, vdupq_n_f32(lk__ue4m3_half(x[2 * h]) * dy), vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), q0, vld1q_s8(q8))));
             hi = vfmaq_f32(hi, vdupq_n_f32(lk__ue4m3_half(x[2 * h + 1]) * dy), vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), q1, vld1q_s8(q8 + 16))));
@@ -8520,14 +8533,14 @@ static void lk__vd_q1_0_arm(int64_t n, float *s, const void *vx, const void *vy)
         float32x4_t tl = vdupq_n_f32(0.0f), th = tl;
         for (k = 0; k < 4; k++, y += 34) {
             const int8_t *q8 = LK__CAST(const int8_t *, y + 2);
-            const float32x4_t dy = vdupq_n_f32(lk__h2f_a(lk__rd16(y)));
+            const float32x4_t dy = vdupq_n_f32(lk__h2f_a(lk__u16_a(y)));
             const float32x4_t ll = vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), one, lk__q1_signs_a(x + 2 + 4 * k, vld1q_s8(q8))));
             const float32x4_t lh = vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), one, lk__q1_signs_a(x + 4 + 4 * k, vld1q_s8(q8 + 16))));
             tl = k ? vfmaq_f32(tl, dy, ll) : vmulq_f32(dy, ll);
             th = k ? vfmaq_f32(th, dy, lh) : vmulq_f32(dy, lh);
         }
-        lo = vfmaq_f32(lo, vdupq_n_f32(lk__h2f_a(lk__rd16(x))), tl);
-        hi = vfmaq_f32(hi, vdupq_n_f32(lk__h2f_a(lk__rd16(x))), th);
+        lo = vfmaq_f32(lo, vdupq_n_f32(lk__h2f_a(lk__u16_a(x))), tl);
+        hi = vfmaq_f32(hi, vdupq_n_f32(lk__h2f_a(lk__u16_a(x))), th);
     }
     *s = lk__hsum8_a(lo, hi);
 }
