@@ -6992,7 +6992,10 @@ LKDEF void lk_quant_iq_init(void) {}
  *     of 16 in 16 fma lanes (element 16k+j in lane j) reduced as lk__hsum16,
  *     other rows in ggml's vec_dot order. bf16: the AVX512-BF16 dot
  *     instruction or its AVX2 emulation, exactly the reference.
- * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
+ *   mxfp4 nvfp4 q1_0: the order of ggml's AVX2 kernels (lk__vd_<t>_t);
+ *     q2_0: its reference's (ggml runs its generic C kernel on x86).
+ * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes;
+ * mxfp4 nvfp4 q1_0 q2_0 as x86, bit for bit.
  * -------------------------------------------------------------------------- */
 /* The Cortex-M kernels come first, still inside 14.7a's no-contraction
  * region (LK__STRICT_FP_BEGIN, which ends after them): unlike the x86 and
