@@ -274,6 +274,17 @@ static void test_table(void) {
         memset(blk, 0, sizeof blk);
         CHECK(lk_validate_data(rows[i].t, blk, rows[i].bytes, &bad) == LK_OK, "%s: lk_validate_data of zero blocks", rows[i].name);
     }
+    {   /* UE4M3 scales ggml reads specially: 0x7f (NaN) is 0, bit 7 is ignored (0xff = 240), subnormals m 2^-9;
+         * every code 7 (E2M1 6): x = the UE4M3 value * 6 */
+        static const uint8_t sc[4] = { 0x7f, 0xff, 0x80, 0x01 };
+        static const float want[4] = { 0.0f, 2880.0f, 0.0f, 6.0f / 512 };   /* 480 * 6, 0, 2^-9 * 6 */
+        float y[64];
+        int s;
+        memcpy(blk, sc, 4);
+        memset(blk + 4, 0x77, 32);
+        CHECK_OK(lk_dequantize_row(LK_TYPE_NVFP4, blk, y, 64));
+        for (s = 0; s < 4; s++) CHECK(y[16 * s] == want[s] && y[16 * s + 15] == want[s], "nvfp4 scale 0x%02x: %g, want %g", sc[s], y[16 * s], want[s]);
+    }
     CHECK(sizeof(lk_block_mxfp4) == 17 && sizeof(lk_block_nvfp4) == 36 && sizeof(lk_block_q1_0) == 18 && sizeof(lk_block_q2_0) == 18, "struct sizes");
     lk_t_end();
 }
