@@ -283,7 +283,8 @@ typedef enum lk_type {
     /* 31..33: removed Q4_0_4_4 / Q4_0_4_8 / Q4_0_8_8 */
     LK_TYPE_TQ1_0 = 34, LK_TYPE_TQ2_0 = 35,
     /* 36..38: removed IQ4_NL_4_4 / _4_8 / _8_8 */
-    LK_TYPE_COUNT = 39,
+    LK_TYPE_MXFP4 = 39, LK_TYPE_NVFP4 = 40, LK_TYPE_Q1_0 = 41, LK_TYPE_Q2_0 = 42,
+    LK_TYPE_COUNT = 43,
     LK_TYPE_NONE = -1     /* "no type": lk_type_from_name's miss, "keep" in options */
 } lk_type;
 
@@ -578,6 +579,32 @@ typedef struct lk_block_q8_K {   /* 292 bytes: activations for K-quant dots    *
     int16_t bsums[LK_QK_K / 16]; /* sums of qs in groups of 16                 */
 } lk_block_q8_K;
 
+/* FP4 and 1-2 bit formats (ggml 39..42). MXFP4 and NVFP4 store E2M1
+ * values v (doubled: 0 1 2 3 4 6 8 12 for q 0..7, q | 8 negative) under
+ * a power-of-two (E8M0) or an FP8 (UE4M3) block scale; Q1_0 stores signs,
+ * Q2_0 the levels -1 0 1 2. All four pair with Q8_0 activations. */
+#define LK_QK_MXFP4 32
+#define LK_QK_NVFP4 64
+#define LK_QK1_0 128
+#define LK_QK2_0 64
+typedef struct lk_block_mxfp4 {  /* 17 bytes: x = 2^(e-128) * v[q]           */
+    uint8_t e;                   /* E8M0 shared exponent                       */
+    uint8_t qs[LK_QK_MXFP4 / 2]; /* q[j] low nibble, q[j+16] high nibble       */
+} lk_block_mxfp4;
+typedef struct lk_block_nvfp4 {  /* 36 bytes, 4 sub-blocks of 16: x = d[s]/2 * v[q] */
+    uint8_t d[4];                /* UE4M3 scales (0 and 0x7f: zero)            */
+    uint8_t qs[LK_QK_NVFP4 / 2]; /* sub-block s: bytes 8s..8s+7, q[16s+j] low
+                                    nibble, q[16s+j+8] high nibble             */
+} lk_block_nvfp4;
+typedef struct lk_block_q1_0 {   /* 18 bytes: x = bit ? d : -d                 */
+    uint16_t d;                  /* f16: mean |x| of the block                 */
+    uint8_t qs[LK_QK1_0 / 8];    /* bit j%8 of byte j/8 = (x[j] >= 0)          */
+} lk_block_q1_0;
+typedef struct lk_block_q2_0 {   /* 18 bytes: x = d * (q - 1), q in 0..3       */
+    uint16_t d;                  /* f16: max |x| of the block                  */
+    uint8_t qs[LK_QK2_0 / 4];    /* q[j] in bits 2(j%4).. of byte j/4          */
+} lk_block_q2_0;
+
 /* Scalar conversions, bit-exact with ggml: f32->f16 rounds to nearest even
  * (subnormals kept, overflow -> inf, NaN -> quiet NaN); f32->bf16 rounds to
  * nearest even, NaN made quiet. */
@@ -597,7 +624,7 @@ LKDEF lk_status lk_quantize(lk_type type, const float *src, void *dst, int64_t n
 /* Check data for values that poison a forward pass, as llama.cpp's
  * ggml_validate_row_data does: every element of F32 / F16 / BF16 / F64 must
  * be finite, and so must every block scale (d, and dmin or m where the
- * format has one). nbytes must be a whole number of blocks. LK_ERR_FORMAT
+ * format has one; an MXFP4 exponent must not be 255). nbytes must be a whole number of blocks. LK_ERR_FORMAT
  * names the first bad element (float types) or block (others); *bad (may be
  * NULL) receives its index. */
 LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, int64_t *bad);
@@ -741,7 +768,9 @@ typedef enum lk_ftype {
     LK_FTYPE_IQ3_XXS = 23, LK_FTYPE_IQ1_S = 24, LK_FTYPE_IQ4_NL = 25,
     LK_FTYPE_IQ3_S = 26, LK_FTYPE_IQ3_M = 27, LK_FTYPE_IQ2_S = 28,
     LK_FTYPE_IQ2_M = 29, LK_FTYPE_IQ4_XS = 30, LK_FTYPE_IQ1_M = 31,
-    LK_FTYPE_BF16 = 32, LK_FTYPE_TQ1_0 = 36, LK_FTYPE_TQ2_0 = 37
+    LK_FTYPE_BF16 = 32, LK_FTYPE_TQ1_0 = 36, LK_FTYPE_TQ2_0 = 37,
+    LK_FTYPE_MXFP4_MOE = 38,  /* MXFP4 experts (3-D weights), Q8_0 elsewhere */
+    LK_FTYPE_Q1_0 = 40, LK_FTYPE_Q2_0 = 41   /* (39, NVFP4, is not a llama-quantize type) */
 } lk_ftype;
 
 typedef struct lk_ftype_info {
@@ -792,8 +821,12 @@ LKDEF void lk_quant_mix_init_shape(lk_quant_mix *m, const char *arch, int n_laye
  * lk_quant_fallback_type (counted in m->n_fallback). Call it only for
  * tensors lk_quant_wants_quantize accepts (and not with --pure). */
 LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype);
+/* The same for a weight of ne2 matrices (its third dimension; lk_quant_mix_type
+ * is this with ne2 = 1): MXFP4_MOE quantizes the weights with ne2 > 1 (the
+ * experts) to MXFP4. */
+LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int64_t ne2, lk_ftype ftype);
 /* llama-quantize's replacement for type t when rows of ne0 elements do not
- * fit its block: IQ/TQ/Q2_K/Q3_K -> IQ4_NL (TQ -> Q4_0), Q4_K -> Q5_0,
+ * fit its block: IQ/TQ/Q2_K/Q3_K -> IQ4_NL (TQ, Q2_0 -> Q4_0), Q4_K -> Q5_0,
  * Q5_K -> Q5_1, Q6_K -> Q8_0, anything else -> F16; F16 again if the
  * replacement does not fit either (where llama.cpp would abort). */
 LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0);
@@ -2444,7 +2477,11 @@ LK__QUANT_PROTO(q4_0) LK__QUANT_PROTO(q8_0) LK__QUANT_PROTO(q8_K)   /* the KV ca
 #ifndef LLMKIT_NO_QUANTIZE
 LK__QUANT_PROTO(q4_1) LK__QUANT_PROTO(q5_0) LK__QUANT_PROTO(q5_1) LK__QUANT_PROTO(q8_1)
 LK__QUANT_PROTO(q2_K) LK__QUANT_PROTO(q3_K) LK__QUANT_PROTO(q4_K) LK__QUANT_PROTO(q5_K) LK__QUANT_PROTO(q6_K)
+LK__QUANT_PROTO(mxfp4) LK__QUANT_PROTO(nvfp4) LK__QUANT_PROTO(q1_0) LK__QUANT_PROTO(q2_0)
 #endif
+/* FP4 and 1-2 bit formats (defined in 14.7a, after the matmul; dots dispatch in 14.7s) */
+LK__ROW_PROTO(mxfp4) LK__ROW_PROTO(nvfp4) LK__ROW_PROTO(q1_0) LK__ROW_PROTO(q2_0)
+LK__DOT_PROTO(mxfp4, q8_0) LK__DOT_PROTO(nvfp4, q8_0) LK__DOT_PROTO(q1_0, q8_0) LK__DOT_PROTO(q2_0, q8_0)
 #undef LK__FLT_PROTO
 #undef LK__ROW_PROTO
 #undef LK__QUANT_PROTO
@@ -2523,6 +2560,10 @@ static const lk_type_traits lk__type_table[LK_TYPE_COUNT] = {
     /* 36 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 37 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
     /* 38 */ { NULL, 0, 0, 0, NULL, NULL, NULL, LK_TYPE_F32 },
+    /* 39 */ { "mxfp4",    32,  17, 1, lk__dequantize_row_mxfp4, LK__QZ(lk__quantize_row_mxfp4), lk__vec_dot_mxfp4_q8_0, LK_TYPE_Q8_0 },
+    /* 40 */ { "nvfp4",    64,  36, 1, lk__dequantize_row_nvfp4, LK__QZ(lk__quantize_row_nvfp4), lk__vec_dot_nvfp4_q8_0, LK_TYPE_Q8_0 },
+    /* 41 */ { "q1_0",    128,  18, 1, lk__dequantize_row_q1_0, LK__QZ(lk__quantize_row_q1_0), lk__vec_dot_q1_0_q8_0, LK_TYPE_Q8_0 },
+    /* 42 */ { "q2_0",     64,  18, 1, lk__dequantize_row_q2_0, LK__QZ(lk__quantize_row_q2_0), lk__vec_dot_q2_0_q8_0, LK_TYPE_Q8_0 },
 };
 #undef LK__QZ
 /* LK__TYPE_TABLE_END */
@@ -3693,6 +3734,29 @@ typedef struct lk__kernels {
     lk__r8_fn r8_simd;
 } lk__kernels;
 static const lk__kernels *lk__kernels_of(lk_type type);   /* the type's row (an all-NULL row for unknown types) */
+
+/* MXFP4 / NVFP4 (7a): outside the strict-FP region below, so that the
+ * kernels of 14.7s (compiled with the caller's options) inline them; no
+ * float arithmetic to contract. The E2M1 levels doubled, by 4-bit code
+ * (ggml's kvalues_mxfp4): */
+static LK__UNUSED const int8_t lk__fp4_values[16] = { 0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12 };
+/* E8M0 exponent e -> 2^(e - 128): half the E8M0 value, since the levels are doubled */
+static LK__UNUSED float lk__e8m0_half(unsigned e) {
+    const uint32_t bits = e < 2 ? 0x00200000u << e : (uint32_t)(e - 1) << 23;   /* 2^-128, 2^-127 are subnormal */
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+/* UE4M3 (unsigned, 4 exponent bits e of bias 7, 3 mantissa bits m; bit 7
+ * ignored) -> half its value: (8 + m) 2^(e-11), subnormal (e = 0) m 2^-10;
+ * 0x7f (NaN) gives 0, as in ggml; exact, without branches */
+static LK__UNUSED float lk__ue4m3_half(unsigned x) {
+    static const float p2[16] = { 1.0f / 1024, 1.0f / 1024, 1.0f / 512, 1.0f / 256, 1.0f / 128, 1.0f / 64, 1.0f / 32, 1.0f / 16,
+                                  1.0f / 8, 0.25f, 0.5f, 1.0f, 2.0f, 4.0f, 8.0f, 16.0f };
+    const unsigned e = (x >> 3) & 15, m = x & 7;
+    const float v = (float)((e ? 8u : 0u) + m) * p2[e];
+    return x == 0x7f ? 0.0f : v;
+}
 
 LK__STRICT_FP_BEGIN
 
@@ -5154,6 +5218,8 @@ LKDEF lk_status lk_validate_data(lk_type type, const void *data, size_t nbytes, 
         case LK_TYPE_F16: if (!lk__h_finite(b)) what = (b[1] & 3) || b[0] ? "is NaN" : "is infinite"; break;
         case LK_TYPE_BF16: if ((b[1] & 0x7F) == 0x7F && (b[0] & 0x80)) what = (b[0] & 0x7F) ? "is NaN" : "is infinite"; break;
         case LK_TYPE_Q8_K: memcpy(&u, b, 4); if ((u & 0x7f800000u) == 0x7f800000u) what = "has a non-finite scale d"; break;
+        case LK_TYPE_MXFP4: if (b[0] == 0xff) what = "has the exponent e = 255 (NaN in E8M0)"; break;
+        case LK_TYPE_NVFP4: break;   /* every UE4M3 scale byte is a finite value (ggml checks none) */
         case LK_TYPE_IQ1_M: {   /* the f16 scale: top nibbles of the four u16 scale words */
             const lk_block_iq1_m *q = LK__CAST(const lk_block_iq1_m *, b);
             uint16_t sc[4], h;
@@ -5532,6 +5598,224 @@ static lk_status lk__matmul_n(const lk_tensor *const *W, int n, const float *x, 
     if (mm.n) lk__matmul_multi_run(&mm, work, nt, th);
     return LK_OK;
 }
+/* ---- FP4 and 1-2 bit formats: MXFP4, NVFP4, Q1_0, Q2_0 ------------------------
+ * Layouts: lk_block_mxfp4 .. lk_block_q2_0 (7a). Quantizers: ggml's
+ * quantize_row_<t>_ref (what llama-quantize writes; an importance matrix
+ * changes nothing for these types), dequantizers ggml's, dots in the order
+ * of ggml's generic C kernels (no fused multiply-add: strict-FP region).
+ * SIMD: lk__vd_<t>_t (x86, the order of ggml's AVX2 kernels); the kernel
+ * table (14.7s) picks. All four dot against Q8_0 activations: an MXFP4
+ * block meets one Q8_0 block, an NVFP4 block two, Q1_0 four, Q2_0 two. */
+/* (the FP4 levels and scale conversions, lk__fp4_values, lk__e8m0_half,
+ * lk__ue4m3_half, precede 14.7a's strict-FP region, so that the SIMD kernels
+ * of 14.7s can inline them) */
+#ifndef LLMKIT_NO_QUANTIZE
+/* float -> the conversion x86 does for (int)f: out of range and NaN give INT_MIN
+ * (ggml converts out-of-range floats there; hostile inputs reach it) */
+static int lk__f2i_x86(float f) { return f >= -2147483648.0f && f < 2147483648.0f ? (int)f : INT_MIN; }
+/* float -> UE4M3, rounding the mantissa half up (ggml_fp32_to_ue4m3):
+ * <= 0 and NaN -> 0, above 448 -> 448 (0x7e), subnormals by x * 2^9 */
+static uint8_t lk__f2ue4m3(float x) {
+    uint32_t bits;
+    int e, m;
+    if (!(x > 0.0f)) return 0;
+    if (x > 448.0f) x = 448.0f;
+    memcpy(&bits, &x, 4);
+    e = (int)((bits >> 23) & 0xff) - 127 + 7;
+    if (e <= 0) {
+        m = (int)(x * 512.0f + 0.5f);
+        return (uint8_t)(m > 7 ? 7 : m < 1 ? 0 : m);
+    }
+    if (e >= 15) return 0x7e;
+    m = (int)((bits >> 20) & 7) + (int)((bits >> 19) & 1);
+    if (m > 7) { m = 0; if (++e >= 15) return 0x7e; }
+    return (uint8_t)(e << 3 | m);
+}
+/* the code whose doubled E2M1 level times d is nearest x (first of equals) */
+static int lk__fp4_best(float x, float d) {
+    float best = fabsf((float)lk__fp4_values[0] * d - x);
+    int i, bi = 0;
+    for (i = 1; i < 16; i++) {
+        const float err = fabsf((float)lk__fp4_values[i] * d - x);
+        if (err < best) { bi = i; best = err; }
+    }
+    return bi;
+}
+/* 16 values as 16 codes: byte j = code(x[j]) | code(x[j + h]) << 4, h = n/2 */
+static void lk__fp4_pack(const float *x, uint8_t *q, int n, float d) {
+    int j;
+    for (j = 0; j < n / 2; j++) q[j] = (uint8_t)(lk__fp4_best(x[j], d) | lk__fp4_best(x[j + n / 2], d) << 4);
+}
+/* e = floor(log2(amax)) - 2 + 127: amax = 6 * 2^(e-127) at most, the top level */
+static void lk__quantize_row_mxfp4(const float *x, void *vy, int64_t n) {
+    uint8_t *b = (uint8_t *)vy;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 32; i++, x += 32, b += 17) {
+        float amax = 0.0f;
+        for (j = 0; j < 32; j++) if (amax < fabsf(x[j])) amax = fabsf(x[j]);
+        b[0] = amax > 0.0f ? (uint8_t)(unsigned)lk__f2i_x86(floorf(log2f(amax)) - 2 + 127) : 0;
+        lk__fp4_pack(x, b + 1, 32, lk__e8m0_half(b[0]));
+    }
+}
+/* per sub-block of 16: d = ue4m3(amax / 6), the top level 6 reaching amax */
+static void lk__quantize_row_nvfp4(const float *x, void *vy, int64_t n) {
+    uint8_t *b = (uint8_t *)vy;
+    int64_t i;
+    int s, j;
+    for (i = 0; i < n / 64; i++, b += 36)
+        for (s = 0; s < 4; s++, x += 16) {
+            float amax = 0.0f;
+            for (j = 0; j < 16; j++) if (amax < fabsf(x[j])) amax = fabsf(x[j]);
+            b[s] = lk__f2ue4m3(amax / 6.0f);
+            lk__fp4_pack(x, b + 4 + 8 * s, 16, lk__ue4m3_half(b[s]));
+        }
+}
+/* d = mean |x| (summed in order), bit = x >= 0 */
+static void lk__quantize_row_q1_0(const float *x, void *vy, int64_t n) {
+    uint8_t *b = (uint8_t *)vy;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 128; i++, x += 128, b += 18) {
+        float sum = 0.0f;
+        for (j = 0; j < 128; j++) sum += fabsf(x[j]);
+        lk__wr16(b, LK__F2H(sum / 128));
+        memset(b + 2, 0, 16);
+        for (j = 0; j < 128; j++) if (x[j] >= 0.0f) b[2 + j / 8] |= (uint8_t)(1u << (j % 8));
+    }
+}
+/* d = max |x|, q = clamp(round(x / d) + 1, 0, 3) */
+static void lk__quantize_row_q2_0(const float *x, void *vy, int64_t n) {
+    uint8_t *b = (uint8_t *)vy;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 64; i++, x += 64, b += 18) {
+        float amax = 0.0f, id;
+        for (j = 0; j < 64; j++) if (fabsf(x[j]) > amax) amax = fabsf(x[j]);
+        id = amax > 0.0f ? 1.0f / amax : 0.0f;
+        lk__wr16(b, LK__F2H(amax));
+        memset(b + 2, 0, 16);
+        for (j = 0; j < 64; j++) {
+            const int q = lk__f2i_x86(roundf(x[j] * id));
+            b[2 + j / 4] |= (uint8_t)((q < -1 ? 0 : q > 2 ? 3 : q + 1) << 2 * (j % 4));
+        }
+    }
+}
+#endif /* LLMKIT_NO_QUANTIZE */
+static void lk__dequantize_row_mxfp4(const void *vx, float *y, int64_t n) {
+    const uint8_t *b = (const uint8_t *)vx;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 32; i++, b += 17, y += 32) {
+        const float d = lk__e8m0_half(b[0]);
+        for (j = 0; j < 16; j++) {
+            y[j] = (float)lk__fp4_values[b[1 + j] & 15] * d;
+            y[j + 16] = (float)lk__fp4_values[b[1 + j] >> 4] * d;
+        }
+    }
+}
+static void lk__dequantize_row_nvfp4(const void *vx, float *y, int64_t n) {
+    const uint8_t *b = (const uint8_t *)vx;
+    int64_t i;
+    int s, j;
+    for (i = 0; i < n / 64; i++, b += 36)
+        for (s = 0; s < 4; s++, y += 16) {
+            const float d = lk__ue4m3_half(b[s]);
+            const uint8_t *q = b + 4 + 8 * s;
+            for (j = 0; j < 8; j++) {
+                y[j] = (float)lk__fp4_values[q[j] & 15] * d;
+                y[j + 8] = (float)lk__fp4_values[q[j] >> 4] * d;
+            }
+        }
+}
+static void lk__dequantize_row_q1_0(const void *vx, float *y, int64_t n) {
+    const uint8_t *b = (const uint8_t *)vx;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 128; i++, b += 18, y += 128) {
+        const float d = LK__H2F(lk__rd16(b));
+        for (j = 0; j < 128; j++) y[j] = (b[2 + j / 8] >> (j % 8) & 1) ? d : -d;
+    }
+}
+static void lk__dequantize_row_q2_0(const void *vx, float *y, int64_t n) {
+    const uint8_t *b = (const uint8_t *)vx;
+    int64_t i;
+    int j;
+    for (i = 0; i < n / 64; i++, b += 18, y += 64) {
+        const float d = LK__H2F(lk__rd16(b));
+        for (j = 0; j < 64; j++) y[j] = (float)((int)(b[2 + j / 4] >> 2 * (j % 4) & 3) - 1) * d;
+    }
+}
+/* Dots with Q8_0 (d f16 | qs[32], 34 bytes), ggml's generic order:
+ *   mxfp4: per block  sum += (dy * 2^(e-128)) * (float)isum
+ *   nvfp4: per sub-block of 16 (half a q8_0 block)  sum += (dy * d[s]/2) * (float)isum
+ *   q1_0 / q2_0: per block  t = sum over its q8_0 blocks k of dy_k * (float)isum_k
+ *                (from 0, in order), then sum += d * t
+ * SIMD: lk__vd_<t>_t (x86); the kernel table (14.7s) picks. */
+/* sum + the dots of nb mxfp4 blocks, in order (the x86 kernel's odd last block too) */
+static float lk__mxfp4_dot_from(float sum, int64_t nb, const uint8_t *x, const uint8_t *y) {
+    int64_t i;
+    int j;
+    for (i = 0; i < nb; i++, x += 17, y += 34) {
+        const int8_t *q8 = (const int8_t *)(y + 2);
+        const float d = LK__H2F(lk__rd16(y)) * lk__e8m0_half(x[0]);
+        int s1 = 0, s2 = 0;
+        for (j = 0; j < 16; j++) {
+            s1 += q8[j] * lk__fp4_values[x[1 + j] & 15];
+            s2 += q8[j + 16] * lk__fp4_values[x[1 + j] >> 4];
+        }
+        sum += d * (float)(s1 + s2);
+    }
+    return sum;
+}
+static LK__UNUSED void lk__vec_dot_mxfp4_q8_0_ref(int64_t n, float *s, const void *x, const void *y) {
+    *s = lk__mxfp4_dot_from(0.0f, n / 32, (const uint8_t *)x, (const uint8_t *)y);
+}
+static LK__UNUSED void lk__vec_dot_nvfp4_q8_0_ref(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    float sum = 0.0f;
+    int64_t i;
+    int k, j;
+    for (i = 0; i < n / 64; i++, x += 36, y += 68)
+        for (k = 0; k < 4; k++) {
+            const uint8_t *yb = y + 34 * (k / 2), *q = x + 4 + 8 * k;
+            const int8_t *q8 = (const int8_t *)(yb + 2) + 16 * (k % 2);
+            const float dy = LK__H2F(lk__rd16(yb)), d = lk__ue4m3_half(x[k]);
+            int s1 = 0, s2 = 0;
+            for (j = 0; j < 8; j++) {
+                s1 += q8[j] * lk__fp4_values[q[j] & 15];
+                s2 += q8[j + 8] * lk__fp4_values[q[j] >> 4];
+            }
+            sum += dy * d * (float)(s1 + s2);
+        }
+    *s = sum;
+}
+/* q1_0 (bits 1: 4 q8_0 blocks per block, value bit ? 1 : -1) and q2_0
+ * (bits 2: 2 q8_0 blocks, value q - 1): isum(q, q8, bits) is the exact
+ * integer dot of the 32 values at q with a q8_0 block's qs (the reference's
+ * loop, or the SIMD kernel's, which keep these float steps) */
+typedef int (*lk__lowbit_isum_fn)(const uint8_t *q, const int8_t *q8, int bits);
+static int lk__lowbit_isum(const uint8_t *q, const int8_t *q8, int bits) {
+    int j, isum = 0;
+    for (j = 0; j < 32; j++)
+        isum += q8[j] * (bits == 1 ? ((q[j / 8] >> (j % 8) & 1) ? 1 : -1) : (int)(q[j / 4] >> 2 * (j % 4) & 3) - 1);
+    return isum;
+}
+static LK__UNUSED void lk__lowbit_dot(int64_t n, float *s, const void *vx, const void *vy, int bits, lk__lowbit_isum_fn isum) {
+    const uint8_t *x = (const uint8_t *)vx, *y = (const uint8_t *)vy;
+    const int nk = 4 / bits;
+    float sum = 0.0f;
+    int64_t i;
+    int k;
+    for (i = 0; i < n / (32 * nk); i++, x += 18) {
+        float t = 0.0f;
+        for (k = 0; k < nk; k++, y += 34) t += LK__H2F(lk__rd16(y)) * (float)isum(x + 2 + 4 * bits * k, (const int8_t *)(y + 2), bits);
+        sum += LK__H2F(lk__rd16(x)) * t;
+    }
+    *s = sum;
+}
+static LK__UNUSED void lk__vec_dot_q1_0_q8_0_ref(int64_t n, float *s, const void *x, const void *y) { lk__lowbit_dot(n, s, x, y, 1, lk__lowbit_isum); }
+static LK__UNUSED void lk__vec_dot_q2_0_q8_0_ref(int64_t n, float *s, const void *x, const void *y) { lk__lowbit_dot(n, s, x, y, 2, lk__lowbit_isum); }
 /* end of 14.7a (its strict-FP region goes on through 14.7b and the Cortex-M kernels of 14.7s) */
 
 #ifndef LLMKIT_NO_IQ
@@ -6708,7 +6992,10 @@ LKDEF void lk_quant_iq_init(void) {}
  *     of 16 in 16 fma lanes (element 16k+j in lane j) reduced as lk__hsum16,
  *     other rows in ggml's vec_dot order. bf16: the AVX512-BF16 dot
  *     instruction or its AVX2 emulation, exactly the reference.
- * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes.
+ *   mxfp4 nvfp4 q1_0: the order of ggml's AVX2 kernels (lk__vd_<t>_t);
+ *     q2_0: its reference's (ggml runs its generic C kernel on x86).
+ * NEON: q8_0 as x86 (bit-identical); q4_0 as x86; K-quants with 4 lanes;
+ * mxfp4 nvfp4 q1_0 q2_0 as x86, bit for bit.
  * -------------------------------------------------------------------------- */
 /* The Cortex-M kernels come first, still inside 14.7a's no-contraction
  * region (LK__STRICT_FP_BEGIN, which ends after them): unlike the x86 and
@@ -7557,6 +7844,93 @@ static void lk__vd_q4_1_t(int64_t n, float *s, const void *x, const void *y) {
 static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_b32_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__B32_Q5_1);
 }
+/* ---- MXFP4, NVFP4, Q1_0, Q2_0 . Q8_0: ggml's AVX2 kernels' float order, so
+ * that results equal llama.cpp's on x86 bit for bit (the integer lanes are
+ * exact in any order). The FP4 codes become their doubled E2M1 levels by a
+ * 16-entry byte table lookup (pshufb), as iq4_nl's in lk__tile_b32_x86. */
+/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a). 8 int32 lanes of 4
+ * products per block; even blocks in acc[0], odd in acc[1]:
+ * acc = fma(dy * 2^(e-128), lanes, acc); lk__hsum8(acc[0] + acc[1]); an odd
+ * last block then adds as in the reference (lk__mxfp4_dot_from). */
+static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) {
+    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
+    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const int64_t nb = n / 32;
+    __m256 acc[2];
+    int64_t i;
+    int k;
+    acc[0] = acc[1] = _mm256_setzero_ps();
+    for (i = 0; i + 1 < nb; i += 2)
+        LK__UNROLL for (k = 0; k < 2; k++) {
+            const unsigned char *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
+            const __m256i p = lk__dp4s_x(_mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1)), LK__LD256(a + 2));
+            acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(a)) * lk__e8m0_half(b[0])), _mm256_cvtepi32_ps(p), acc[k]);
+        }
+    *s = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[0], acc[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
+}
+/* reference: lk__vec_dot_nvfp4_q8_0_ref (14.7a). Per block, its two halves
+ * (sub-blocks 0-1 with q8_0 block 2i, 2-3 with 2i + 1): 8 lanes of 4
+ * products, lanes 0-3 sub-block 2h, 4-7 sub-block 2h + 1;
+ * acc = fma([dy d0/2 x4 | dy d1/2 x4], lanes, acc), one accumulator; lk__hsum8 */
+static void lk__vd_nvfp4_t(int64_t n, float *s, const void *vx, const void *vy) {
+    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
+    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const __m128i m4 = _mm_set1_epi8(15);
+    __m256 acc = _mm256_setzero_ps();
+    int64_t i;
+    int h;
+    for (i = 0; i < n / 64; i++, x += 36, y += 68)
+        LK__UNROLL for (h = 0; h < 2; h++) {
+            const __m128i b = LK__LD128(x + 4 + 16 * h), lo = _mm_and_si128(b, m4), hi = _mm_and_si128(_mm_srli_epi16(b, 4), m4);
+            /* sub-block 2h: low nibbles of bytes 0-7 then their high nibbles; 2h + 1: bytes 8-15 */
+            const __m256i q = _mm256_set_m128i(_mm_unpackhi_epi64(lo, hi), _mm_unpacklo_epi64(lo, hi));
+            const __m256i p = lk__dp4s_x(_mm256_shuffle_epi8(tbl, q), LK__LD256(y + 34 * h + 2));
+            const float dy = _mm_cvtss_f32(lk__h2f2_x(y + 34 * h));
+            const __m256 sc = _mm256_set_m128(_mm_set1_ps(lk__ue4m3_half(x[2 * h + 1]) * dy), _mm_set1_ps(lk__ue4m3_half(x[2 * h]) * dy));
+            acc = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(p), acc);
+        }
+    *s = lk__hsum8_x(acc);
+}
+/* reference: lk__vec_dot_q1_0_q8_0_ref (14.7a). Per block, per q8_0 block
+ * k: 8 lanes of 4 signed q8 values (+ where the bit is set, - where not;
+ * -(-128) wraps as in ggml's kernel); t = dy0 * lanes, then
+ * t = fma(dyk, lanes, t); acc = fma(d, t, acc); lk__hsum8 */
+static void lk__vd_q1_0_t(int64_t n, float *s, const void *vx, const void *vy) {
+    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
+    const __m256i one = _mm256_set1_epi8(1);
+    __m256 acc = _mm256_setzero_ps();
+    int64_t i;
+    int k;
+    for (i = 0; i < n / 128; i++, x += 18, y += 4 * 34) {
+        __m256 t = _mm256_setzero_ps();
+        LK__UNROLL for (k = 0; k < 4; k++) {
+            const unsigned char *b = y + 34 * k;
+            const __m256i sg = _mm256_or_si256(lk__bits32_x(~lk__ld32_x(x + 2 + 4 * k)), one);   /* +1 set, -1 clear */
+            const __m256 l = _mm256_cvtepi32_ps(lk__dp4_x(_mm256_setzero_si256(), one, _mm256_sign_epi8(LK__LD256(b + 2), sg)));
+            const __m256 dy = _mm256_broadcastss_ps(lk__h2f2_x(b));
+            t = k ? _mm256_fmadd_ps(dy, l, t) : _mm256_mul_ps(dy, l);
+        }
+        acc = _mm256_fmadd_ps(_mm256_broadcastss_ps(lk__h2f2_x(x)), t, acc);
+    }
+    *s = lk__hsum8_x(acc);
+}
+/* q2_0's 32 values at q (8 bytes) . a q8_0 block's qs: the codes of bytes
+ * 0-3 in the low lane, 4-7 in the high, code k of each byte (element 4b + k)
+ * at position 4k + b, and q8 transposed to match */
+static int lk__q2_0_isum_x(const uint8_t *q, const int8_t *q8, int bits) {
+    const __m256i tr = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                                        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const uint32_t lo = lk__ld32_x(q), hi = lk__ld32_x(q + 4);
+    const __m256i v = _mm256_srlv_epi32(_mm256_setr_epi32((int)lo, (int)lo, (int)lo, (int)lo, (int)hi, (int)hi, (int)hi, (int)hi),
+                                        _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    const __m256i y = _mm256_shuffle_epi8(LK__LD256(q8), tr);   /* sum (c - 1) y = sum c y - sum y, exact for every y */
+    (void)bits;
+    return lk__hsum8i_x(_mm256_sub_epi32(lk__dp4_x(_mm256_setzero_si256(), _mm256_and_si256(v, _mm256_set1_epi8(3)), y),
+                                         lk__dp4_x(_mm256_setzero_si256(), _mm256_set1_epi8(1), y)));
+}
+/* reference: lk__vec_dot_q2_0_q8_0_ref (14.7a): ggml runs its generic C
+ * kernel on x86, so the reference's float steps with these integer sums */
+static void lk__vd_q2_0_t(int64_t n, float *s, const void *x, const void *y) { lk__lowbit_dot(n, s, x, y, 2, lk__q2_0_isum_x); }
 /* reference: lk__vec_dot_q4_K_q8_K_ref (14.7a) */
 static void lk__vd_q4_K_t(int64_t n, float *s, const void *x, const void *y) {
     lk__tile_q45_K_x86(n, LK__CAST(const unsigned char *, x), 0, LK__CAST(const unsigned char *, y), 0, s, 0, 1, 1, LK__Q45_Q4_K);
@@ -8087,6 +8461,101 @@ static void lk__vd_q6_K_arm(int64_t n, float *s, const void *vx, const void *vy)
     }
     *s = vaddvq_f32(acc);
 }
+/* ---- MXFP4, NVFP4, Q1_0, Q2_0 . Q8_0 in the order of ggml's x86 kernels
+ * (as lk__vd_<t>_t): lanes lo = x86 lanes 0-3, hi = 4-7, vfmaq for
+ * _mm256_fmadd_ps, lk__hsum8_a for lk__hsum8_x; so an ARM build gives
+ * llama.cpp's x86 results bit for bit. FP4 codes by vqtbl1q_s8. */
+/* a little-endian u16 (lk__rd16 lies in the strict-FP region: not inlined here) */
+static uint16_t lk__u16_a(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+/* 32 FP4 codes of 16 bytes . 32 int8: lo = elements 0-15, hi = 16-31 */
+static void lk__fp4_dp_a(const uint8_t *qs, const int8_t *y, int32x4_t *lo, int32x4_t *hi) {
+    const int8x16_t tbl = vld1q_s8(lk__fp4_values);
+    const uint8x16_t q = vld1q_u8(qs);
+    *lo = lk__dp4_a(vdupq_n_s32(0), vqtbl1q_s8(tbl, vandq_u8(q, vdupq_n_u8(15))), vld1q_s8(y));
+    *hi = lk__dp4_a(vdupq_n_s32(0), vqtbl1q_s8(tbl, vshrq_n_u8(q, 4)), vld1q_s8(y + 16));
+}
+/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a); order: lk__vd_mxfp4_t */
+static void lk__vd_mxfp4_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const int64_t nb = n / 32;
+    float32x4_t lo[2], hi[2];
+    int64_t i;
+    int k;
+    lo[0] = lo[1] = hi[0] = hi[1] = vdupq_n_f32(0.0f);
+    for (i = 0; i + 1 < nb; i += 2)
+        for (k = 0; k < 2; k++) {
+            const uint8_t *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
+            const float32x4_t d = vdupq_n_f32(lk__h2f_a(lk__u16_a(a)) * lk__e8m0_half(b[0]));
+            int32x4_t pl, ph;
+            lk__fp4_dp_a(b + 1, LK__CAST(const int8_t *, a + 2), &pl, &ph);
+            lo[k] = vfmaq_f32(lo[k], d, vcvtq_f32_s32(pl));
+            hi[k] = vfmaq_f32(hi[k], d, vcvtq_f32_s32(ph));
+        }
+    *s = lk__mxfp4_dot_from(lk__hsum8_a(vaddq_f32(lo[0], lo[1]), vaddq_f32(hi[0], hi[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
+}
+/* reference: lk__vec_dot_nvfp4_q8_0_ref (14.7a); order: lk__vd_nvfp4_t
+ * (lo: sub-block 2h, hi: 2h + 1, each scaled by its d / 2 * dy) */
+static void lk__vd_nvfp4_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const int8x16_t tbl = vld1q_s8(lk__fp4_values);
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    int64_t i;
+    int h;
+    for (i = 0; i < n / 64; i++, x += 36, y += 68)
+        for (h = 0; h < 2; h++) {
+            const uint8x16_t b = vld1q_u8(x + 4 + 16 * h);
+            const int8x16_t l = vqtbl1q_s8(tbl, vandq_u8(b, vdupq_n_u8(15))), u = vqtbl1q_s8(tbl, vshrq_n_u8(b, 4));
+            const int8x16_t q0 = vcombine_s8(vget_low_s8(l), vget_low_s8(u)), q1 = vcombine_s8(vget_high_s8(l), vget_high_s8(u));
+            const float dy = lk__h2f_a(lk__u16_a(y + 34 * h));
+            const int8_t *q8 = LK__CAST(const int8_t *, y + 34 * h + 2);
+            lo = vfmaq_f32(lo, vdupq_n_f32(lk__ue4m3_half(x[2 * h]) * dy), vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), q0, vld1q_s8(q8))));
+            hi = vfmaq_f32(hi, vdupq_n_f32(lk__ue4m3_half(x[2 * h + 1]) * dy), vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), q1, vld1q_s8(q8 + 16))));
+        }
+    *s = lk__hsum8_a(lo, hi);
+}
+/* 16 sign bits (2 bytes at q) -> 16 int8 y values negated where the bit is clear (-(-128) wraps, as x86) */
+static int8x16_t lk__q1_signs_a(const uint8_t *q, int8x16_t y) {
+    static const uint8_t rep[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+    static const uint8_t bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128 };
+    const uint8x16_t b = vqtbl1q_u8(vreinterpretq_u8_u16(vdupq_n_u16((uint16_t)(q[0] | q[1] << 8))), vld1q_u8(rep));
+    return vbslq_s8(vtstq_u8(b, vld1q_u8(bit)), y, vnegq_s8(y));
+}
+/* reference: lk__vec_dot_q1_0_q8_0_ref (14.7a); order: lk__vd_q1_0_t */
+static void lk__vd_q1_0_arm(int64_t n, float *s, const void *vx, const void *vy) {
+    const uint8_t *x = LK__CAST(const uint8_t *, vx), *y = LK__CAST(const uint8_t *, vy);
+    const int8x16_t one = vdupq_n_s8(1);
+    float32x4_t lo = vdupq_n_f32(0.0f), hi = vdupq_n_f32(0.0f);
+    int64_t i;
+    int k;
+    for (i = 0; i < n / 128; i++, x += 18) {
+        float32x4_t tl = vdupq_n_f32(0.0f), th = tl;
+        for (k = 0; k < 4; k++, y += 34) {
+            const int8_t *q8 = LK__CAST(const int8_t *, y + 2);
+            const float32x4_t dy = vdupq_n_f32(lk__h2f_a(lk__u16_a(y)));
+            const float32x4_t ll = vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), one, lk__q1_signs_a(x + 2 + 4 * k, vld1q_s8(q8))));
+            const float32x4_t lh = vcvtq_f32_s32(lk__dp4_a(vdupq_n_s32(0), one, lk__q1_signs_a(x + 4 + 4 * k, vld1q_s8(q8 + 16))));
+            tl = k ? vfmaq_f32(tl, dy, ll) : vmulq_f32(dy, ll);
+            th = k ? vfmaq_f32(th, dy, lh) : vmulq_f32(dy, lh);
+        }
+        lo = vfmaq_f32(lo, vdupq_n_f32(lk__h2f_a(lk__u16_a(x))), tl);
+        hi = vfmaq_f32(hi, vdupq_n_f32(lk__h2f_a(lk__u16_a(x))), th);
+    }
+    *s = lk__hsum8_a(lo, hi);
+}
+/* q2_0's 32 values at q (8 bytes) . a q8_0 block's qs, exact: byte b
+ * repeated 4 times, shifted right by 0 2 4 6, low 2 bits, minus 1 */
+static int lk__q2_0_isum_a(const uint8_t *q, const int8_t *q8, int bits) {
+    static const uint8_t rep[16] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 };
+    static const int8_t sh[16] = { 0, -2, -4, -6, 0, -2, -4, -6, 0, -2, -4, -6, 0, -2, -4, -6 };
+    const uint8x16_t r = vld1q_u8(rep), m3 = vdupq_n_u8(3);
+    const uint8x16_t v0 = vqtbl1q_u8(vcombine_u8(vld1_u8(q), vdup_n_u8(0)), r), v1 = vqtbl1q_u8(vcombine_u8(vld1_u8(q + 4), vdup_n_u8(0)), r);
+    const int8x16_t c0 = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshlq_u8(v0, vld1q_s8(sh)), m3)), vdupq_n_s8(1));
+    const int8x16_t c1 = vsubq_s8(vreinterpretq_s8_u8(vandq_u8(vshlq_u8(v1, vld1q_s8(sh)), m3)), vdupq_n_s8(1));
+    (void)bits;
+    return vaddvq_s32(lk__dp4_a(lk__dp4_a(vdupq_n_s32(0), c0, vld1q_s8(q8)), c1, vld1q_s8(q8 + 16)));
+}
+/* reference: lk__vec_dot_q2_0_q8_0_ref (14.7a): its float steps (ggml's x86 runs the generic kernel) */
+static void lk__vd_q2_0_arm(int64_t n, float *s, const void *x, const void *y) { lk__lowbit_dot(n, s, x, y, 2, lk__q2_0_isum_a); }
 #endif /* LK__ARM */
 
 /* ---- the quantizers and lk__dot64: SIMD where compiled, else the reference */
@@ -8348,6 +8817,18 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 28 f64     */ LK__K_NONE,
     /* 29 iq1_m   */ LK__K_NONE,
     /* 30 bf16    */ { lk__vd_bf16_x86,         lk__tile44_flt,             lk__tile41_flt,             LK__FLT_BF16,   LK__R8_NONE,  NULL },
+    /* 31         */ LK__K_NONE,
+    /* 32         */ LK__K_NONE,
+    /* 33         */ LK__K_NONE,
+    /* 34 tq1_0   */ LK__K_NONE,
+    /* 35 tq2_0   */ LK__K_NONE,
+    /* 36         */ LK__K_NONE,
+    /* 37         */ LK__K_NONE,
+    /* 38         */ LK__K_NONE,
+    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
 };
 #undef LK__R8_F16_X86
 #elif defined(LK__ARM)
@@ -8368,6 +8849,13 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
     /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
     /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 15 .. 38   */ LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
+                     LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
+                     LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
+    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
 };
 #elif defined(LK__MVE) || defined(LK__DSP)
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
@@ -8421,6 +8909,8 @@ LK__VEC_DOT(lk__vec_dot_q8_0_q8_0, LK_TYPE_Q8_0)
 LK__VEC_DOT(lk__vec_dot_q2_K_q8_K, LK_TYPE_Q2_K) LK__VEC_DOT(lk__vec_dot_q3_K_q8_K, LK_TYPE_Q3_K)
 LK__VEC_DOT(lk__vec_dot_q4_K_q8_K, LK_TYPE_Q4_K) LK__VEC_DOT(lk__vec_dot_q5_K_q8_K, LK_TYPE_Q5_K)
 LK__VEC_DOT(lk__vec_dot_q6_K_q8_K, LK_TYPE_Q6_K)
+LK__VEC_DOT(lk__vec_dot_mxfp4_q8_0, LK_TYPE_MXFP4) LK__VEC_DOT(lk__vec_dot_nvfp4_q8_0, LK_TYPE_NVFP4)
+LK__VEC_DOT(lk__vec_dot_q1_0_q8_0, LK_TYPE_Q1_0) LK__VEC_DOT(lk__vec_dot_q2_0_q8_0, LK_TYPE_Q2_0)
 #ifndef LLMKIT_NO_IQ
 LK__VEC_DOT(lk__iq2_xxs_vec_dot, LK_TYPE_IQ2_XXS) LK__VEC_DOT(lk__iq2_xs_vec_dot, LK_TYPE_IQ2_XS)
 LK__VEC_DOT(lk__iq2_s_vec_dot, LK_TYPE_IQ2_S) LK__VEC_DOT(lk__iq3_xxs_vec_dot, LK_TYPE_IQ3_XXS)
@@ -8456,6 +8946,8 @@ static const lk_ftype_info lk__ftypes[] = {
     { "IQ3_S", LK_FTYPE_IQ3_S, LK_TYPE_IQ3_S }, { "IQ3_M", LK_FTYPE_IQ3_M, LK_TYPE_IQ3_S },
     { "IQ4_NL", LK_FTYPE_IQ4_NL, LK_TYPE_IQ4_NL }, { "IQ4_XS", LK_FTYPE_IQ4_XS, LK_TYPE_IQ4_XS },
     { "TQ1_0", LK_FTYPE_TQ1_0, LK_TYPE_TQ1_0 }, { "TQ2_0", LK_FTYPE_TQ2_0, LK_TYPE_TQ2_0 },
+    { "Q1_0", LK_FTYPE_Q1_0, LK_TYPE_Q1_0 }, { "Q2_0", LK_FTYPE_Q2_0, LK_TYPE_Q2_0 },
+    { "MXFP4_MOE", LK_FTYPE_MXFP4_MOE, LK_TYPE_MXFP4 },
     { "Q3_K", LK_FTYPE_Q3_K_M, LK_TYPE_Q3_K }, { "Q4_K", LK_FTYPE_Q4_K_M, LK_TYPE_Q4_K },
     { "Q5_K", LK_FTYPE_Q5_K_M, LK_TYPE_Q5_K },
 };
@@ -8554,7 +9046,7 @@ LKDEF lk_status lk_quant_mix_init(lk_quant_mix *m, const lk_gguf *g) {
 
 LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
     switch (t) {
-    case LK_TYPE_TQ1_0: case LK_TYPE_TQ2_0: t = LK_TYPE_Q4_0; break;
+    case LK_TYPE_TQ1_0: case LK_TYPE_TQ2_0: case LK_TYPE_Q2_0: t = LK_TYPE_Q4_0; break;
     case LK_TYPE_IQ2_XXS: case LK_TYPE_IQ2_XS: case LK_TYPE_IQ2_S: case LK_TYPE_IQ3_XXS: case LK_TYPE_IQ3_S:
     case LK_TYPE_IQ1_S: case LK_TYPE_IQ1_M: case LK_TYPE_Q2_K: case LK_TYPE_Q3_K: case LK_TYPE_IQ4_XS:
         t = LK_TYPE_IQ4_NL; break;
@@ -8571,20 +9063,27 @@ LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
  * "ftype is LK_FTYPE_Q4_K_M". */
 #define LK__F(x) (ftype == LK_FTYPE_##x)
 LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype) {
+    return lk_quant_mix_type3(m, default_type, name, ne0, 1, ftype);
+}
+LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int64_t ne2, lk_ftype ftype) {
     const lk_type_traits *tt = lk_type_get(default_type);
     lk_type t = default_type;
     int falcon;
     if (!m || !name || !tt || !tt->is_quantized) return default_type;
     falcon = strcmp(m->arch, "falcon") == 0;
     if (strcmp(name, "output.weight") == 0 || (!m->has_output && strcmp(name, "token_embd.weight") == 0)) {
-        if (falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
+        if (LK__F(MXFP4_MOE) || falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
         else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ3_XXS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M))
             t = LK_TYPE_Q5_K;
         else if (t != LK_TYPE_Q8_0) t = LK_TYPE_Q6_K;
+    } else if (LK__F(MXFP4_MOE)) {
+        /* experts (ne2 > 1; bailingmoe3: only its ffn weights) -> MXFP4, the rest Q8_0 */
+        t = ne2 > 1 && (strcmp(m->arch, "bailingmoe3") != 0 || lk__qm_has(name, "ffn_up") || lk__qm_has(name, "ffn_gate") || lk__qm_has(name, "ffn_down"))
+            ? LK_TYPE_MXFP4 : LK_TYPE_Q8_0;
     } else if (strcmp(name, "token_embd.weight") == 0) {
         if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ1_M)) t = LK_TYPE_Q2_K;
         else if (LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ3_XXS)) t = LK_TYPE_IQ3_S;
-        else if (LK__F(TQ1_0) || LK__F(TQ2_0)) t = LK_TYPE_Q4_K;
+        else if (LK__F(TQ1_0) || LK__F(TQ2_0) || LK__F(Q2_0)) t = LK_TYPE_Q4_K;
     } else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M)) {
         /* the 1- and 2-bit mixes */
         if (lk__qm_has(name, "attn_v.weight")) {
@@ -8801,7 +9300,7 @@ static lk_type lk__qg_pick(lk__qg *q, const lk_gguf_tensor *t, const char *name,
     const lk_quantize_gguf_params *p = q->p;
     lk_type type = q->fi->type;
     if (!lk_quant_wants_quantize(name, n_dims, p->leave_output)) return t->type;
-    if (!p->pure) type = lk_quant_mix_type(&q->mix, type, name, ne[0], p->ftype);
+    if (!p->pure) type = lk_quant_mix_type3(&q->mix, type, name, ne[0], ne[2], p->ftype);
     if (p->token_embd_type != LK_TYPE_NONE && strcmp(name, "token_embd.weight") == 0) type = p->token_embd_type;
     if (p->output_type != LK_TYPE_NONE && strcmp(name, "output.weight") == 0) type = p->output_type;
     if (ne[0] % lk_type_get(type)->blck_size) {      /* pure or explicit types */

@@ -435,7 +435,7 @@ static void check_arena_and_types(void) {
     CHECK(lk_row_size(LK_TYPE_Q4_K, 256) == 144, "q4_K: 2+2+12+128");
     CHECK(lk_row_size(LK_TYPE_Q6_K, 512) == 420, "q6_K: 128+64+16+2 per block");
     CHECK(lk_row_size(LK_TYPE_Q8_0, 33) == 0, "not a multiple");
-    CHECK(lk_row_size(4, 32) == 0 && lk_type_get(31) == NULL && lk_type_get(39) == NULL && lk_type_get(-1) == NULL, "removed ids");
+    CHECK(lk_row_size(4, 32) == 0 && lk_type_get(31) == NULL && lk_type_get(43) == NULL && lk_type_get(-1) == NULL, "removed ids");
     CHECK(lk_type_from_name("Q4_K") == LK_TYPE_Q4_K && lk_type_from_name("bf16") == LK_TYPE_BF16 && lk_type_from_name("x") == -1, "names");
     CHECK_OK(lk_tensor_init(&t, LK_TYPE_Q8_0, 2, ne, NULL));
     CHECK(t.nb[0] == 34 && t.nb[1] == 68 && t.nb[2] == 204 && lk_tensor_nbytes(&t) == 204 && lk_tensor_nrows(&t) == 3, "strides");

@@ -158,10 +158,11 @@ int main(void) {
     s = base(); s.ne0 = 0; s.ne1 = 1ull << 63; expect_reject("zero-width row, 2^63 rows", &s);
     s = base(); s.ttype = 4; expect_reject("removed type 4", &s);
     s = base(); s.ttype = 31; expect_reject("removed type 31", &s);
-    s = base(); s.ttype = 39; expect_reject("type 39", &s);
+    s = base(); s.ttype = 43; expect_reject("type 43 (past ggml 0c1e570's last, q2_0 = 42)", &s);
     s = base(); s.ttype = 0x7fffffff; expect_reject("type 2^31-1", &s);
     s = base(); s.ttype = LK_TYPE_Q4_0; s.ne0 = 33; expect_reject("q4_0 row 33", &s);
     s = base(); s.ttype = LK_TYPE_Q4_K; s.ne0 = 32; expect_reject("q4_K row 32", &s);
+    s = base(); s.ttype = LK_TYPE_Q1_0; s.ne0 = 64; expect_reject("q1_0 row 64", &s);
     s = base(); s.off0 = 4; expect_reject("unaligned offset", &s);
     s = base(); s.off1 = 1ull << 40; expect_reject("offset out of range", &s);
     s = base(); s.off1 = 256; expect_reject("data ends past the file", &s);

@@ -23,6 +23,7 @@ static void test_ftype_names(void) {
         { "IQ3_S", 26, LK_TYPE_IQ3_S }, { "IQ3_M", 27, LK_TYPE_IQ3_S }, { "IQ2_S", 28, LK_TYPE_IQ2_XS },
         { "IQ2_M", 29, LK_TYPE_IQ2_S }, { "IQ4_XS", 30, LK_TYPE_IQ4_XS }, { "IQ1_M", 31, LK_TYPE_IQ1_M },
         { "BF16", 32, LK_TYPE_BF16 }, { "TQ1_0", 36, LK_TYPE_TQ1_0 }, { "TQ2_0", 37, LK_TYPE_TQ2_0 },
+        { "MXFP4_MOE", 38, LK_TYPE_MXFP4 }, { "Q1_0", 40, LK_TYPE_Q1_0 }, { "Q2_0", 41, LK_TYPE_Q2_0 },
     };
     size_t i;
     int n = 0;
@@ -49,7 +50,7 @@ static void test_ftype_names(void) {
     /* the list: every entry is found by its own name */
     for (n = 0; (f = lk_ftype_at(n)) != NULL; n++)
         CHECK(lk_ftype_find(f->name) == f && lk_ftype_get(f->ftype) && lk_ftype_get(f->ftype)->ftype == f->ftype, "entry %d", n);
-    CHECK(n == (int)(sizeof want / sizeof want[0]) + 3, "%d entries (32 file types + 3 aliases expected)", n);
+    CHECK(n == (int)(sizeof want / sizeof want[0]) + 3, "%d entries (35 file types + 3 aliases expected)", n);
     CHECK(lk_ftype_at(-1) == NULL, "lk_ftype_at(-1)");
     lk_t_end();
 }
@@ -100,6 +101,8 @@ static void test_fallback(void) {
     CHECK(lk_quant_fallback_type(LK_TYPE_IQ3_S, 96) == LK_TYPE_IQ4_NL, "IQ3_S -> IQ4_NL");
     CHECK(lk_quant_fallback_type(LK_TYPE_TQ1_0, 64) == LK_TYPE_Q4_0, "TQ1_0 -> Q4_0");
     CHECK(lk_quant_fallback_type(LK_TYPE_TQ2_0, 64) == LK_TYPE_Q4_0, "TQ2_0 -> Q4_0");
+    CHECK(lk_quant_fallback_type(LK_TYPE_Q2_0, 96) == LK_TYPE_Q4_0, "Q2_0 -> Q4_0");
+    CHECK(lk_quant_fallback_type(LK_TYPE_Q1_0, 96) == LK_TYPE_F16, "Q1_0 -> F16 (llama.cpp aborts)");
     CHECK(lk_quant_fallback_type(LK_TYPE_Q8_0, 64) == LK_TYPE_F16, "Q8_0 -> F16 (llama.cpp aborts)");
     /* 172-wide rows (stories260K's ffn_down): no block of 32 fits -> F16 */
     for (i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -345,6 +348,30 @@ static void test_quantize_gguf(void) {
     lk_t_end();
 }
 
+/* llama.cpp 0c1e570's rules for the file types of the FP4 / 1-2 bit types
+ * (src/llama-quant.cpp): MXFP4_MOE puts weights of more than one matrix
+ * (the experts) in MXFP4, everything else (output included) in Q8_0; Q2_0
+ * keeps token_embd in Q4_K and the output in Q6_K */
+static void test_mix_new_types(void) {
+    lk_quant_mix m;
+    lk_t_begin("mix_new_types: MXFP4_MOE, Q2_0, Q1_0 as llama-quantize 0c1e570");
+    lk_quant_mix_init_shape(&m, "qwen3moe", 2, 4, 2, 4);
+    CHECK(lk_quant_mix_type3(&m, LK_TYPE_MXFP4, "blk.0.ffn_up_exps.weight", 128, 4, LK_FTYPE_MXFP4_MOE) == LK_TYPE_MXFP4, "experts");
+    CHECK(lk_quant_mix_type3(&m, LK_TYPE_MXFP4, "blk.0.attn_q.weight", 128, 1, LK_FTYPE_MXFP4_MOE) == LK_TYPE_Q8_0, "attn_q");
+    CHECK(lk_quant_mix_type(&m, LK_TYPE_MXFP4, "blk.0.ffn_up_exps.weight", 128, LK_FTYPE_MXFP4_MOE) == LK_TYPE_Q8_0, "one matrix (ne2 = 1)");
+    CHECK(lk_quant_mix_type3(&m, LK_TYPE_MXFP4, "output.weight", 128, 1, LK_FTYPE_MXFP4_MOE) == LK_TYPE_Q8_0, "output");
+    CHECK(lk_quant_mix_type3(&m, LK_TYPE_MXFP4, "token_embd.weight", 128, 1, LK_FTYPE_MXFP4_MOE) == LK_TYPE_Q8_0, "token_embd");
+    lk_quant_mix_init_shape(&m, "bailingmoe3", 2, 4, 2, 4);
+    CHECK(lk_quant_mix_type3(&m, LK_TYPE_MXFP4, "blk.0.attn_k_b.weight", 128, 4, LK_FTYPE_MXFP4_MOE) == LK_TYPE_Q8_0, "bailingmoe3: 3-D non-ffn");
+    CHECK(lk_quant_mix_type3(&m, LK_TYPE_MXFP4, "blk.0.ffn_down_exps.weight", 128, 4, LK_FTYPE_MXFP4_MOE) == LK_TYPE_MXFP4, "bailingmoe3: experts");
+    lk_quant_mix_init_shape(&m, "llama", 2, 4, 2, 0);
+    CHECK(lk_quant_mix_type(&m, LK_TYPE_Q2_0, "token_embd.weight", 256, LK_FTYPE_Q2_0) == LK_TYPE_Q4_K, "Q2_0 token_embd");
+    CHECK(lk_quant_mix_type(&m, LK_TYPE_Q2_0, "output.weight", 256, LK_FTYPE_Q2_0) == LK_TYPE_Q6_K, "Q2_0 output");
+    CHECK(lk_quant_mix_type(&m, LK_TYPE_Q2_0, "blk.0.attn_v.weight", 96, LK_FTYPE_Q2_0) == LK_TYPE_Q4_0, "Q2_0 on 96-wide rows");
+    CHECK(lk_quant_mix_type(&m, LK_TYPE_Q1_0, "blk.0.ffn_up.weight", 128, LK_FTYPE_Q1_0) == LK_TYPE_Q1_0, "Q1_0 ffn_up");
+    lk_t_end();
+}
+
 int main(void) {
     static const char *stories_types[] = { "F16", "Q8_0", "Q5_1", "Q5_0", "Q4_K_M", "Q4_1", "Q4_0" };
     static const char *archs[] = { "qwen2", "gemma2", "phi3", "gpt2" };
@@ -354,6 +381,7 @@ int main(void) {
     test_ftype_fixtures();
     test_fallback();
     test_mix_shape();
+    test_mix_new_types();
     check_mix_file("mix_vs_llama_quantize_llama_Q4_K_M", "models/llama/llama-F32.gguf", "models/llama/llama-Q4_K_M-mix.gguf", "Q4_K_M");
     for (i = 0; i < sizeof archs / sizeof archs[0]; i++) {
         snprintf(src, sizeof src, "models/%s/%s-F32.gguf", archs[i], archs[i]);

@@ -44,6 +44,8 @@ static const tcase kCases[] = {
     { LK_TYPE_Q4_K, lk__vec_dot_q4_K_q8_K_ref, 0 }, { LK_TYPE_Q5_K, lk__vec_dot_q5_K_q8_K_ref, 0 },
     { LK_TYPE_Q6_K, lk__vec_dot_q6_K_q8_K_ref, 0 }, { LK_TYPE_IQ4_NL, lk__iq4_nl_vec_dot_ref, 0 },
     { LK_TYPE_IQ4_XS, lk__iq4_xs_vec_dot_ref, 0 },
+    { LK_TYPE_MXFP4, lk__vec_dot_mxfp4_q8_0_ref, 0 }, { LK_TYPE_NVFP4, lk__vec_dot_nvfp4_q8_0_ref, 0 },
+    { LK_TYPE_Q1_0, lk__vec_dot_q1_0_q8_0_ref, 0 }, { LK_TYPE_Q2_0, lk__vec_dot_q2_0_q8_0_ref, 1 },
 };
 #define N_CASES ((int)(sizeof kCases / sizeof kCases[0]))
 
@@ -81,6 +83,8 @@ static void fill_exact(lk_type t, unsigned char *w, unsigned char *a, int64_t n)
         case LK_TYPE_Q2_K: put16(p + 80, 0x3C00); put16(p + 82, 0x3C00); break;
         case LK_TYPE_Q3_K: put16(p + 108, 0x3C00); break;
         case LK_TYPE_Q6_K: put16(p + 208, 0x3C00); break;
+        case LK_TYPE_MXFP4: p[0] = 128; break;                  /* 2^(e-128) = 1 */
+        case LK_TYPE_NVFP4: memset(p, 0x40, 4); break;            /* UE4M3 2, halved: 1 */
         default: put16(p, 0x3C00); break;     /* q4_0 q5_0 q8_0 iq4_nl iq4_xs: d first */
         }
     }

@@ -27,7 +27,7 @@
     "quantize [--pure] [--leave-output-tensor] [--allow-requantize] [--output-tensor-type T]\n" \
     "                [--token-embedding-type T] [--quiet] IN.gguf OUT.gguf TYPE [nthreads]\n" \
     "TYPE: Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q2_K_S Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M Q5_K_S Q5_K_M Q6_K\n" \
-    "      F16 BF16 F32 (and the IQ/TQ names, where llmkit has the quantizer)"
+    "      Q1_0 Q2_0 MXFP4_MOE F16 BF16 F32 (and the IQ/TQ names, where llmkit has the quantizer)"
 
 typedef struct lkq_opts {
     lk_quantize_gguf_params qp;  /* threads left NULL: the caller points it at an lk_threads */
