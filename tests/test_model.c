@@ -251,6 +251,32 @@ static const gen_tensor smollm3_layer[] = {
     { "ffn_down.weight", 256, 256, 0 } };
 static const gen_tensor smollm3_glob[] = {
     { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+/* mistral3: llama with YaRN (factor 4, betas, log multiplier, attention
+ * factor) and the attention temperature (floor: the original context, 16) */
+static const gen_tensor mistral3_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_v.bias", 64, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, { "attn_output.bias", 256, 0, 0 },
+    { "attn_output.scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 }, { "ffn_gate.bias", 256, 0, 0 },
+    { "ffn_gate.scale", 1, 0, 0 }, { "ffn_up.weight", 256, 256, 0 }, { "ffn_up.bias", 256, 0, 0 }, { "ffn_up.scale", 1, 0, 0 },
+    { "ffn_down.weight", 256, 256, 0 }, { "ffn_down.bias", 256, 0, 0 }, { "ffn_down.scale", 1, 0, 0 } };
+static const gen_tensor mistral3_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 },
+    { "rope_freqs.weight", 16, 0, 0 } };
+static const gen_key mistral3_keys[] = {
+    { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 16, NULL, 0 }, { "rope.scaling.yarn_beta_fast", GK_F32, NULL, 8.0, NULL, 0 },
+    { "rope.scaling.yarn_beta_slow", GK_F32, NULL, 0.5, NULL, 0 }, { "rope.scaling.yarn_log_multiplier", GK_F32, NULL, 0.7, NULL, 0 },
+    { "rope.scaling.attn_factor", GK_F32, NULL, 0.9, NULL, 0 }, { "attention.temperature_scale", GK_F32, NULL, 0.5, NULL, 0 } };
+/* glm4: fused attn_qkv with bias and scale, RoPE on 16 of 32 dims, post
+ * norms, fused gate+up, tied output */
+static const gen_tensor glm4_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 384, 0 }, { "attn_qkv.bias", 384, 0, 0 }, { "attn_qkv.scale", 1, 0, 0 },
+    { "attn_output.weight", 256, 256, 0 }, { "attn_output.scale", 1, 0, 0 }, { "post_attention_norm.weight", 256, 0, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_up.weight", 256, 512, 0 }, { "ffn_down.weight", 256, 256, 0 },
+    { "post_ffw_norm.weight", 256, 0, 0 } };
+static const gen_tensor glm4_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
+static const gen_key glm4_keys[] = { { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -265,6 +291,8 @@ static const gen_arch gen_archs[] = {
     { "llama-moe-opt", "llama", 27, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_moe_opt_layer, 14, llama_moe_opt_glob, 3, 4, 2, 0, llama_moe_opt_keys, 1, 1 },
     { "qwen3moe-opt", "qwen3moe", 28, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3moe_opt_layer, 15, qwen3moe_opt_glob, 3, 8, 2, 256, qwen3moe_opt_keys, 1, 1 },
     { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
+    { "mistral3", "mistral3", 30, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, mistral3_layer, 23, mistral3_glob, 4, 0, 0, 0, mistral3_keys, 8, 1 },
+    { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
