@@ -265,8 +265,8 @@ static const gen_tensor mistral3_glob[] = {
     { "rope_freqs.weight", 16, 0, 0 } };
 static const gen_key mistral3_keys[] = {
     { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
-    { "rope.scaling.original_context_length", GK_U32, NULL, 16, NULL, 0 }, { "rope.scaling.yarn_beta_fast", GK_F32, NULL, 8.0, NULL, 0 },
-    { "rope.scaling.yarn_beta_slow", GK_F32, NULL, 0.5, NULL, 0 }, { "rope.scaling.yarn_log_multiplier", GK_F32, NULL, 0.7, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 16, NULL, 0 }, { "rope.scaling.yarn_beta_fast", GK_F32, NULL, 1.0, NULL, 0 },
+    { "rope.scaling.yarn_beta_slow", GK_F32, NULL, 0.25, NULL, 0 }, { "rope.scaling.yarn_log_multiplier", GK_F32, NULL, 0.7, NULL, 0 },
     { "rope.scaling.attn_factor", GK_F32, NULL, 0.9, NULL, 0 }, { "attention.temperature_scale", GK_F32, NULL, 0.5, NULL, 0 } };
 /* glm4: fused attn_qkv with bias and scale, RoPE on 16 of 32 dims, post
  * norms, fused gate+up, tied output */

@@ -198,8 +198,8 @@ def opt_specs():
     E, L, H, G, d, F = 256, 3, 8, 2, 32, 256
     out.append(("mistral3", "mistral3", 30, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
         keys=[("rope.scaling.type", "str", "yarn"), ("rope.scaling.factor", "f32", 4.0),
-              ("rope.scaling.original_context_length", "u32", 16), ("rope.scaling.yarn_beta_fast", "f32", 8.0),
-              ("rope.scaling.yarn_beta_slow", "f32", 0.5), ("rope.scaling.yarn_log_multiplier", "f32", 0.7),
+              ("rope.scaling.original_context_length", "u32", 16), ("rope.scaling.yarn_beta_fast", "f32", 1.0),
+              ("rope.scaling.yarn_beta_slow", "f32", 0.25), ("rope.scaling.yarn_log_multiplier", "f32", 0.7),
               ("rope.scaling.attn_factor", "f32", 0.9), ("attention.temperature_scale", "f32", 0.5)]),
         [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
         wsb("attn_output", H * d, E) + [("ffn_norm.weight", [E])] + wsb("ffn_gate", E, F) + wsb("ffn_up", E, F) + wsb("ffn_down", F, E),
