@@ -1583,7 +1583,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1608,6 +1608,10 @@ typedef struct lk_hparams {
     int expert_gating;            /* 1 softmax, 2 sigmoid (expert_gating_func) */
     int expert_weights_norm;      /* the k weights divided by their sum        */
     float expert_weights_scale;   /* then multiplied by this (0 = 1)           */
+    /* attention temperature (mistral3's attention.temperature_scale): q after
+     * RoPE times log(floor(pos / attn_temp_floor) + 1) * attn_temp_scale + 1 */
+    float attn_temp_scale;        /* 0 = none                                  */
+    int attn_temp_floor;          /* rope.scaling.original_context_length      */
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -15251,20 +15255,32 @@ typedef struct lk__arch_info {
     float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's) */
     int window;                 /* attention.sliding_window when the key is absent   */
     int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
+    unsigned char keys;         /* LK__K_*: the keys only its graph reads            */
 } lk__arch_info;
+/* Keys an architecture's loader reads beyond the common ones */
+enum {
+    LK__K_YARN     = 1 << 0,   /* rope.scaling.yarn_beta_fast / _slow / _log_multiplier; the
+                                * YaRN attention factor computed as llama.cpp's context does */
+    LK__K_TEMP     = 1 << 1,   /* attention.temperature_scale (hp.attn_temp_scale)         */
+    LK__K_SECTIONS = 1 << 2,   /* rope.dimension_sections: M-RoPE (2 sections set) refused  */
+    LK__K_NEXTN    = 1 << 3,   /* nextn_predict_layers: > 0 (MTP blocks) refused            */
+    LK__K_SOFTCAP  = 1 << 4    /* final_logit_softcapping (default: the row's final_softcap) */
+};
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
-    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope */
-    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
-    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
-    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
-    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0 },
-    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
-    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0 },
-    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0 },
-    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
-    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0 },
-    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4 },
+    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope keys */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0, LK__K_SOFTCAP },
+    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
+    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
+    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0, LK__K_SOFTCAP },
+    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
+    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
+    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0 },
+    { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP },
+    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_NEXTN },
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15441,6 +15457,26 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
         } else return lk_set_error(LK_ERR_UNSUPPORTED, "model: rope scaling type '%.*s' is not supported (none, linear, yarn)",
                                    (int)(rs.len > 20 ? 20 : rs.len), rs.ptr);
     }
+    if (ai->keys & LK__K_YARN) {
+        /* the YaRN ramp's betas, and the attention factor as llama.cpp's
+         * context derives it: m(s, k) = s <= 1 ? 1 : 0.1 k ln s + 1 with
+         * s = 1 / freq_scale; YaRN: m(s, 1) / m(s, log_mul) (m(s, 1) when
+         * log_mul is 0), divided by 1 + 0.1 ln s (which lk_rope_apply
+         * multiplies back in); times rope.scaling.attn_factor either way */
+        float lm = 0.0f, af = 1.0f, a = 1.0f;
+        if ((st = lk__hp_float(g, arch, "rope.scaling.yarn_beta_fast", 32.0f, &hp->rope.beta_fast)) ||
+            (st = lk__hp_float(g, arch, "rope.scaling.yarn_beta_slow", 1.0f, &hp->rope.beta_slow)) ||
+            (st = lk__hp_float(g, arch, "rope.scaling.yarn_log_multiplier", 0.0f, &lm)) ||
+            (st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &af)))
+            return st;
+        if (hp->rope.ext_factor != 0.0f) {
+            const float s = 1.0f / hp->rope.freq_scale;
+            const float m1 = s <= 1.0f ? 1.0f : 0.1f * logf(s) + 1.0f, mk = s <= 1.0f ? 1.0f : 0.1f * lm * logf(s) + 1.0f;
+            a = lm != 0.0f ? m1 / mk : m1;
+            a *= 1.0f / (1.0f + 0.1f * logf(s));
+        }
+        hp->rope.attn_factor = a * af;
+    }
     /* window layers: their own base, unscaled (llama.cpp's freq_base_swa, freq_scale_swa 1) */
     hp->rope_swa = hp->rope;
     if (ai->rope_base_swa > 0.0f) {
@@ -15464,7 +15500,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -15498,6 +15534,26 @@ static lk_status lk__model_hparams(lk_model *m) {
     if (hp->arch == LK_ARCH_GEMMA3 && hp->n_layer == 62) hp->attn_scale = 1.0f / sqrtf((float)(hp->n_embd / hp->n_head));
     if (ai->q_prescale) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
     if ((st = lk__hp_int(g, arch, "attention.sliding_window", ai->window, 0, 1 << 24, &hp->sliding_window))) return st;
+    if (ai->keys & LK__K_TEMP) {   /* llama4-style temperature on q; its floor is n_ctx_orig */
+        if ((st = lk__hp_float(g, arch, "attention.temperature_scale", 0.0f, &hp->attn_temp_scale))) return st;
+        if (!(hp->attn_temp_scale > -1e30f && hp->attn_temp_scale < 1e30f))
+            return lk_set_error(LK_ERR_FORMAT, "model: attention.temperature_scale is not a finite number");
+        hp->attn_temp_floor = hp->rope.n_ctx_orig;
+        if (hp->attn_temp_scale != 0.0f && hp->attn_temp_floor <= 0)
+            return lk_set_error(LK_ERR_FORMAT, "model: attention.temperature_scale needs rope.scaling.original_context_length > 0");
+    }
+    if (ai->keys & LK__K_SECTIONS) {   /* M-RoPE (vision files): two sections set */
+        char key[96];
+        int64_t s0 = 0, s1 = 0;
+        lk__fmt(key, sizeof key, "%s.rope.dimension_sections", arch);
+        if (lk_gguf_get_i64_at(g, key, 0, &s0) == LK_OK && lk_gguf_get_i64_at(g, key, 1, &s1) == LK_OK && s0 > 0 && s1 > 0)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with rope.dimension_sections (M-RoPE) is not supported", arch);
+    }
+    if (ai->keys & LK__K_NEXTN) {
+        int nn = 0;
+        if ((st = lk__hp_int(g, arch, "nextn_predict_layers", 0, 0, hp->n_layer, &nn))) return st;
+        if (nn > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "model: nextn_predict_layers %d (multi-token prediction blocks) is not supported", nn);
+    }
     hp->swa_pattern = ai->swa;
     if (ai->swa == 1) hp->sliding_window = 0;
     else if (hp->sliding_window > 0 && ai->swa > 1) {
@@ -15534,7 +15590,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         if (hp->n_expert_used > 64) return lk_set_error(LK_ERR_UNSUPPORTED, "model: expert_used_count %d > 64", hp->n_expert_used);
     } else if (hp->arch == LK_ARCH_QWEN3MOE) return lk_set_error(LK_ERR_FORMAT, "model: qwen3moe needs expert_count > 0");
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
-    if (ai->post_norms && (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap))) return st;
+    if ((ai->keys & LK__K_SOFTCAP) && (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap))) return st;
     if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
     return LK_OK;
 }
@@ -16452,6 +16508,10 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
         if (hp->rope.n_rot && L->rope) {
             lk_rope_apply(L->rope, qt, H, d, pos[t]);
             lk_rope_apply(L->rope, kt, G, d, pos[t]);
+        }
+        if (hp->attn_temp_scale != 0.0f) {   /* log(floor(pos / floor_n) + 1) * scale + 1, in double as llama.cpp */
+            const float ts = (float)(log((double)floorf((float)pos[t] / (float)hp->attn_temp_floor) + 1.0) * (double)hp->attn_temp_scale + 1.0);
+            for (i = 0; i < nq; i++) qt[i] *= ts;
         }
         if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
         if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */

@@ -1139,6 +1139,7 @@ LKDEF lk_status lk_cuda_model_new(const lk_model *m, int device, lk_cuda_model *
     if (hp->n_expert > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: mixture-of-experts models (%s) run on the CPU only", lk_arch_name(hp->arch));
     if (hp->head_dim_k != hp->head_dim_v) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: key and value head sizes differ (%d, %d)", hp->head_dim_k, hp->head_dim_v);
     if (m->output_b.data) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: output.bias runs on the CPU only");
+    if (hp->attn_temp_scale != 0.0f) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: attention temperature scaling (attention.temperature_scale) runs on the CPU only");
     for (il = 0; il < hp->n_layer; il++) {   /* the optional tensors the GPU graph does not have yet */
         const lk__layer *L = &m->layers[il];
         const char *what = L->sq.data || L->sk.data || L->sv.data || L->sqkv.data || L->so.data ? "attention weight scales (.scale)"

@@ -251,6 +251,32 @@ static const gen_tensor smollm3_layer[] = {
     { "ffn_down.weight", 256, 256, 0 } };
 static const gen_tensor smollm3_glob[] = {
     { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+/* mistral3: llama with YaRN (factor 4, betas, log multiplier, attention
+ * factor) and the attention temperature (floor: the original context, 16) */
+static const gen_tensor mistral3_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_q.scale", 1, 0, 0 },
+    { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, { "attn_k.scale", 1, 0, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_v.bias", 64, 0, 0 }, { "attn_v.scale", 1, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, { "attn_output.bias", 256, 0, 0 },
+    { "attn_output.scale", 1, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 }, { "ffn_gate.bias", 256, 0, 0 },
+    { "ffn_gate.scale", 1, 0, 0 }, { "ffn_up.weight", 256, 256, 0 }, { "ffn_up.bias", 256, 0, 0 }, { "ffn_up.scale", 1, 0, 0 },
+    { "ffn_down.weight", 256, 256, 0 }, { "ffn_down.bias", 256, 0, 0 }, { "ffn_down.scale", 1, 0, 0 } };
+static const gen_tensor mistral3_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 },
+    { "rope_freqs.weight", 16, 0, 0 } };
+static const gen_key mistral3_keys[] = {
+    { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 16, NULL, 0 }, { "rope.scaling.yarn_beta_fast", GK_F32, NULL, 1.0, NULL, 0 },
+    { "rope.scaling.yarn_beta_slow", GK_F32, NULL, 0.25, NULL, 0 }, { "rope.scaling.yarn_log_multiplier", GK_F32, NULL, 0.7, NULL, 0 },
+    { "rope.scaling.attn_factor", GK_F32, NULL, 0.9, NULL, 0 }, { "attention.temperature_scale", GK_F32, NULL, 0.5, NULL, 0 } };
+/* glm4: fused attn_qkv with bias and scale, RoPE on 16 of 32 dims, post
+ * norms, fused gate+up, tied output */
+static const gen_tensor glm4_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 384, 0 }, { "attn_qkv.bias", 384, 0, 0 }, { "attn_qkv.scale", 1, 0, 0 },
+    { "attn_output.weight", 256, 256, 0 }, { "attn_output.scale", 1, 0, 0 }, { "post_attention_norm.weight", 256, 0, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_up.weight", 256, 512, 0 }, { "ffn_down.weight", 256, 256, 0 },
+    { "post_ffw_norm.weight", 256, 0, 0 } };
+static const gen_tensor glm4_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
+static const gen_key glm4_keys[] = { { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -265,6 +291,8 @@ static const gen_arch gen_archs[] = {
     { "llama-moe-opt", "llama", 27, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_moe_opt_layer, 14, llama_moe_opt_glob, 3, 4, 2, 0, llama_moe_opt_keys, 1, 1 },
     { "qwen3moe-opt", "qwen3moe", 28, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3moe_opt_layer, 15, qwen3moe_opt_glob, 3, 8, 2, 256, qwen3moe_opt_keys, 1, 1 },
     { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
+    { "mistral3", "mistral3", 30, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, mistral3_layer, 23, mistral3_glob, 4, 0, 0, 0, mistral3_keys, 8, 1 },
+    { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -439,6 +467,85 @@ static void check_greedy(const gen_arch *a, const unsigned char *f32, size_t len
     CHECK(same == 32, "greedy text differs from llama.cpp's at token %d", same);
     lk_t_end();
 }
+/* issue 32's rule on the generated files: a tensor the architecture's graph
+ * in llama.cpp does not read is refused naming it; a key its loader reads
+ * to a feature llmkit lacks is refused naming it; a key it does not read
+ * loads (want LK_OK) */
+typedef struct gen_refusal {
+    const char *label, *what;
+    gen_key key;                 /* added when key.sfx */
+    const char *tensor; int64_t ne0;   /* added (ones, f32, 1-D) when tensor */
+    lk_status want; const char *named;
+} gen_refusal;
+static const int32_t glm4_mrope[] = { 8, 4, 4, 0 };
+static const gen_refusal gen_refusals[] = {
+    { "mistral3", "mistral3: post_attention_norm (not in its graph)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.post_attention_norm.weight", 256, LK_ERR_FORMAT, "blk.0.post_attention_norm.weight" },
+    { "mistral3", "mistral3: rope_factors_long (longrope only)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_factors_long.weight", 16, LK_ERR_FORMAT, "rope_factors_long.weight" },
+    { "glm4", "glm4: ffn_gate.weight (gate+up are fused)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.1.ffn_gate.weight", 256, LK_ERR_FORMAT, "blk.1.ffn_gate.weight" },
+    { "glm4", "glm4: attn_output.bias (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.attn_output.bias", 256, LK_ERR_FORMAT, "blk.0.attn_output.bias" },
+    { "glm4", "glm4: ffn_up.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.ffn_up.scale", 1, LK_ERR_FORMAT, "blk.0.ffn_up.scale" },
+    { "glm4", "glm4: rope_freqs (not created)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_freqs.weight", 8, LK_ERR_FORMAT, "rope_freqs.weight" },
+    { "glm4", "glm4: M-RoPE sections", { "rope.dimension_sections", GK_I32S, NULL, 0, glm4_mrope, 4 }, NULL, 0, LK_ERR_UNSUPPORTED, "rope.dimension_sections" },
+    { "glm4", "glm4: nextn_predict_layers 1", { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "nextn_predict_layers" },
+    { "glm4", "glm4: final_logit_softcapping (not read)", { "final_logit_softcapping", GK_F32, NULL, 30.0, NULL, 0 }, NULL, 0, LK_OK, NULL },
+};
+static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.%s", arch, gk->sfx);
+    if (gk->kind == GK_STR) lk_gguf_writer_add_str(w, key, gk->str);
+    else if (gk->kind == GK_F32) lk_gguf_writer_add_f32(w, key, (float)gk->num);
+    else if (gk->kind == GK_U32) lk_gguf_writer_add_u32(w, key, (uint32_t)gk->num);
+    else {
+        lk_gguf_value v;
+        memset(&v, 0, sizeof v);
+        v.type = LK_GGUF_ARRAY; v.arr_type = LK_GGUF_INT32; v.n = (uint64_t)gk->n; v.v.arr = gk->arr;
+        lk_gguf_writer_add_value(w, key, &v);
+    }
+}
+static void check_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
+    static float ones[256];
+    size_t r;
+    int i;
+    for (i = 0; i < 256; i++) ones[i] = 1.0f;
+    for (r = 0; r < sizeof gen_refusals / sizeof gen_refusals[0]; r++) {
+        const gen_refusal *x = &gen_refusals[r];
+        lk_gguf *g = NULL;
+        lk_gguf_writer *w = NULL;
+        lk_model *m = NULL;
+        unsigned char *buf = NULL;
+        size_t n = 0;
+        uint64_t k;
+        lk_status st;
+        char nm[256];
+        if (strcmp(x->label, a->label)) continue;
+        lk_t_begin(x->what);
+        if (lk_gguf_read_memory(f32, len, NULL, &g) || lk_gguf_writer_new(NULL, &w)) { CHECK(0, "cannot rewrite the file"); lk_gguf_free(g); lk_t_end(); continue; }
+        for (k = 0; k < g->n_kv; k++) {
+            snprintf(nm, sizeof nm, "%.*s", (int)g->kv[k].key.len, g->kv[k].key.ptr);
+            lk_gguf_writer_add_value(w, nm, &g->kv[k].value);
+        }
+        if (x->key.sfx) gen_add_key(w, a->arch, &x->key);
+        for (k = 0; k < g->n_tensors; k++) {
+            const lk_gguf_tensor *t = &g->tensors[k];
+            snprintf(nm, sizeof nm, "%.*s", (int)t->name.len, t->name.ptr);
+            lk_gguf_writer_add_tensor(w, nm, t->type, t->n_dims, t->ne, t->data, 0);
+        }
+        if (x->tensor) lk_gguf_writer_add_tensor(w, x->tensor, LK_TYPE_F32, 1, &x->ne0, ones, 0);
+        n = (size_t)lk_gguf_writer_size(w);
+        buf = (unsigned char *)malloc(n);
+        CHECK(buf && lk_gguf_writer_write_memory(w, buf, n) == LK_OK, "cannot write the variant");
+        st = buf ? lk_model_load_memory(buf, n, NULL, &m) : LK_ERR_NOMEM;
+        CHECK(st == x->want, "status %d, want %d: %s", (int)st, (int)x->want, st ? lk_last_error() : "loaded");
+        if (st && x->named) CHECK(strstr(lk_last_error(), x->named) != NULL, "the message does not name %s: %s", x->named, lk_last_error());
+        if (!st && m) {   /* a key the loader does not read changes nothing */
+            const lk_hparams *hp = lk_model_hparams(m);
+            CHECK(hp->final_softcap == 0.0f && hp->attn_softcap == 0.0f && hp->n_layer == a->L, "the key was read (soft-caps %g, %g; %d layers)",
+                  (double)hp->final_softcap, (double)hp->attn_softcap, hp->n_layer);
+        }
+        lk_model_free(m); free(buf); lk_gguf_writer_free(w); lk_gguf_free(g);
+        lk_t_end();
+    }
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M };
@@ -494,6 +601,7 @@ static void check_generated(const gen_arch *a) {
         lk_t_end();
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
+    if (f32) check_refusals(a, f32, f32_len);
     free(ref32); free(f32);
 }
 

@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -191,6 +191,29 @@ def opt_specs():
         wsb("attn_output", H * d, E, bias=False) +
         [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # mistral3: llama with YaRN (factor 4, its betas and log multiplier, an
+    # attention factor) and the attention temperature, whose floor is the
+    # original context (16: positions 16 and 32 step the scale); the optional
+    # tensors of the llama graph
+    E, L, H, G, d, F = 256, 3, 8, 2, 32, 256
+    out.append(("mistral3", "mistral3", 30, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
+        keys=[("rope.scaling.type", "str", "yarn"), ("rope.scaling.factor", "f32", 4.0),
+              ("rope.scaling.original_context_length", "u32", 16), ("rope.scaling.yarn_beta_fast", "f32", 1.0),
+              ("rope.scaling.yarn_beta_slow", "f32", 0.25), ("rope.scaling.yarn_log_multiplier", "f32", 0.7),
+              ("rope.scaling.attn_factor", "f32", 0.9), ("attention.temperature_scale", "f32", 0.5)]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        wsb("attn_output", H * d, E) + [("ffn_norm.weight", [E])] + wsb("ffn_gate", E, F) + wsb("ffn_up", E, F) + wsb("ffn_down", F, E),
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512]), ("rope_freqs.weight", [d // 2])]))
+    # glm4: fused attn_qkv with its bias and scale, RoPE on half of each head
+    # (rope.dimension_count 16 of 32, adjacent pairs), post-attention and
+    # post-FFN norms, fused gate+up, tied output
+    E, L, H, G, d, F = 256, 3, 8, 2, 32, 256
+    out.append(("glm4", "glm4", 31, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
+        keys=[("rope.dimension_count", "u32", 16)]),
+        [("attn_norm.weight", [E])] + wsb("attn_qkv", E, H * d + 2 * G * d) + wsb("attn_output", H * d, E, bias=False) +
+        [("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_up.weight", [E, 2 * F]), ("ffn_down.weight", [F, E]),
+         ("post_ffw_norm.weight", [E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
 def main():
