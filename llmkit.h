@@ -12610,7 +12610,8 @@ enum {
     LK__PRE_STARCODER, LK__PRE_QWEN2, LK__PRE_PORO, LK__PRE_VIKING, LK__PRE_DEEPSEEK_LLM, LK__PRE_DEEPSEEK3,
     LK__PRE_CHAMELEON, LK__PRE_TEKKEN, LK__PRE_QWEN35, LK__PRE_NEWLINES, LK__PRE_GPT4O, LK__PRE_MINICPM5,
     LK__PRE_SEED_CODER, LK__PRE_UFAKZEKA, LK__PRE_SPARK25, LK__PRE_LAGUNA, LK__PRE_WHITESPACE, LK__PRE_TINY_AYA,
-    LK__PRE_GRANITE97M, LK__PRE_COUNT
+    LK__PRE_GRANITE97M, LK__PRE_SUPERBPE, LK__PRE_KIMI_K2, LK__PRE_AFMOE, LK__PRE_YOUTU, LK__PRE_EXAONE_MOE,
+    LK__PRE_JAIS2, LK__PRE_COUNT
 };
 enum {
     LK__RX_END, LK__RX_GPT2, LK__RX_LLAMA3, LK__RX_QWEN2, LK__RX_PUNCT_RUN, LK__RX_PUNCT_RUN_FALCON,
@@ -12618,8 +12619,10 @@ enum {
     LK__RX_CJK, LK__RX_PORO, LK__RX_DSL_LETTERS, LK__RX_DSL_PUNCT, LK__RX_TRAIL_WS, LK__RX_NUM3, LK__RX_CJK_KANA,
     LK__RX_DS3, LK__RX_SENTINEL, LK__RX_IMG, LK__RX_TABSP, LK__RX_PUNCT1, LK__RX_TEKKEN, LK__RX_QWEN35,
     LK__RX_NEWLINES, LK__RX_GPT4O, LK__RX_MINICPM5, LK__RX_SEED_CODER, LK__RX_UFAKZEKA, LK__RX_SPARK25,
-    LK__RX_NONWS, LK__RX_TINY_AYA, LK__RX_GRANITE97M,
-    LK__RX_DIGIT_GROUPS   /* the one pass that cuts a whole segment at once (lk__split_digit_groups) */
+    LK__RX_NONWS, LK__RX_TINY_AYA, LK__RX_GRANITE97M, LK__RX_KIMI_K2, LK__RX_AFMOE_CJK, LK__RX_YOUTU_CJK, LK__RX_YOUTU,
+    LK__RX_EXAONE_MOE, LK__RX_JAIS2,
+    /* passes that cut a whole segment at once (lk__split_segment) */
+    LK__RX_DIGIT_GROUPS, LK__RX_DIGIT_CUT3
 };
 static const unsigned char lk__pre_passes[LK__PRE_COUNT][6] = {
     /* default: [\p{P}\$\+<=>\^~\|]+ , gpt2 , \p{N}+ , [0-9][0-9][0-9] */
@@ -12660,6 +12663,15 @@ static const unsigned char lk__pre_passes[LK__PRE_COUNT][6] = {
     /* tiny_aya: \d{1,3}(?=(?:\d{3})*\b) (run as llama.cpp's digit grouping) , (see LK__RX_TINY_AYA) */
     { LK__RX_DIGIT_GROUPS, LK__RX_TINY_AYA, 0, 0, 0, 0 },
     { LK__RX_GRANITE97M, 0, 0, 0, 0, 0 },
+    /* superbpe: \p{N}+ , (?=(\d{3})+(?!\d)) (zero-width: a cut before each group of three digits) */
+    { LK__RX_NUM_RUN, LK__RX_DIGIT_CUT3, 0, 0, 0, 0 },
+    { LK__RX_KIMI_K2, 0, 0, 0, 0, 0 },
+    /* afmoe: digit grouping , [一-鿿㐀-䶿..가-힯ᄀ-ᇿ]+ , deepseek-v3's last pass */
+    { LK__RX_DIGIT_GROUPS, LK__RX_AFMOE_CJK, LK__RX_DS3, 0, 0, 0 },
+    /* youtu: [가-힣ㄱ-ㆎ]+|[！…“”‘’—：；，、-〿︰-﹏]+|[ㄅ-ㄯ]+|[一-龥぀-ゟ゠-ヿ]+ , (tiny_aya's second with \p{N}) */
+    { LK__RX_YOUTU_CJK, LK__RX_YOUTU, 0, 0, 0, 0 },
+    { LK__RX_EXAONE_MOE, 0, 0, 0, 0, 0 },
+    { LK__RX_JAIS2, 0, 0, 0, 0, 0 },
 };
 /* deepseek-llm's letter class [A-Za-zµÀ-Ö...] as codepoint ranges */
 static const uint32_t lk__dsl_letters[][2] = {
@@ -12989,13 +13001,13 @@ static int lk__rx_tekkenv(const unsigned char *x, int pos, int end, int topt) {
 /* tiny_aya's second pass (the \p{Lu}.. classes are \p{L} on the collapsed text):
  * [^\r\n\p{L}\p{N}]?[\p{L}\p{M}]*[\p{L}\p{M}]+(?:'[sS]|..)?|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+[\p{L}\p{M}]*(?:'[sS]|..)?
  * |\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
-static int lk__rx_tiny_aya(const unsigned char *x, int pos, int end) {
+static int lk__rx_tiny_aya(const unsigned char *x, int pos, int end, int n3) {   /* n3 0: \p{N} (youtu) */
     int x0 = x[pos], e = -1, p;
     if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1])) e = lk__cx_run(lk__cx_lm, x, pos + 1, end);
     else if (lk__cx_lm(x0)) e = lk__cx_run(lk__cx_lm, x, pos, end);
     if (e > 0) return e + lk__cx_contraction(x, e, end) - pos;
     if (lk__cx_n(x0)) {
-        for (p = pos; p < end && p - pos < 3 && lk__cx_n(x[p]); p++) {}
+        for (p = pos; p < end && p - pos < (n3 ? 3 : 1) && lk__cx_n(x[p]); p++) {}
         return p - pos;
     }
     p = -1;
@@ -13007,6 +13019,127 @@ static int lk__rx_tiny_aya(const unsigned char *x, int pos, int end) {
         return p - pos;
     }
     return lk__cx_ws_tail(x, pos, end);
+}
+/* exaone-moe: (?:'[sS]|..)|[^\r\n\p{L}\p{N}]?(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]?
+ * |\s*[\r\n]|\s+(?!\S)|\s+ (collapsed): a letter run goes on over marks and over single spaces before a letter */
+static int lk__rx_exaone_moe(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p = -1;
+    if ((p = lk__cx_contraction(x, pos, end)) > 0) return p;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_l(x0)) p = pos;
+    else p = -1;
+    if (p >= 0) {
+        for (p++; p < end;) {
+            if (lk__cx_l(x[p]) || x[p] == 0xD4) p++;
+            else if (x[p] == ' ' && p + 1 < end && lk__cx_l(x[p + 1])) p += 2;
+            else break;
+        }
+        return p - pos;
+    }
+    if (lk__cx_n(x0)) return 1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        p = lk__cx_run(lk__cx_q, x, p, end);
+        if (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* jais-2: llama3's pattern with white space in powers of two:
+ * ..|\s*[\r\n]+|\s{512}(?!\S)|\s{256}(?!\S)|..|\s{4}(?!\S)|\s{1,2}(?!\S)|\s{1}   (collapsed) */
+static int lk__rx_jais2(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p, w, k, rn = 0;
+    if ((p = lk__cx_contraction(x, pos, end)) > 0) return p;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1]))
+        return lk__cx_run(lk__cx_l, x, pos + 1, end) - pos;
+    if (lk__cx_l(x0)) return lk__cx_run(lk__cx_l, x, pos, end) - pos;
+    if (lk__cx_n(x0)) {
+        for (p = pos; p < end && p - pos < 3 && lk__cx_n(x[p]); p++) {}
+        return p - pos;
+    }
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_q, x, p, end), end) - pos;
+    w = lk__cx_run(lk__cx_s, x, pos, end) - pos;
+    for (k = 0; k < w; k++) rn |= lk__cx_rn(x[pos + k]);
+    if (rn) return lk__cx_ws_tail(x, pos, end);   /* \s*[\r\n]+ */
+    /* \s{k}(?!\S): k white spaces followed by white space or the end */
+    for (k = 512; k >= 4; k /= 2) if (w > k || (w == k && pos + w == end)) return k;
+    if (w > 2 || (w == 2 && pos + w == end)) return 2;
+    return w > 0 ? 1 : 0;
+}
+/* kimi-k2, as llama.cpp's hand-written splitter runs it: [\p{Han}]+ | [^\r\n\p{L}\p{N}]? then letters
+ * other than Han, then (?i:'s|'t|'re|'ve|'m|'ll|'d)? | \p{N}{1,3} | ?[^\s\p{L}\p{N}]+[\r\n]* | llama3's white space */
+static int lk__is_han(uint32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+           (c >= 0x2A700 && c <= 0x2EBEF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+static int lk__rx_kimi_k2(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
+    const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
+    uint32_t c = cp[pos];
+    int f = fl[pos], p, nw, last = -1;
+#define LK__KL(i) ((i) < end && (fl[i] & LK__UF_L) && !lk__is_han(cp[i]))   /* a letter, not Han */
+    if (lk__is_han(c)) { for (p = pos + 1; p < end && lk__is_han(cp[p]); p++) {} return p - pos; }
+    if (LK__KL(pos) || (!(c == '\r' || c == '\n' || (f & (LK__UF_L | LK__UF_N))) && LK__KL(pos + 1))) {
+        for (p = pos + 1; LK__KL(p); p++) {}
+        if (p + 1 < end && cp[p] == '\'') {
+            uint32_t n1 = lk__ulower_cp(cp[p + 1]);
+            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') p += 2;
+            else if (p + 2 < end) {
+                uint32_t n2 = lk__ulower_cp(cp[p + 2]);
+                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) p += 3;
+            }
+        }
+        return p - pos;
+    }
+#undef LK__KL
+    if (f & LK__UF_N) { for (p = pos + 1; p < end && p - pos < 3 && (fl[p] & LK__UF_N); p++) {} return p - pos; }
+    p = pos + (c == ' ');
+    if (p < end && !(fl[p] & WLN) && fl[p]) {
+        while (p < end && !(fl[p] & WLN) && fl[p]) p++;
+        while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
+        return p - pos;
+    }
+    for (nw = 0; pos + nw < end && (fl[pos + nw] & LK__UF_WS); nw++)
+        if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
+    if (last >= 0) return last - pos;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    return nw > 0 ? nw : 1;
+}
+/* afmoe's [一-鿿㐀-䶿豈-﫿぀-ゟ゠-ヿ･-ﾟ⼀-⿟เ-๿຀-໿ក-៿က-႟ꩠ-ꩿꧠ-꧿가-힯ᄀ-ᇿ] (豈 is U+8C48 in llama.cpp's source) */
+static int lk__afmoe_cjk(uint32_t c) {
+    static const uint32_t r[][2] = {
+        {0x4E00,0x9FFF}, {0x3400,0x4DBF}, {0x8C48,0xFAFF}, {0x3040,0x309F}, {0x30A0,0x30FF}, {0xFF65,0xFF9F}, {0x2F00,0x2FDF},
+        {0xE40,0xE7F}, {0xE80,0xEFF}, {0x1780,0x17FF}, {0x1000,0x109F}, {0xAA60,0xAA7F}, {0xA9E0,0xA9FF}, {0xAC00,0xD7AF},
+        {0x1100,0x11FF}
+    };
+    size_t i;
+    for (i = 0; i < sizeof r / sizeof r[0]; i++) if (c >= r[i][0] && c <= r[i][1]) return 1;
+    return 0;
+}
+/* youtu's first pass: which of [가-힣ㄱ-ㆎ] (1), [！…“”‘’—：；，、-〿︰-﹏] (2), [ㄅ-ㄯ] (3), [一-龥぀-ゟ゠-ヿ] (4) c is in, or 0 */
+static int lk__youtu_class(uint32_t c) {
+    if ((c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3131 && c <= 0x318E)) return 1;
+    if (c == 0xFF01 || c == 0x2026 || c == 0x201C || c == 0x201D || c == 0x2018 || c == 0x2019 || c == 0x2014 ||
+        c == 0xFF1A || c == 0xFF1B || c == 0xFF0C || (c >= 0x3001 && c <= 0x303F) || (c >= 0xFE30 && c <= 0xFE4F)) return 2;
+    if (c >= 0x3105 && c <= 0x312F) return 3;
+    if ((c >= 0x4E00 && c <= 0x9FA5) || (c >= 0x3040 && c <= 0x309F) || (c >= 0x30A0 && c <= 0x30FF)) return 4;
+    return 0;
+}
+/* superbpe's (?=(\d{3})+(?!\d)) on a segment: it matches (empty) where a run of
+ * ASCII digits of 3k characters starts, so the segment is cut there */
+static void lk__split_digit_cut3(const uint32_t *cp, int start, int end, int *o, int *nn) {
+    int pos = start, prev = start;
+    while (pos < end) {
+        int ds = pos, k;
+        if (!(cp[pos] >= '0' && cp[pos] <= '9')) { pos++; continue; }
+        while (pos < end && cp[pos] >= '0' && cp[pos] <= '9') pos++;
+        for (k = ds + (pos - ds) % 3; k < pos; k += 3)
+            if (k > prev) { o[(*nn)++] = k - prev; prev = k; }
+    }
+    if (prev < end) o[(*nn)++] = end - prev;
 }
 /* llama.cpp's digit grouping (afmoe, tiny_aya): each run of \p{N} is cut into
  * groups of three from the right; the text before a run stays glued to the
@@ -13039,7 +13172,19 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
     case LK__RX_SEED_CODER: return lk__rx_qwen2v(x, pos, end, LK__Q_NOTRAIL);
     case LK__RX_QWEN35: return lk__rx_qwen35(cp, fl, pos, end);
     case LK__RX_SPARK25: return lk__rx_spark25(x, pos, end);
-    case LK__RX_TINY_AYA: return lk__rx_tiny_aya(x, pos, end);
+    case LK__RX_TINY_AYA: return lk__rx_tiny_aya(x, pos, end, 1);
+    case LK__RX_YOUTU: return lk__rx_tiny_aya(x, pos, end, 0);
+    case LK__RX_EXAONE_MOE: return lk__rx_exaone_moe(x, pos, end);
+    case LK__RX_JAIS2: return lk__rx_jais2(x, pos, end);
+    case LK__RX_KIMI_K2: return lk__rx_kimi_k2(cp, fl, pos, end);
+    case LK__RX_AFMOE_CJK:
+        for (p = pos; p < end && !(fl[p] & LK__UF_WS) && lk__afmoe_cjk(cp[p]); p++) {}
+        return p - pos;
+    case LK__RX_YOUTU_CJK: {
+        int k = (fl[pos] & LK__UF_WS) ? 0 : lk__youtu_class(c);
+        for (p = pos; k && p < end && !(fl[p] & LK__UF_WS) && lk__youtu_class(cp[p]) == k; p++) {}
+        return p - pos;
+    }
     case LK__RX_GPT4O: return lk__rx_tekkenv(x, pos, end, LK__T_CONTR | LK__T_N3);
     case LK__RX_GRANITE97M: return lk__rx_tekkenv(x, pos, end, LK__T_CONTR | LK__T_N3 | LK__T_LM);
     case LK__RX_NEWLINES:   /* [^\n]+|[\n]+ */
@@ -13153,7 +13298,12 @@ static int lk__pre_split(int pre, const uint32_t *cps, const unsigned short *fl,
         start = 0;
         for (si = 0; si < nsg; si++) {
             int end = start + in[si], pos = start, gap = start;
-            if (kind == LK__RX_DIGIT_GROUPS) { lk__split_digit_groups(fl, start, end, o, &nn); start = end; continue; }
+            if (kind == LK__RX_DIGIT_GROUPS || kind == LK__RX_DIGIT_CUT3) {   /* the whole segment at once */
+                if (kind == LK__RX_DIGIT_GROUPS) lk__split_digit_groups(fl, start, end, o, &nn);
+                else lk__split_digit_cut3(cps, start, end, o, &nn);
+                start = end;
+                continue;
+            }
             while (pos < end) {
                 int l = lk__rx_match(kind, cps, fl, x, pos, end);
                 if (l > 0) {
@@ -13374,6 +13524,8 @@ static const struct { const char *name; int pre; int clean_spaces; int flags; } 
     { "gemma4", LK__PRE_NEWLINES, 1, 8 | 16 | 32 }, { "granite-embed-multi-311m", LK__PRE_NEWLINES, 1, 8 | 16 | 32 },
     { "sarvam-moe", LK__PRE_NEWLINES, 0, 8 | 16 },
     { "whitespace", LK__PRE_WHITESPACE, 1, 8 },
+    { "superbpe", LK__PRE_SUPERBPE, 0, 0 }, { "kimi-k2", LK__PRE_KIMI_K2, 0, 0 }, { "afmoe", LK__PRE_AFMOE, 0, 0 },
+    { "youtu", LK__PRE_YOUTU, 0, 1 }, { "exaone-moe", LK__PRE_EXAONE_MOE, 1, 0 }, { "jais-2", LK__PRE_JAIS2, 1, 0 },
 };
 
 /* tokenizer.ggml.model: the vocabulary type and llama.cpp's defaults for it
