@@ -517,12 +517,149 @@ static void test_pretok_cases(void) {
     lk_t_end();
 }
 
+/* Every pre-tokenizer's split is a partition: word lengths > 0 summing to
+ * the text's length, on random codepoint strings (ASan/UBSan watch the rest). */
+static void test_pretok_partition(void) {
+    static const uint32_t alpha[] = { 'a', 'Z', '0', '7', '\'', 's', 'T', ' ', '\t', '\n', '\r', '.', '/', '$', 0xA0, 0x3000,
+                                      0x301, 0x308, 0x4E2D, 0xAC00, 0x3042, 0x3105, 0xE40, 0x663, 0x1F600, 0x200D, 0xFFFD, 0x85 };
+    uint32_t cps[300];
+    unsigned short fl[300];
+    unsigned char x[300];
+    int sa[300], sb[300], pre, it, bad = 0;
+    unsigned r = 12345;
+    lk_t_begin("tokenizer-pretok-partition");
+    for (pre = 0; pre < LK__PRE_COUNT; pre++)
+        for (it = 0; it < 300; it++) {
+            int m = 1 + (int)((r = r * 1103515245u + 12345u) >> 16) % 299, i, nsg, sum = 0, *seg = sa, *nseg = sb;
+            for (i = 0; i < m; i++) {
+                int f;
+                r = r * 1103515245u + 12345u;
+                cps[i] = alpha[(r >> 16) % (sizeof alpha / sizeof alpha[0])];
+                if (((r >> 8) & 7) == 0) cps[i] = ' ';   /* long runs of spaces now and then */
+                f = lk__uflags(cps[i]);
+                fl[i] = (unsigned short)f; x[i] = lk__collapse(cps[i], f);
+            }
+            nsg = lk__pre_split(pre, cps, fl, x, m, &seg, &nseg);
+            for (i = 0; i < nsg; i++) { if (seg[i] <= 0) bad++; sum += seg[i]; }
+            if (sum != m || nsg < 1 || nsg > m) bad++;
+        }
+    CHECK(bad == 0, "%d bad splits over %d pre-tokenizers", bad, LK__PRE_COUNT);
+    lk_t_end();
+}
+
+/* The tree's vocabulary `base` (models/ggml-vocab-BASE.gguf, read once into
+ * *g) with tokenizer.ggml.model = gpt2 and tokenizer.ggml.pre = pre, rebuilt
+ * in memory as tools/gen_pretok_llamacpp.py wrote it for llama-tokenize. */
+static lk_vocab *vocab_with_pre(const lk_gguf *g, const char *pre) {
+    lk_gguf_writer *w = NULL;
+    lk_gguf *g2 = NULL;
+    lk_vocab *v = NULL;
+    unsigned char *buf = NULL;
+    uint64_t k, size;
+    if (lk_gguf_writer_new(NULL, &w)) return NULL;
+    for (k = 0; k < g->n_kv; k++) {
+        char key[256];
+        lk_str ks = g->kv[k].key;
+        if (ks.len >= sizeof key || lk_str_eq(ks, "tokenizer.ggml.pre") || lk_str_eq(ks, "tokenizer.ggml.model") ||
+            lk_str_eq(ks, "general.alignment")) continue;
+        memcpy(key, ks.ptr, ks.len); key[ks.len] = 0;
+        if (lk_gguf_writer_add_value(w, key, &g->kv[k].value)) goto done;
+    }
+    if (lk_gguf_writer_add_str(w, "tokenizer.ggml.model", "gpt2") || lk_gguf_writer_add_str(w, "tokenizer.ggml.pre", pre)) goto done;
+    size = lk_gguf_writer_size(w);
+    buf = (unsigned char *)malloc((size_t)size);
+    if (!buf || lk_gguf_writer_write_memory(w, buf, (size_t)size) || lk_gguf_read_memory(buf, (size_t)size, NULL, &g2)) goto done;
+    if (lk_vocab_load(g2, NULL, &v)) printf("  pre %s: %s\n", pre, lk_last_error());
+done:
+    lk_gguf_free(g2); free(buf); lk_gguf_writer_free(w);
+    return v;
+}
+
+/* Every pre-tokenizer name against llama.cpp's llama-tokenize:
+ * tests/data/pretok_llamacpp.txt, made by tools/gen_pretok_llamacpp.py on
+ * vocab-only GGUFs of the tree's vocabularies with each name as
+ * tokenizer.ggml.pre (BOS as the vocabulary says, specials not parsed). */
+static void test_pretok_llamacpp(void) {
+    enum { MAXT = 64 };
+    const char *c = getenv("LLMKIT_CACHE"), *home = getenv("HOME");
+    char dir[1024], path[1200], cur_pre[64] = "", cur_base[32] = "";
+    unsigned char *f, *texts[MAXT] = {0};
+    int tlen[MAXT] = {0}, npre = 0, npass = 0, ncase = 0, pre_bad = 0, nbadpre = 0;
+    size_t flen = 0, pos = 0;
+    lk_gguf *bases[2] = {NULL, NULL};
+    static const char *const base_names[2] = { "gpt-2", "gemma-4" };
+    lk_vocab *v = NULL;
+    lk_token *got = (lk_token *)malloc(sizeof(lk_token) * 8192), *exp = (lk_token *)malloc(sizeof(lk_token) * 8192);
+    if (c && *c) snprintf(dir, sizeof dir, "%s/llama.cpp-0c1e570/models", c);
+    else snprintf(dir, sizeof dir, "%s/.cache/llmkit/llama.cpp-0c1e570/models", home ? home : ".");
+    f = lk_t_read_file("tests/data/pretok_llamacpp.txt", &flen);
+    if (!f) { lk_t_skip("tokenizer-pretok-llamacpp", "tests/data/pretok_llamacpp.txt absent (run from the repo root)"); free(got); free(exp); return; }
+    snprintf(path, sizeof path, "%s/ggml-vocab-gpt-2.gguf", dir);
+    if (lk_gguf_read_file(path, NULL, &bases[0])) {
+        printf("SKIP tokenizer-pretok-llamacpp: %s is absent (tools/llamacpp.sh --tree unpacks it)\n", path);
+        free(f); free(got); free(exp); return;
+    }
+    snprintf(path, sizeof path, "%s/ggml-vocab-gemma-4.gguf", dir);
+    lk_t_begin("tokenizer-pretok-llamacpp");
+    CHECK_OK(lk_gguf_read_file(path, NULL, &bases[1]));
+    while (pos < flen && got && exp) {
+        size_t eol = pos;
+        char *line, *p, pre[64], base[32];
+        int idx, n, nexp = 0, ngot, i, ok;
+        while (eol < flen && f[eol] != '\n') eol++;
+        line = (char *)f + pos;
+        f[eol] = 0;
+        pos = eol + 1;
+        if (line[0] == 'T' && sscanf(line, "T %d %n", &idx, &n) == 1 && idx >= 0 && idx < MAXT) {
+            size_t hl = strlen(line + n), k;
+            texts[idx] = (unsigned char *)malloc(hl / 2 + 1);
+            for (k = 0; texts[idx] && k + 1 < hl; k += 2) {
+                unsigned hv; sscanf(line + n + k, "%2x", &hv); texts[idx][k / 2] = (unsigned char)hv;
+            }
+            tlen[idx] = (int)(hl / 2);
+            continue;
+        }
+        if (line[0] != 'V' || sscanf(line, "V %63s %31s %d %n", pre, base, &idx, &n) != 3 || idx < 0 || idx >= MAXT || !texts[idx]) continue;
+        if (strcmp(pre, cur_pre) || strcmp(base, cur_base)) {   /* next name: rebuild its vocabulary */
+            if (pre_bad) nbadpre++;
+            lk_vocab_free(v);
+            v = vocab_with_pre(bases[strcmp(base, base_names[1]) == 0], pre);
+            CHECK(v != NULL, "pre %s: no vocabulary", pre);
+            snprintf(cur_pre, sizeof cur_pre, "%s", pre); snprintf(cur_base, sizeof cur_base, "%s", base);
+            npre++; pre_bad = 0;
+        }
+        for (p = line + n; *p && *p != '-' && nexp < 8192;) { exp[nexp++] = (lk_token)strtol(p, &p, 10); if (*p == ',') p++; else break; }
+        if (!v) continue;
+        ngot = lk_tokenize(v, (const char *)texts[idx], tlen[idx], got, 8192, 1, 0);
+        ok = ngot == nexp;
+        for (i = 0; ok && i < ngot; i++) ok = got[i] == exp[i];
+        ncase++;
+        if (ok) npass++;
+        else if (!pre_bad++) {
+            int j = 0;
+            while (j < ngot && j < nexp && got[j] == exp[j]) j++;
+            printf("  pre %s text %d: %d tokens, llama.cpp %d; first difference at %d (%d vs %d)\n", pre, idx, ngot, nexp, j,
+                   j < ngot ? (int)got[j] : -1, j < nexp ? (int)exp[j] : -1);
+        }
+    }
+    if (pre_bad) nbadpre++;
+    printf("  %d pre-tokenizer names, %d/%d texts give llama.cpp's ids (%d names differ)\n", npre, npass, ncase, nbadpre);
+    CHECK(npre >= 91 && ncase > 0 && npass == ncase, "%d/%d texts, %d names", npass, ncase, npre);
+    lk_vocab_free(v);
+    for (pos = 0; pos < MAXT; pos++) free(texts[pos]);
+    lk_gguf_free(bases[0]); lk_gguf_free(bases[1]);
+    free(f); free(got); free(exp);
+    lk_t_end();
+}
+
 int main(void) {
     static const char *const names[] = { "llama-spm", "phi-3", "gpt-2", "deepseek-coder", "falcon", "mpt", "bert-bge" };
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++) test_vocab_vectors(names[i]);
     test_tree_vectors();
     test_pretok_cases();
+    test_pretok_llamacpp();
+    test_pretok_partition();
     test_stories();
     test_special();
     test_hostile();
