@@ -12707,7 +12707,7 @@ static int lk__dsl_punct(uint32_t cp, int fl) {   /* [!-/:-~！-／：-～‘-�
  * \p{..} patterns: ASCII stays itself, other white space becomes 0x0B,
  * other codepoints become one byte per category (N D1, L D2, P D3, M D4,
  * S D5, anything else D0). \p{X} then matches that byte plus the ASCII
- * members llama.cpp lists (note: ASCII '~' is in neither P nor S). */
+ * members llama.cpp lists (ASCII '~' is in S since llama.cpp 0c1e570). */
 static unsigned char lk__collapse(uint32_t cp, int fl) {
     if (cp < 0x80) return (unsigned char)cp;
     if (fl & LK__UF_WS) return 0x0B;
@@ -12731,7 +12731,7 @@ static int lk__cx_s(int x) { return (x >= 9 && x <= 13) || x == 32; }   /* \s */
 static int lk__cx_rn(int x) { return x == '\r' || x == '\n'; }
 /* [^\s\p{L}\p{N}] */
 static int lk__cx_q(int x) { return x >= 0 && !lk__cx_s(x) && !lk__cx_l(x) && !lk__cx_n(x); }
-static int lk__cx_sym(int x) { return x == 0xD5 || x == '$' || x == '+' || x == '<' || x == '=' || x == '>' || x == '^' || x == '`' || x == '|'; }
+static int lk__cx_sym(int x) { return x == 0xD5 || x == '$' || x == '+' || x == '<' || x == '=' || x == '>' || x == '^' || x == '`' || x == '|' || x == '~'; }
 static int lk__cx_apunct(int x) { return (x >= 0x21 && x <= 0x2F) || (x >= 0x3A && x <= 0x40) || (x >= 0x5B && x <= 0x60) || (x >= 0x7B && x <= 0x7E); }
 static int lk__cx_az(int x) { return (x >= 'A' && x <= 'Z') || (x >= 'a' && x <= 'z'); }
 static int lk__cx_lm(int x) { return lk__cx_l(x) || x == 0xD4; }
