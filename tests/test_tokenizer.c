@@ -584,7 +584,8 @@ static void test_pretok_llamacpp(void) {
     const char *c = getenv("LLMKIT_CACHE"), *home = getenv("HOME");
     char dir[1024], path[1200], cur_pre[64] = "", cur_base[32] = "";
     unsigned char *f, *texts[MAXT] = {0};
-    int tlen[MAXT] = {0}, npre = 0, npass = 0, ncase = 0, pre_bad = 0, nbadpre = 0;
+    int tlen[MAXT] = {0}, npre = 0, npass = 0, ncase = 0, pre_bad = 0, nbadpre = 0, nsplit = 0, nsplit_ok = 0;
+    char split_bad[64] = "";
     size_t flen = 0, pos = 0;
     lk_gguf *bases[2] = {NULL, NULL};
     static const char *const base_names[2] = { "gpt-2", "gemma-4" };
@@ -619,6 +620,43 @@ static void test_pretok_llamacpp(void) {
             tlen[idx] = (int)(hl / 2);
             continue;
         }
+        if (line[0] == 'W' && sscanf(line, "W %63s %d %n", pre, &idx, &n) == 2 && idx >= 0 && idx < MAXT && texts[idx]) {
+            /* llama.cpp's word splits (unicode_regex_split): lk__pre_split of the name's pre-tokenizer */
+            size_t k, off = 0;
+            int m = 0, ne = 0, nsg, ok2, *seg, *nseg, *sa = (int *)malloc(sizeof(int) * (size_t)(tlen[idx] + 1) * 4);
+            uint32_t *cps = (uint32_t *)(sa ? sa + 2 * (tlen[idx] + 1) : NULL);
+            unsigned short *fls = (unsigned short *)malloc(sizeof(unsigned short) * (size_t)(tlen[idx] + 1));
+            unsigned char *xs = (unsigned char *)malloc((size_t)tlen[idx] + 1);
+            for (k = 0; k < sizeof lk__pre_names / sizeof lk__pre_names[0] && strcmp(lk__pre_names[k].name, pre); k++) {}
+            CHECK(k < sizeof lk__pre_names / sizeof lk__pre_names[0], "W: unknown pre %s", pre);
+            if (k < sizeof lk__pre_names / sizeof lk__pre_names[0] && sa && fls && xs) {
+                seg = sa; nseg = sa + (tlen[idx] + 1);
+                while (off < (size_t)tlen[idx]) {
+                    uint32_t cc = lk__utf8_next(texts[idx], (size_t)tlen[idx], &off);
+                    int fg = lk__uflags(cc);
+                    cps[m] = cc; fls[m] = (unsigned short)fg; xs[m] = lk__collapse(cc, fg); m++;
+                }
+                nsg = m ? lk__pre_split(lk__pre_names[k].pre, cps, fls, xs, m, &seg, &nseg) : 0;
+                ok2 = 1;
+                for (p = line + n; *p && *p != '-';) {
+                    int e = (int)strtol(p, &p, 10);
+                    if (ne >= nsg || seg[ne] != e) ok2 = 0;
+                    ne++;
+                    if (*p == ',') p++; else break;
+                }
+                ok2 = ok2 && ne == nsg;
+                nsplit++;
+                if (ok2) nsplit_ok++;
+                else if (strcmp(split_bad, pre)) {
+                    snprintf(split_bad, sizeof split_bad, "%s", pre);
+                    printf("  pre %s text %d: %d words, llama.cpp %d:", pre, idx, nsg, ne);
+                    for (k = 0; k < (size_t)nsg && k < 16; k++) printf(" %d", seg[k]);
+                    printf(" / %.60s\n", line + n);
+                }
+            }
+            free(sa); free(fls); free(xs);
+            continue;
+        }
         if (line[0] != 'V' || sscanf(line, "V %63s %31s %d %n", pre, base, &idx, &n) != 3 || idx < 0 || idx >= MAXT || !texts[idx]) continue;
         if (strcmp(pre, cur_pre) || strcmp(base, cur_base)) {   /* next name: rebuild its vocabulary */
             if (pre_bad) nbadpre++;
@@ -643,7 +681,9 @@ static void test_pretok_llamacpp(void) {
         }
     }
     if (pre_bad) nbadpre++;
-    printf("  %d pre-tokenizer names, %d/%d texts give llama.cpp's ids (%d names differ)\n", npre, npass, ncase, nbadpre);
+    printf("  %d/%d word splits are llama.cpp's; %d pre-tokenizer names, %d/%d texts give llama.cpp's ids (%d names differ)\n",
+           nsplit_ok, nsplit, npre, npass, ncase, nbadpre);
+    CHECK(nsplit > 0 && nsplit_ok == nsplit, "%d/%d word splits", nsplit_ok, nsplit);
     CHECK(npre >= 91 && ncase > 0 && npass == ncase, "%d/%d texts, %d names", npass, ncase, npre);
     lk_vocab_free(v);
     for (pos = 0; pos < MAXT; pos++) free(texts[pos]);

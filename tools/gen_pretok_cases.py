@@ -4,7 +4,7 @@
     python3 tools/gen_pretok_cases.py > tests/data/pretok_cases.txt
 
 For each pre-tokenizer, random strings over an alphabet of interesting
-codepoints are split the way llama.cpp (c392e5094) splits them, computed
+codepoints are split the way llama.cpp (c392e5094; \\p{S} as in 0c1e570) splits them, computed
 independently of llmkit with Python's regex engine:
   * patterns with \\p{..} run on llama.cpp's "collapsed" text (ASCII kept,
     other white space -> 0x0B, other codepoints -> one byte per category,

@@ -16,6 +16,14 @@ interesting codepoints. tests/test_tokenizer.c rebuilds the same GGUFs from
 the tree and compares llmkit's ids.
 Lines: "T <index> <text as UTF-8 hex>" once per text, then
 "V <pre> <base vocab> <index> <ids, comma-separated>".
+
+A vocabulary trained with other splits hides many split differences (no
+merge crosses them), so the word splits themselves are compared too:
+tools/gen_pretok_splits.cpp runs llama.cpp's own unicode_regex_split
+(libllama) with each pre-tokenizer's regexes, read from llama-vocab.cpp
+(llm_tokenizer_bpe's switch, and the name -> type chain of
+llama_vocab::impl::load), on the same texts: "W <pre> <index> <word lengths
+in codepoints>". --splits prints only those (no llama-tokenize runs).
 """
 import os
 import random
@@ -60,6 +68,50 @@ ALPHA = ([ord(c) for c in "abcXYZ019'sStTrReEvVmMlLdD .,!?$+<=>^~|`-_()[]{}@#%&*
           0xE40, 0x1780, 0x1000, 0xFF65, 0x2F00, 0x3400, 0x20000, 0xF900, 0x8C48, 0x212A, 0x130])
 
 
+SPLITS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "gen_pretok_splits")
+
+
+def c_strings(block):
+    """the C string literals of a block of C++ source, unescaped"""
+    out = []
+    for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', block):
+        t, i = "", 0
+        while i < len(lit):
+            if lit[i] == "\\":
+                t += {"n": "\n", "r": "\r", "t": "\t"}.get(lit[i + 1], lit[i + 1])
+                i += 2
+            else:
+                t += lit[i]
+                i += 1
+        out.append(t)
+    return out
+
+
+def regexes_by_name():
+    """tokenizer.ggml.pre name -> its list of regexes, as llama-vocab.cpp has them"""
+    src = open(os.path.join(TREE, "src", "llama-vocab.cpp"), encoding="utf-8").read()
+    src = "\n".join(ln for ln in src.split("\n") if not ln.lstrip().startswith("//"))
+    ctor = src[src.index("struct llm_tokenizer_bpe : llm_tokenizer"):]
+    ctor = ctor[:ctor.index("std::vector<std::string> regex_exprs;")]
+    by_type, pending = {}, []
+    for m in re.finditer(r"case (LLAMA_VOCAB_PRE_TYPE_\w+):|default:|regex_exprs = \{(.*?)\};", ctor, re.S):
+        if m.group(1):
+            pending.append(m.group(1))
+        elif m.group(0) == "default:":
+            pending.append("LLAMA_VOCAB_PRE_TYPE_DEFAULT")
+        else:
+            for t in pending:
+                by_type[t] = c_strings(m.group(2))
+            pending = []
+    load = src[src.index("} else if (tokenizer_pre == \"default\") {"):src.index("unknown pre-tokenizer type")]
+    out = {}
+    for chunk in re.split(r"\} else if \(", load):
+        t = re.search(r"pre_type = (LLAMA_VOCAB_PRE_TYPE_\w+);", chunk)
+        for name in re.findall(r'tokenizer_pre == "([^"]*)"', chunk):
+            out[name] = by_type[t.group(1)]
+    return out
+
+
 def names():
     src = open(os.path.join(TREE, "src", "llama-vocab.cpp"), encoding="utf-8").read()
     return sorted(set(re.findall(r'tokenizer_pre == "([^"]*)"', src)))
@@ -95,14 +147,33 @@ def tokenize(path, text, tmp):
     return [int(t) for t in line.strip("[]").split(",") if t.strip()]
 
 
+def splits(texts):
+    rx = regexes_by_name()
+    assert sorted(rx) == names(), "names and regex lists disagree"
+    p = subprocess.Popen([SPLITS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    for pre in names():
+        p.stdin.write("R " + " ".join(r.encode("utf-8").hex() for r in rx[pre]) + "\n")
+        for i, t in enumerate(texts):
+            p.stdin.write("S " + (t.encode("utf-8").hex() or "00") + "\n")
+            p.stdin.flush()
+            lens = p.stdout.readline().strip()
+            print("W", pre, i, "-" if not t else lens)
+    p.stdin.close()
+    p.wait()
+
+
 def main():
     rnd = random.Random(20261129)
     texts = list(TEXTS)
     for _ in range(10):
         texts.append("".join(chr(rnd.choice(ALPHA)) for _ in range(rnd.randint(4, 40))))
+    if sys.argv[1:] == ["--splits"]:
+        splits(texts)
+        return
     print("# made by tools/gen_pretok_llamacpp.py with llama.cpp 0c1e570's llama-tokenize")
     for i, t in enumerate(texts):
         print("T", i, t.encode("utf-8").hex())
+    splits(texts)
     with tempfile.TemporaryDirectory() as tmp:
         for pre in names():
             base = "gemma-4" if pre in RAW else "gpt-2"
