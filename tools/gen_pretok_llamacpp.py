@@ -15,7 +15,8 @@ multilingual, code, emoji, white space and numbers, and random strings over
 interesting codepoints. tests/test_tokenizer.c rebuilds the same GGUFs from
 the tree and compares llmkit's ids.
 Lines: "T <index> <text as UTF-8 hex>" once per text, then
-"V <pre> <base vocab> <index> <ids, comma-separated>".
+"V <pre> <base vocab> <index> <ids, comma-separated>", or "X <pre> <base vocab>
+<index>" where llama-tokenize aborts (pre "whitespace" on a run of white space).
 
 A vocabulary trained with other splits hides many split differences (no
 merge crosses them), so the word splits themselves are compared too:
@@ -180,7 +181,13 @@ def main():
             path = os.path.join(tmp, "v.gguf")
             write_vocab(base, pre, path)
             for i, t in enumerate(texts):
-                ids = tokenize(path, t, tmp)
+                if len(t) > 400:   # the long white space runs: their word splits (W lines) suffice
+                    continue
+                try:
+                    ids = tokenize(path, t, tmp)
+                except subprocess.CalledProcessError:   # llama.cpp aborts (whitespace: a BPE merge over ' ')
+                    print("X", pre, base, i)
+                    continue
                 print("V", pre, base, i, ",".join(str(x) for x in ids) or "-")
             sys.stdout.flush()
 
