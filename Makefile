@@ -117,6 +117,7 @@ RUN_ARGS = \
   "generate-spec=tests/tools.sh generate-spec" \
   "check-tensors=tests/tools.sh check-tensors" \
   "tokenize=tests/tools.sh tokenize" \
+  "tokenize-vectors=tests/tools.sh tokenize-vectors" \
   "chat=tests/tools.sh chat" \
   "tools-build-alone=tests/tools.sh build-alone" \
   "simple=tests/tools.sh simple" \

@@ -13106,13 +13106,21 @@ static int lk__utf8_put(uint32_t cp, unsigned char *o) {   /* cp <= 0x10FFFF */
 enum {
     LK__PRE_DEFAULT, LK__PRE_LLAMA3, LK__PRE_DEEPSEEK_CODER, LK__PRE_FALCON, LK__PRE_GPT2,
     LK__PRE_STARCODER, LK__PRE_QWEN2, LK__PRE_PORO, LK__PRE_VIKING, LK__PRE_DEEPSEEK_LLM, LK__PRE_DEEPSEEK3,
-    LK__PRE_CHAMELEON, LK__PRE_TEKKEN, LK__PRE_COUNT
+    LK__PRE_CHAMELEON, LK__PRE_TEKKEN, LK__PRE_QWEN35, LK__PRE_NEWLINES, LK__PRE_GPT4O, LK__PRE_MINICPM5,
+    LK__PRE_SEED_CODER, LK__PRE_UFAKZEKA, LK__PRE_SPARK25, LK__PRE_LAGUNA, LK__PRE_WHITESPACE, LK__PRE_TINY_AYA,
+    LK__PRE_GRANITE97M, LK__PRE_SUPERBPE, LK__PRE_KIMI_K2, LK__PRE_AFMOE, LK__PRE_YOUTU, LK__PRE_EXAONE_MOE,
+    LK__PRE_JAIS2, LK__PRE_COUNT
 };
 enum {
     LK__RX_END, LK__RX_GPT2, LK__RX_LLAMA3, LK__RX_QWEN2, LK__RX_PUNCT_RUN, LK__RX_PUNCT_RUN_FALCON,
     LK__RX_NUM_RUN, LK__RX_DIGIT3, LK__RX_NUM1, LK__RX_CRLF, LK__RX_SP_LETTERS, LK__RX_SP_PUNCT,
     LK__RX_CJK, LK__RX_PORO, LK__RX_DSL_LETTERS, LK__RX_DSL_PUNCT, LK__RX_TRAIL_WS, LK__RX_NUM3, LK__RX_CJK_KANA,
-    LK__RX_DS3, LK__RX_SENTINEL, LK__RX_IMG, LK__RX_TABSP, LK__RX_PUNCT1, LK__RX_TEKKEN
+    LK__RX_DS3, LK__RX_SENTINEL, LK__RX_IMG, LK__RX_TABSP, LK__RX_PUNCT1, LK__RX_TEKKEN, LK__RX_QWEN35,
+    LK__RX_NEWLINES, LK__RX_GPT4O, LK__RX_MINICPM5, LK__RX_SEED_CODER, LK__RX_UFAKZEKA, LK__RX_SPARK25,
+    LK__RX_NONWS, LK__RX_TINY_AYA, LK__RX_GRANITE97M, LK__RX_KIMI_K2, LK__RX_AFMOE_CJK, LK__RX_YOUTU_CJK, LK__RX_YOUTU,
+    LK__RX_EXAONE_MOE, LK__RX_JAIS2,
+    /* passes that cut a whole segment at once (lk__split_segment) */
+    LK__RX_DIGIT_GROUPS, LK__RX_DIGIT_CUT3
 };
 static const unsigned char lk__pre_passes[LK__PRE_COUNT][6] = {
     /* default: [\p{P}\$\+<=>\^~\|]+ , gpt2 , \p{N}+ , [0-9][0-9][0-9] */
@@ -13136,6 +13144,32 @@ static const unsigned char lk__pre_passes[LK__PRE_COUNT][6] = {
      * [\p{P}!-/:-@\[-`{-~] , gpt2 */
     { LK__RX_SENTINEL, LK__RX_IMG, LK__RX_TABSP, LK__RX_NUM1, LK__RX_PUNCT1, LK__RX_GPT2 },
     { LK__RX_TEKKEN, 0, 0, 0, 0, 0 },
+    { LK__RX_QWEN35, 0, 0, 0, 0, 0 },
+    /* [^\n]+|[\n]+  (gemma4, sarvam-moe: the text is one word per line) */
+    { LK__RX_NEWLINES, 0, 0, 0, 0, 0 },
+    { LK__RX_GPT4O, 0, 0, 0, 0, 0 },
+    /* minicpm5: \p{N}{1,3} , (qwen2 with \p{N}+) */
+    { LK__RX_NUM3, LK__RX_MINICPM5, 0, 0, 0, 0 },
+    { LK__RX_SEED_CODER, 0, 0, 0, 0, 0 },
+    { LK__RX_UFAKZEKA, 0, 0, 0, 0, 0 },
+    /* spark2_5: \p{N}{1,3} , [一-龥぀-ゟ゠-ヿ]+ , (see LK__RX_SPARK25) , \p{N} */
+    { LK__RX_NUM3, LK__RX_CJK_KANA, LK__RX_SPARK25, LK__RX_NUM1, 0, 0 },
+    /* laguna: [^\n]+|[\n]+ , qwen2 */
+    { LK__RX_NEWLINES, LK__RX_QWEN2, 0, 0, 0, 0 },
+    /* whitespace: \S+ */
+    { LK__RX_NONWS, 0, 0, 0, 0, 0 },
+    /* tiny_aya: \d{1,3}(?=(?:\d{3})*\b) (run as llama.cpp's digit grouping) , (see LK__RX_TINY_AYA) */
+    { LK__RX_DIGIT_GROUPS, LK__RX_TINY_AYA, 0, 0, 0, 0 },
+    { LK__RX_GRANITE97M, 0, 0, 0, 0, 0 },
+    /* superbpe: \p{N}+ , (?=(\d{3})+(?!\d)) (zero-width: a cut before each group of three digits) */
+    { LK__RX_NUM_RUN, LK__RX_DIGIT_CUT3, 0, 0, 0, 0 },
+    { LK__RX_KIMI_K2, 0, 0, 0, 0, 0 },
+    /* afmoe: digit grouping , [一-鿿㐀-䶿..가-힯ᄀ-ᇿ]+ , deepseek-v3's last pass */
+    { LK__RX_DIGIT_GROUPS, LK__RX_AFMOE_CJK, LK__RX_DS3, 0, 0, 0 },
+    /* youtu: [가-힣ㄱ-ㆎ]+|[！…“”‘’—：；，、-〿︰-﹏]+|[ㄅ-ㄯ]+|[一-龥぀-ゟ゠-ヿ]+ , (tiny_aya's second with \p{N}) */
+    { LK__RX_YOUTU_CJK, LK__RX_YOUTU, 0, 0, 0, 0 },
+    { LK__RX_EXAONE_MOE, 0, 0, 0, 0, 0 },
+    { LK__RX_JAIS2, 0, 0, 0, 0, 0 },
 };
 /* deepseek-llm's letter class [A-Za-zµÀ-Ö...] as codepoint ranges */
 static const uint32_t lk__dsl_letters[][2] = {
@@ -13171,7 +13205,7 @@ static int lk__dsl_punct(uint32_t cp, int fl) {   /* [!-/:-~！-／：-～‘-�
  * \p{..} patterns: ASCII stays itself, other white space becomes 0x0B,
  * other codepoints become one byte per category (N D1, L D2, P D3, M D4,
  * S D5, anything else D0). \p{X} then matches that byte plus the ASCII
- * members llama.cpp lists (note: ASCII '~' is in neither P nor S). */
+ * members llama.cpp lists (ASCII '~' is in S since llama.cpp 0c1e570). */
 static unsigned char lk__collapse(uint32_t cp, int fl) {
     if (cp < 0x80) return (unsigned char)cp;
     if (fl & LK__UF_WS) return 0x0B;
@@ -13195,7 +13229,7 @@ static int lk__cx_s(int x) { return (x >= 9 && x <= 13) || x == 32; }   /* \s */
 static int lk__cx_rn(int x) { return x == '\r' || x == '\n'; }
 /* [^\s\p{L}\p{N}] */
 static int lk__cx_q(int x) { return x >= 0 && !lk__cx_s(x) && !lk__cx_l(x) && !lk__cx_n(x); }
-static int lk__cx_sym(int x) { return x == 0xD5 || x == '$' || x == '+' || x == '<' || x == '=' || x == '>' || x == '^' || x == '`' || x == '|'; }
+static int lk__cx_sym(int x) { return x == 0xD5 || x == '$' || x == '+' || x == '<' || x == '=' || x == '>' || x == '^' || x == '`' || x == '|' || x == '~'; }
 static int lk__cx_apunct(int x) { return (x >= 0x21 && x <= 0x2F) || (x >= 0x3A && x <= 0x40) || (x >= 0x5B && x <= 0x60) || (x >= 0x7B && x <= 0x7E); }
 static int lk__cx_az(int x) { return (x >= 'A' && x <= 'Z') || (x >= 'a' && x <= 'z'); }
 static int lk__cx_lm(int x) { return lk__cx_l(x) || x == 0xD4; }
@@ -13216,13 +13250,29 @@ static int lk__cx_run(int (*cls)(int), const unsigned char *x, int p, int end) {
     while (p < end && cls(x[p])) p++;
     return p;
 }
-/* tekken: U* W+ (alt 1) or U+ W* (alt 2) from i, U = (?=\p{L})[^a-z], W = (?=\p{L})[^A-Z]; end or -1 */
-static int lk__tekken_letters(const unsigned char *x, int i, int end, int alt) {
-    int u = lk__cx_run(lk__cx_upper, x, i, end), k;
-    if (alt == 2) return u > i ? lk__cx_run(lk__cx_lower, x, u, end) : -1;
+static int lk__cx_upper_m(int x) { return x == 0xD4 || lk__cx_upper(x); }   /* (?=[\p{L}\p{M}])[^a-z] */
+static int lk__cx_lower_m(int x) { return x == 0xD4 || lk__cx_lower(x); }   /* (?=[\p{L}\p{M}])[^A-Z] */
+/* tekken: U* W+ (alt 1) or U+ W* (alt 2) from i, U = (?=\p{L})[^a-z], W = (?=\p{L})[^A-Z]
+ * (lm: [\p{L}\p{M}] in the lookaheads); end or -1 */
+static int lk__tekken_letters(const unsigned char *x, int i, int end, int alt, int lm) {
+    int (*up)(int) = lm ? lk__cx_upper_m : lk__cx_upper, (*lo)(int) = lm ? lk__cx_lower_m : lk__cx_lower;
+    int u = lk__cx_run(up, x, i, end), k;
+    if (alt == 2) return u > i ? lk__cx_run(lo, x, u, end) : -1;
     for (k = u; k >= i; k--)   /* U* backtracks until W+ can start */
-        if (k < end && lk__cx_lower(x[k])) return lk__cx_run(lk__cx_lower, x, k, end);
+        if (k < end && lo(x[k])) return lk__cx_run(lo, x, k, end);
     return -1;
+}
+/* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]) at p: its length or 0 (collapsed) */
+static int lk__cx_contraction(const unsigned char *x, int p, int end) {
+    int a, b;
+    if (p + 1 >= end || x[p] != '\'') return 0;
+    a = x[p + 1];
+    if (a == 's' || a == 'S' || a == 't' || a == 'T' || a == 'm' || a == 'M' || a == 'd' || a == 'D') return 2;
+    if (p + 2 >= end) return 0;
+    b = x[p + 2];
+    if (((a == 'r' || a == 'R' || a == 'v' || a == 'V') && (b == 'e' || b == 'E')) || ((a == 'l' || a == 'L') && (b == 'l' || b == 'L')))
+        return 3;
+    return 0;
 }
 static int lk__poro_neg(uint32_t cp, int fl) {  /* [^(\s|.,!?…。，、।۔،)] on wide text */
     if (fl & LK__UF_WS) return 0;   /* \s, incl. non-ASCII white space (mapped to 0x0B) */
@@ -13307,12 +13357,55 @@ static int lk__rx_llama3(const uint32_t *cp, const unsigned short *fl, int pos, 
     if (nw > 0) return nw;
     return 1;
 }
+/* qwen35: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*
+ * |\s*[\r\n]+|\s+(?!\S)|\s+ as llama.cpp's hand-written splitter runs it (LLAMA3's, marks count as letters) */
+static int lk__rx_qwen35(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
+    const int LM = LK__UF_L | LK__UF_M, WLMN = LK__UF_WS | LK__UF_L | LK__UF_M | LK__UF_N;
+    uint32_t c = cp[pos];
+    int p, f, f2, nw, last = -1;
+    f = LK__F(pos);
+    if (c == '\'' && pos + 1 < end) {
+        uint32_t n1 = lk__ulower_cp(cp[pos + 1]);
+        if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') return 2;
+        if (pos + 2 < end) {
+            uint32_t n2 = lk__ulower_cp(cp[pos + 2]);
+            if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) return 3;
+        }
+    }
+    if (!(c == '\r' || c == '\n' || (f & LK__UF_N)) && ((f & LM) || (LK__F(pos + 1) & LM))) {
+        p = pos + 1;
+        while (LK__F(p) & LM) p++;
+        return p - pos;
+    }
+    if (f & LK__UF_N) return 1;
+    f2 = c == ' ' ? LK__F(pos + 1) : f;
+    if (!(f2 & WLMN) && f) {
+        p = pos + (c == ' ');
+        while (!(LK__F(p) & WLMN) && LK__F(p)) p++;
+        while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
+        return p - pos;
+    }
+    nw = 0;
+    while (LK__F(pos + nw) & LK__UF_WS) {
+        if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
+        nw++;
+    }
+    if (last >= 0) return last - pos;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    if (nw > 0) return nw;
+    return 1;
+}
 #undef LK__F
 /* (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}
- * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text) */
-static int lk__rx_qwen2(const unsigned char *x, int pos, int end) {
+ * | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+   (on the collapsed text)
+ * and its variants (opt): LK__Q_NRUN \p{N}+ for \p{N} (minicpm5), LK__Q_NOCONTR without the
+ * contractions (ufakzeka), LK__Q_NOTRAIL without [\r\n]* after the punctuation run (seed-coder) */
+#define LK__Q_NRUN 1
+#define LK__Q_NOCONTR 2
+#define LK__Q_NOTRAIL 4
+static int lk__rx_qwen2v(const unsigned char *x, int pos, int end, int opt) {
     int x0 = x[pos], p;
-    if (x0 == '\'' && pos + 1 < end) {
+    if (x0 == '\'' && pos + 1 < end && !(opt & LK__Q_NOCONTR)) {
         int n1 = x[pos + 1] | 0x20;   /* ASCII case fold (only letters are compared) */
         if ((n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') && lk__cx_l(x[pos + 1])) return 2;
         if (pos + 2 < end && lk__cx_l(x[pos + 1]) && lk__cx_l(x[pos + 2])) {
@@ -13326,13 +13419,13 @@ static int lk__rx_qwen2(const unsigned char *x, int pos, int end) {
         return p - pos;
     }
     if (lk__cx_l(x0)) { p = pos; while (p < end && lk__cx_l(x[p])) p++; return p - pos; }
-    if (lk__cx_n(x0)) return 1;
+    if (lk__cx_n(x0)) return opt & LK__Q_NRUN ? lk__cx_run(lk__cx_n, x, pos, end) - pos : 1;
     p = -1;
     if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
     else if (lk__cx_q(x0)) p = pos;
     if (p >= 0) {
         while (p < end && lk__cx_q(x[p])) p++;
-        while (p < end && lk__cx_rn(x[p])) p++;
+        if (!(opt & LK__Q_NOTRAIL)) while (p < end && lk__cx_rn(x[p])) p++;
         return p - pos;
     }
     return lk__cx_ws_tail(x, pos, end);
@@ -13352,16 +13445,46 @@ static int lk__rx_deepseek3(const unsigned char *x, int pos, int end) {
     if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_ps, x, p, end), end) - pos;
     return lk__cx_ws_tail(x, pos, end);
 }
+/* spark2_5's third pass: deepseek-v3's with | ?[\p{P}\p{S}]+|[\r\n]|\s+(?!\S)|\s+ as its tail
+ * (no [\r\n]* after the punctuation run, one \r or \n alone)   (collapsed) */
+static int lk__rx_spark25(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p, w;
+    if (lk__cx_apunct(x0) && pos + 1 < end && lk__cx_az(x[pos + 1])) return lk__cx_run(lk__cx_az, x, pos + 1, end) - pos;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_p(x0) && !lk__cx_sym(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1]))
+        return lk__cx_run(lk__cx_lm, x, pos + 1, end) - pos;
+    if (lk__cx_lm(x0)) return lk__cx_run(lk__cx_lm, x, pos, end) - pos;
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_ps(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_ps(x0)) p = pos;
+    if (p >= 0) return lk__cx_run(lk__cx_ps, x, p, end) - pos;
+    if (lk__cx_rn(x0)) return 1;
+    w = lk__cx_run(lk__cx_s, x, pos, end);
+    if (w > pos && w == end) return w - pos;      /* \s+(?!\S) at the end */
+    if (w - pos >= 2) return w - pos - 1;         /* \s+(?!\S) */
+    return w - pos;                               /* \s+ (or 0) */
+}
 /* [^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+
  * |[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*
  * |\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+   (collapsed) */
-static int lk__rx_tekken(const unsigned char *x, int pos, int end) {
-    int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e, p;
+/* and its variants (opt): LK__T_CONTR the letter alternatives end in an optional
+ * (?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?, LK__T_N3 \p{N}{1,3} for \p{N},
+ * LK__T_LM [\p{L}\p{M}] in the lookaheads. gpt-4o: CONTR | N3; granite-embed-multi-97m: all three. */
+#define LK__T_CONTR 1
+#define LK__T_N3 2
+#define LK__T_LM 4
+static int lk__rx_tekkenv(const unsigned char *x, int pos, int end, int topt) {
+    int x0 = x[pos], opt = !lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0), alt, e, p, lm = (topt & LK__T_LM) != 0;
     for (alt = 1; alt <= 2; alt++) {
-        if (opt && pos + 1 < end && (e = lk__tekken_letters(x, pos + 1, end, alt)) > 0) return e - pos;
-        if ((e = lk__tekken_letters(x, pos, end, alt)) > pos) return e - pos;
+        e = -1;
+        if (opt && pos + 1 < end) e = lk__tekken_letters(x, pos + 1, end, alt, lm);
+        if (e <= 0 && (e = lk__tekken_letters(x, pos, end, alt, lm)) <= pos) e = -1;
+        if (e > 0) return e + (topt & LK__T_CONTR ? lk__cx_contraction(x, e, end) : 0) - pos;
     }
-    if (lk__cx_n(x0)) return 1;
+    if (lk__cx_n(x0)) {
+        if (!(topt & LK__T_N3)) return 1;
+        for (p = pos; p < end && p - pos < 3 && lk__cx_n(x[p]); p++) {}
+        return p - pos;
+    }
     p = -1;
     if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
     else if (lk__cx_q(x0)) p = pos;
@@ -13373,6 +13496,166 @@ static int lk__rx_tekken(const unsigned char *x, int pos, int end) {
     return lk__cx_ws_tail(x, pos, end);
 }
 
+/* tiny_aya's second pass (the \p{Lu}.. classes are \p{L} on the collapsed text):
+ * [^\r\n\p{L}\p{N}]?[\p{L}\p{M}]*[\p{L}\p{M}]+(?:'[sS]|..)?|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+[\p{L}\p{M}]*(?:'[sS]|..)?
+ * |\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+ */
+static int lk__rx_tiny_aya(const unsigned char *x, int pos, int end, int n3) {   /* n3 0: \p{N} (youtu) */
+    int x0 = x[pos], e = -1, p;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_lm(x[pos + 1])) e = lk__cx_run(lk__cx_lm, x, pos + 1, end);
+    else if (lk__cx_lm(x0)) e = lk__cx_run(lk__cx_lm, x, pos, end);
+    if (e > 0) return e + lk__cx_contraction(x, e, end) - pos;
+    if (lk__cx_n(x0)) {
+        for (p = pos; p < end && p - pos < (n3 ? 3 : 1) && lk__cx_n(x[p]); p++) {}
+        return p - pos;
+    }
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        p = lk__cx_run(lk__cx_q, x, p, end);
+        while (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* exaone-moe: (?:'[sS]|..)|[^\r\n\p{L}\p{N}]?(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]?
+ * |\s*[\r\n]|\s+(?!\S)|\s+ (collapsed): a letter run goes on over marks and over single spaces before a letter */
+static int lk__rx_exaone_moe(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p = -1;
+    if ((p = lk__cx_contraction(x, pos, end)) > 0) return p;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_l(x0)) p = pos;
+    else p = -1;
+    if (p >= 0) {
+        for (p++; p < end;) {
+            if (lk__cx_l(x[p]) || x[p] == 0xD4) p++;
+            else if (x[p] == ' ' && p + 1 < end && lk__cx_l(x[p + 1])) p += 2;
+            else break;
+        }
+        return p - pos;
+    }
+    if (lk__cx_n(x0)) return 1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) {
+        p = lk__cx_run(lk__cx_q, x, p, end);
+        if (p < end && (lk__cx_rn(x[p]) || x[p] == '/')) p++;
+        return p - pos;
+    }
+    return lk__cx_ws_tail(x, pos, end);
+}
+/* jais-2: llama3's pattern with white space in powers of two:
+ * ..|\s*[\r\n]+|\s{512}(?!\S)|\s{256}(?!\S)|..|\s{4}(?!\S)|\s{1,2}(?!\S)|\s{1}   (collapsed) */
+static int lk__rx_jais2(const unsigned char *x, int pos, int end) {
+    int x0 = x[pos], p, w, k, rn = 0;
+    if ((p = lk__cx_contraction(x, pos, end)) > 0) return p;
+    if (!lk__cx_rn(x0) && !lk__cx_l(x0) && !lk__cx_n(x0) && pos + 1 < end && lk__cx_l(x[pos + 1]))
+        return lk__cx_run(lk__cx_l, x, pos + 1, end) - pos;
+    if (lk__cx_l(x0)) return lk__cx_run(lk__cx_l, x, pos, end) - pos;
+    if (lk__cx_n(x0)) {
+        for (p = pos; p < end && p - pos < 3 && lk__cx_n(x[p]); p++) {}
+        return p - pos;
+    }
+    p = -1;
+    if (x0 == ' ' && pos + 1 < end && lk__cx_q(x[pos + 1])) p = pos + 1;
+    else if (lk__cx_q(x0)) p = pos;
+    if (p >= 0) return lk__cx_run(lk__cx_rn, x, lk__cx_run(lk__cx_q, x, p, end), end) - pos;
+    w = lk__cx_run(lk__cx_s, x, pos, end) - pos;
+    for (k = 0; k < w; k++) rn |= lk__cx_rn(x[pos + k]);
+    if (rn) return lk__cx_ws_tail(x, pos, end);   /* \s*[\r\n]+ */
+    /* \s{k}(?!\S): k white spaces followed by white space or the end */
+    for (k = 512; k >= 4; k /= 2) if (w > k || (w == k && pos + w == end)) return k;
+    if (w > 2 || (w == 2 && pos + w == end)) return 2;
+    return w > 0 ? 1 : 0;
+}
+/* kimi-k2, as llama.cpp's hand-written splitter runs it: [\p{Han}]+ | [^\r\n\p{L}\p{N}]? then letters
+ * other than Han, then (?i:'s|'t|'re|'ve|'m|'ll|'d)? | \p{N}{1,3} | ?[^\s\p{L}\p{N}]+[\r\n]* | llama3's white space */
+static int lk__is_han(uint32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+           (c >= 0x2A700 && c <= 0x2EBEF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+static int lk__rx_kimi_k2(const uint32_t *cp, const unsigned short *fl, int pos, int end) {
+    const int WLN = LK__UF_WS | LK__UF_L | LK__UF_N;
+    uint32_t c = cp[pos];
+    int f = fl[pos], p, nw, last = -1;
+#define LK__KL(i) ((i) < end && (fl[i] & LK__UF_L) && !lk__is_han(cp[i]))   /* a letter, not Han */
+    if (lk__is_han(c)) { for (p = pos + 1; p < end && lk__is_han(cp[p]); p++) {} return p - pos; }
+    if (LK__KL(pos) || (!(c == '\r' || c == '\n' || (f & (LK__UF_L | LK__UF_N))) && LK__KL(pos + 1))) {
+        for (p = pos + 1; LK__KL(p); p++) {}
+        if (p + 1 < end && cp[p] == '\'') {
+            uint32_t n1 = lk__ulower_cp(cp[p + 1]);
+            if (n1 == 's' || n1 == 't' || n1 == 'm' || n1 == 'd') p += 2;
+            else if (p + 2 < end) {
+                uint32_t n2 = lk__ulower_cp(cp[p + 2]);
+                if ((n1 == 'r' && n2 == 'e') || (n1 == 'v' && n2 == 'e') || (n1 == 'l' && n2 == 'l')) p += 3;
+            }
+        }
+        return p - pos;
+    }
+#undef LK__KL
+    if (f & LK__UF_N) { for (p = pos + 1; p < end && p - pos < 3 && (fl[p] & LK__UF_N); p++) {} return p - pos; }
+    p = pos + (c == ' ');
+    if (p < end && !(fl[p] & WLN) && fl[p]) {
+        while (p < end && !(fl[p] & WLN) && fl[p]) p++;
+        while (p < end && (cp[p] == '\r' || cp[p] == '\n')) p++;
+        return p - pos;
+    }
+    for (nw = 0; pos + nw < end && (fl[pos + nw] & LK__UF_WS); nw++)
+        if (cp[pos + nw] == '\r' || cp[pos + nw] == '\n') last = pos + nw + 1;
+    if (last >= 0) return last - pos;
+    if (nw > 1 && pos + nw < end) return nw - 1;
+    return nw > 0 ? nw : 1;
+}
+/* afmoe's [一-鿿㐀-䶿豈-﫿぀-ゟ゠-ヿ･-ﾟ⼀-⿟เ-๿຀-໿ក-៿က-႟ꩠ-ꩿꧠ-꧿가-힯ᄀ-ᇿ] (豈 is U+8C48 in llama.cpp's source) */
+static int lk__afmoe_cjk(uint32_t c) {
+    static const uint32_t r[][2] = {
+        {0x4E00,0x9FFF}, {0x3400,0x4DBF}, {0x8C48,0xFAFF}, {0x3040,0x309F}, {0x30A0,0x30FF}, {0xFF65,0xFF9F}, {0x2F00,0x2FDF},
+        {0xE40,0xE7F}, {0xE80,0xEFF}, {0x1780,0x17FF}, {0x1000,0x109F}, {0xAA60,0xAA7F}, {0xA9E0,0xA9FF}, {0xAC00,0xD7AF},
+        {0x1100,0x11FF}
+    };
+    size_t i;
+    for (i = 0; i < sizeof r / sizeof r[0]; i++) if (c >= r[i][0] && c <= r[i][1]) return 1;
+    return 0;
+}
+/* youtu's first pass: which of [가-힣ㄱ-ㆎ] (1), [！…“”‘’—：；，、-〿︰-﹏] (2), [ㄅ-ㄯ] (3), [一-龥぀-ゟ゠-ヿ] (4) c is in, or 0 */
+static int lk__youtu_class(uint32_t c) {
+    if ((c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3131 && c <= 0x318E)) return 1;
+    if (c == 0xFF01 || c == 0x2026 || c == 0x201C || c == 0x201D || c == 0x2018 || c == 0x2019 || c == 0x2014 ||
+        c == 0xFF1A || c == 0xFF1B || c == 0xFF0C || (c >= 0x3001 && c <= 0x303F) || (c >= 0xFE30 && c <= 0xFE4F)) return 2;
+    if (c >= 0x3105 && c <= 0x312F) return 3;
+    if ((c >= 0x4E00 && c <= 0x9FA5) || (c >= 0x3040 && c <= 0x309F) || (c >= 0x30A0 && c <= 0x30FF)) return 4;
+    return 0;
+}
+/* superbpe's (?=(\d{3})+(?!\d)) on a segment: it matches (empty) where a run of
+ * ASCII digits of 3k characters starts, so the segment is cut there */
+static void lk__split_digit_cut3(const uint32_t *cp, int start, int end, int *o, int *nn) {
+    int pos = start, prev = start;
+    while (pos < end) {
+        int ds = pos, k;
+        if (!(cp[pos] >= '0' && cp[pos] <= '9')) { pos++; continue; }
+        while (pos < end && cp[pos] >= '0' && cp[pos] <= '9') pos++;
+        for (k = ds + (pos - ds) % 3; k < pos; k += 3)
+            if (k > prev) { o[(*nn)++] = k - prev; prev = k; }
+    }
+    if (prev < end) o[(*nn)++] = end - prev;
+}
+/* llama.cpp's digit grouping (afmoe, tiny_aya): each run of \p{N} is cut into
+ * groups of three from the right; the text before a run stays glued to the
+ * run's first group, the text after the last run is one word. Appends the
+ * word lengths of cps [start, end) to o. */
+static void lk__split_digit_groups(const unsigned short *fl, int start, int end, int *o, int *nn) {
+    int pos = start, prev = start;
+    while (pos < end) {
+        int ds = pos, cur;
+        if (!(fl[pos] & LK__UF_N)) { pos++; continue; }
+        while (pos < end && (fl[pos] & LK__UF_N)) pos++;
+        cur = ds + (pos - ds) % 3;
+        if (cur > ds) { o[(*nn)++] = cur - prev; prev = cur; }
+        for (; cur < pos; cur += 3) { o[(*nn)++] = cur + 3 - prev; prev = cur + 3; }
+    }
+    if (prev < end) o[(*nn)++] = end - prev;
+}
+
 /* Length of the match of pass `kind` starting at pos in [pos, end), or 0
  * (arguments as above). */
 static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, const unsigned char *x, int pos, int end) {
@@ -13381,9 +13664,35 @@ static int lk__rx_match(int kind, const uint32_t *cp, const unsigned short *fl, 
     switch (kind) {
     case LK__RX_GPT2: return lk__rx_gpt2(cp, fl, pos, end);
     case LK__RX_LLAMA3: return lk__rx_llama3(cp, fl, pos, end);
-    case LK__RX_QWEN2: return lk__rx_qwen2(x, pos, end);
+    case LK__RX_QWEN2: return lk__rx_qwen2v(x, pos, end, 0);
+    case LK__RX_MINICPM5: return lk__rx_qwen2v(x, pos, end, LK__Q_NRUN);
+    case LK__RX_UFAKZEKA: return lk__rx_qwen2v(x, pos, end, LK__Q_NOCONTR);
+    case LK__RX_SEED_CODER: return lk__rx_qwen2v(x, pos, end, LK__Q_NOTRAIL);
+    case LK__RX_QWEN35: return lk__rx_qwen35(cp, fl, pos, end);
+    case LK__RX_SPARK25: return lk__rx_spark25(x, pos, end);
+    case LK__RX_TINY_AYA: return lk__rx_tiny_aya(x, pos, end, 1);
+    case LK__RX_YOUTU: return lk__rx_tiny_aya(x, pos, end, 0);
+    case LK__RX_EXAONE_MOE: return lk__rx_exaone_moe(x, pos, end);
+    case LK__RX_JAIS2: return lk__rx_jais2(x, pos, end);
+    case LK__RX_KIMI_K2: return lk__rx_kimi_k2(cp, fl, pos, end);
+    case LK__RX_AFMOE_CJK:
+        for (p = pos; p < end && !(fl[p] & LK__UF_WS) && lk__afmoe_cjk(cp[p]); p++) {}
+        return p - pos;
+    case LK__RX_YOUTU_CJK: {
+        int k = (fl[pos] & LK__UF_WS) ? 0 : lk__youtu_class(c);
+        for (p = pos; k && p < end && !(fl[p] & LK__UF_WS) && lk__youtu_class(cp[p]) == k; p++) {}
+        return p - pos;
+    }
+    case LK__RX_GPT4O: return lk__rx_tekkenv(x, pos, end, LK__T_CONTR | LK__T_N3);
+    case LK__RX_GRANITE97M: return lk__rx_tekkenv(x, pos, end, LK__T_CONTR | LK__T_N3 | LK__T_LM);
+    case LK__RX_NEWLINES:   /* [^\n]+|[\n]+ */
+        for (p = pos; p < end && (cp[p] == '\n') == (c == '\n'); p++) {}
+        return p - pos;
+    case LK__RX_NONWS:      /* \S+ */
+        for (p = pos; p < end && !(fl[p] & LK__UF_WS); p++) {}
+        return p - pos;
     case LK__RX_DS3: return lk__rx_deepseek3(x, pos, end);
-    case LK__RX_TEKKEN: return lk__rx_tekken(x, pos, end);
+    case LK__RX_TEKKEN: return lk__rx_tekkenv(x, pos, end, 0);
     case LK__RX_PUNCT_RUN:
     case LK__RX_PUNCT_RUN_FALCON:
         /* [\p{P}\$\+<=>\^~\|]+   (falcon adds `) */
@@ -13487,6 +13796,12 @@ static int lk__pre_split(int pre, const uint32_t *cps, const unsigned short *fl,
         start = 0;
         for (si = 0; si < nsg; si++) {
             int end = start + in[si], pos = start, gap = start;
+            if (kind == LK__RX_DIGIT_GROUPS || kind == LK__RX_DIGIT_CUT3) {   /* the whole segment at once */
+                if (kind == LK__RX_DIGIT_GROUPS) lk__split_digit_groups(fl, start, end, o, &nn);
+                else lk__split_digit_cut3(cps, start, end, o, &nn);
+                start = end;
+                continue;
+            }
             while (pos < end) {
                 int l = lk__rx_match(kind, cps, fl, x, pos, end);
                 if (l > 0) {
@@ -13530,8 +13845,10 @@ struct lk_vocab {
     lk_token bos, eos, eot, eom, unk, sep, pad, mask, nl;
     lk_token fim_pre, fim_suf, fim_mid, fim_pad, fim_rep, fim_sep;
     int add_bos, add_eos, add_space_prefix, ignore_merges, clean_spaces;
+    int pre_flags;                /* LK__PF_* of the pre-tokenizer */
     int max_token_len;
     lk_token spm_byte[256];       /* SPM byte fallback: <0xXX> or the 1-byte token, -1 */
+    lk_token hex_byte[256];       /* the <0xXX> token, -1 (LK__PF_RAW_BYTES byte fallback) */
     lk_token one_byte[256];       /* token whose text is that single byte, -1 */
     unsigned char benc[256][2];   /* GPT-2 byte -> unicode, as UTF-8 */
     unsigned char benc_len[256];
@@ -13654,30 +13971,76 @@ static int lk__str_has(lk_str s, const char *sub) {
 static int lk__tokenize_impl(const lk_vocab *v, const char *text, int text_len, lk_token *tokens, int n_max,
                              int add_special, int parse_special);
 
+/* per-pre-tokenizer flags (lk__pre_names' flags, kept in lk_vocab.pre_flags) */
+#define LK__PF_IGNORE_MERGES 1   /* a word that is a token is that token, unmerged */
+#define LK__PF_ADD_BOS 2         /* add_bos defaults to on */
+#define LK__PF_NO_BOS 4          /* no default BOS id */
+#define LK__PF_RAW_BYTES 8       /* words are raw UTF-8 (no GPT-2 byte mapping); byte fallback by <0xXX> tokens */
+#define LK__PF_ESCAPE_SPACES 16  /* ' ' becomes U+2581 before the split; decoded back in pieces */
+#define LK__PF_GEMMA4 32         /* an all-newline word is its own token if the vocabulary has it; add_bos forced on */
 static const struct { const char *name; int pre; int clean_spaces; int flags; } lk__pre_names[] = {
-    /* name, pre-tokenizer, clean_spaces, flags: 1 ignore_merges, 2 add_bos */
+    /* name, pre-tokenizer, clean_spaces, flags (LK__PF_*): llama.cpp 0c1e570's llama_vocab::impl::load */
     { "default", LK__PRE_DEFAULT, 1, 0 },
     { "llama3", LK__PRE_LLAMA3, 1, 3 }, { "llama-v3", LK__PRE_LLAMA3, 1, 3 },
     { "llama-bpe", LK__PRE_LLAMA3, 1, 3 }, { "falcon3", LK__PRE_LLAMA3, 1, 3 },
+    { "falcon-h1", LK__PRE_LLAMA3, 1, 3 }, { "pixtral", LK__PRE_LLAMA3, 1, 3 }, { "midm-2.0", LK__PRE_LLAMA3, 1, 3 },
+    { "lfm2", LK__PRE_LLAMA3, 1, 3 }, { "jina-v5-nano", LK__PRE_LLAMA3, 1, 3 },
     { "dbrx", LK__PRE_LLAMA3, 1, 0 }, { "smaug-bpe", LK__PRE_LLAMA3, 1, 0 },
-    { "chatglm-bpe", LK__PRE_LLAMA3, 1, 0 },
+    { "chatglm-bpe", LK__PRE_LLAMA3, 1, 4 }, { "glm4", LK__PRE_LLAMA3, 1, 5 }, { "glm5", LK__PRE_LLAMA3, 1, 5 },
+    { "minicpm5", LK__PRE_MINICPM5, 1, 1 },
     { "deepseek-coder", LK__PRE_DEEPSEEK_CODER, 0, 0 },
     { "falcon", LK__PRE_FALCON, 1, 0 },
     { "mpt", LK__PRE_GPT2, 1, 0 }, { "gpt-2", LK__PRE_GPT2, 1, 0 }, { "phi-2", LK__PRE_GPT2, 1, 0 },
     { "jina-es", LK__PRE_GPT2, 1, 0 }, { "jina-de", LK__PRE_GPT2, 1, 0 }, { "gigachat", LK__PRE_GPT2, 1, 0 },
     { "jina-v1-en", LK__PRE_GPT2, 1, 0 }, { "jina-v2-es", LK__PRE_GPT2, 1, 0 }, { "jina-v2-de", LK__PRE_GPT2, 1, 0 },
     { "jina-v2-code", LK__PRE_GPT2, 1, 0 }, { "roberta-bpe", LK__PRE_GPT2, 1, 0 },
+    { "a.x-4.0", LK__PRE_GPT2, 1, 0 }, { "mellum", LK__PRE_GPT2, 1, 0 }, { "modern-bert", LK__PRE_GPT2, 1, 0 },
+    { "exaone4", LK__PRE_GPT2, 1, 0 }, { "trillion", LK__PRE_GPT2, 0, 0 }, { "granite-docling", LK__PRE_GPT2, 0, 0 },
     { "olmo", LK__PRE_GPT2, 1, 0 }, { "jais", LK__PRE_GPT2, 1, 0 },
     { "starcoder", LK__PRE_STARCODER, 1, 0 }, { "refact", LK__PRE_STARCODER, 1, 0 },
     { "command-r", LK__PRE_STARCODER, 0, 0 }, { "smollm", LK__PRE_STARCODER, 0, 0 },
     { "codeshell", LK__PRE_STARCODER, 1, 0 }, { "exaone", LK__PRE_STARCODER, 1, 0 },
-    { "minerva-7b", LK__PRE_STARCODER, 1, 0 },
+    { "minerva-7b", LK__PRE_STARCODER, 1, 0 }, { "mellum2", LK__PRE_STARCODER, 1, 0 },
     { "qwen2", LK__PRE_QWEN2, 0, 0 }, { "deepseek-r1-qwen", LK__PRE_QWEN2, 0, 0 },
+    { "kormo", LK__PRE_QWEN2, 0, 0 }, { "f2llmv2", LK__PRE_QWEN2, 0, 0 }, { "hunyuan", LK__PRE_QWEN2, 0, 0 },
+    { "solar-open", LK__PRE_QWEN2, 0, 0 }, { "grok-2", LK__PRE_QWEN2, 0, 0 },
+    /* bailingmoe's pattern ('(?:[sSdDmMtT]|[lL][lL]|[vV][eE]|[rR][eE]) .. \s*[\r\n]) splits as qwen2's */
+    { "bailingmoe", LK__PRE_QWEN2, 0, 0 }, { "bailingmoe2", LK__PRE_QWEN2, 0, 0 }, { "llada-moe", LK__PRE_QWEN2, 0, 0 },
     { "megrez", LK__PRE_QWEN2, 1, 0 }, { "stablelm2", LK__PRE_QWEN2, 1, 0 },
+    { "qwen35", LK__PRE_QWEN35, 0, 0 },
+    { "seed-coder", LK__PRE_SEED_CODER, 0, 0 }, { "ufakzeka", LK__PRE_UFAKZEKA, 0, 0 }, { "laguna", LK__PRE_LAGUNA, 0, 0 },
     { "poro-chat", LK__PRE_PORO, 0, 0 }, { "bloom", LK__PRE_PORO, 1, 0 }, { "gpt3-finnish", LK__PRE_PORO, 1, 0 },
     { "viking", LK__PRE_VIKING, 0, 0 },
     { "deepseek-llm", LK__PRE_DEEPSEEK_LLM, 0, 0 }, { "deepseek-v3", LK__PRE_DEEPSEEK3, 0, 0 },
+    { "hunyuan-dense", LK__PRE_DEEPSEEK3, 0, 0 }, { "hy_v4", LK__PRE_DEEPSEEK3, 0, 0 }, { "joyai-llm", LK__PRE_DEEPSEEK3, 0, 0 },
+    { "spark2_5", LK__PRE_SPARK25, 0, 0 },
     { "chameleon", LK__PRE_CHAMELEON, 0, 2 }, { "tekken", LK__PRE_TEKKEN, 0, 3 },
+    { "gpt-4o", LK__PRE_GPT4O, 0, 0 }, { "llama4", LK__PRE_GPT4O, 0, 0 }, { "kanana2", LK__PRE_GPT4O, 0, 0 },
+    { "talkie", LK__PRE_GPT4O, 0, 0 }, { "minimax-m2", LK__PRE_GPT4O, 0, 0 },
+    { "granite-embed-multi-97m", LK__PRE_GRANITE97M, 0, 1 },
+    { "tiny_aya", LK__PRE_TINY_AYA, 0, 0 }, { "cohere2moe", LK__PRE_TINY_AYA, 0, 0 },
+    { "gemma4", LK__PRE_NEWLINES, 1, 8 | 16 | 32 }, { "granite-embed-multi-311m", LK__PRE_NEWLINES, 1, 8 | 16 | 32 },
+    { "sarvam-moe", LK__PRE_NEWLINES, 0, 8 | 16 },
+    { "whitespace", LK__PRE_WHITESPACE, 1, 8 },
+    { "superbpe", LK__PRE_SUPERBPE, 0, 0 }, { "kimi-k2", LK__PRE_KIMI_K2, 0, 0 }, { "afmoe", LK__PRE_AFMOE, 0, 0 },
+    { "youtu", LK__PRE_YOUTU, 0, 1 }, { "exaone-moe", LK__PRE_EXAONE_MOE, 1, 0 }, { "jais-2", LK__PRE_JAIS2, 1, 0 },
+};
+
+/* tokenizer.ggml.model: the vocabulary type and llama.cpp's defaults for it
+ * (special ids bos, eos, unk, sep, pad, mask; -1 none). `pre`: the
+ * pre-tokenizer the model implies whatever tokenizer.ggml.pre says, or NULL
+ * (gpt2: tokenizer.ggml.pre, looked up in lk__pre_names). */
+static const struct {
+    const char *name;
+    lk_vocab_type type;
+    lk_token ids[6];
+    int add_space_prefix, clean_spaces, add_bos, add_eos;
+    const char *pre;
+} lk__vocab_models[] = {
+    { "llama", LK_VOCAB_SPM, { 1, 2, 0, -1, -1, -1 }, 1, 0, 1, 0, "" },
+    { "bert", LK_VOCAB_WPM, { 101, -1, 100, 102, 0, 103 }, 0, 1, 1, 0, "" },
+    { "gpt2", LK_VOCAB_BPE, { 11, 11, -1, -1, -1, -1 }, 0, 1, 0, 0, NULL },
+    { "gemma4", LK_VOCAB_BPE, { -1, -1, -1, -1, -1, -1 }, 0, 1, 0, 0, "gemma4" },
 };
 
 static int lk__is_eog_text(const char *t, int n) {
@@ -13706,8 +14069,9 @@ static void lk__eog_add(lk_vocab *v, lk_token id) {
 /* model type and per-model defaults (llama.cpp llama_vocab::impl::load);
  * *pre is tokenizer.ggml.pre ("" when absent) */
 static lk_status lk__vocab_model(lk_vocab *v, const lk_gguf *g, lk_str *pre) {
-    lk_str model;
+    lk_str model, name;
     int have_pre;
+    size_t k, mi;
     if (!lk_gguf_get(g, "tokenizer.ggml.model"))
         return lk_set_error(LK_ERR_NOT_FOUND, "lk_vocab_load: tokenizer.ggml.model is absent");
     if (lk_gguf_get_str(g, "tokenizer.ggml.model", &model) != LK_OK)
@@ -13716,40 +14080,36 @@ static lk_status lk__vocab_model(lk_vocab *v, const lk_gguf *g, lk_str *pre) {
     pre->ptr = ""; pre->len = 0;
     if (have_pre && lk_gguf_get_str(g, "tokenizer.ggml.pre", pre) != LK_OK)
         return lk_set_error(LK_ERR_TYPE, "lk_vocab_load: tokenizer.ggml.pre must be a string");
-    memcpy(v->pre_name, pre->ptr, pre->len < sizeof v->pre_name ? (size_t)pre->len : sizeof v->pre_name - 1);
-    v->eot = v->eom = v->sep = v->pad = v->mask = v->nl = -1;
-    v->fim_pre = v->fim_suf = v->fim_mid = v->fim_pad = v->fim_rep = v->fim_sep = -1;
-    if (lk_str_eq(model, "llama")) {
-        v->type = LK_VOCAB_SPM;
-        v->bos = 1; v->eos = 2; v->unk = 0;
-        v->add_space_prefix = 1; v->clean_spaces = 0; v->add_bos = 1; v->add_eos = 0;
-        v->pre = LK__PRE_DEFAULT;
-    } else if (lk_str_eq(model, "bert")) {
-        v->type = LK_VOCAB_WPM;
-        v->bos = 101; v->eos = -1; v->unk = 100; v->sep = 102; v->pad = 0; v->mask = 103;
-        v->add_space_prefix = 0; v->clean_spaces = 1; v->add_bos = 1; v->add_eos = 0;
-        v->pre = LK__PRE_DEFAULT;
-    } else if (lk_str_eq(model, "gpt2")) {
-        size_t k;
-        v->type = LK_VOCAB_BPE;
-        v->bos = 11; v->eos = 11; v->unk = -1;
-        v->add_space_prefix = 0; v->clean_spaces = 1;
-        v->pre = LK__PRE_DEFAULT;
-        if (have_pre) {
-            for (k = 0; k < sizeof lk__pre_names / sizeof lk__pre_names[0]; k++)
-                if (lk_str_eq(*pre, lk__pre_names[k].name)) break;
-            if (k == sizeof lk__pre_names / sizeof lk__pre_names[0])
-                return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
-                                    (int)(pre->len > 64 ? 64 : pre->len), pre->ptr);
-            v->pre = lk__pre_names[k].pre;
-            v->clean_spaces = lk__pre_names[k].clean_spaces;
-            if (lk__pre_names[k].flags & 1) v->ignore_merges = 1;
-            if (lk__pre_names[k].flags & 2) v->add_bos = 1;
-            if (lk_str_eq(*pre, "chatglm-bpe")) v->bos = -1;
-        }
-    } else {
-        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2 and bert are supported)",
+    for (mi = 0; mi < sizeof lk__vocab_models / sizeof lk__vocab_models[0]; mi++)
+        if (lk_str_eq(model, lk__vocab_models[mi].name)) break;
+    if (mi == sizeof lk__vocab_models / sizeof lk__vocab_models[0])
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported tokenizer.ggml.model '%.*s' (llama, gpt2, gemma4 and bert are supported)",
                             (int)(model.len > 64 ? 64 : model.len), model.ptr);
+    if (lk__vocab_models[mi].pre && lk__vocab_models[mi].pre[0]) {   /* the model names its pre-tokenizer */
+        pre->ptr = lk__vocab_models[mi].pre; pre->len = strlen(pre->ptr); have_pre = 1;
+    }
+    memcpy(v->pre_name, pre->ptr, pre->len < sizeof v->pre_name ? (size_t)pre->len : sizeof v->pre_name - 1);
+    v->eot = v->eom = v->nl = -1;
+    v->fim_pre = v->fim_suf = v->fim_mid = v->fim_pad = v->fim_rep = v->fim_sep = -1;
+    v->type = lk__vocab_models[mi].type;
+    v->bos = lk__vocab_models[mi].ids[0]; v->eos = lk__vocab_models[mi].ids[1]; v->unk = lk__vocab_models[mi].ids[2];
+    v->sep = lk__vocab_models[mi].ids[3]; v->pad = lk__vocab_models[mi].ids[4]; v->mask = lk__vocab_models[mi].ids[5];
+    v->add_space_prefix = lk__vocab_models[mi].add_space_prefix; v->clean_spaces = lk__vocab_models[mi].clean_spaces;
+    v->add_bos = lk__vocab_models[mi].add_bos; v->add_eos = lk__vocab_models[mi].add_eos;
+    v->pre = LK__PRE_DEFAULT;
+    if (v->type == LK_VOCAB_BPE && have_pre) {
+        name = *pre;
+        for (k = 0; k < sizeof lk__pre_names / sizeof lk__pre_names[0]; k++)
+            if (lk_str_eq(name, lk__pre_names[k].name)) break;
+        if (k == sizeof lk__pre_names / sizeof lk__pre_names[0])
+            return lk_set_error(LK_ERR_UNSUPPORTED, "lk_vocab_load: unsupported pre-tokenizer tokenizer.ggml.pre = '%.*s'",
+                                (int)(name.len > 64 ? 64 : name.len), name.ptr);
+        v->pre = lk__pre_names[k].pre;
+        v->clean_spaces = lk__pre_names[k].clean_spaces;
+        v->pre_flags = lk__pre_names[k].flags;
+        if (v->pre_flags & LK__PF_IGNORE_MERGES) v->ignore_merges = 1;
+        if (v->pre_flags & LK__PF_ADD_BOS) v->add_bos = 1;
+        if (v->pre_flags & LK__PF_NO_BOS) v->bos = -1;
     }
     return lk__vocab_bool_kv(g, "tokenizer.ggml.add_space_prefix", &v->add_space_prefix);
 }
@@ -13878,6 +14238,7 @@ static lk_status lk__vocab_special_ids(lk_vocab *v, const lk_gguf *g) {
     for (k = 0; k < sizeof ids / sizeof ids[0]; k++)
         if ((st = lk__vocab_id_kv(g, ids[k].key, n, ids[k].id))) return st;
     if ((st = lk__vocab_bool_kv(g, "tokenizer.ggml.add_bos_token", &v->add_bos))) return st;
+    if (v->pre_flags & LK__PF_GEMMA4) v->add_bos = 1;   /* llama.cpp overrides a false add_bos_token for gemma4 */
     return lk__vocab_bool_kv(g, "tokenizer.ggml.add_eos_token", &v->add_eos);
 }
 
@@ -13977,7 +14338,7 @@ static void lk__vocab_byte_tables(lk_vocab *v) {
         uint32_t mcp;
         buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[b >> 4]; buf[4] = hex[b & 15]; buf[5] = '>';
         v->one_byte[b] = lk_vocab_find(v, (const char *)&c1, 1);
-        v->spm_byte[b] = lk_vocab_find(v, buf, 6);
+        v->spm_byte[b] = v->hex_byte[b] = lk_vocab_find(v, buf, 6);
         if (v->spm_byte[b] < 0) v->spm_byte[b] = v->one_byte[b];
         /* GPT-2 bytes_to_unicode: printable Latin-1 maps to itself, the
          * other 68 bytes to U+0100.. in byte order */
@@ -14288,10 +14649,21 @@ static int lk__decode_cps(lk__tk *t, const char *s, int len, uint32_t **cps, uns
 /* BPE on one raw fragment (unicode_regex_split + llm_tokenizer_bpe_session) */
 static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
     const lk_vocab *v = t->v;
+    const int raw = (v->pre_flags & LK__PF_RAW_BYTES) != 0;
     uint32_t *cps;
     unsigned short *fl;
     unsigned char *x;
     int *seg, *nseg, nsg, m, si, start;
+    if (v->pre_flags & LK__PF_ESCAPE_SPACES) {   /* ' ' -> U+2581 (llama_escape_whitespace) */
+        int i, el = 0;
+        char *e = LK__CAST(char *, lk__tk_buf(t, LK__B_TEXT, 3 * (size_t)len, 1));
+        if (!e) return;
+        for (i = 0; i < len; i++) {
+            if (s[i] == ' ') { e[el++] = '\xe2'; e[el++] = '\x96'; e[el++] = '\x81'; }
+            else e[el++] = s[i];
+        }
+        s = e; len = el;
+    }
     m = lk__decode_cps(t, s, len, &cps, &fl, &x);
     if (m <= 0) return;
     seg = LK__CAST(int *, lk__tk_buf(t, LK__B_SEG0, (size_t)m, sizeof(int)));
@@ -14307,17 +14679,19 @@ static void lk__bpe_fragment(lk__tk *t, const char *s, int len) {
         for (k = start; k < start + seg[si]; k++) {
             unsigned char u[4];
             int ul = lk__utf8_put(cps[k], u), j;
+            if (raw) { memcpy(w + wl, u, (size_t)ul); wl += ul; continue; }
             for (j = 0; j < ul; j++) {
                 memcpy(w + wl, v->benc[u[j]], v->benc_len[u[j]]);
                 wl += v->benc_len[u[j]];
             }
         }
         start += seg[si];
-        if (v->ignore_merges) {
+        for (k = 0; k < wl && w[k] == '\n'; k++) {}
+        if (v->ignore_merges || ((v->pre_flags & LK__PF_GEMMA4) && k == wl)) {
             lk_token id = lk_vocab_find(v, w, wl);
             if (id >= 0) { lk__tk_emit(t, id); continue; }
         }
-        if (lk__tk_emit_merged(t, w, wl, 1, v->one_byte, -1) <= 0) return;
+        if (lk__tk_emit_merged(t, w, wl, 1, raw ? v->hex_byte : v->one_byte, -1) <= 0) return;
     }
 }
 
@@ -14481,7 +14855,7 @@ static void lk__piece(const lk_vocab *v, lk_token token, int special, lk__pw *w)
         lk__pw_put(w, t->text, t->len);
         return;
     }
-    if (v->type == LK_VOCAB_BPE) {
+    if (v->type == LK_VOCAB_BPE && !(v->pre_flags & LK__PF_ESCAPE_SPACES) && !((attr & LK_TOKEN_ATTR_BYTE) && (v->pre_flags & LK__PF_RAW_BYTES))) {
         size_t off = 0;
         if (!(attr & LK_TOKEN_ATTR_NORMAL)) return;
         while (off < (size_t)t->len) {
@@ -14509,7 +14883,7 @@ static void lk__piece(const lk_vocab *v, lk_token token, int special, lk__pw *w)
         }
         return;
     }
-    if ((attr & LK_TOKEN_ATTR_BYTE) && v->type == LK_VOCAB_SPM) {
+    if ((attr & LK_TOKEN_ATTR_BYTE) && (v->type == LK_VOCAB_SPM || (v->pre_flags & LK__PF_RAW_BYTES))) {
         /* "<0xXX>": strtol of the two characters after "<0x" */
         int val = 0, k;
         for (k = 3; k < 5 && k < t->len; k++) {

@@ -219,6 +219,16 @@ tokenize)
   [ -f "$S/stories260K-F32.gguf" ] || { echo "fixtures absent"; exit 77; }
   out=$($B/tokenize -m "$S/stories260K-F32.gguf" -p "Once upon a time, there was a little girl named Lily. She loved to play")
   [ "$(echo $out)" = "1 403 407 261 378 432 383 286 261 376 298 315 421 395 317 426 338 401 396 267 337" ] || { echo "got: $out"; exit 1; } ;;
+tokenize-vectors)
+  # llama.cpp 0c1e570's own tokenizer vectors, every vocabulary of its tree (tools/llamacpp.sh --tree)
+  T=${LLMKIT_CACHE:-$HOME/.cache/llmkit}/llama.cpp-0c1e570/models
+  ls "$T"/ggml-vocab-*.gguf.inp > /dev/null 2>&1 || { echo "$T absent (tools/llamacpp.sh --tree)"; exit 77; }
+  n=0; bad=0
+  for f in "$T"/ggml-vocab-*.gguf.inp; do
+    out=$($B/tokenize -m "${f%.inp}" --vectors 2>&1) || { echo "$(basename "${f%.inp}"):"; printf '%s\n' "$out" | tail -8; bad=1; }
+    echo "$(basename "${f%.inp}"): $(printf '%s\n' "$out" | tail -1)"; n=$((n+1))
+  done
+  [ $bad = 0 ] && [ $n -ge 15 ] ;;
 build-alone)
   # every tool and example builds by itself with the plainest command line,
   # cc -O2 -I. FILE -lm, without a warning; and is warning-free as strict C99

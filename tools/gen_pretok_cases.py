@@ -4,7 +4,7 @@
     python3 tools/gen_pretok_cases.py > tests/data/pretok_cases.txt
 
 For each pre-tokenizer, random strings over an alphabet of interesting
-codepoints are split the way llama.cpp (c392e5094) splits them, computed
+codepoints are split the way llama.cpp (c392e5094; \\p{S} as in 0c1e570) splits them, computed
 independently of llmkit with Python's regex engine:
   * patterns with \\p{..} run on llama.cpp's "collapsed" text (ASCII kept,
     other white space -> 0x0B, other codepoints -> one byte per category,
@@ -29,7 +29,7 @@ S = "\t\n\x0b\x0c\r "
 CN = "\xd10-9"
 CL = "\xd2A-Za-z"
 CP = "\xd3!-#%-*,-/:-;?-@\\[-\\]_\\{\\}"
-CS = "\xd5\\$\\+<->\\^`\\|"
+CS = "\xd5\\$\\+<->\\^`\\|~"   # llama.cpp 0c1e570 lists ~ in \p{S}
 # deepseek-llm's letter class, as written in llama.cpp's pattern
 DSL = "A-Za-zµÀ-ÖØ-öø-ƺƼ-ƿǄ-ʓʕ-ʯͰ-ͳͶͷͻ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-ՖႠ-ჅᎠ-Ᏽᏸ-ᏽᲐ-ᲺᲽ-Ჿᴀ-ᴫᵫ-ᵷᵹ-ᶚḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼℂℇℊ-ℓℕℙ-ℝℤΩℨK-ℭℯ-ℴℹℼ-ℿⅅ-ⅉⅎↃↄⰀ-ⱻⱾ-ⳤⳫ-ⳮⳲⳳꙀ-ꙭꚀ-ꚛꜢ-ꝯꝱ-ꞇꞋ-ꞎꭰ-ꮿﬀ-ﬆﬓ-ﬗＡ-Ｚａ-ｚ𐐀-𐑏𐒰-𐓓𐓘-𐓻𐲀-𐲲𐳀-𐳲𑢠-𑣟𞤀-𞥃"
 
