@@ -251,6 +251,20 @@ static const gen_tensor smollm3_layer[] = {
     { "ffn_down.weight", 256, 256, 0 } };
 static const gen_tensor smollm3_glob[] = {
     { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+/* gpt-oss: attention sinks, q/k/v/o biases, window 16 on even layers, YaRN,
+ * 4 experts top-2 with router and expert biases, clamped SwiGLU */
+static const gen_tensor gpt_oss_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_k.weight", 256, 64, 0 },
+    { "attn_k.bias", 64, 0, 0 }, { "attn_v.weight", 256, 64, 0 }, { "attn_v.bias", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "attn_output.bias", 256, 0, 0 }, { "attn_sinks.weight", 8, 0, 0 }, { "post_attention_norm.weight", 256, 0, 0 },
+    { "ffn_gate_inp.weight", 256, 4, 0 }, { "ffn_gate_inp.bias", 4, 0, 0 }, { "ffn_gate_exps.weight", 256, 128, 4 },
+    { "ffn_gate_exps.bias", 128, 4, 0 }, { "ffn_up_exps.weight", 256, 128, 4 }, { "ffn_up_exps.bias", 128, 4, 0 },
+    { "ffn_down_exps.weight", 128, 256, 4 }, { "ffn_down_exps.bias", 256, 4, 0 } };
+static const gen_tensor gpt_oss_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key gpt_oss_keys[] = {
+    { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 128, NULL, 0 }, { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -265,6 +279,7 @@ static const gen_arch gen_archs[] = {
     { "llama-moe-opt", "llama", 27, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_moe_opt_layer, 14, llama_moe_opt_glob, 3, 4, 2, 0, llama_moe_opt_keys, 1, 1 },
     { "qwen3moe-opt", "qwen3moe", 28, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3moe_opt_layer, 15, qwen3moe_opt_glob, 3, 8, 2, 256, qwen3moe_opt_keys, 1, 1 },
     { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
+    { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -291,8 +306,11 @@ static void gen_values(const char *name, uint64_t seed, float *out, size_t n, in
 static int gen_unit(const char *name, size_t nl) {
     return (nl >= 11 && !strcmp(name + nl - 11, "norm.weight")) || (nl >= 6 && !strcmp(name + nl - 6, ".scale")) ||
            (nl >= 12 && !strcmp(name + nl - 12, ".input_scale")) ||
-           !strcmp(name, "rope_freqs.weight");
+           !strcmp(name, "rope_freqs.weight") || !strcmp(name, "attn_sinks.weight");
 }
+/* drawn as v: routers (and their biases); as v * 16: gpt-oss's gate/up expert biases */
+static int gen_router(const char *name) { return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias"); }
+static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
 static uint64_t ref_hash(const char *label, const char *name) {
     FILE *f = fopen("tests/data/arch/hashes.txt", "r");
@@ -360,7 +378,8 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             if (il < 0) snprintf(name, sizeof name, "%s", ts[k].name);
             else snprintf(name, sizeof name, "blk.%d.%s", il, ts[k].name);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), !strcmp(ts[k].name, "ffn_gate_inp.weight"));
+            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), gen_router(ts[k].name) || gen_wide(ts[k].name));
+            if (gen_wide(ts[k].name)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
