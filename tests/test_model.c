@@ -139,7 +139,8 @@ typedef struct gen_arch {
     const gen_tensor *glob; int n_glob;
     int X, K, Fe;   /* experts, experts per token, expert FFN width (0: the key is absent) */
     const gen_key *keys; int n_keys;   /* more keys */
-    int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's */
+    int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's
+                     * (3: also check_gen_paths, for the attention sinks) */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -279,7 +280,7 @@ static const gen_arch gen_archs[] = {
     { "llama-moe-opt", "llama", 27, GE, 2, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, llama_moe_opt_layer, 14, llama_moe_opt_glob, 3, 4, 2, 0, llama_moe_opt_keys, 1, 1 },
     { "qwen3moe-opt", "qwen3moe", 28, GE, 2, 8, 2, 64, 768, 0, 1e-06f, 1000000.0f, qwen3moe_opt_layer, 15, qwen3moe_opt_glob, 3, 8, 2, 256, qwen3moe_opt_keys, 1, 1 },
     { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
-    { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 1 },
+    { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -458,6 +459,89 @@ static void check_greedy(const gen_arch *a, const unsigned char *f32, size_t len
     CHECK(same == 32, "greedy text differs from llama.cpp's at token %d", same);
     lk_t_end();
 }
+/* The attention sinks on every attention path: two sequences interleaved in
+ * lk_decode_batch (paged KV, pages of 8 rows, past the window of 16) against
+ * each sequence alone, and one-token decoding with split-KV (attn_split 2)
+ * and with tiles (attn_tile 8) against the plain path; same argmax, max|d| <=
+ * 1e-5 M (paged) or 5e-3 M (split and tiles: their merges round otherwise,
+ * up to 3e-4 M on smollm3 and llama-moe-opt, 8e-4 M here without sinks). The
+ * sinks are applied after the attention from its log-sum-exp
+ * (lk__attn_sinks); a path that lost them is off by 1e-2 M and more. */
+static float *gen_run(const unsigned char *buf, size_t len, lk_context_params cp, const lk_token *const *toks, const int *n, int ns, int V) {
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    float *out = (float *)calloc((size_t)2 * 40 * V, sizeof(float));
+    int s, k, id[2];
+    if (!out || lk_model_load_memory(buf, len, NULL, &m) || lk_context_new(m, &cp, &c)) goto fail;
+    if (cp.n_seq_max > 0) {   /* chunks of 5: seq 0's, then seq 1's, interleaved token by token in one batch */
+        int fed = 0;
+        for (s = 0; s < ns; s++) if (lk_seq_add(c, &id[s])) goto fail;
+        while (fed < n[0]) {
+            lk_token bt[10]; int bs[10], bi = 0, at[2] = { -1, -1 };
+            lk_batch b;
+            for (k = 0; k < 5 && fed + k < n[0]; k++)
+                for (s = 0; s < ns; s++) { bt[bi] = toks[s][fed + k]; bs[bi] = id[s]; at[s] = bi; bi++; }
+            memset(&b, 0, sizeof b);
+            b.n = bi; b.token = bt; b.seq = bs;
+            if (lk_decode_batch(c, &b)) goto fail;
+            fed += k;
+            for (s = 0; s < ns; s++) memcpy(out + ((size_t)s * 40 + fed - 1) * V, lk_logits(c, at[s]), sizeof(float) * V);
+        }
+    } else
+        for (k = 0; k < n[0]; k++) {   /* one token at a time */
+            if (lk_decode(c, &toks[0][k], 1)) goto fail;
+            memcpy(out + (size_t)k * V, lk_logits(c, -1), sizeof(float) * V);
+        }
+    lk_context_free(c);
+    lk_model_free(m);
+    return out;
+fail:
+    printf("  run: %s\n", lk_last_error());
+    lk_context_free(c);
+    lk_model_free(m);
+    free(out);
+    return NULL;
+}
+static void check_gen_paths(const gen_arch *a, const unsigned char *f32, size_t len) {
+    const int V = 512, N = 30;
+    lk_token s1[40];
+    const lk_token *toks[2];
+    int n[2], k, s, r, bad = 0;
+    char name[128];
+    double worst[3] = { 0.0, 0.0, 0.0 };
+    static const double tol[3] = { 1e-5, 5e-3, 5e-3 };
+    lk_context_params cp = lk_context_default_params();
+    snprintf(name, sizeof name, "attention paths %s-F32 (generated): paged sequences, split, tiles = plain", a->label);
+    lk_t_begin(name);
+    for (k = 0; k < N; k++) s1[k] = seq[(k * 7 + 3) % nseq];
+    toks[0] = seq; toks[1] = s1; n[0] = n[1] = N;
+    cp.n_ctx = 128; cp.n_batch = 24; cp.n_threads = 2;
+    for (r = 0; r < 3; r++) {
+        lk_context_params pc = cp, one = cp;
+        float *got, *ref[2] = { NULL, NULL };
+        if (r == 0) { pc.n_seq_max = 2; pc.kv_page = 8; }
+        if (r == 1) pc.attn_split = 2;
+        if (r == 2) pc.attn_tile = 8;
+        got = gen_run(f32, len, pc, toks, n, r == 0 ? 2 : 1, V);
+        for (s = 0; s < (r == 0 ? 2 : 1); s++) ref[s] = gen_run(f32, len, one, toks + s, n, 1, V);
+        CHECK(got && ref[0] && (r || ref[1]), "could not run");
+        for (s = 0; got && ref[0] && (r || ref[1]) && s < (r == 0 ? 2 : 1); s++)
+            for (k = 0; k < N; k++) {
+                const float *g = got + ((size_t)s * 40 + k) * V, *w = ref[s] + (size_t)k * V;
+                double d, mx = 1.0;
+                int i;
+                if (r == 0 && k % 5 != 4 && k != N - 1) continue;   /* the batches keep each chunk's last logits */
+                for (i = 0; i < V; i++) if (fabs(w[i]) > mx) mx = fabs(w[i]);
+                d = lk_t_maxdiff(g, w, (size_t)V) / mx;
+                if (d > worst[r]) worst[r] = d;
+                bad += d > tol[r] || lk_t_argmax(g, V) != lk_t_argmax(w, V);
+            }
+        free(got); free(ref[0]); free(ref[1]);
+    }
+    printf("  %-28s max|d| / M: paged %.2e, split %.2e, tiles %.2e\n", a->label, worst[0], worst[1], worst[2]);
+    CHECK(bad == 0, "%d positions differ by more than 1e-5 M (paged) or 5e-3 M (split, tiles), or in their argmax", bad);
+    lk_t_end();
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M };
@@ -513,6 +597,7 @@ static void check_generated(const gen_arch *a) {
         lk_t_end();
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
+    if (f32 && a->opt == 3) check_gen_paths(a, f32, f32_len);
     free(ref32); free(f32);
 }
 
