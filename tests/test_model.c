@@ -542,6 +542,76 @@ static void check_gen_paths(const gen_arch *a, const unsigned char *f32, size_t 
     CHECK(bad == 0, "%d positions differ by more than 1e-5 M (paged) or 5e-3 M (split, tiles), or in their argmax", bad);
     lk_t_end();
 }
+/* A copy of an in-memory GGUF without key drop_key and tensor drop_t, and
+ * with an extra f32 tensor add_t [n] (each NULL: none) */
+static unsigned char *gen_variant(const unsigned char *in, size_t in_len, const char *drop_key, const char *drop_t, const char *add_t, int64_t n,
+                                  size_t *len) {
+    lk_gguf *g = NULL;
+    lk_gguf_writer *w = NULL;
+    unsigned char *buf = NULL;
+    float *extra = add_t ? (float *)calloc((size_t)n, sizeof(float)) : NULL;
+    char nm[160];
+    uint64_t i;
+    if (lk_gguf_read_memory(in, in_len, NULL, &g) || lk_gguf_writer_new(NULL, &w)) goto done;
+    for (i = 0; i < g->n_kv; i++) {
+        snprintf(nm, sizeof nm, "%.*s", (int)g->kv[i].key.len, g->kv[i].key.ptr);
+        if (!drop_key || strcmp(nm, drop_key)) lk_gguf_writer_add_value(w, nm, &g->kv[i].value);
+    }
+    for (i = 0; i < g->n_tensors; i++) {
+        const lk_gguf_tensor *t = &g->tensors[i];
+        snprintf(nm, sizeof nm, "%.*s", (int)t->name.len, t->name.ptr);
+        if (!drop_t || strcmp(nm, drop_t)) lk_gguf_writer_add_tensor(w, nm, t->type, t->n_dims, t->ne, t->data, 1);
+    }
+    if (add_t) lk_gguf_writer_add_tensor(w, add_t, LK_TYPE_F32, 1, &n, extra, 1);
+    *len = (size_t)lk_gguf_writer_size(w);
+    buf = (unsigned char *)malloc(*len);
+    if (buf && lk_gguf_writer_write_memory(w, buf, *len)) { free(buf); buf = NULL; }
+done:
+    lk_gguf_writer_free(w);
+    lk_gguf_free(g);
+    free(extra);
+    return buf;
+}
+/* gpt-oss's required keys and tensors, as llama.cpp's loader requires them,
+ * and a tensor its graph does not read: each refused with a message naming it */
+static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
+    static const struct { const char *key, *drop, *add; int64_t n; const char *says; } v[] = {
+        { "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window" },
+        { "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length" },
+        { "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count" },
+        { NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight" },
+        { NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias" },
+        { NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias" },
+        { NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight" },
+        { NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale" },
+        { NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
+    };
+    char name[128];
+    size_t k;
+    snprintf(name, sizeof name, "refusals %s-F32 (generated): required keys and tensors, unused tensors named", a->label);
+    lk_t_begin(name);
+    for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+        size_t vl = 0;
+        unsigned char *b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
+        lk_model *m = NULL;
+        lk_status st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
+        CHECK(b && st == LK_ERR_FORMAT && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
+              v[k].drop ? v[k].drop : "", v[k].add ? v[k].add : "", (int)st, lk_last_error());
+        lk_model_free(m);
+        free(b);
+    }
+    {   /* the sinks are softmax terms: another attention score is refused by name */
+        lk_model *m = NULL;
+        lk_context *c = NULL;
+        lk_context_params cp = lk_context_default_params();
+        cp.n_ctx = 64; cp.attn_score = LK_ATTN_LSSA;
+        CHECK(!lk_model_load_memory(f32, len, NULL, &m) && lk_context_new(m, &cp, &c) == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "attention sinks"),
+              "attn_score LSSA with sinks: '%s'", lk_last_error());
+        lk_context_free(c);
+        lk_model_free(m);
+    }
+    lk_t_end();
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M };
@@ -597,7 +667,7 @@ static void check_generated(const gen_arch *a) {
         lk_t_end();
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
-    if (f32 && a->opt == 3) check_gen_paths(a, f32, f32_len);
+    if (f32 && a->opt == 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
     free(ref32); free(f32);
 }
 
