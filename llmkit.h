@@ -1583,7 +1583,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1605,7 +1605,8 @@ typedef struct lk_hparams {
     /* mixture of experts (n_expert > 0: every layer's FFN is one) */
     int n_expert, n_expert_used;  /* expert_count, expert_used_count           */
     int n_ff_exp;                 /* expert_feed_forward_length (= n_ff)       */
-    int expert_gating;            /* 1 softmax, 2 sigmoid (expert_gating_func) */
+    int expert_gating;            /* 1 softmax, 2 sigmoid (expert_gating_func); 3 the
+                                   * k best logits, then the softmax of those k (gpt-oss) */
     int expert_weights_norm;      /* the k weights divided by their sum        */
     float expert_weights_scale;   /* then multiplied by this (0 = 1)           */
     /* attention temperature (mistral3's attention.temperature_scale): q after
@@ -11025,6 +11026,8 @@ typedef struct lk__attn_job {
     const int32_t *slot;            /* [T] sequences: token t's slot (NULL: slot0 + t) */
     const int32_t *const *trows;    /* [T] sequences: the rows token t sees, in order */
     const int *tn;                  /* [T] how many (its own included)             */
+    float *lse;                     /* [T, H] or NULL: each query head's log-sum-exp, for
+                                     * the attention sinks (lk__attn_sinks)        */
     lk_attn_params ap;
     void (*select)(struct lk__attn_job *a, int task, int t, int h, lk_kv_view *kv);   /* set by lk__kv_attend */
 } lk__attn_job;
@@ -11112,6 +11115,7 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
                     ap.qseg = qseg[b];
                     lk_attn(&ap, qs[b], qpos[b], &kb, h / gqa, outs[b], &lses[b], s);
                 }
+            if (a->lse) for (b = 0; b < nq; b++) a->lse[(size_t)(t0 + b) * H + h] = lses[b];
         }
         return;
     }
@@ -11124,11 +11128,12 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
         ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot ? a->slot[t] : a->slot0 + t;
         if (a->select) a->select(a, task, t, h, &kv);
         else if (ap.tree_parent) lk__tree_rows(a, task, t, &kv);
-        if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, &lse, s, a->attn_tile);
+        if (a->attn_tile > 0) lk_attn_tiled(&ap, q, a->pos[t], &kv, h / gqa, out, a->lse ? a->lse + w : &lse, s, a->attn_tile);
         else if (d == 8 && gqa % 2 == 0 && h % 2 == 0 && w + 1 < hi && !a->select) {   /* heads h, h + 1 share their KV head */
-            lk__attn_pair8(&ap, q, q + d, a->pos[t], &kv, h / gqa, out, out + d, NULL, NULL, s, s + kp->n_ctx);
+            lk__attn_pair8(&ap, q, q + d, a->pos[t], &kv, h / gqa, out, out + d, a->lse ? a->lse + w : NULL, a->lse ? a->lse + w + 1 : NULL,
+                           s, s + kp->n_ctx);
             w++;
-        } else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, NULL, s);   /* no merge: no lse */
+        } else lk_attn(&ap, q, a->pos[t], &kv, h / gqa, out, a->lse ? a->lse + w : NULL, s);   /* no merge: no lse (but the sinks') */
     }
 }
 static void lk__attend_rows(lk__attn_job *a) {
@@ -11146,6 +11151,7 @@ static void lk__attend_rows(lk__attn_job *a) {
             ap.qseg = a->seg ? a->seg[0] : 0; ap.qrow = a->slot ? a->slot[0] : a->slot0;
             lk_attn_split(&ap, a->q + (size_t)h * d, a->pos[0], &kv, h / (H / kp->n_head_kv), a->att + (size_t)h * d, &lse, kp->split_scr,
                           a->attn_split, a->th);
+            if (a->lse) a->lse[h] = lse;
         }
         return;
     }
@@ -11321,6 +11327,7 @@ static void lk__h2o_fn(void *arg, int g, int n_tasks) {
         lk_kv_view kv = lk_kv_cache_view(a->kv, a->il, d, slot + 1);
         kv.idx = kept; kv.n_idx = *nk;
         lk_attn(&ap, q, a->pos[t], &kv, g, a->att + ((size_t)t * H + h) * d, &lse, s);
+        if (a->lse) a->lse[(size_t)t * H + h] = lse;
         lk__attn_logits(&ap, q, a->pos[t], &kv, g, z, tmp);
         if (pp->policy == LK_KV_KEYFORMER) {
             /* softmax((z + G) / tau), tau from tau_init to tau_end over the context */
@@ -11356,6 +11363,7 @@ static void lk__ts_fn(void *arg, int h, int n_tasks) {
     ap.qseg = a->seg ? a->seg[t] : 0; ap.qrow = a->slot0 + t;
     kv.idx = kp->ts_sel + (size_t)a->il * kp->n_ctx; kv.n_idx = kp->ts_n[a->il];
     lk_attn(&ap, a->q + ((size_t)t * H + h) * d, a->pos[t], &kv, h / gqa, a->att + ((size_t)t * H + h) * d, &lse, lk__task_f(kp, h));
+    if (a->lse) a->lse[(size_t)t * H + h] = lse;
 }
 
 /* the selection for token a->t of layer il: n_sink first rows, `recent`
@@ -15583,7 +15591,9 @@ typedef enum lk__ffn_kind {
     LK__FFN_SWIGLU,         /* down(silu(gate x) * up x)                           */
     LK__FFN_SWIGLU_FUSED,   /* up holds rows [gate | up] (phi3)                    */
     LK__FFN_GEGLU,          /* down(gelu(gate x) * up x)                           */
-    LK__FFN_GELU            /* down(gelu(up x + b_up)) + b_down                    */
+    LK__FFN_GELU,           /* down(gelu(up x + b_up)) + b_down                    */
+    LK__FFN_SWIGLU_OAI      /* experts only: down(g sigmoid(1.702 g) * (u + 1)),
+                             * g = min(gate x, 7), u = clamp(up x, -7, 7) (gpt-oss) */
 } lk__ffn_kind;
 /* The optional tensors a row's graph reads, as llama.cpp's loader creates
  * them for the architecture and its graph uses them. A tensor of the file
@@ -15598,7 +15608,12 @@ enum {
     LK__T_FFN_S  = 1 << 4,   /* ffn_gate/up/down(_exps).scale: the FFN weights' scales */
     LK__T_OUT_B  = 1 << 5,   /* output.bias when present                              */
     LK__T_FREQS  = 1 << 6,   /* rope_freqs.weight when present                        */
-    LK__T_UNTIED = 1 << 7    /* output.weight when present (else the head is token_embd) */
+    LK__T_UNTIED = 1 << 7,   /* output.weight when present (else the head is token_embd) */
+    LK__T_SINKS  = 1 << 8,   /* attn_sinks.weight [n_head], required: a learned logit per head
+                              * in every softmax's denominator, with no value (gpt-oss) */
+    LK__T_EXP_B  = 1 << 9,   /* ffn_gate_inp.bias [X] and ffn_gate/up_exps.bias [Fe, X],
+                              * ffn_down_exps.bias [E, X], required (gpt-oss)   */
+    LK__T_PAN    = 1 << 10   /* the FFN's input norm is named post_attention_norm (gpt-oss) */
 };
 /* Every row: the attention weights' scales (attn_q/k/v/qkv/output.scale,
  * [1]) multiply the product before the bias, y = (W x) s + b; the FFN's,
@@ -15613,7 +15628,7 @@ typedef struct lk__arch_info {
     unsigned char layernorm;    /* LayerNorm with bias; else RMSNorm                 */
     unsigned char fused_qkv;    /* attn_qkv (rows [Q | K | V]) required; else the file holds
                                  * attn_qkv or attn_q, attn_k, attn_v                */
-    unsigned char opt;          /* LK__T_*: the optional tensors its graph uses      */
+    unsigned short opt;         /* LK__T_*: the optional tensors its graph uses      */
     unsigned char ffn;          /* lk__ffn_kind                                      */
     unsigned char post_norms;   /* RMSNorm of the attention and FFN outputs          */
     unsigned char swa;          /* window layers (when the file sets a window): 0 all, 1
@@ -15622,12 +15637,14 @@ typedef struct lk__arch_info {
     unsigned char embd_scale;   /* x = token_embd * sqrt(n_embd)                      */
     unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
-    unsigned char ffe_key;      /* experts sized by expert_feed_forward_length (0 or absent:
-                                 * n_ff / n_expert_used); else by feed_forward_length */
+    unsigned char ffe_key;      /* experts: the row of lk__moe_kinds (0 llama, 1 qwen3moe,
+                                 * 2 gpt-oss)                                        */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
-    float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's) */
-    int window;                 /* attention.sliding_window when the key is absent   */
+    float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's, not
+                                 * read; < 0: read, default rope.freq_base, and scaled as
+                                 * the other layers, as gpt-oss)                     */
+    int window;                 /* attention.sliding_window when the key is absent (-1: required) */
     int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
     unsigned char keys;         /* LK__K_*: the keys only its graph reads            */
 } lk__arch_info;
@@ -15655,6 +15672,22 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0 },
     { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP },
     { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_NEXTN },
+    { "gpt-oss", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_UNTIED | LK__T_SINKS | LK__T_EXP_B | LK__T_PAN,
+                                                                                LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0 },
+};
+/* How a row's experts are sized and routed (its ffe_key column), as
+ * llama.cpp's graph for it does. need: expert_count required (and > 0);
+ * ffe: 0 experts as wide as feed_forward_length, 1 expert_feed_forward_length
+ * (0 or absent: n_ff / n_expert_used), 2 expert_feed_forward_length required;
+ * gating, norm: lk_hparams' expert_gating and expert_weights_norm. The files'
+ * expert_gating_func, expert_weights_norm and expert_weights_scale keys are
+ * not read: none of these graphs reads them. */
+typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm; } lk__moe_kind;
+static const lk__moe_kind lk__moe_kinds[] = {
+    /* need ffe gating norm */
+    { 0, 0, 1, 1 },   /* llama (Mixtral): softmax, top k, normalised */
+    { 1, 1, 1, 1 },   /* qwen3moe                                    */
+    { 1, 2, 3, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15678,6 +15711,10 @@ typedef struct lk__layer {
     lk_tensor gate_inp;                    /* MoE router [E, n_expert]              */
     lk_tensor gate_exps, up_exps;          /* MoE [E, Fe, n_expert] (Fe = n_ff_exp) */
     lk_tensor down_exps;                   /* MoE [Fe, E, n_expert]                 */
+    lk_tensor b_gate_inp;                  /* router bias [n_expert] (LK__T_EXP_B)  */
+    lk_tensor b_gate_exps, b_up_exps;      /* [Fe, n_expert]: expert e's bias is row e */
+    lk_tensor b_down_exps;                 /* [E, n_expert]                         */
+    lk_tensor sinks;                       /* attn_sinks [n_head] (LK__T_SINKS)     */
     lk_tensor post_ffw_norm;               /* [E]                                   */
     int window;                            /* sliding window of this layer, 0 = none */
     const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
@@ -15857,6 +15894,9 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
         if ((st = lk__hp_float(g, arch, "rope.freq_base_swa", ai->rope_base_swa, &hp->rope_swa.freq_base))) return st;
         if (!(hp->rope_swa.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base_swa must be > 1");
         hp->rope_swa.freq_scale = 1.0f;
+    } else if (ai->rope_base_swa < 0.0f) {   /* gpt-oss: the key may set the base; scaled as the others */
+        if ((st = lk__hp_float(g, arch, "rope.freq_base_swa", hp->rope.freq_base, &hp->rope_swa.freq_base))) return st;
+        if (!(hp->rope_swa.freq_base > 1.0f)) return lk_set_error(LK_ERR_FORMAT, "model: rope.freq_base_swa must be > 1");
     }
     return LK_OK;
 }
@@ -15874,7 +15914,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -15945,24 +15985,23 @@ static lk_status lk__model_hparams(lk_model *m) {
             hp->swa_pattern = -1;
         } else if ((st = lk__hp_int(g, arch, "attention.sliding_window_pattern", ai->swa, 0, 4096, &hp->swa_pattern))) return st;
     }
-    /* mixture of experts: top-k of softmax (or sigmoid) router scores,
-     * normalised, as llama.cpp's llama (Mixtral) and qwen3moe builders do */
-    if ((st = lk__hp_int(g, arch, "expert_count", hp->arch == LK_ARCH_QWEN3MOE ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
-    if (hp->n_expert > 0) {
-        /* the llama and qwen3moe graphs of llama.cpp route by softmax and
-         * normalise the k weights whatever the file says: expert_gating_func,
-         * expert_weights_norm and expert_weights_scale are not read (a row
-         * whose graph reads them gets a column) */
-        if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
-        hp->n_ff_exp = hp->n_ff;
-        if (ai->ffe_key) {
-            if ((st = lk__hp_int(g, arch, "expert_feed_forward_length", 0, 0, 1 << 22, &hp->n_ff_exp))) return st;
-            if (!hp->n_ff_exp) hp->n_ff_exp = hp->n_ff / hp->n_expert_used;
-            if (!hp->n_ff_exp) return lk_set_error(LK_ERR_FORMAT, "model: feed_forward_length %d / expert_used_count %d leaves the experts no width", hp->n_ff, hp->n_expert_used);
-        }
-        hp->expert_gating = 1; hp->expert_weights_norm = 1; hp->expert_weights_scale = 0.0f;
-        if (hp->n_expert_used > 64) return lk_set_error(LK_ERR_UNSUPPORTED, "model: expert_used_count %d > 64", hp->n_expert_used);
-    } else if (hp->arch == LK_ARCH_QWEN3MOE) return lk_set_error(LK_ERR_FORMAT, "model: qwen3moe needs expert_count > 0");
+    /* mixture of experts, as the row's lk__moe_kinds entry says llama.cpp's
+     * graph routes and sizes them */
+    {
+        const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
+        if ((st = lk__hp_int(g, arch, "expert_count", mk->need ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
+        if (hp->n_expert > 0) {
+            if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
+            hp->n_ff_exp = hp->n_ff;
+            if (mk->ffe) {
+                if ((st = lk__hp_int(g, arch, "expert_feed_forward_length", mk->ffe == 2 ? -1 : 0, mk->ffe == 2 ? 1 : 0, 1 << 22, &hp->n_ff_exp))) return st;
+                if (!hp->n_ff_exp) hp->n_ff_exp = hp->n_ff / hp->n_expert_used;
+                if (!hp->n_ff_exp) return lk_set_error(LK_ERR_FORMAT, "model: feed_forward_length %d / expert_used_count %d leaves the experts no width", hp->n_ff, hp->n_expert_used);
+            }
+            hp->expert_gating = mk->gating; hp->expert_weights_norm = mk->norm; hp->expert_weights_scale = 0.0f;
+            if (hp->n_expert_used > 64) return lk_set_error(LK_ERR_UNSUPPORTED, "model: expert_used_count %d > 64", hp->n_expert_used);
+        } else if (mk->need) return lk_set_error(LK_ERR_FORMAT, "model: %s needs expert_count > 0", arch);
+    }
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
     if ((ai->keys & LK__K_SOFTCAP) && (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap))) return st;
     if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
@@ -16049,15 +16088,17 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
     if (all || (ai->opt & LK__T_WO_B)) LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
     LK__S("attn_output", 1, 1, so);
+    if (ai->opt & LK__T_SINKS) LK__B(sinks, "attn_sinks.weight", LK__VEC, hp->n_head, 0, 1);
     if (ai->post_norms) {
         LK__B(post_attn_norm, "post_attention_norm.weight", LK__VEC, E, 0, 1);
         LK__B(post_ffw_norm, "post_ffw_norm.weight", LK__VEC, E, 0, 1);
     }
-    LK__B(ffn_norm, "ffn_norm.weight", LK__VEC, E, 0, 1);
+    LK__B(ffn_norm, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
     if (hp->n_expert > 0) {   /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
         const int X = hp->n_expert, Fe = hp->n_ff_exp;
-        if (ai->ffn != LK__FFN_SWIGLU) return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts in a %s model are not supported", ai->name);
+        if (ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts in a %s model are not supported", ai->name);
         LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, X, 1);
 #define LK__B3(field, sfx, a, b) \
     do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind3(m, nm, LK__MAT, a, b, X, 1, &L->field))) return st; } while (0)
@@ -16068,6 +16109,12 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__S("ffn_gate_exps", X, ffn_s, s_gate_exps);
         LK__S("ffn_up_exps", X, ffn_s, s_up_exps);
         LK__S("ffn_down_exps", X, ffn_s, s_down_exps);
+        if (ai->opt & LK__T_EXP_B) {
+            LK__B(b_gate_inp, "ffn_gate_inp.bias", LK__VEC, X, 0, 1);
+            LK__B(b_gate_exps, "ffn_gate_exps.bias", LK__VEC, Fe, X, 1);   /* f32, as 1-D tensors */
+            LK__B(b_up_exps, "ffn_up_exps.bias", LK__VEC, Fe, X, 1);
+            LK__B(b_down_exps, "ffn_down_exps.bias", LK__VEC, E, X, 1);
+        }
     } else {
         LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
         if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
@@ -16308,6 +16355,7 @@ struct lk_context {
     float *ff2;                     /* [B, max(F, Fe)] up, then the FFN hidden state */
     /* mixture of experts (X = n_expert, k = n_expert_used, Fe = n_ff_exp) */
     float *moe_p;                   /* [B, X] router scores                   */
+    float *lse;                     /* [B, H] attention log-sum-exps (attention sinks only) */
     float *moe_w;                   /* [B, k] the chosen experts' weights     */
     int *moe_sel;                   /* [B, k] the chosen experts, best first  */
     int *moe_row;                   /* [B] (token k + rank) of each gathered row */
@@ -16397,6 +16445,7 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 typedef struct lk__ctx_sizes {
     size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
     size_t moe_p, moe_k, moe_y;     /* [B, X] floats; [B, k] floats or ints; [B, k, E] floats */
+    size_t lse;                     /* [B, H] floats (attention sinks)        */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
     int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
     size_t scr_f;
@@ -16445,6 +16494,9 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (p->kv_rotate && (d & (d - 1)))
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_rotate needs a head_dim that is a power of two (this model's is %d)", d);
     if ((unsigned)p->attn_score > (unsigned)LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
+    if ((m->ai->opt & LK__T_SINKS) && p->attn_score != LK_ATTN_SOFTMAX)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: attn_score %d with attention sinks (%s) is not supported: the sinks are softmax terms",
+                            (int)p->attn_score, m->ai->name);
     if (p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: negative attention parameter (or attn_split > 1024)");
     z->dims.pp = p->kv_policy;
@@ -16474,6 +16526,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
         z->moe_y = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used), (size_t)hp->n_embd));
     }
+    if (m->ai->opt & LK__T_SINKS) z->lse = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_head));
     if (p->n_tree < 0 || p->n_tree > z->n_batch)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: n_tree %d must be in [0, n_batch %d]", p->n_tree, z->n_batch);
     z->n_logit = p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : p->n_seq_max > 1 ? p->n_seq_max : 1;
@@ -16508,7 +16561,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0,
-                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok };
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -16562,6 +16615,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
         LK__TAKE(c->moe_p, float *, z.moe_p); LK__TAKE(c->moe_w, float *, z.moe_k); LK__TAKE(c->moe_sel, int *, z.moe_k);
         LK__TAKE(c->moe_y, float *, z.moe_y); LK__TAKE(c->moe_row, int *, z.posb); LK__TAKE(c->moe_x, float *, z.x);
     }
+    if (z.lse) LK__TAKE(c->lse, float *, z.lse);
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     LK__TAKE(c->tree_par, int32_t *, z.posb);
@@ -16746,6 +16800,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.q = c->q; j.att = c->att;
     j.il = il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;
     if (c->n_seq) { j.slot = c->bslot; j.trows = c->brows; j.tn = c->bn; }
+    if (c->m->layers[il].sinks.data) j.lse = c->lse;
     j.ap = lk_attn_default_params(hp->head_dim_k);
     j.ap.scale = hp->attn_scale; j.ap.softcap = hp->attn_softcap;
     j.ap.window = c->m->layers[il].window;
@@ -16902,6 +16957,23 @@ static void lk__qk_rows(lk_context *c, int il, int T, const int *pos) {
     lk__ew_run(c, &j, (size_t)T * (size_t)((c->m->hp.n_head + c->m->hp.n_head_kv) * c->m->hp.head_dim_k) * 4);
 }
 
+/* Attention sinks (gpt-oss): head h's softmax has one more term, exp(sink[h]),
+ * in its denominator, with no value row. With the attention's log-sum-exp
+ * lse = log sum_j exp(s_j), each weight p_j = exp(s_j - lse) becomes
+ * exp(s_j) / (exp(lse) + exp(sink)) = p_j / (1 + exp(sink - lse)), so the
+ * output of every path (paged sequences, split, tiled, policies) is scaled
+ * once after it. att: [T, H, d], c->lse [T, H] */
+static void lk__attn_sinks(lk_context *c, const lk__layer *L, int T) {
+    const int H = c->m->hp.n_head, d = c->m->hp.head_dim_k;
+    const float *sk = LK__CAST(const float *, L->sinks.data);
+    int t, h, i;
+    for (t = 0; t < T; t++)
+        for (h = 0; h < H; h++) {
+            float *o = c->att + ((size_t)t * H + h) * d;
+            const float f = 1.0f / (1.0f + expf(sk[h] - c->lse[(size_t)t * H + h]));   /* lse -inf (no key): 0, as o */
+            for (i = 0; i < d; i++) o[i] *= f;
+        }
+}
 /* x += Wo attention(RoPE(Wq xn), RoPE(Wk xn), Wv xn), xn = norm(x).
  * The chunk's K, V rows are stored at slots kv.n .. kv.n + T - 1 first. */
 static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
@@ -16941,6 +17013,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     lk__store_rows(c, il, T, c->kv.n, pos, seg);
     job = lk__layer_job(c, il, T, pos, seg);
     lk__kv_attend(&job);   /* att: [T, H, d], over the rows the KV policy picks */
+    if (L->sinks.data) lk__attn_sinks(c, L, T);
     if (c->p.kv_rotate)    /* the output is a mix of rotated V rows: rotate it back */
         for (t = 0; t < T; t++) for (i = 0; i < H; i++) lk_hadamard(c->att + (size_t)t * nq + (size_t)i * d, d);
     if ((st = lk__mm_sb(c, &L->wo, &L->so, &L->bo, 1, c->att, T, c->o))) return st;
@@ -16970,12 +17043,35 @@ static lk_tensor lk__expert(const lk_tensor *w, int e) {
     v.ne[2] = 1;
     return v;
 }
+/* Expert e's bias, row e of a 2-D f32 bias [n, X], as a 1-D view [n]
+ * (data NULL when the model has none) */
+static lk_tensor lk__expert_bias(const lk_tensor *b, int e) {
+    lk_tensor v = *b;
+    if (b->data) v.data = LK__CAST(unsigned char *, b->data) + (size_t)e * b->nb[1];
+    v.ne[1] = 1;
+    return v;
+}
+/* gpt-oss's clamped SwiGLU (ggml_swiglu_oai, alpha 1.702, limit 7), scalar:
+ * u[i] = x sigmoid(1.702 x) * (y + 1), x = min(g[i], 7), y = clamp(u[i], -7, 7);
+ * g, u: [n] */
+static void lk__swiglu_oai_row(const float *g, float *u, size_t n) {
+    const float alpha = 1.702f, limit = 7.0f;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const float x = g[i] < limit ? g[i] : limit;
+        const float y = u[i] < -limit ? -limit : u[i] > limit ? limit : u[i];
+        u[i] = x / (1.0f + expf(alpha * -x)) * (y + 1.0f);
+    }
+}
 /* o = MoE(xn) for T rows, as llama.cpp's build_moe_ffn: router scores p =
- * softmax (or sigmoid) of gate_inp xn; the k best experts per token (ties:
- * the lower index); their weights p, divided by their sum (at least 2^-14)
- * when expert_weights_norm, times expert_weights_scale; each expert runs
- * down(silu(gate x) * up x) on the rows routed to it only; then per token
- * o = w_0 y_0 + w_1 y_1 + ..., products first, summed in rank order.
+ * softmax (or sigmoid) of gate_inp xn (+ router bias); the k best experts per
+ * token (ties: the lower index); their weights p, divided by their sum (at
+ * least 2^-14) when expert_weights_norm, times expert_weights_scale (gating
+ * 3: p the biased logits themselves, the weights the softmax of the k
+ * chosen); each expert runs down(silu(gate x) * up x) (or the row's clamped
+ * SwiGLU, with the expert's biases after each product) on the rows routed to
+ * it only; then per token o = w_0 y_0 + w_1 y_1 + ..., products first, summed
+ * in rank order.
  * Shapes: moe_p [T, X], moe_sel/moe_w [T, k], moe_x [n_e, E] (the n_e rows
  * routed to expert e), ff1/ff2 [n_e, Fe], moe_y [T, k, E]. */
 static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
@@ -16983,13 +17079,13 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
     const int X = hp->n_expert, K = hp->n_expert_used, E = hp->n_embd, Fe = hp->n_ff_exp;
     lk_status st;
     int t, j, e, i;
-    if ((st = lk__mm(c, &L->gate_inp, NULL, c->xn, T, c->moe_p))) return st;
+    if ((st = lk__mm(c, &L->gate_inp, &L->b_gate_inp, c->xn, T, c->moe_p))) return st;
     for (t = 0; t < T; t++) {
         float *p = c->moe_p + (size_t)t * X, *w = c->moe_w + (size_t)t * K;
         int *sel = c->moe_sel + (size_t)t * K;
         double sum = 0.0;
         if (hp->expert_gating == 2) for (e = 0; e < X; e++) p[e] = 1.0f / (1.0f + expf(-p[e]));
-        else lk_softmax(p, X);
+        else if (hp->expert_gating != 3) lk_softmax(p, X);
         for (j = 0; j < K; j++) {   /* selection: K passes over X (K, X small) */
             int best = -1;
             for (e = 0; e < X; e++) {
@@ -16999,6 +17095,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
             }
             sel[j] = best; w[j] = p[best]; sum += w[j];
         }
+        if (hp->expert_gating == 3) lk_softmax(w, K);   /* [K]: the chosen logits' softmax */
         if (hp->expert_weights_norm) {
             float den = (float)sum < 6.103515625e-5f ? 6.103515625e-5f : (float)sum;
             for (j = 0; j < K; j++) w[j] /= den;
@@ -17008,6 +17105,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
     }
     for (e = 0; e < X; e++) {
         lk_tensor gw = lk__expert(&L->gate_exps, e), uw = lk__expert(&L->up_exps, e), dw = lk__expert(&L->down_exps, e);
+        lk_tensor gb = lk__expert_bias(&L->b_gate_exps, e), ub = lk__expert_bias(&L->b_up_exps, e), db = lk__expert_bias(&L->b_down_exps, e);
         int n = 0;
         for (t = 0; t < T; t++)
             for (j = 0; j < K; j++)
@@ -17016,12 +17114,13 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
                     c->moe_row[n++] = t * K + j;
                 }
         if (!n) continue;
-        if ((st = lk__mm(c, &gw, NULL, c->moe_x, n, c->ff1)) || (st = lk__mm(c, &uw, NULL, c->moe_x, n, c->ff2))) return st;
+        if ((st = lk__mm(c, &gw, &gb, c->moe_x, n, c->ff1)) || (st = lk__mm(c, &uw, &ub, c->moe_x, n, c->ff2))) return st;
         /* the expert's scales (LK__T_FFN_S): ff1, ff2 [n, Fe] *= s[e] before SwiGLU, o [n, E] *= s[e] before the weights */
         if (L->s_gate_exps.data) lk__scale_rows(c->ff1, Fe, n, LK__CAST(const float *, L->s_gate_exps.data)[e]);
         if (L->s_up_exps.data) lk__scale_rows(c->ff2, Fe, n, LK__CAST(const float *, L->s_up_exps.data)[e]);
-        lk__swiglu(c, n, Fe);
-        if ((st = lk__mm(c, &dw, NULL, c->ff2, n, c->o))) return st;
+        if (c->m->ai->ffn == LK__FFN_SWIGLU_OAI) lk__swiglu_oai_row(c->ff1, c->ff2, (size_t)n * (size_t)Fe);
+        else lk__swiglu(c, n, Fe);
+        if ((st = lk__mm(c, &dw, &db, c->ff2, n, c->o))) return st;
         if (L->s_down_exps.data) lk__scale_rows(c->o, E, n, LK__CAST(const float *, L->s_down_exps.data)[e]);
         for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) */
             const float wt = c->moe_w[c->moe_row[t]];
@@ -17070,6 +17169,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         }
         break;
     case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
+    case LK__FFN_SWIGLU_OAI:    /* (experts only: its rows require them, so never here) */
     case LK__FFN_SWIGLU: {      /* h = silu(gate xn) * up xn */
         const lk_tensor *w2[2], *b2[2], *s2[2];
         float *y2[2];

@@ -139,7 +139,8 @@ typedef struct gen_arch {
     const gen_tensor *glob; int n_glob;
     int X, K, Fe;   /* experts, experts per token, expert FFN width (0: the key is absent) */
     const gen_key *keys; int n_keys;   /* more keys */
-    int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's */
+    int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's
+                     * (3: also Q8_0, and check_gen_paths for the attention sinks) */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -277,6 +278,20 @@ static const gen_tensor glm4_layer[] = {
     { "post_ffw_norm.weight", 256, 0, 0 } };
 static const gen_tensor glm4_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
 static const gen_key glm4_keys[] = { { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 } };
+/* gpt-oss: attention sinks, q/k/v/o biases, window 16 on even layers, YaRN,
+ * 4 experts top-2 with router and expert biases, clamped SwiGLU */
+static const gen_tensor gpt_oss_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, { "attn_k.weight", 256, 64, 0 },
+    { "attn_k.bias", 64, 0, 0 }, { "attn_v.weight", 256, 64, 0 }, { "attn_v.bias", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "attn_output.bias", 256, 0, 0 }, { "attn_sinks.weight", 8, 0, 0 }, { "post_attention_norm.weight", 256, 0, 0 },
+    { "ffn_gate_inp.weight", 256, 4, 0 }, { "ffn_gate_inp.bias", 4, 0, 0 }, { "ffn_gate_exps.weight", 256, 128, 4 },
+    { "ffn_gate_exps.bias", 128, 4, 0 }, { "ffn_up_exps.weight", 256, 128, 4 }, { "ffn_up_exps.bias", 128, 4, 0 },
+    { "ffn_down_exps.weight", 128, 256, 4 }, { "ffn_down_exps.bias", 256, 4, 0 } };
+static const gen_tensor gpt_oss_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key gpt_oss_keys[] = {
+    { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 128, NULL, 0 }, { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -293,6 +308,7 @@ static const gen_arch gen_archs[] = {
     { "smollm3", "smollm3", 29, GE, 4, 8, 2, 32, 256, 0, 1e-06f, 10000.0f, smollm3_layer, 16, smollm3_glob, 3, 0, 0, 0, NULL, 0, 1 },
     { "mistral3", "mistral3", 30, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, mistral3_layer, 23, mistral3_glob, 4, 0, 0, 0, mistral3_keys, 8, 1 },
     { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
+    { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -319,8 +335,11 @@ static void gen_values(const char *name, uint64_t seed, float *out, size_t n, in
 static int gen_unit(const char *name, size_t nl) {
     return (nl >= 11 && !strcmp(name + nl - 11, "norm.weight")) || (nl >= 6 && !strcmp(name + nl - 6, ".scale")) ||
            (nl >= 12 && !strcmp(name + nl - 12, ".input_scale")) ||
-           !strcmp(name, "rope_freqs.weight");
+           !strcmp(name, "rope_freqs.weight") || !strcmp(name, "attn_sinks.weight");
 }
+/* drawn as v: routers (and their biases); as v * 16: gpt-oss's gate/up expert biases */
+static int gen_router(const char *name) { return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias"); }
+static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
 static uint64_t ref_hash(const char *label, const char *name) {
     FILE *f = fopen("tests/data/arch/hashes.txt", "r");
@@ -388,7 +407,8 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             if (il < 0) snprintf(name, sizeof name, "%s", ts[k].name);
             else snprintf(name, sizeof name, "blk.%d.%s", il, ts[k].name);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), !strcmp(ts[k].name, "ffn_gate_inp.weight"));
+            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), gen_router(ts[k].name) || gen_wide(ts[k].name));
+            if (gen_wide(ts[k].name)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
@@ -545,6 +565,158 @@ static void check_refusals(const gen_arch *a, const unsigned char *f32, size_t l
         lk_model_free(m); free(buf); lk_gguf_writer_free(w); lk_gguf_free(g);
         lk_t_end();
     }
+/* The attention sinks on every attention path: two sequences interleaved in
+ * lk_decode_batch (paged KV, pages of 8 rows, past the window of 16) against
+ * each sequence alone, and one-token decoding with split-KV (attn_split 2)
+ * and with tiles (attn_tile 8) against the plain path; same argmax, max|d| <=
+ * 1e-5 M (paged) or 5e-3 M (split and tiles: their merges round otherwise,
+ * up to 3e-4 M on smollm3 and llama-moe-opt, 8e-4 M here without sinks). The
+ * sinks are applied after the attention from its log-sum-exp
+ * (lk__attn_sinks); a path that lost them is off by 1e-2 M and more. */
+static float *gen_run(const unsigned char *buf, size_t len, lk_context_params cp, const lk_token *const *toks, const int *n, int ns, int V) {
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    float *out = (float *)calloc((size_t)2 * 40 * V, sizeof(float));
+    int s, k, id[2];
+    if (!out || lk_model_load_memory(buf, len, NULL, &m) || lk_context_new(m, &cp, &c)) goto fail;
+    if (cp.n_seq_max > 0) {   /* chunks of 5: seq 0's, then seq 1's, interleaved token by token in one batch */
+        int fed = 0;
+        for (s = 0; s < ns; s++) if (lk_seq_add(c, &id[s])) goto fail;
+        while (fed < n[0]) {
+            lk_token bt[10]; int bs[10], bi = 0, at[2] = { -1, -1 };
+            lk_batch b;
+            for (k = 0; k < 5 && fed + k < n[0]; k++)
+                for (s = 0; s < ns; s++) { bt[bi] = toks[s][fed + k]; bs[bi] = id[s]; at[s] = bi; bi++; }
+            memset(&b, 0, sizeof b);
+            b.n = bi; b.token = bt; b.seq = bs;
+            if (lk_decode_batch(c, &b)) goto fail;
+            fed += k;
+            for (s = 0; s < ns; s++) memcpy(out + ((size_t)s * 40 + fed - 1) * V, lk_logits(c, at[s]), sizeof(float) * V);
+        }
+    } else
+        for (k = 0; k < n[0]; k++) {   /* one token at a time */
+            if (lk_decode(c, &toks[0][k], 1)) goto fail;
+            memcpy(out + (size_t)k * V, lk_logits(c, -1), sizeof(float) * V);
+        }
+    lk_context_free(c);
+    lk_model_free(m);
+    return out;
+fail:
+    printf("  run: %s\n", lk_last_error());
+    lk_context_free(c);
+    lk_model_free(m);
+    free(out);
+    return NULL;
+}
+static void check_gen_paths(const gen_arch *a, const unsigned char *f32, size_t len) {
+    const int V = 512, N = 30;
+    lk_token s1[40];
+    const lk_token *toks[2];
+    int n[2], k, s, r, bad = 0;
+    char name[128];
+    double worst[3] = { 0.0, 0.0, 0.0 };
+    static const double tol[3] = { 1e-5, 5e-3, 5e-3 };
+    lk_context_params cp = lk_context_default_params();
+    snprintf(name, sizeof name, "attention paths %s-F32 (generated): paged sequences, split, tiles = plain", a->label);
+    lk_t_begin(name);
+    for (k = 0; k < N; k++) s1[k] = seq[(k * 7 + 3) % nseq];
+    toks[0] = seq; toks[1] = s1; n[0] = n[1] = N;
+    cp.n_ctx = 128; cp.n_batch = 24; cp.n_threads = 2;
+    for (r = 0; r < 3; r++) {
+        lk_context_params pc = cp, one = cp;
+        float *got, *ref[2] = { NULL, NULL };
+        if (r == 0) { pc.n_seq_max = 2; pc.kv_page = 8; }
+        if (r == 1) pc.attn_split = 2;
+        if (r == 2) pc.attn_tile = 8;
+        got = gen_run(f32, len, pc, toks, n, r == 0 ? 2 : 1, V);
+        for (s = 0; s < (r == 0 ? 2 : 1); s++) ref[s] = gen_run(f32, len, one, toks + s, n, 1, V);
+        CHECK(got && ref[0] && (r || ref[1]), "could not run");
+        for (s = 0; got && ref[0] && (r || ref[1]) && s < (r == 0 ? 2 : 1); s++)
+            for (k = 0; k < N; k++) {
+                const float *g = got + ((size_t)s * 40 + k) * V, *w = ref[s] + (size_t)k * V;
+                double d, mx = 1.0;
+                int i;
+                if (r == 0 && k % 5 != 4 && k != N - 1) continue;   /* the batches keep each chunk's last logits */
+                for (i = 0; i < V; i++) if (fabs(w[i]) > mx) mx = fabs(w[i]);
+                d = lk_t_maxdiff(g, w, (size_t)V) / mx;
+                if (d > worst[r]) worst[r] = d;
+                bad += d > tol[r] || lk_t_argmax(g, V) != lk_t_argmax(w, V);
+            }
+        free(got); free(ref[0]); free(ref[1]);
+    }
+    printf("  %-28s max|d| / M: paged %.2e, split %.2e, tiles %.2e\n", a->label, worst[0], worst[1], worst[2]);
+    CHECK(bad == 0, "%d positions differ by more than 1e-5 M (paged) or 5e-3 M (split, tiles), or in their argmax", bad);
+    lk_t_end();
+}
+/* A copy of an in-memory GGUF without key drop_key and tensor drop_t, and
+ * with an extra f32 tensor add_t [n] (each NULL: none) */
+static unsigned char *gen_variant(const unsigned char *in, size_t in_len, const char *drop_key, const char *drop_t, const char *add_t, int64_t n,
+                                  size_t *len) {
+    lk_gguf *g = NULL;
+    lk_gguf_writer *w = NULL;
+    unsigned char *buf = NULL;
+    float *extra = add_t ? (float *)calloc((size_t)n, sizeof(float)) : NULL;
+    char nm[160];
+    uint64_t i;
+    if (lk_gguf_read_memory(in, in_len, NULL, &g) || lk_gguf_writer_new(NULL, &w)) goto done;
+    for (i = 0; i < g->n_kv; i++) {
+        snprintf(nm, sizeof nm, "%.*s", (int)g->kv[i].key.len, g->kv[i].key.ptr);
+        if (!drop_key || strcmp(nm, drop_key)) lk_gguf_writer_add_value(w, nm, &g->kv[i].value);
+    }
+    for (i = 0; i < g->n_tensors; i++) {
+        const lk_gguf_tensor *t = &g->tensors[i];
+        snprintf(nm, sizeof nm, "%.*s", (int)t->name.len, t->name.ptr);
+        if (!drop_t || strcmp(nm, drop_t)) lk_gguf_writer_add_tensor(w, nm, t->type, t->n_dims, t->ne, t->data, 1);
+    }
+    if (add_t) lk_gguf_writer_add_tensor(w, add_t, LK_TYPE_F32, 1, &n, extra, 1);
+    *len = (size_t)lk_gguf_writer_size(w);
+    buf = (unsigned char *)malloc(*len);
+    if (buf && lk_gguf_writer_write_memory(w, buf, *len)) { free(buf); buf = NULL; }
+done:
+    lk_gguf_writer_free(w);
+    lk_gguf_free(g);
+    free(extra);
+    return buf;
+}
+/* gpt-oss's required keys and tensors, as llama.cpp's loader requires them,
+ * and a tensor its graph does not read: each refused with a message naming it */
+static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
+    static const struct { const char *key, *drop, *add; int64_t n; const char *says; } v[] = {
+        { "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window" },
+        { "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length" },
+        { "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count" },
+        { NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight" },
+        { NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias" },
+        { NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias" },
+        { NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight" },
+        { NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale" },
+        { NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
+    };
+    char name[128];
+    size_t k;
+    snprintf(name, sizeof name, "refusals %s-F32 (generated): required keys and tensors, unused tensors named", a->label);
+    lk_t_begin(name);
+    for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+        size_t vl = 0;
+        unsigned char *b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
+        lk_model *m = NULL;
+        lk_status st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
+        CHECK(b && st == LK_ERR_FORMAT && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
+              v[k].drop ? v[k].drop : "", v[k].add ? v[k].add : "", (int)st, lk_last_error());
+        lk_model_free(m);
+        free(b);
+    }
+    {   /* the sinks are softmax terms: another attention score is refused by name */
+        lk_model *m = NULL;
+        lk_context *c = NULL;
+        lk_context_params cp = lk_context_default_params();
+        cp.n_ctx = 64; cp.attn_score = LK_ATTN_LSSA;
+        CHECK(!lk_model_load_memory(f32, len, NULL, &m) && lk_context_new(m, &cp, &c) == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "attention sinks"),
+              "attn_score LSSA with sinks: '%s'", lk_last_error());
+        lk_context_free(c);
+        lk_model_free(m);
+    }
+    lk_t_end();
 }
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
@@ -561,7 +733,7 @@ static void check_generated(const gen_arch *a) {
     f32 = gen_model(a, &f32_len);
     CHECK(f32 != NULL, "could not build the model: %s", lk_last_error());
     lk_t_end();
-    for (k = 0; f32 && k < (a->opt ? 1 : 3); k++) {
+    for (k = 0; f32 && k < (a->opt == 3 ? 2 : a->opt ? 1 : 3); k++) {
         unsigned char *q = NULL;
         size_t q_len = 0;
         float *ours, *ref, *sel;
@@ -602,6 +774,7 @@ static void check_generated(const gen_arch *a) {
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
+    if (f32 && a->opt == 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
     free(ref32); free(f32);
 }
 

@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -21,13 +21,15 @@ seed S, element i (0-based, row-major as stored):
     z = splitmix64(x + (i + 1) * 0x9E3779B97F4A7C15)
     v = float32(z >> 40) * 2^-24 - 0.5           (exact, in [-0.5, 0.5))
     matrices, embeddings: v * float32(W)         W = 0.07 (std ~0.02)
-    MoE routers (ffn_gate_inp): v               (wide, so that no top-k choice
+    MoE routers (ffn_gate_inp, and its bias): v (wide, so that no top-k choice
                                                  is a near-tie that the last bit
                                                  of a sum could flip)
+    gpt-oss's ffn_gate/up_exps.bias: v * 16      (exact; wide enough that some of
+                                                 the clamped SwiGLU's inputs pass 7)
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
                                                  product is exact, so fused or not
                                                  the sum rounds once)
-    weight scales (.scale, .input_scale) and rope_freqs.weight: as norm weights
+    weight scales (.scale, .input_scale), rope_freqs.weight, attn_sinks: as norm weights
 all in float32 arithmetic. Tokenizer keys are copied from stories260K-F32.gguf
 (the 512-token SentencePiece vocabulary of the other fixtures).
 """
@@ -49,7 +51,14 @@ def splitmix64(z):
     return z ^ (z >> np.uint64(31))
 
 def unit(name):   # the tensors drawn as 1 + v * N
-    return name.endswith("norm.weight") or name.endswith(".scale") or name.endswith(".input_scale") or name == "rope_freqs.weight"
+    return (name.endswith("norm.weight") or name.endswith(".scale") or name.endswith(".input_scale") or name == "rope_freqs.weight" or
+            name.endswith("attn_sinks.weight"))
+
+def router(name):  # the tensors drawn as v
+    return name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias")
+
+def wide(name):    # the tensors drawn as v * 16
+    return name.endswith("ffn_gate_exps.bias") or name.endswith("ffn_up_exps.bias")
 
 def values(name, seed, n, norm, router=False):
     x = np.uint64((fnv1a64(name.encode()) ^ ((seed * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF)
@@ -214,6 +223,21 @@ def opt_specs():
         [("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_up.weight", [E, 2 * F]), ("ffn_down.weight", [F, E]),
          ("post_ffw_norm.weight", [E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # gpt-oss: attention sinks, q/k/v/o biases, a window of 16 on even layers
+    # (the sequence is 32 long), YaRN (factor 4 over 128 positions) and its own
+    # base on the window layers, 4 experts top-2 with router and expert biases,
+    # the clamped SwiGLU (gate/up biases drawn wide so that some values pass
+    # the clamp at 7), softmax of the two chosen logits
+    E, L, H, G, d, F, X, K, Fe = 256, 4, 8, 2, 32, 128, 4, 2, 128
+    out.append(("gpt-oss", "gpt-oss", 30, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=16, X=X, K=K, Fe=Fe,
+        keys=[("rope.scaling.type", "str", "yarn"), ("rope.scaling.factor", "f32", 4.0),
+              ("rope.scaling.original_context_length", "u32", 128), ("rope.freq_base_swa", "f32", 5000.0)]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d, scale=False) + wsb("attn_k", E, G * d, scale=False) +
+        wsb("attn_v", E, G * d, scale=False) + wsb("attn_output", H * d, E, scale=False) +
+        [("attn_sinks.weight", [H]), ("post_attention_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_inp.bias", [X]),
+         ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_gate_exps.bias", [Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]),
+         ("ffn_up_exps.bias", [Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]), ("ffn_down_exps.bias", [E, X])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
 def main():
@@ -270,7 +294,10 @@ def main():
         names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"]) for n, s in layer]
         for name, shape in names:
             n = int(np.prod(shape))
-            a = values(name, seed, n, unit(name), name.endswith("ffn_gate_inp.weight")).reshape(list(reversed(shape)))
+            a = values(name, seed, n, unit(name), router(name) or wide(name))
+            if wide(name):
+                a = a * np.float32(16.0)
+            a = a.reshape(list(reversed(shape)))
             w.add_tensor(name, a)
             print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
         w.write_header_to_file()
