@@ -565,6 +565,7 @@ static void check_refusals(const gen_arch *a, const unsigned char *f32, size_t l
         lk_model_free(m); free(buf); lk_gguf_writer_free(w); lk_gguf_free(g);
         lk_t_end();
     }
+}
 /* The attention sinks on every attention path: two sequences interleaved in
  * lk_decode_batch (paged KV, pages of 8 rows, past the window of 16) against
  * each sequence alone, and one-token decoding with split-KV (attn_split 2)
@@ -719,8 +720,8 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
     lk_t_end();
 }
 static void check_generated(const gen_arch *a) {
-    static const char *types[] = { "F32", "Q8_0", "Q4_K_M" };
-    static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M };
+    static const char *types[] = { "F32", "Q8_0", "Q4_K_M", "MXFP4_MOE" };
+    static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M, LK_FTYPE_MXFP4_MOE };
     char name[128], rel[128], label[64];
     unsigned char *f32 = NULL;
     size_t f32_len = 0;
@@ -733,7 +734,11 @@ static void check_generated(const gen_arch *a) {
     f32 = gen_model(a, &f32_len);
     CHECK(f32 != NULL, "could not build the model: %s", lk_last_error());
     lk_t_end();
-    for (k = 0; f32 && k < (a->opt == 3 ? 2 : a->opt ? 1 : 3); k++) {
+    /* the types each file is checked in: opt 3 (gpt-oss) F32, Q8_0 and
+     * MXFP4_MOE (its experts in MXFP4, as its published files); other -opt
+     * files F32; the rest F32, Q8_0, Q4_K_M */
+    for (k = 0; f32 && k < 4; k += (a->opt == 3 && k == 1) ? 2 : 1) {
+        if (a->opt != 3 && (k == 3 || (a->opt && k > 0))) break;
         unsigned char *q = NULL;
         size_t q_len = 0;
         float *ours, *ref, *sel;
