@@ -1583,7 +1583,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1602,7 +1602,7 @@ typedef struct lk_hparams {
     float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
     float q_scale;                /* applied to q after RoPE (1 = inside attn) */
     float attn_scale;             /* scale inside attention                    */
-    /* mixture of experts (n_expert > 0: every layer's FFN is one) */
+    /* mixture of experts (n_expert > 0: every layer's FFN is one, but for the first n_layer_dense_lead) */
     int n_expert, n_expert_used;  /* expert_count, expert_used_count           */
     int n_ff_exp;                 /* expert_feed_forward_length (= n_ff)       */
     int expert_gating;            /* 1 softmax, 2 sigmoid (expert_gating_func); 3 the
@@ -1613,6 +1613,11 @@ typedef struct lk_hparams {
      * RoPE times log(floor(pos / attn_temp_floor) + 1) * attn_temp_scale + 1 */
     float attn_temp_scale;        /* 0 = none                                  */
     int attn_temp_floor;          /* rope.scaling.original_context_length      */
+    /* glm4moe: the first n_layer_dense_lead blocks have a dense FFN; a shared
+     * expert (n_ff_shexp = n_ff_exp * n_expert_shared wide) runs beside the
+     * routed ones; the file's last n_layer_nextn blocks (multi-token
+     * prediction) are loaded, not run, and have no KV: n_layer excludes them */
+    int n_layer_dense_lead, n_expert_shared, n_ff_shexp, n_layer_nextn;
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -15613,7 +15618,9 @@ enum {
                               * in every softmax's denominator, with no value (gpt-oss) */
     LK__T_EXP_B  = 1 << 9,   /* ffn_gate_inp.bias [X] and ffn_gate/up_exps.bias [Fe, X],
                               * ffn_down_exps.bias [E, X], required (gpt-oss)   */
-    LK__T_PAN    = 1 << 10   /* the FFN's input norm is named post_attention_norm (gpt-oss) */
+    LK__T_PAN    = 1 << 10,  /* the FFN's input norm is named post_attention_norm (gpt-oss) */
+    LK__T_QKN    = 1 << 11   /* attn_q_norm, attn_k_norm.weight [head_dim] when present,
+                              * each on its own (glm4moe)                             */
 };
 /* Every row: the attention weights' scales (attn_q/k/v/qkv/output.scale,
  * [1]) multiply the product before the bias, y = (W x) s + b; the FFN's,
@@ -15638,7 +15645,7 @@ typedef struct lk__arch_info {
     unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
     unsigned char ffe_key;      /* experts: the row of lk__moe_kinds (0 llama, 1 qwen3moe,
-                                 * 2 gpt-oss)                                        */
+                                 * 2 gpt-oss, 3 glm4moe)                             */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
     float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's, not
@@ -15655,7 +15662,9 @@ enum {
     LK__K_TEMP     = 1 << 1,   /* attention.temperature_scale (hp.attn_temp_scale)         */
     LK__K_SECTIONS = 1 << 2,   /* rope.dimension_sections: M-RoPE (2 sections set) refused  */
     LK__K_NEXTN    = 1 << 3,   /* nextn_predict_layers: > 0 (MTP blocks) refused            */
-    LK__K_SOFTCAP  = 1 << 4    /* final_logit_softcapping (default: the row's final_softcap) */
+    LK__K_SOFTCAP  = 1 << 4,   /* final_logit_softcapping (default: the row's final_softcap) */
+    LK__K_MTP      = 1 << 5    /* nextn_predict_layers n: the last n blocks are multi-token
+                                * prediction blocks, their tensors checked and not run, no KV */
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
@@ -15674,20 +15683,31 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_NEXTN },
     { "gpt-oss", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_UNTIED | LK__T_SINKS | LK__T_EXP_B | LK__T_PAN,
                                                                                 LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0 },
+    { "glm4moe", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_PAN | LK__T_QKN,
+                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
  * ffe: 0 experts as wide as feed_forward_length, 1 expert_feed_forward_length
- * (0 or absent: n_ff / n_expert_used), 2 expert_feed_forward_length required;
- * gating, norm: lk_hparams' expert_gating and expert_weights_norm. The files'
- * expert_gating_func, expert_weights_norm and expert_weights_scale keys are
- * not read: none of these graphs reads them. */
-typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm; } lk__moe_kind;
+ * (0 or absent: n_ff / n_expert_used), 2 expert_feed_forward_length required,
+ * 3 required but 0 means n_ff / n_expert_used; gating, norm: lk_hparams'
+ * expert_gating and expert_weights_norm. keys: the file's expert_gating_func
+ * (0 or absent: the row's gating; 4, sqrt-softplus, refused),
+ * expert_weights_norm (absent: the row's norm), expert_weights_scale
+ * (absent: 0) and expert_group_count (> 1, grouped choice, refused) are
+ * read; without it none is (those graphs do not read them). lead:
+ * leading_dense_block_count read (the first blocks' FFN is dense). shexp:
+ * expert_shared_count required, n > 0: ffn_gate/up/down_shexp [E, n Fe],
+ * a SwiGLU beside the experts, its output added to theirs. sel_b:
+ * exp_probs_b.bias [X] required, added to the router's probabilities for
+ * the choice only (the weights stay unbiased). */
+typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, keys, lead, shexp, sel_b; } lk__moe_kind;
 static const lk__moe_kind lk__moe_kinds[] = {
-    /* need ffe gating norm */
-    { 0, 0, 1, 1 },   /* llama (Mixtral): softmax, top k, normalised */
-    { 1, 1, 1, 1 },   /* qwen3moe                                    */
-    { 1, 2, 3, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
+    /* need ffe gating norm keys lead shexp sel_b */
+    { 0, 0, 1, 1, 0, 0, 0, 0 },   /* llama (Mixtral): softmax, top k, normalised */
+    { 1, 1, 1, 1, 0, 0, 0, 0 },   /* qwen3moe                                    */
+    { 1, 2, 3, 0, 0, 0, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
+    { 1, 3, 2, 0, 1, 1, 1, 1 },   /* glm4moe: sigmoid, selection bias, shared expert, dense lead */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15715,6 +15735,8 @@ typedef struct lk__layer {
     lk_tensor b_gate_exps, b_up_exps;      /* [Fe, n_expert]: expert e's bias is row e */
     lk_tensor b_down_exps;                 /* [E, n_expert]                         */
     lk_tensor sinks;                       /* attn_sinks [n_head] (LK__T_SINKS)     */
+    lk_tensor exp_probs_b;                 /* [n_expert] selection bias (moe sel_b); the
+                                            * shared expert (shexp) is ffn_gate/up/down */
     lk_tensor post_ffw_norm;               /* [E]                                   */
     int window;                            /* sliding window of this layer, 0 = none */
     const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
@@ -15736,6 +15758,8 @@ struct lk_model {
     size_t repack_size;
     uint16_t *gelu_tab;                    /* GELU archs: lk_gelu of every f16 input, or NULL */
     unsigned char *used;                   /* while binding: [n_tensors], 1 = bound  */
+    int skip;                              /* while binding a multi-token prediction block:
+                                            * 1 shapes checked, 2 also nothing required  */
 };
 
 LKDEF lk_model_params lk_model_default_params(void) { lk_model_params p; memset(&p, 0, sizeof p); return p; }
@@ -15804,6 +15828,7 @@ static lk_status lk__bind3(lk_model *m, const char *name, int kind, int64_t ne0,
     const lk_type_traits *tt;
     int d;
     memset(t, 0, sizeof *t);
+    if (m->skip) { kind = -1; required &= m->skip == 1; }   /* a block not run: its shapes only, as llama.cpp skips it */
     if (i < 0) return required ? lk_set_error(LK_ERR_FORMAT, "model: missing tensor '%s'", name) : LK_OK;
     gt = &m->g->tensors[i];
     for (d = 3; d < LK_MAX_DIMS; d++)
@@ -15914,7 +15939,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -15963,10 +15988,14 @@ static lk_status lk__model_hparams(lk_model *m) {
         if (lk_gguf_get_i64_at(g, key, 0, &s0) == LK_OK && lk_gguf_get_i64_at(g, key, 1, &s1) == LK_OK && s0 > 0 && s1 > 0)
             return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with rope.dimension_sections (M-RoPE) is not supported", arch);
     }
-    if (ai->keys & LK__K_NEXTN) {
+    if (ai->keys & (LK__K_NEXTN | LK__K_MTP)) {
         int nn = 0;
         if ((st = lk__hp_int(g, arch, "nextn_predict_layers", 0, 0, hp->n_layer, &nn))) return st;
-        if (nn > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "model: nextn_predict_layers %d (multi-token prediction blocks) is not supported", nn);
+        if (nn > 0 && (ai->keys & LK__K_NEXTN))
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: nextn_predict_layers %d (multi-token prediction blocks) is not supported", nn);
+        if (nn >= hp->n_layer)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: nextn_predict_layers %d leaves none of the %d blocks to run", nn, hp->n_layer);
+        hp->n_layer_nextn = nn; hp->n_layer -= nn;   /* the blocks run (and cached) */
     }
     hp->swa_pattern = ai->swa;
     if (ai->swa == 1) hp->sliding_window = 0;
@@ -15994,12 +16023,28 @@ static lk_status lk__model_hparams(lk_model *m) {
             if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
             hp->n_ff_exp = hp->n_ff;
             if (mk->ffe) {
-                if ((st = lk__hp_int(g, arch, "expert_feed_forward_length", mk->ffe == 2 ? -1 : 0, mk->ffe == 2 ? 1 : 0, 1 << 22, &hp->n_ff_exp))) return st;
+                if ((st = lk__hp_int(g, arch, "expert_feed_forward_length", mk->ffe >= 2 ? -1 : 0, mk->ffe == 2 ? 1 : 0, 1 << 22, &hp->n_ff_exp))) return st;
                 if (!hp->n_ff_exp) hp->n_ff_exp = hp->n_ff / hp->n_expert_used;
                 if (!hp->n_ff_exp) return lk_set_error(LK_ERR_FORMAT, "model: feed_forward_length %d / expert_used_count %d leaves the experts no width", hp->n_ff, hp->n_expert_used);
             }
             hp->expert_gating = mk->gating; hp->expert_weights_norm = mk->norm; hp->expert_weights_scale = 0.0f;
             if (hp->n_expert_used > 64) return lk_set_error(LK_ERR_UNSUPPORTED, "model: expert_used_count %d > 64", hp->n_expert_used);
+            if (mk->keys) {
+                int gf = 0, ng = 0;
+                if ((st = lk__hp_int(g, arch, "expert_gating_func", 0, 0, 4, &gf)) ||
+                    (st = lk__hp_int(g, arch, "expert_weights_norm", mk->norm, 0, 1, &hp->expert_weights_norm)) ||
+                    (st = lk__hp_float(g, arch, "expert_weights_scale", 0.0f, &hp->expert_weights_scale)) ||
+                    (st = lk__hp_int(g, arch, "expert_group_count", 0, 0, 1024, &ng)))
+                    return st;
+                if (gf == 4) return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s.expert_gating_func 4 (sqrt of softplus) is not supported", arch);
+                if (ng > 1) return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s.expert_group_count %d (grouped expert choice) is not supported", arch, ng);
+                if (gf) hp->expert_gating = gf;
+            }
+            if (mk->lead && (st = lk__hp_int(g, arch, "leading_dense_block_count", 0, 0, 1 << 20, &hp->n_layer_dense_lead))) return st;
+            if (mk->shexp) {
+                if ((st = lk__hp_int(g, arch, "expert_shared_count", -1, 0, 64, &hp->n_expert_shared))) return st;
+                hp->n_ff_shexp = hp->n_ff_exp * hp->n_expert_shared;
+            }
         } else if (mk->need) return lk_set_error(LK_ERR_FORMAT, "model: %s needs expert_count > 0", arch);
     }
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
@@ -16044,6 +16089,7 @@ static lk_status lk__bind_scales(lk_model *m, int il, const char *w, int n, int 
     char nm[96];
     lk_tensor in;
     lk_status st;
+    if (m->skip) return LK_OK;   /* llama.cpp creates none for a block it skips */
     lk__fmt(nm, sizeof nm, "blk.%d.%s.scale", il, w);
     if (use && (st = lk__bind(m, nm, LK__VEC, n, 0, 0, s))) return st;
     lk__fmt(nm, sizeof nm, "blk.%d.%s.input_scale", il, w);
@@ -16069,9 +16115,9 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         if (all || qkv_b) LK__B(bqkv, "attn_qkv.bias", LK__VEC, nq + 2 * nkv, 0, all);
         LK__S("attn_qkv", 1, 1, sqkv);
     } else {
-        LK__B(wq, "attn_q.weight", LK__MAT, E, nq, 1);
-        LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, 1);
-        LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, 1);
+        LK__B(wq, "attn_q.weight", LK__MAT, E, nq, !m->skip);   /* a skipped block may lack them */
+        LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, !m->skip);
+        LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, !m->skip);
         LK__S("attn_q", 1, 1, sq);
         LK__S("attn_k", 1, 1, sk);
         LK__S("attn_v", 1, 1, sv);
@@ -16081,9 +16127,9 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B(bk, "attn_k.bias", LK__VEC, nkv, 0, 0);
         LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, 0);
     }
-    if (ai->qk_norm) {
-        LK__B(q_norm, "attn_q_norm.weight", LK__VEC, hp->head_dim_k, 0, 1);
-        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, 1);
+    if (ai->qk_norm || (ai->opt & LK__T_QKN)) {
+        LK__B(q_norm, "attn_q_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm);
+        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm);
     }
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
     if (all || (ai->opt & LK__T_WO_B)) LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
@@ -16095,8 +16141,9 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     LK__B(ffn_norm, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
-    if (hp->n_expert > 0) {   /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
-        const int X = hp->n_expert, Fe = hp->n_ff_exp;
+    if (hp->n_expert > 0 && il >= hp->n_layer_dense_lead) {   /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
+        const int X = hp->n_expert, Fe = hp->n_ff_exp, Fs = hp->n_ff_shexp;
+        const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
         if (ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI)
             return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts in a %s model are not supported", ai->name);
         LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, X, 1);
@@ -16114,6 +16161,12 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
             LK__B(b_gate_exps, "ffn_gate_exps.bias", LK__VEC, Fe, X, 1);   /* f32, as 1-D tensors */
             LK__B(b_up_exps, "ffn_up_exps.bias", LK__VEC, Fe, X, 1);
             LK__B(b_down_exps, "ffn_down_exps.bias", LK__VEC, E, X, 1);
+        }
+        if (mk->sel_b) LK__B(exp_probs_b, "exp_probs_b.bias", LK__VEC, X, 0, 1);
+        if (Fs > 0) {   /* the shared expert, in the dense FFN's fields: [E, Fs], [E, Fs], [Fs, E] */
+            LK__B(ffn_gate, "ffn_gate_shexp.weight", LK__MAT, E, Fs, 1);
+            LK__B(ffn_up, "ffn_up_shexp.weight", LK__MAT, E, Fs, 1);
+            LK__B(ffn_down, "ffn_down_shexp.weight", LK__MAT, Fs, E, 1);
         }
     } else {
         LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
@@ -16141,6 +16194,33 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     return LK_OK;
 }
+/* A multi-token prediction block il (>= n_layer, LK__K_MTP), as llama.cpp's
+ * loader skips it: the block's own tensors and nextn.eh_proj [2E, E],
+ * enorm, hnorm [E] required (q/k/v optional), embed_tokens and
+ * shared_head_head [E, n_vocab], shared_head_norm [E] optional, shapes
+ * checked and nothing else; none required when the file has no
+ * nextn.eh_proj for it (converted without them); no weight scales. */
+static lk_status lk__model_bind_nextn(lk_model *m, int il) {
+    const int E = m->hp.n_embd, V = m->hp.n_vocab;
+    static const char *const sfx[] = { "nextn.eh_proj", "nextn.enorm", "nextn.hnorm", "nextn.embed_tokens", "nextn.shared_head_head",
+                                       "nextn.shared_head_norm" };
+    const int64_t ne0[] = { 2 * (int64_t)E, E, E, E, E, E }, ne1[] = { E, 0, 0, V, V, 0 };
+    lk__layer L;
+    lk_tensor t;
+    char nm[96];
+    lk_status st;
+    int k;
+    lk__fmt(nm, sizeof nm, "blk.%d.nextn.eh_proj.weight", il);
+    m->skip = lk_gguf_find_tensor(m->g, nm) >= 0 ? 1 : 2;
+    memset(&L, 0, sizeof L);
+    st = lk__model_bind_layer(m, il, &L);
+    for (k = 0; !st && k < 6; k++) {
+        lk__fmt(nm, sizeof nm, "blk.%d.%s.weight", il, sfx[k]);
+        st = lk__bind(m, nm, LK__VEC, ne0[k], ne1[k], k < 3, &t);
+    }
+    m->skip = 0;
+    return st;
+}
 /* every tensor of the file is one the graph reads (bound), or the load
  * fails naming it, as llama.cpp's loader fails on a file with more tensors
  * than it created */
@@ -16167,6 +16247,8 @@ static lk_status lk__model_bind(lk_model *m) {
     memset(m->layers, 0, sizeof(lk__layer) * (size_t)n_layer);
     for (il = 0; il < n_layer; il++)
         if ((st = lk__model_bind_layer(m, il, &m->layers[il]))) goto done;
+    for (il = n_layer; il < n_layer + m->hp.n_layer_nextn; il++)
+        if ((st = lk__model_bind_nextn(m, il))) goto done;
     st = lk__model_check_used(m);
 done:
     lk__free(&m->a, m->used, nu);
@@ -16513,6 +16595,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->n_tasks = z->n_thr > hp->n_head || p->kv_policy.policy == LK_KV_FULL ? z->n_thr : hp->n_head;
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
     if (hp->n_ff_exp > f1) f1 = hp->n_ff_exp;
+    if (hp->n_ff_shexp > f1) f1 = hp->n_ff_shexp;
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -16521,6 +16604,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->kvr = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nkv));
     z->ff1 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)f1));
     z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)(hp->n_ff > hp->n_ff_exp ? hp->n_ff : hp->n_ff_exp)));
+    if (hp->n_ff_shexp > hp->n_ff && hp->n_ff_shexp > hp->n_ff_exp) z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_ff_shexp));
     if (hp->n_expert > 0) {
         z->moe_p = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert));
         z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
@@ -16928,10 +17012,11 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
     const lk__layer *L = &c->m->layers[il];
     const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
     int t, i;
-    if (L->q_norm.data) {   /* the tokens' heads are contiguous rows of d */
+    /* the tokens' heads are contiguous rows of d; each norm when present (LK__T_QKN: either alone) */
+    if (L->q_norm.data)
         lk__rmsnorm_rows(c->q + (size_t)t0 * nq, c->q + (size_t)t0 * nq, LK__CAST(const float *, L->q_norm.data), d, (t1 - t0) * H, hp->norm_eps);
+    if (L->k_norm.data)
         lk__rmsnorm_rows(c->k + (size_t)t0 * nkv, c->k + (size_t)t0 * nkv, LK__CAST(const float *, L->k_norm.data), d, (t1 - t0) * G, hp->norm_eps);
-    }
     for (t = t0; t < t1; t++) {
         float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
         if (hp->rope.n_rot && L->rope) {
@@ -17083,21 +17168,26 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
     for (t = 0; t < T; t++) {
         float *p = c->moe_p + (size_t)t * X, *w = c->moe_w + (size_t)t * K;
         int *sel = c->moe_sel + (size_t)t * K;
+        const float *sb = LK__CAST(const float *, L->exp_probs_b.data);   /* [X] selection bias, or NULL */
         double sum = 0.0;
         if (hp->expert_gating == 2) for (e = 0; e < X; e++) p[e] = 1.0f / (1.0f + expf(-p[e]));
         else if (hp->expert_gating != 3) lk_softmax(p, X);
-        for (j = 0; j < K; j++) {   /* selection: K passes over X (K, X small) */
+        for (j = 0; j < K; j++) {   /* selection: K passes over X (K, X small), by p + sb */
             int best = -1;
+            float bs = 0.0f;
             for (e = 0; e < X; e++) {
                 int taken = 0, q;
+                const float s = sb ? p[e] + sb[e] : p[e];
                 for (q = 0; q < j; q++) taken |= sel[q] == e;
-                if (!taken && (best < 0 || p[e] > p[best])) best = e;
+                if (!taken && (best < 0 || s > bs)) { best = e; bs = s; }
             }
-            sel[j] = best; w[j] = p[best]; sum += w[j];
+            sel[j] = best; w[j] = p[best];
         }
         if (hp->expert_gating == 3) lk_softmax(w, K);   /* [K]: the chosen logits' softmax */
         if (hp->expert_weights_norm) {
-            float den = (float)sum < 6.103515625e-5f ? 6.103515625e-5f : (float)sum;
+            float den;
+            for (j = 0; j < K; j++) sum += w[j];
+            den = (float)sum < 6.103515625e-5f ? 6.103515625e-5f : (float)sum;
             for (j = 0; j < K; j++) w[j] /= den;
         }
         if (hp->expert_weights_scale != 0.0f && hp->expert_weights_scale != 1.0f)
@@ -17139,20 +17229,26 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
 }
 
 /* x += FFN(norm(x)), the architecture's kind: SwiGLU (separate or fused
- * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe).
- * hidden h: ff2 [T, F] */
+ * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe),
+ * plus a shared expert's SwiGLU when the layer has one (the experts' sum +
+ * the shared one's, then the residual, as llama.cpp adds them).
+ * hidden h: ff2 [T, F] (F: n_ff, or the shared expert's n_ff_shexp) */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
-    const int F = m->hp.n_ff;
-    const size_t TF = (size_t)T * (size_t)F;
+    const int F = L->gate_inp.data ? m->hp.n_ff_shexp : m->hp.n_ff;
+    const size_t TF = (size_t)T * (size_t)F, TE = (size_t)T * (size_t)m->hp.n_embd;
     lk_status st;
     int t, i;
+    size_t k;
     lk__norm_rows(c, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
     if (L->gate_inp.data) {
         if ((st = lk__moe(c, L, T))) return st;
-        lk__residual(c, &L->post_ffw_norm, T);
-        return LK_OK;
+        if (!L->ffn_down.data) {
+            lk__residual(c, &L->post_ffw_norm, T);
+            return LK_OK;
+        }
+        memcpy(c->moe_y, c->o, sizeof(float) * TE);   /* [T, E] the experts' sum; o takes the shared expert's */
     }
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
@@ -17182,6 +17278,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     }
     }
     if ((st = lk__mm_sb(c, &L->ffn_down, &L->s_down, &L->b_down, 0, c->ff2, T, c->o))) return st;
+    if (L->gate_inp.data) for (k = 0; k < TE; k++) c->o[k] = c->moe_y[k] + c->o[k];   /* routed + shared */
     lk__residual(c, &L->post_ffw_norm, T);
     return LK_OK;
 }
