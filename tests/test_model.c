@@ -130,7 +130,7 @@ static void check_arch(const char *arch) {
  * tests/data/arch/<arch>-<type>.seqA.bin (tools/gen_arch_refs.cpp). Held to
  * the same rules as the fixture files; the Q8_0 files are bit-identical. */
 typedef struct gen_tensor { const char *name; int64_t ne0, ne1, ne2; } gen_tensor;
-enum { GK_STR, GK_F32, GK_U32, GK_I32S };
+enum { GK_STR, GK_F32, GK_U32, GK_I32S, GK_BOOL };
 typedef struct gen_key { const char *sfx; int kind; const char *str; double num; const int32_t *arr; int n; } gen_key;   /* "<arch>.<sfx>" */
 typedef struct gen_arch {
     const char *label, *arch; uint64_t seed;
@@ -140,7 +140,8 @@ typedef struct gen_arch {
     int X, K, Fe;   /* experts, experts per token, expert FFN width (0: the key is absent) */
     const gen_key *keys; int n_keys;   /* more keys */
     int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's
-                     * (3: also Q8_0, and check_gen_paths for the attention sinks) */
+                     * (3: also Q8_0, and check_gen_paths for the attention sinks;
+                     * 4: F32, Q8_0 and Q4_K_M, check_gen_paths, check_gen_refusals) */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -292,6 +293,43 @@ static const gen_tensor gpt_oss_glob[] = {
 static const gen_key gpt_oss_keys[] = {
     { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
     { "rope.scaling.original_context_length", GK_U32, NULL, 128, NULL, 0 }, { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 } };
+/* glm4moe: block 0 dense, blocks 1-2 4 experts top-2 (sigmoid, selection
+ * bias, normalised, scaled by 2.5) with a shared expert, block 3 a nextn
+ * (multi-token prediction) block, loaded and not run; q/k/v biases and
+ * attention scales; q and k norms on block 1, the k norm alone on block 2 */
+#define GLM4MOE_ATTN(S) \
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_q.bias", 256, 0, 0 }, S(attn_q) \
+    { "attn_k.weight", 256, 64, 0 }, { "attn_k.bias", 64, 0, 0 }, S(attn_k) { "attn_v.weight", 256, 64, 0 }, { "attn_v.bias", 64, 0, 0 }, \
+    S(attn_v) { "attn_output.weight", 256, 256, 0 }, S(attn_output)
+#define GLM4MOE_SCALE(w) { #w ".scale", 1, 0, 0 },
+#define GLM4MOE_NOSCALE(w)
+#define GLM4MOE_MOE \
+    { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate_inp.weight", 256, 4, 0 }, { "exp_probs_b.bias", 4, 0, 0 }, \
+    { "ffn_gate_exps.weight", 256, 128, 4 }, { "ffn_up_exps.weight", 256, 128, 4 }, { "ffn_down_exps.weight", 128, 256, 4 }, \
+    { "ffn_gate_shexp.weight", 256, 128, 0 }, { "ffn_up_shexp.weight", 256, 128, 0 }, { "ffn_down_shexp.weight", 128, 256, 0 }
+static const gen_tensor glm4moe_l0[] = {
+    GLM4MOE_ATTN(GLM4MOE_SCALE) { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 },
+    { "ffn_up.weight", 256, 256, 0 }, { "ffn_down.weight", 256, 256, 0 } };
+static const gen_tensor glm4moe_l1[] = {
+    GLM4MOE_ATTN(GLM4MOE_SCALE) { "attn_q_norm.weight", 32, 0, 0 }, { "attn_k_norm.weight", 32, 0, 0 }, GLM4MOE_MOE };
+static const gen_tensor glm4moe_l2[] = { GLM4MOE_ATTN(GLM4MOE_SCALE) { "attn_k_norm.weight", 32, 0, 0 }, GLM4MOE_MOE };
+static const gen_tensor glm4moe_l3[] = {
+    GLM4MOE_ATTN(GLM4MOE_NOSCALE) { "attn_q_norm.weight", 32, 0, 0 }, { "attn_k_norm.weight", 32, 0, 0 }, GLM4MOE_MOE,
+    { "nextn.eh_proj.weight", 512, 256, 0 }, { "nextn.enorm.weight", 256, 0, 0 }, { "nextn.hnorm.weight", 256, 0, 0 },
+    { "nextn.embed_tokens.weight", 256, 512, 0 }, { "nextn.shared_head_head.weight", 256, 512, 0 }, { "nextn.shared_head_norm.weight", 256, 0, 0 } };
+static const gen_tensor glm4moe_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key glm4moe_keys[] = {
+    { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 }, { "expert_shared_count", GK_U32, NULL, 1, NULL, 0 },
+    { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 }, { "expert_weights_scale", GK_F32, NULL, 2.5, NULL, 0 },
+    { "expert_weights_norm", GK_BOOL, NULL, 1, NULL, 0 }, { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
+/* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
+typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
+#define GEN_N(a) (int)(sizeof a / sizeof a[0])
+static const gen_block gen_blocks[] = {
+    { "glm4moe", 0, glm4moe_l0, GEN_N(glm4moe_l0) }, { "glm4moe", 2, glm4moe_l2, GEN_N(glm4moe_l2) },
+    { "glm4moe", 3, glm4moe_l3, GEN_N(glm4moe_l3) },
+};
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -309,6 +347,7 @@ static const gen_arch gen_archs[] = {
     { "mistral3", "mistral3", 30, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, mistral3_layer, 23, mistral3_glob, 4, 0, 0, 0, mistral3_keys, 8, 1 },
     { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
     { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
+    { "glm4moe", "glm4moe", 32, GE, 4, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4moe_l1, GEN_N(glm4moe_l1), glm4moe_glob, 3, 4, 2, 128, glm4moe_keys, 6, 4 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -337,8 +376,10 @@ static int gen_unit(const char *name, size_t nl) {
            (nl >= 12 && !strcmp(name + nl - 12, ".input_scale")) ||
            !strcmp(name, "rope_freqs.weight") || !strcmp(name, "attn_sinks.weight");
 }
-/* drawn as v: routers (and their biases); as v * 16: gpt-oss's gate/up expert biases */
-static int gen_router(const char *name) { return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias"); }
+/* drawn as v: routers (and their biases, and selection biases); as v * 16: gpt-oss's gate/up expert biases */
+static int gen_router(const char *name) {
+    return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias") || !strcmp(name, "exp_probs_b.bias");
+}
 static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
 static uint64_t ref_hash(const char *label, const char *name) {
@@ -381,6 +422,7 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
         if (gk->kind == GK_STR) lk_gguf_writer_add_str(w, KEY(gk->sfx), gk->str);
         else if (gk->kind == GK_F32) lk_gguf_writer_add_f32(w, KEY(gk->sfx), (float)gk->num);
         else if (gk->kind == GK_U32) lk_gguf_writer_add_u32(w, KEY(gk->sfx), (uint32_t)gk->num);
+        else if (gk->kind == GK_BOOL) lk_gguf_writer_add_bool(w, KEY(gk->sfx), gk->num != 0.0);
         else {
             lk_gguf_value v;
             memset(&v, 0, sizeof v);
@@ -399,6 +441,9 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     for (il = -1; il < a->L; il++) {
         const gen_tensor *ts = il < 0 ? a->glob : a->layer;
         int nt = il < 0 ? a->n_glob : a->n_layer_t;
+        size_t b;
+        for (b = 0; il >= 0 && b < sizeof gen_blocks / sizeof gen_blocks[0]; b++)
+            if (gen_blocks[b].il == il && !strcmp(gen_blocks[b].label, a->label)) { ts = gen_blocks[b].t; nt = gen_blocks[b].n; }
         for (k = 0; k < nt && n_data < 128; k++) {
             int64_t ne[3];
             size_t n = (size_t)ts[k].ne0 * (size_t)(ts[k].ne1 ? ts[k].ne1 : 1) * (size_t)(ts[k].ne2 ? ts[k].ne2 : 1);
@@ -508,6 +553,15 @@ static const gen_refusal gen_refusals[] = {
     { "glm4", "glm4: M-RoPE sections", { "rope.dimension_sections", GK_I32S, NULL, 0, glm4_mrope, 4 }, NULL, 0, LK_ERR_UNSUPPORTED, "rope.dimension_sections" },
     { "glm4", "glm4: nextn_predict_layers 1", { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "nextn_predict_layers" },
     { "glm4", "glm4: final_logit_softcapping (not read)", { "final_logit_softcapping", GK_F32, NULL, 30.0, NULL, 0 }, NULL, 0, LK_OK, NULL },
+    { "glm4moe", "glm4moe: attn_output.bias (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.1.attn_output.bias", 256, LK_ERR_FORMAT, "blk.1.attn_output.bias" },
+    { "glm4moe", "glm4moe: ffn_up_shexp.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.1.ffn_up_shexp.scale", 1, LK_ERR_FORMAT, "blk.1.ffn_up_shexp.scale" },
+    { "glm4moe", "glm4moe: ffn_gate_exps.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.2.ffn_gate_exps.scale", 4, LK_ERR_FORMAT, "blk.2.ffn_gate_exps.scale" },
+    { "glm4moe", "glm4moe: a nextn block's attn_q.scale (not created)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.3.attn_q.scale", 1, LK_ERR_FORMAT, "blk.3.attn_q.scale" },
+    { "glm4moe", "glm4moe: rope_freqs (not created)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_freqs.weight", 8, LK_ERR_FORMAT, "rope_freqs.weight" },
+    { "glm4moe", "glm4moe: M-RoPE sections", { "rope.dimension_sections", GK_I32S, NULL, 0, glm4_mrope, 4 }, NULL, 0, LK_ERR_UNSUPPORTED, "rope.dimension_sections" },
+    { "glm4moe", "glm4moe: expert_gating_func 4", { "expert_gating_func", GK_U32, NULL, 4, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "expert_gating_func" },
+    { "glm4moe", "glm4moe: expert_group_count 2", { "expert_group_count", GK_U32, NULL, 2, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "expert_group_count" },
+    { "glm4moe", "glm4moe: attention.sliding_window (not read)", { "attention.sliding_window", GK_U32, NULL, 8, NULL, 0 }, NULL, 0, LK_OK, NULL },
 };
 static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) {
     char key[128];
@@ -515,6 +569,7 @@ static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) 
     if (gk->kind == GK_STR) lk_gguf_writer_add_str(w, key, gk->str);
     else if (gk->kind == GK_F32) lk_gguf_writer_add_f32(w, key, (float)gk->num);
     else if (gk->kind == GK_U32) lk_gguf_writer_add_u32(w, key, (uint32_t)gk->num);
+    else if (gk->kind == GK_BOOL) lk_gguf_writer_add_bool(w, key, gk->num != 0.0);
     else {
         lk_gguf_value v;
         memset(&v, 0, sizeof v);
@@ -559,8 +614,9 @@ static void check_refusals(const gen_arch *a, const unsigned char *f32, size_t l
         if (st && x->named) CHECK(strstr(lk_last_error(), x->named) != NULL, "the message does not name %s: %s", x->named, lk_last_error());
         if (!st && m) {   /* a key the loader does not read changes nothing */
             const lk_hparams *hp = lk_model_hparams(m);
-            CHECK(hp->final_softcap == 0.0f && hp->attn_softcap == 0.0f && hp->n_layer == a->L, "the key was read (soft-caps %g, %g; %d layers)",
-                  (double)hp->final_softcap, (double)hp->attn_softcap, hp->n_layer);
+            CHECK(hp->final_softcap == 0.0f && hp->attn_softcap == 0.0f && hp->n_layer + hp->n_layer_nextn == a->L && hp->sliding_window == 0,
+                  "the key was read (soft-caps %g, %g; %d layers; window %d)", (double)hp->final_softcap, (double)hp->attn_softcap, hp->n_layer,
+                  hp->sliding_window);
         }
         lk_model_free(m); free(buf); lk_gguf_writer_free(w); lk_gguf_free(g);
         lk_t_end();
@@ -679,19 +735,40 @@ done:
     free(extra);
     return buf;
 }
-/* gpt-oss's required keys and tensors, as llama.cpp's loader requires them,
- * and a tensor its graph does not read: each refused with a message naming it */
+/* The required keys and tensors of gpt-oss and glm4moe, as llama.cpp's
+ * loader requires them, and a tensor their graphs do not read: each refused
+ * with a message naming it (says NULL: a file llama.cpp loads, which must
+ * load). glm4moe's nextn block: required as llama.cpp's loader skips it
+ * (its q/k/v and, without nextn.eh_proj, all of it optional); without
+ * nextn_predict_layers it is a block to run, whose nextn tensors no graph
+ * reads. */
 static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
-    static const struct { const char *key, *drop, *add; int64_t n; const char *says; } v[] = {
-        { "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window" },
-        { "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length" },
-        { "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count" },
-        { NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight" },
-        { NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias" },
-        { NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias" },
-        { NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight" },
-        { NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale" },
-        { NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
+    static const struct { const char *label, *key, *drop, *add; int64_t n; const char *says; } v[] = {
+        { "gpt-oss", "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window" },
+        { "gpt-oss", "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length" },
+        { "gpt-oss", "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count" },
+        { "gpt-oss", NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight" },
+        { "gpt-oss", NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias" },
+        { "gpt-oss", NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias" },
+        { "gpt-oss", NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight" },
+        { "gpt-oss", NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale" },
+        { "gpt-oss", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
+        { "glm4moe", "glm4moe.expert_shared_count", NULL, NULL, 0, "glm4moe.expert_shared_count" },
+        { "glm4moe", "glm4moe.expert_feed_forward_length", NULL, NULL, 0, "glm4moe.expert_feed_forward_length" },
+        { "glm4moe", "glm4moe.expert_count", NULL, NULL, 0, "glm4moe.expert_count" },
+        { "glm4moe", "glm4moe.leading_dense_block_count", NULL, NULL, 0, "blk.0.ffn_gate_inp.weight" },
+        { "glm4moe", "glm4moe.nextn_predict_layers", NULL, NULL, 0, "blk.3.nextn." },
+        { "glm4moe", NULL, "blk.1.exp_probs_b.bias", NULL, 0, "blk.1.exp_probs_b.bias" },
+        { "glm4moe", NULL, "blk.2.ffn_down_shexp.weight", NULL, 0, "blk.2.ffn_down_shexp.weight" },
+        { "glm4moe", NULL, "blk.0.ffn_gate.weight", NULL, 0, "blk.0.ffn_gate.weight" },
+        { "glm4moe", NULL, "blk.3.nextn.enorm.weight", NULL, 0, "blk.3.nextn.enorm.weight" },
+        { "glm4moe", NULL, "blk.3.ffn_gate_inp.weight", NULL, 0, "blk.3.ffn_gate_inp.weight" },
+        { "glm4moe", NULL, NULL, "blk.0.exp_probs_b.bias", 4, "blk.0.exp_probs_b.bias" },
+        { "glm4moe", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
+        { "glm4moe", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight" },
+        { "glm4moe", NULL, "blk.3.attn_q.weight", NULL, 0, NULL },
+        { "glm4moe", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, NULL },
+        { "glm4moe", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL },
     };
     char name[128];
     size_t k;
@@ -699,15 +776,29 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
     lk_t_begin(name);
     for (k = 0; k < sizeof v / sizeof v[0]; k++) {
         size_t vl = 0;
-        unsigned char *b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
+        unsigned char *b;
         lk_model *m = NULL;
-        lk_status st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
-        CHECK(b && st == LK_ERR_FORMAT && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
-              v[k].drop ? v[k].drop : "", v[k].add ? v[k].add : "", (int)st, lk_last_error());
+        lk_status st;
+        if (strcmp(v[k].label, a->label)) continue;
+        b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
+        st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
+        if (v[k].says)
+            CHECK(b && st == LK_ERR_FORMAT && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
+                  v[k].drop ? v[k].drop : "", v[k].add ? v[k].add : "", (int)st, lk_last_error());
+        else
+            CHECK(b && st == LK_OK && lk_model_hparams(m)->n_layer == a->L - 1, "without %s: status %d, '%s'", v[k].drop, (int)st,
+                  st ? lk_last_error() : "");
         lk_model_free(m);
         free(b);
     }
-    {   /* the sinks are softmax terms: another attention score is refused by name */
+    if (a->opt == 4) {   /* the nextn block is not run and has no KV: n_layer 3, and a context's memory as a 3-block file's */
+        lk_model *m = NULL;
+        CHECK(!lk_model_load_memory(f32, len, NULL, &m) && lk_model_hparams(m)->n_layer == a->L - 1 &&
+              lk_model_hparams(m)->n_layer_nextn == 1 && lk_model_hparams(m)->n_layer_dense_lead == 1 && lk_model_hparams(m)->n_ff_shexp == 128,
+              "hparams: %d blocks run, %d nextn", m ? lk_model_hparams(m)->n_layer : -1, m ? lk_model_hparams(m)->n_layer_nextn : -1);
+        lk_model_free(m);
+    }
+    if (a->opt == 3) {   /* the sinks are softmax terms: another attention score is refused by name */
         lk_model *m = NULL;
         lk_context *c = NULL;
         lk_context_params cp = lk_context_default_params();
@@ -735,10 +826,11 @@ static void check_generated(const gen_arch *a) {
     CHECK(f32 != NULL, "could not build the model: %s", lk_last_error());
     lk_t_end();
     /* the types each file is checked in: opt 3 (gpt-oss) F32, Q8_0 and
-     * MXFP4_MOE (its experts in MXFP4, as its published files); other -opt
-     * files F32; the rest F32, Q8_0, Q4_K_M */
+     * MXFP4_MOE (its experts in MXFP4, as its published files); opt 4
+     * (glm4moe) and the files without opt F32, Q8_0, Q4_K_M; other -opt
+     * files F32 */
     for (k = 0; f32 && k < 4; k += (a->opt == 3 && k == 1) ? 2 : 1) {
-        if (a->opt != 3 && (k == 3 || (a->opt && k > 0))) break;
+        if (a->opt != 3 && (k == 3 || (a->opt && a->opt != 4 && k > 0))) break;
         unsigned char *q = NULL;
         size_t q_len = 0;
         float *ours, *ref, *sel;
@@ -761,7 +853,10 @@ static void check_generated(const gen_arch *a) {
                 memcpy(sel + (size_t)p * V, ours + (size_t)pos[p] * V, sizeof(float) * V);
                 bad += memcmp(sel + (size_t)p * V, ref + (size_t)p * V, sizeof(float) * V) != 0;
             }
-            printf("  %-28s %d of %d positions bit-identical to llama.cpp\n", name + 7, T - bad, T);
+            printf("  %-28s %d of %d positions bit-identical to llama.cpp%s\n", name + 7, T - bad, T, a->opt == 4 && k == 1 ? " (required)" : "");
+            /* glm4moe-Q8_0: ggml's order kept throughout (sigmoid router, selection bias, the
+             * weights' sum, scale, shared expert's sum), so bit for bit */
+            if (a->opt == 4 && k == 1) CHECK(bad == 0, "%s: %d of %d positions differ from llama.cpp's logits in some bit", name + 7, bad, T);
             if (k == 0) { lk_t_f32_rule(name + 7, NAME_W, sel, ref, T, V, LK_T_F32_MEDIAN); ref32 = ref; ref = NULL; }
             else if (ref32 && !a->X) lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, LK_T_Q_MEDIAN, LK_T_Q_MAX);
             /* Experts: the reference machine (AVX2) rounds attention sums in
@@ -779,7 +874,7 @@ static void check_generated(const gen_arch *a) {
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
-    if (f32 && a->opt == 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
+    if (f32 && a->opt >= 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
     free(ref32); free(f32);
 }
 

@@ -3,13 +3,13 @@
 (qwen3, gemma3, ...), written with llama.cpp's own gguf-py so that llama.cpp
 is the judge of what the file means.
 
-    python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR
+    python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR [LABEL ...]
     python3 tools/gen_arch_fixtures.py --hash LLAMA_CPP_DIR LABEL FILE.gguf
 
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -21,7 +21,7 @@ seed S, element i (0-based, row-major as stored):
     z = splitmix64(x + (i + 1) * 0x9E3779B97F4A7C15)
     v = float32(z >> 40) * 2^-24 - 0.5           (exact, in [-0.5, 0.5))
     matrices, embeddings: v * float32(W)         W = 0.07 (std ~0.02)
-    MoE routers (ffn_gate_inp, and its bias): v (wide, so that no top-k choice
+    MoE routers (ffn_gate_inp, its bias, exp_probs_b): v (wide, so that no top-k choice
                                                  is a near-tie that the last bit
                                                  of a sum could flip)
     gpt-oss's ffn_gate/up_exps.bias: v * 16      (exact; wide enough that some of
@@ -55,7 +55,7 @@ def unit(name):   # the tensors drawn as 1 + v * N
             name.endswith("attn_sinks.weight"))
 
 def router(name):  # the tensors drawn as v
-    return name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias")
+    return name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias")
 
 def wide(name):    # the tensors drawn as v * 16
     return name.endswith("ffn_gate_exps.bias") or name.endswith("ffn_up_exps.bias")
@@ -238,6 +238,29 @@ def opt_specs():
          ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_gate_exps.bias", [Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]),
          ("ffn_up_exps.bias", [Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]), ("ffn_down_exps.bias", [E, X])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # glm4moe: block 0 dense (leading_dense_block_count 1), blocks 1-2 with 4
+    # experts top-2 (sigmoid router, exp_probs_b selection bias, weights
+    # normalised and scaled by 2.5) and a shared expert; block 3 a
+    # multi-token-prediction block (nextn_predict_layers 1: loaded, not run);
+    # q/k/v biases and the attention weights' scales; q and k norms on block 1,
+    # the k norm alone on block 2; NeoX RoPE on 16 of 32 dims; untied output;
+    # expert_gating_func absent (llama.cpp: sigmoid)
+    E, L, H, G, d, F, X, K, Fe = 256, 4, 8, 2, 32, 256, 4, 2, 128
+    attn = [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) + \
+        wsb("attn_output", H * d, E, bias=False)
+    moe = [("post_attention_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]), ("exp_probs_b.bias", [X]),
+           ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]),
+           ("ffn_gate_shexp.weight", [E, Fe]), ("ffn_up_shexp.weight", [E, Fe]), ("ffn_down_shexp.weight", [Fe, E])]
+    dense = [("post_attention_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])]
+    qk = [("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d])]
+    mtp = [(n, s) for n, s in attn + qk + moe if not n.endswith(".scale")] + [
+        ("nextn.eh_proj.weight", [2 * E, E]), ("nextn.enorm.weight", [E]), ("nextn.hnorm.weight", [E]),
+        ("nextn.embed_tokens.weight", [E, 512]), ("nextn.shared_head_head.weight", [E, 512]), ("nextn.shared_head_norm.weight", [E])]
+    out.append(("glm4moe", "glm4moe", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0, X=X, K=K, Fe=Fe,
+        keys=[("rope.dimension_count", "u32", 16), ("expert_shared_count", "u32", 1), ("leading_dense_block_count", "u32", 1),
+              ("expert_weights_scale", "f32", 2.5), ("expert_weights_norm", "bool", True), ("nextn_predict_layers", "u32", 1)]),
+        lambda il: attn + dense if il == 0 else attn + qk + moe if il == 1 else attn + qk[1:] + moe if il == 2 else mtp,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
 def main():
@@ -252,7 +275,10 @@ def main():
     import gguf
     r = gguf.GGUFReader(stories)
     tok = {f.name: f for f in r.fields.values() if f.name.startswith("tokenizer.")}
+    only = sys.argv[4:]   # labels to write (default: all)
     for label, arch, seed, hp, layer, glob in specs():
+        if only and label not in only:
+            continue
         w = gguf.GGUFWriter(f"{out_dir}/{label}-F32.gguf", arch)
         w.add_uint32(f"{arch}.context_length", 512)
         w.add_uint32(f"{arch}.embedding_length", hp["E"])
@@ -277,6 +303,7 @@ def main():
             elif kind == "f32": w.add_float32(k, v)
             elif kind == "u32": w.add_uint32(k, v)
             elif kind == "i32s": w.add_array(k, [int(x) for x in v])
+            elif kind == "bool": w.add_bool(k, v)
         w.add_uint32("general.file_type", 0)
         for name, f in tok.items():   # copy the vocabulary verbatim, same value types
             t = f.types[0]
@@ -291,7 +318,8 @@ def main():
                 w.add_key_value(name, bytes(f.parts[f.data[0]]).decode("utf-8"), t)
             else:
                 w.add_key_value(name, f.parts[f.data[0]][0].item(), t)
-        names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"]) for n, s in layer]
+        names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"])
+                                                 for n, s in (layer(il) if callable(layer) else layer)]
         for name, shape in names:
             n = int(np.prod(shape))
             a = values(name, seed, n, unit(name), router(name) or wide(name))
