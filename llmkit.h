@@ -1615,8 +1615,9 @@ typedef struct lk_hparams {
     int attn_temp_floor;          /* rope.scaling.original_context_length      */
     /* glm4moe: the first n_layer_dense_lead blocks have a dense FFN; a shared
      * expert (n_ff_shexp = n_ff_exp * n_expert_shared wide) runs beside the
-     * routed ones; the file's last n_layer_nextn blocks (multi-token
-     * prediction) are loaded, not run, and have no KV: n_layer excludes them */
+     * routed ones; glm4moe and glm4: the file's last n_layer_nextn blocks
+     * (multi-token prediction) are loaded, not run, and have no KV: n_layer
+     * excludes them */
     int n_layer_dense_lead, n_expert_shared, n_ff_shexp, n_layer_nextn;
 } lk_hparams;
 
@@ -15663,8 +15664,11 @@ enum {
     LK__K_SECTIONS = 1 << 2,   /* rope.dimension_sections: M-RoPE (2 sections set) refused  */
     LK__K_NEXTN    = 1 << 3,   /* nextn_predict_layers: > 0 (MTP blocks) refused            */
     LK__K_SOFTCAP  = 1 << 4,   /* final_logit_softcapping (default: the row's final_softcap) */
-    LK__K_MTP      = 1 << 5    /* nextn_predict_layers n: the last n blocks are multi-token
+    LK__K_MTP      = 1 << 5,   /* nextn_predict_layers n: the last n blocks are multi-token
                                 * prediction blocks, their tensors checked and not run, no KV */
+    LK__K_MTP_TRUNK = 1 << 6   /* with LK__K_MTP: a nextn block without its nextn.eh_proj may
+                                * lack every tensor (a file converted without them: glm4moe;
+                                * glm4's loader requires them all the same)                  */
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
@@ -15680,11 +15684,11 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
     { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0 },
     { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP },
-    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_NEXTN },
+    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP },
     { "gpt-oss", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_UNTIED | LK__T_SINKS | LK__T_EXP_B | LK__T_PAN,
                                                                                 LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0 },
     { "glm4moe", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_PAN | LK__T_QKN,
-                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP },
+                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP | LK__K_MTP_TRUNK },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -16110,11 +16114,14 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     LK__B(attn_norm, "attn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(attn_norm_b, "attn_norm.bias", LK__VEC, E, 0, 1);
     /* fused rows [Q | K | V] when the row needs them or the file has them */
-    LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, ai->fused_qkv);
-    if (L->wqkv.data) {
-        if (all || qkv_b) LK__B(bqkv, "attn_qkv.bias", LK__VEC, nq + 2 * nkv, 0, all);
+    LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, ai->fused_qkv && !m->skip);
+    /* a block not run (m->skip): fused and apart, weights and biases, each
+     * optional, as llama.cpp's loader skips them */
+    if (L->wqkv.data || m->skip) {
+        if (all || qkv_b || m->skip) LK__B(bqkv, "attn_qkv.bias", LK__VEC, nq + 2 * nkv, 0, all && !m->skip);
         LK__S("attn_qkv", 1, 1, sqkv);
-    } else {
+    }
+    if (!L->wqkv.data || m->skip) {
         LK__B(wq, "attn_q.weight", LK__MAT, E, nq, !m->skip);   /* a skipped block may lack them */
         LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, !m->skip);
         LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, !m->skip);
@@ -16122,7 +16129,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__S("attn_k", 1, 1, sk);
         LK__S("attn_v", 1, 1, sv);
     }
-    if (qkv_b && !L->bqkv.data) {   /* apart, also beside fused weights */
+    if ((qkv_b && !L->bqkv.data) || m->skip) {   /* apart, also beside fused weights */
         LK__B(bq, "attn_q.bias", LK__VEC, nq, 0, 0);
         LK__B(bk, "attn_k.bias", LK__VEC, nkv, 0, 0);
         LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, 0);
@@ -16199,7 +16206,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
  * enorm, hnorm [E] required (q/k/v optional), embed_tokens and
  * shared_head_head [E, n_vocab], shared_head_norm [E] optional, shapes
  * checked and nothing else; none required when the file has no
- * nextn.eh_proj for it (converted without them); no weight scales. */
+ * nextn.eh_proj for it (converted without them) and the row has
+ * LK__K_MTP_TRUNK (glm4moe; glm4 requires them); no weight scales. */
 static lk_status lk__model_bind_nextn(lk_model *m, int il) {
     const int E = m->hp.n_embd, V = m->hp.n_vocab;
     static const char *const sfx[] = { "nextn.eh_proj", "nextn.enorm", "nextn.hnorm", "nextn.embed_tokens", "nextn.shared_head_head",
@@ -16211,7 +16219,7 @@ static lk_status lk__model_bind_nextn(lk_model *m, int il) {
     lk_status st;
     int k;
     lk__fmt(nm, sizeof nm, "blk.%d.nextn.eh_proj.weight", il);
-    m->skip = lk_gguf_find_tensor(m->g, nm) >= 0 ? 1 : 2;
+    m->skip = (m->ai->keys & LK__K_MTP_TRUNK) && lk_gguf_find_tensor(m->g, nm) < 0 ? 2 : 1;
     memset(&L, 0, sizeof L);
     st = lk__model_bind_layer(m, il, &L);
     for (k = 0; !st && k < 6; k++) {
