@@ -141,7 +141,8 @@ typedef struct gen_arch {
     const gen_key *keys; int n_keys;   /* more keys */
     int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's
                      * (3: also Q8_0, and check_gen_paths for the attention sinks;
-                     * 4: F32, Q8_0 and Q4_K_M, check_gen_paths, check_gen_refusals) */
+                     * 4: F32, Q8_0 and Q4_K_M, check_gen_paths, check_gen_refusals;
+                     * 5: F32 and check_gen_refusals) */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -323,12 +324,25 @@ static const gen_key glm4moe_keys[] = {
     { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 }, { "expert_shared_count", GK_U32, NULL, 1, NULL, 0 },
     { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 }, { "expert_weights_scale", GK_F32, NULL, 2.5, NULL, 0 },
     { "expert_weights_norm", GK_BOOL, NULL, 1, NULL, 0 }, { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
+/* glm4-nextn: glm4's file with a fourth block, a nextn (multi-token
+ * prediction) block, loaded and not run: glm4's block tensors without
+ * scales and the nextn ones */
+static const gen_tensor glm4_nextn_l3[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 384, 0 }, { "attn_qkv.bias", 384, 0, 0 },
+    { "attn_output.weight", 256, 256, 0 }, { "post_attention_norm.weight", 256, 0, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "ffn_up.weight", 256, 512, 0 }, { "ffn_down.weight", 256, 256, 0 },
+    { "post_ffw_norm.weight", 256, 0, 0 },
+    { "nextn.eh_proj.weight", 512, 256, 0 }, { "nextn.enorm.weight", 256, 0, 0 }, { "nextn.hnorm.weight", 256, 0, 0 },
+    { "nextn.embed_tokens.weight", 256, 512, 0 }, { "nextn.shared_head_head.weight", 256, 512, 0 }, { "nextn.shared_head_norm.weight", 256, 0, 0 } };
+static const gen_key glm4_nextn_keys[] = {
+    { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 }, { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
 static const gen_block gen_blocks[] = {
     { "glm4moe", 0, glm4moe_l0, GEN_N(glm4moe_l0) }, { "glm4moe", 2, glm4moe_l2, GEN_N(glm4moe_l2) },
     { "glm4moe", 3, glm4moe_l3, GEN_N(glm4moe_l3) },
+    { "glm4-nextn", 3, glm4_nextn_l3, GEN_N(glm4_nextn_l3) },
 };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
@@ -348,6 +362,7 @@ static const gen_arch gen_archs[] = {
     { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
     { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
     { "glm4moe", "glm4moe", 32, GE, 4, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4moe_l1, GEN_N(glm4moe_l1), glm4moe_glob, 3, 4, 2, 128, glm4moe_keys, 6, 4 },
+    { "glm4-nextn", "glm4", 33, GE, 4, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_nextn_keys, 2, 5 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -551,7 +566,7 @@ static const gen_refusal gen_refusals[] = {
     { "glm4", "glm4: ffn_up.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.ffn_up.scale", 1, LK_ERR_FORMAT, "blk.0.ffn_up.scale" },
     { "glm4", "glm4: rope_freqs (not created)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_freqs.weight", 8, LK_ERR_FORMAT, "rope_freqs.weight" },
     { "glm4", "glm4: M-RoPE sections", { "rope.dimension_sections", GK_I32S, NULL, 0, glm4_mrope, 4 }, NULL, 0, LK_ERR_UNSUPPORTED, "rope.dimension_sections" },
-    { "glm4", "glm4: nextn_predict_layers 1", { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "nextn_predict_layers" },
+    { "glm4", "glm4: nextn_predict_layers 1", { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.2.nextn.eh_proj.weight" },
     { "glm4", "glm4: final_logit_softcapping (not read)", { "final_logit_softcapping", GK_F32, NULL, 30.0, NULL, 0 }, NULL, 0, LK_OK, NULL },
     { "glm4moe", "glm4moe: attn_output.bias (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.1.attn_output.bias", 256, LK_ERR_FORMAT, "blk.1.attn_output.bias" },
     { "glm4moe", "glm4moe: ffn_up_shexp.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.1.ffn_up_shexp.scale", 1, LK_ERR_FORMAT, "blk.1.ffn_up_shexp.scale" },
@@ -735,11 +750,12 @@ done:
     free(extra);
     return buf;
 }
-/* The required keys and tensors of gpt-oss and glm4moe, as llama.cpp's
- * loader requires them, and a tensor their graphs do not read: each refused
- * with a message naming it (says NULL: a file llama.cpp loads, which must
- * load). glm4moe's nextn block: required as llama.cpp's loader skips it
- * (its q/k/v and, without nextn.eh_proj, all of it optional); without
+/* The required keys and tensors of gpt-oss, glm4moe and glm4-nextn, as
+ * llama.cpp's loader requires them, and a tensor their graphs do not read:
+ * each refused with a message naming it (says NULL: a file llama.cpp loads,
+ * which must load). glm4moe's nextn block: required as llama.cpp's loader
+ * skips it (its q/k/v and, without nextn.eh_proj, all of it optional);
+ * glm4's: the same but nextn.eh_proj, enorm, hnorm always required; without
  * nextn_predict_layers it is a block to run, whose nextn tensors no graph
  * reads. */
 static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
@@ -769,6 +785,15 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         { "glm4moe", NULL, "blk.3.attn_q.weight", NULL, 0, NULL },
         { "glm4moe", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, NULL },
         { "glm4moe", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL },
+        { "glm4-nextn", "glm4.nextn_predict_layers", NULL, NULL, 0, "blk.3.nextn." },
+        { "glm4-nextn", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, "blk.3.nextn.eh_proj.weight" },
+        { "glm4-nextn", NULL, "blk.3.nextn.hnorm.weight", NULL, 0, "blk.3.nextn.hnorm.weight" },
+        { "glm4-nextn", NULL, "blk.3.ffn_up.weight", NULL, 0, "blk.3.ffn_up.weight" },
+        { "glm4-nextn", NULL, "blk.3.post_ffw_norm.weight", NULL, 0, "blk.3.post_ffw_norm.weight" },
+        { "glm4-nextn", NULL, NULL, "blk.3.attn_output.scale", 1, "blk.3.attn_output.scale" },
+        { "glm4-nextn", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight" },
+        { "glm4-nextn", NULL, "blk.3.attn_qkv.weight", NULL, 0, NULL },
+        { "glm4-nextn", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL },
     };
     char name[128];
     size_t k;
@@ -791,10 +816,11 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         lk_model_free(m);
         free(b);
     }
-    if (a->opt == 4) {   /* the nextn block is not run and has no KV: n_layer 3, and a context's memory as a 3-block file's */
+    if (a->opt >= 4) {   /* the nextn block is not run and has no KV: n_layer 3, and a context's memory as a 3-block file's */
         lk_model *m = NULL;
         CHECK(!lk_model_load_memory(f32, len, NULL, &m) && lk_model_hparams(m)->n_layer == a->L - 1 &&
-              lk_model_hparams(m)->n_layer_nextn == 1 && lk_model_hparams(m)->n_layer_dense_lead == 1 && lk_model_hparams(m)->n_ff_shexp == 128,
+              lk_model_hparams(m)->n_layer_nextn == 1 && lk_model_hparams(m)->n_layer_dense_lead == (a->opt == 4) &&
+              lk_model_hparams(m)->n_ff_shexp == (a->opt == 4 ? 128 : 0),
               "hparams: %d blocks run, %d nextn", m ? lk_model_hparams(m)->n_layer : -1, m ? lk_model_hparams(m)->n_layer_nextn : -1);
         lk_model_free(m);
     }
@@ -874,7 +900,8 @@ static void check_generated(const gen_arch *a) {
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
-    if (f32 && a->opt >= 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
+    if (f32 && (a->opt == 3 || a->opt == 4)) check_gen_paths(a, f32, f32_len);
+    if (f32 && a->opt >= 3) check_gen_refusals(a, f32, f32_len);
     free(ref32); free(f32);
 }
 

@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -261,6 +261,20 @@ def opt_specs():
               ("expert_weights_scale", "f32", 2.5), ("expert_weights_norm", "bool", True), ("nextn_predict_layers", "u32", 1)]),
         lambda il: attn + dense if il == 0 else attn + qk + moe if il == 1 else attn + qk[1:] + moe if il == 2 else mtp,
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # glm4-nextn: glm4's file with a fourth block, a multi-token-prediction
+    # block (nextn_predict_layers 1: llama.cpp loads it and does not run it):
+    # glm4's block tensors without scales, and the nextn tensors
+    E, L, H, G, d, F = 256, 4, 8, 2, 32, 256
+    g4 = [("attn_norm.weight", [E])] + wsb("attn_qkv", E, H * d + 2 * G * d) + wsb("attn_output", H * d, E, bias=False) + \
+        [("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_up.weight", [E, 2 * F]), ("ffn_down.weight", [F, E]),
+         ("post_ffw_norm.weight", [E])]
+    g4_mtp = [(n, s) for n, s in g4 if not n.endswith(".scale")] + [
+        ("nextn.eh_proj.weight", [2 * E, E]), ("nextn.enorm.weight", [E]), ("nextn.hnorm.weight", [E]),
+        ("nextn.embed_tokens.weight", [E, 512]), ("nextn.shared_head_head.weight", [E, 512]), ("nextn.shared_head_norm.weight", [E])]
+    out.append(("glm4-nextn", "glm4", 33, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
+        keys=[("rope.dimension_count", "u32", 16), ("nextn_predict_layers", "u32", 1)]),
+        lambda il, g4=g4, g4_mtp=g4_mtp: g4 if il < 3 else g4_mtp,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
 def main():
