@@ -130,7 +130,7 @@ static void check_arch(const char *arch) {
  * tests/data/arch/<arch>-<type>.seqA.bin (tools/gen_arch_refs.cpp). Held to
  * the same rules as the fixture files; the Q8_0 files are bit-identical. */
 typedef struct gen_tensor { const char *name; int64_t ne0, ne1, ne2; } gen_tensor;
-enum { GK_STR, GK_F32, GK_U32, GK_I32S };
+enum { GK_STR, GK_F32, GK_U32, GK_I32S, GK_BOOL };
 typedef struct gen_key { const char *sfx; int kind; const char *str; double num; const int32_t *arr; int n; } gen_key;   /* "<arch>.<sfx>" */
 typedef struct gen_arch {
     const char *label, *arch; uint64_t seed;
@@ -140,7 +140,8 @@ typedef struct gen_arch {
     int X, K, Fe;   /* experts, experts per token, expert FFN width (0: the key is absent) */
     const gen_key *keys; int n_keys;   /* more keys */
     int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's
-                     * (3: also Q8_0, and check_gen_paths for the attention sinks) */
+                     * (3: also Q8_0, and check_gen_paths for the attention sinks;
+                     * 4: also Q8_0 and Q4_K_M, check_gen_paths, the latent KV size) */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -292,6 +293,30 @@ static const gen_tensor gpt_oss_glob[] = {
 static const gen_key gpt_oss_keys[] = {
     { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
     { "rope.scaling.original_context_length", GK_U32, NULL, 128, NULL, 0 }, { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 } };
+/* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
+ * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
+ * value heads 32), YaRN, a leading dense layer, then 4 experts top-2
+ * (sigmoid, exp_probs_b, normalised, scale 2.5) with a shared expert.
+ * Layer tensors marked "<": the leading dense layers only; ">": the others. */
+static const gen_tensor deepseek2_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q_a.weight", 256, 64, 0 }, { "attn_q_a_norm.weight", 64, 0, 0 },
+    { "attn_q_b.weight", 64, 256, 0 }, { "attn_kv_a_mqa.weight", 256, 96, 0 }, { "attn_kv_a_norm.weight", 64, 0, 0 },
+    { "attn_k_b.weight", 32, 64, 4 }, { "attn_v_b.weight", 64, 32, 4 }, { "attn_output.weight", 128, 256, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "<ffn_gate.weight", 256, 256, 0 }, { "<ffn_up.weight", 256, 256, 0 },
+    { "<ffn_down.weight", 256, 256, 0 }, { ">ffn_gate_inp.weight", 256, 4, 0 }, { ">exp_probs_b.bias", 4, 0, 0 },
+    { ">ffn_gate_exps.weight", 256, 64, 4 }, { ">ffn_up_exps.weight", 256, 64, 4 }, { ">ffn_down_exps.weight", 64, 256, 4 },
+    { ">ffn_gate_shexp.weight", 256, 64, 0 }, { ">ffn_up_shexp.weight", 256, 64, 0 }, { ">ffn_down_shexp.weight", 64, 256, 0 } };
+static const gen_tensor deepseek2_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key deepseek2_keys[] = {
+    { "attention.key_length", GK_U32, NULL, 96, NULL, 0 }, { "attention.value_length", GK_U32, NULL, 64, NULL, 0 },
+    { "rope.dimension_count", GK_U32, NULL, 32, NULL, 0 }, { "attention.q_lora_rank", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.kv_lora_rank", GK_U32, NULL, 64, NULL, 0 }, { "attention.key_length_mla", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.value_length_mla", GK_U32, NULL, 32, NULL, 0 }, { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 },
+    { "expert_shared_count", GK_U32, NULL, 1, NULL, 0 }, { "expert_weights_scale", GK_F32, NULL, 2.5, NULL, 0 },
+    { "expert_weights_norm", GK_BOOL, NULL, 1, NULL, 0 }, { "expert_gating_func", GK_U32, NULL, 2, NULL, 0 },
+    { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 16, NULL, 0 }, { "rope.scaling.yarn_log_multiplier", GK_F32, NULL, 0.0707, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -309,6 +334,7 @@ static const gen_arch gen_archs[] = {
     { "mistral3", "mistral3", 30, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, mistral3_layer, 23, mistral3_glob, 4, 0, 0, 0, mistral3_keys, 8, 1 },
     { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
     { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
+    { "deepseek2", "deepseek2", 32, GE, 3, 4, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_layer, 21, deepseek2_glob, 3, 4, 2, 64, deepseek2_keys, 16, 4 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -338,7 +364,9 @@ static int gen_unit(const char *name, size_t nl) {
            !strcmp(name, "rope_freqs.weight") || !strcmp(name, "attn_sinks.weight");
 }
 /* drawn as v: routers (and their biases); as v * 16: gpt-oss's gate/up expert biases */
-static int gen_router(const char *name) { return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias"); }
+static int gen_router(const char *name) {
+    return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias") || !strcmp(name, "exp_probs_b.bias");
+}
 static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
 static uint64_t ref_hash(const char *label, const char *name) {
@@ -359,7 +387,7 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     unsigned char *buf = NULL;
     char key[128], name[128], label[64];
     float *data[128];
-    int n_data = 0, il, k, i;
+    int n_data = 0, il, k, i, lead = 0;
     if (!sp || lk_gguf_read_file(sp, NULL, &st) || lk_gguf_writer_new(NULL, &w)) { lk_gguf_free(st); return NULL; }
 #define KEY(sfx) (snprintf(key, sizeof key, "%s.%s", a->arch, sfx), key)
     lk_gguf_writer_add_str(w, "general.architecture", a->arch);
@@ -369,8 +397,10 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     lk_gguf_writer_add_u32(w, KEY("feed_forward_length"), (uint32_t)a->F);
     lk_gguf_writer_add_u32(w, KEY("attention.head_count"), (uint32_t)a->H);
     lk_gguf_writer_add_u32(w, KEY("attention.head_count_kv"), (uint32_t)a->G);
-    lk_gguf_writer_add_u32(w, KEY("attention.key_length"), (uint32_t)a->d);
-    lk_gguf_writer_add_u32(w, KEY("attention.value_length"), (uint32_t)a->d);
+    if (a->d) {   /* 0: given among the keys */
+        lk_gguf_writer_add_u32(w, KEY("attention.key_length"), (uint32_t)a->d);
+        lk_gguf_writer_add_u32(w, KEY("attention.value_length"), (uint32_t)a->d);
+    }
     lk_gguf_writer_add_f32(w, KEY("attention.layer_norm_rms_epsilon"), a->eps);
     lk_gguf_writer_add_f32(w, KEY("rope.freq_base"), a->base);
     if (a->window) lk_gguf_writer_add_u32(w, KEY("attention.sliding_window"), (uint32_t)a->window);
@@ -381,6 +411,7 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
         if (gk->kind == GK_STR) lk_gguf_writer_add_str(w, KEY(gk->sfx), gk->str);
         else if (gk->kind == GK_F32) lk_gguf_writer_add_f32(w, KEY(gk->sfx), (float)gk->num);
         else if (gk->kind == GK_U32) lk_gguf_writer_add_u32(w, KEY(gk->sfx), (uint32_t)gk->num);
+        else if (gk->kind == GK_BOOL) lk_gguf_writer_add_bool(w, KEY(gk->sfx), gk->num != 0.0);
         else {
             lk_gguf_value v;
             memset(&v, 0, sizeof v);
@@ -396,19 +427,27 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             lk_gguf_writer_add_value(w, key, &st->kv[k].value);
         }
     snprintf(label, sizeof label, "%s-F32", a->label);
+    for (k = 0; k < a->n_keys; k++) if (!strcmp(a->keys[k].sfx, "leading_dense_block_count")) lead = (int)a->keys[k].num;
     for (il = -1; il < a->L; il++) {
         const gen_tensor *ts = il < 0 ? a->glob : a->layer;
         int nt = il < 0 ? a->n_glob : a->n_layer_t;
         for (k = 0; k < nt && n_data < 128; k++) {
             int64_t ne[3];
             size_t n = (size_t)ts[k].ne0 * (size_t)(ts[k].ne1 ? ts[k].ne1 : 1) * (size_t)(ts[k].ne2 ? ts[k].ne2 : 1);
-            float *v = (float *)malloc(sizeof(float) * n);
-            const size_t nl = strlen(ts[k].name);
-            if (il < 0) snprintf(name, sizeof name, "%s", ts[k].name);
-            else snprintf(name, sizeof name, "blk.%d.%s", il, ts[k].name);
+            float *v;
+            const char *tn = ts[k].name;
+            size_t nl;
+            if (tn[0] == '<' || tn[0] == '>') {   /* the leading dense layers' only, or the others' only */
+                if ((tn[0] == '<') != (il < lead)) continue;
+                tn++;
+            }
+            nl = strlen(tn);
+            v = (float *)malloc(sizeof(float) * n);
+            if (il < 0) snprintf(name, sizeof name, "%s", tn);
+            else snprintf(name, sizeof name, "blk.%d.%s", il, tn);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), gen_router(ts[k].name) || gen_wide(ts[k].name));
-            if (gen_wide(ts[k].name)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
+            gen_values(name, a->seed, v, n, gen_unit(tn, nl), gen_router(tn) || gen_wide(tn));
+            if (gen_wide(tn)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
@@ -515,6 +554,7 @@ static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) 
     if (gk->kind == GK_STR) lk_gguf_writer_add_str(w, key, gk->str);
     else if (gk->kind == GK_F32) lk_gguf_writer_add_f32(w, key, (float)gk->num);
     else if (gk->kind == GK_U32) lk_gguf_writer_add_u32(w, key, (uint32_t)gk->num);
+    else if (gk->kind == GK_BOOL) lk_gguf_writer_add_bool(w, key, gk->num != 0.0);
     else {
         lk_gguf_value v;
         memset(&v, 0, sizeof v);
@@ -679,19 +719,34 @@ done:
     free(extra);
     return buf;
 }
-/* gpt-oss's required keys and tensors, as llama.cpp's loader requires them,
- * and a tensor its graph does not read: each refused with a message naming it */
+/* gpt-oss's and deepseek2's required keys and tensors, as llama.cpp's loader
+ * requires them, and tensors their graphs do not read: each refused with a
+ * message naming it (deepseek2 without key_length_mla: the older conversion
+ * llama.cpp runs without the latent cache, refused as not supported) */
 static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
-    static const struct { const char *key, *drop, *add; int64_t n; const char *says; } v[] = {
-        { "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window" },
-        { "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length" },
-        { "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count" },
-        { NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight" },
-        { NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias" },
-        { NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias" },
-        { NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight" },
-        { NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale" },
-        { NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
+    static const struct { const char *label, *key, *drop, *add; int64_t n; const char *says; lk_status want; } v[] = {
+        { "gpt-oss", "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window", LK_ERR_FORMAT },
+        { "gpt-oss", "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length", LK_ERR_FORMAT },
+        { "gpt-oss", "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.attention.q_lora_rank", NULL, NULL, 0, "deepseek2.attention.q_lora_rank", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.attention.kv_lora_rank", NULL, NULL, 0, "deepseek2.attention.kv_lora_rank", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.expert_shared_count", NULL, NULL, 0, "deepseek2.expert_shared_count", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.expert_feed_forward_length", NULL, NULL, 0, "deepseek2.expert_feed_forward_length", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.attention.key_length_mla", NULL, NULL, 0, "key_length_mla", LK_ERR_UNSUPPORTED },
+        { "deepseek2", NULL, "blk.1.attn_k_b.weight", NULL, 0, "blk.1.attn_k_b.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, "blk.2.attn_q_a_norm.weight", NULL, 0, "blk.2.attn_q_a_norm.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, "blk.0.ffn_gate.weight", NULL, 0, "blk.0.ffn_gate.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, "blk.1.ffn_up_shexp.weight", NULL, 0, "blk.1.ffn_up_shexp.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.0.attn_kv_b.weight", 64, "blk.0.attn_kv_b.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.0.exp_probs_b.bias", 4, "blk.0.exp_probs_b.bias", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.1.ffn_up_shexp.scale", 1, "blk.1.ffn_up_shexp.scale", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.2.attn_q.weight", 256, "blk.2.attn_q.weight", LK_ERR_FORMAT },
     };
     char name[128];
     size_t k;
@@ -699,15 +754,37 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
     lk_t_begin(name);
     for (k = 0; k < sizeof v / sizeof v[0]; k++) {
         size_t vl = 0;
-        unsigned char *b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
+        unsigned char *b;
         lk_model *m = NULL;
-        lk_status st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
-        CHECK(b && st == LK_ERR_FORMAT && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
+        lk_status st;
+        if (strcmp(v[k].label, a->label)) continue;
+        b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
+        st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
+        CHECK(b && st == v[k].want && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
               v[k].drop ? v[k].drop : "", v[k].add ? v[k].add : "", (int)st, lk_last_error());
         lk_model_free(m);
         free(b);
     }
-    {   /* the sinks are softmax terms: another attention score is refused by name */
+    if (a->opt == 4) {   /* the latent cache: KV settings it cannot hold are refused by name */
+        static const char *const opts[][2] = { { "kv-type", "q8_0" }, { "kv-type", "q4_0" }, { "kv-type", "zip4" }, { "kv-rotate", "1" },
+                                               { "kv-policy", "h2o" } };
+        static const char *const says[] = { "q8_0", "q4_0", "kv_zip_bits", "kv_rotate", "h2o" };
+        lk_model *m = NULL;
+        CHECK(!lk_model_load_memory(f32, len, NULL, &m), "load: %s", lk_last_error());
+        for (k = 0; m && k < sizeof opts / sizeof opts[0]; k++) {
+            lk_context *c = NULL;
+            lk_context_params cp = lk_context_default_params();
+            lk_status st;
+            cp.n_ctx = 64;
+            CHECK(lk_context_params_set(&cp, opts[k][0], opts[k][1]) == LK_OK, "option %s %s", opts[k][0], opts[k][1]);
+            st = lk_context_new(m, &cp, &c);
+            CHECK(st == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), says[k]) && strstr(lk_last_error(), "latent"),
+                  "%s %s with the latent cache: status %d, '%s'", opts[k][0], opts[k][1], (int)st, lk_last_error());
+            lk_context_free(c);
+        }
+        lk_model_free(m);
+    }
+    if (a->opt == 3) {   /* the sinks are softmax terms: another attention score is refused by name */
         lk_model *m = NULL;
         lk_context *c = NULL;
         lk_context_params cp = lk_context_default_params();
@@ -717,6 +794,41 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         lk_context_free(c);
         lk_model_free(m);
     }
+    lk_t_end();
+}
+/* The latent cache holds per token and layer one row of kv_lora_rank +
+ * rope.n_rot values and nothing else (llama.cpp's MLA cache): the context's
+ * K and V storage (from the cache's first row to its positions, which
+ * follow them) is exactly L n_ctx (R + r) f16 values (a cache that also
+ * stored values, or full heads, would hold more), its rows are R + r values
+ * and the values are read from them. */
+static void check_gen_kv(const gen_arch *a, const unsigned char *f32, size_t len) {
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    lk_context_params cp = lk_context_default_params();
+    char name[128];
+    size_t want = 0, got = 0;
+    int R = 0, r = 0;
+    snprintf(name, sizeof name, "latent KV cache %s-F32 (generated): memory = layers x n_ctx x (kv_lora_rank + n_rot)", a->label);
+    lk_t_begin(name);
+    cp.n_ctx = 64;
+    CHECK(!lk_model_load_memory(f32, len, NULL, &m), "load: %s", lk_last_error());
+    if (m) {
+        const lk_hparams *hp = lk_model_hparams(m);
+        R = hp->n_lora_kv; r = hp->rope.n_rot;
+        want = (size_t)a->L * 64 * (size_t)(R + r) * 2;   /* a multiple of 64: no padding */
+        CHECK(R == 64 && r == 32, "kv_lora_rank %d, n_rot %d", R, r);
+        if (!lk_context_new(m, &cp, &c)) {
+            const lk_kv_cache *kv = lk_context_kv(c);
+            got = (size_t)((const unsigned char *)kv->pos - kv->k);
+            CHECK(got == want, "K and V storage %zu bytes, want %zu (= %d layers x 64 x %d x 2)", got, want, a->L, R + r);
+            CHECK(kv->row_k == (size_t)(R + r) * 2 && kv->n_embd_v == 0 && kv->v == kv->k, "cache rows %zu bytes, n_embd_v %d, v %s k",
+                  kv->row_k, kv->n_embd_v, kv->v == kv->k ? "==" : "!=");
+        } else CHECK(0, "context: %s", lk_last_error());
+        printf("  %-28s KV %zu bytes for 64 tokens in %d layers (f16): %d values per token and layer\n", a->label, got, a->L, R + r);
+    }
+    lk_context_free(c);
+    lk_model_free(m);
     lk_t_end();
 }
 static void check_generated(const gen_arch *a) {
@@ -738,7 +850,7 @@ static void check_generated(const gen_arch *a) {
      * MXFP4_MOE (its experts in MXFP4, as its published files); other -opt
      * files F32; the rest F32, Q8_0, Q4_K_M */
     for (k = 0; f32 && k < 4; k += (a->opt == 3 && k == 1) ? 2 : 1) {
-        if (a->opt != 3 && (k == 3 || (a->opt && k > 0))) break;
+        if (a->opt != 3 && (k == 3 || (a->opt && a->opt != 4 && k > 0))) break;
         unsigned char *q = NULL;
         size_t q_len = 0;
         float *ours, *ref, *sel;
@@ -779,7 +891,8 @@ static void check_generated(const gen_arch *a) {
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
-    if (f32 && a->opt == 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
+    if (f32 && a->opt >= 3) { check_gen_paths(a, f32, f32_len); check_gen_refusals(a, f32, f32_len); }
+    if (f32 && a->opt == 4) check_gen_kv(a, f32, f32_len);
     free(ref32); free(f32);
 }
 
