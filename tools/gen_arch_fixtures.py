@@ -3,7 +3,7 @@
 (qwen3, gemma3, ...), written with llama.cpp's own gguf-py so that llama.cpp
 is the judge of what the file means.
 
-    python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR
+    python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR [LABEL]
     python3 tools/gen_arch_fixtures.py --hash LLAMA_CPP_DIR LABEL FILE.gguf
 
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
@@ -264,6 +264,23 @@ def opt_specs():
          (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, Fe]),
          (">ffn_up_shexp.weight", [E, Fe]), (">ffn_down_shexp.weight", [Fe, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # deepseek2 as the Lite files: q_lora_rank 0 (a plain attn_q), no YaRN,
+    # expert_gating_func and expert_weights_norm absent (softmax, no norm), no
+    # exp_probs_b; 1 dense layer then 1 MoE layer with 2 shared experts
+    E, L, H, F, X, K, Fe, R, n, r, dv = 256, 2, 4, 256, 4, 2, 64, 64, 32, 32, 32
+    out.append(("deepseek2-lite", "deepseek2", 33, dict(E=E, L=L, H=H, G=1, d=0, F=F, eps=1e-6, base=1e4, window=0, X=X, K=K, Fe=Fe, lead=1,
+        keys=[("attention.key_length", "u32", R + r), ("attention.value_length", "u32", R), ("rope.dimension_count", "u32", r),
+              ("attention.q_lora_rank", "u32", 0), ("attention.kv_lora_rank", "u32", R),
+              ("attention.key_length_mla", "u32", n + r), ("attention.value_length_mla", "u32", dv),
+              ("leading_dense_block_count", "u32", 1), ("expert_shared_count", "u32", 2)]),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * (n + r)]),
+         ("attn_kv_a_mqa.weight", [E, R + r]), ("attn_kv_a_norm.weight", [R]), ("attn_k_b.weight", [n, R, H]),
+         ("attn_v_b.weight", [R, dv, H]), ("attn_output.weight", [H * dv, E]), ("ffn_norm.weight", [E]),
+         ("<ffn_gate.weight", [E, F]), ("<ffn_up.weight", [E, F]), ("<ffn_down.weight", [F, E]),
+         (">ffn_gate_inp.weight", [E, X]), (">ffn_gate_exps.weight", [E, Fe, X]),
+         (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, 2 * Fe]),
+         (">ffn_up_shexp.weight", [E, 2 * Fe]), (">ffn_down_shexp.weight", [2 * Fe, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
@@ -278,11 +295,14 @@ def main():
             print(sys.argv[3], t.name, t.tensor_type.name, "%016x" % fnv1a64(bytes(t.data.tobytes())))
         return
     lcpp, stories, out_dir = sys.argv[1:4]
+    only = sys.argv[4] if len(sys.argv) > 4 else None   # one label only
     sys.path.insert(0, lcpp + "/gguf-py")
     import gguf
     r = gguf.GGUFReader(stories)
     tok = {f.name: f for f in r.fields.values() if f.name.startswith("tokenizer.")}
     for label, arch, seed, hp, layer, glob in specs():
+        if only and label != only:
+            continue
         w = gguf.GGUFWriter(f"{out_dir}/{label}-F32.gguf", arch)
         w.add_uint32(f"{arch}.context_length", 512)
         w.add_uint32(f"{arch}.embedding_length", hp["E"])
