@@ -16444,7 +16444,8 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
     const lk_tensor *ts;
     for (il = 0; il < m->hp.n_layer; il++) {
         const lk__layer *L = &m->layers[il];
-        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down };
+        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
+                                 &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b };
         size_t k;
         for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
     }
