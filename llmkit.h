@@ -10482,9 +10482,11 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
         return;
     }
-    if (p->f16_math && d > 0 && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
-        lk__f16_round(qh, q_in, d);
-        q = qh;
+    if (p->f16_math && d > 0) {   /* ggml rounds q to f16 for the f16 K.Q product (past 512, as MLA's
+                                   * latent heads of 576: in the V.P lanes of s, unused until then) */
+        float *qd = d <= 512 ? qh : s + n;
+        lk__f16_round(qd, q_in, d);
+        q = qd;
     }
     lk__attn_dots(q, kv, hoff, d, n, s);
     mx = lk__attn_mask_scale(p, qpos, kv, n, s);
@@ -15996,8 +15998,9 @@ static lk_status lk__model_hparams(lk_model *m) {
     if (hp->n_head % hp->n_head_kv)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
     hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
-    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, 512, &hp->head_dim_k)) ||
-        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, 512, &hp->head_dim_v)))
+    /* heads up to 512 (the latent cache's one head, kv_lora_rank + n_rot: up to 1024) */
+    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, ai->keys & LK__K_MLA ? 1024 : 512, &hp->head_dim_k)) ||
+        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, ai->keys & LK__K_MLA ? 1024 : 512, &hp->head_dim_v)))
         return st;
     if (hp->head_dim_k != hp->head_dim_v && !(ai->keys & LK__K_MLA))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);

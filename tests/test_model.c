@@ -333,6 +333,23 @@ static const gen_key deepseek2_lite_keys[] = {
     { "attention.kv_lora_rank", GK_U32, NULL, 64, NULL, 0 }, { "attention.key_length_mla", GK_U32, NULL, 64, NULL, 0 },
     { "attention.value_length_mla", GK_U32, NULL, 32, NULL, 0 }, { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 },
     { "expert_shared_count", GK_U32, NULL, 2, NULL, 0 } };
+/* deepseek2 with the published files' latent head: kv_lora_rank 512 + 64
+ * RoPE dims = 576 cached values (past the 512 of other heads), 2 heads of
+ * 64 + 64, values of 64; softmax gating, weights normalised */
+static const gen_tensor deepseek2_576_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q_a.weight", 256, 64, 0 }, { "attn_q_a_norm.weight", 64, 0, 0 },
+    { "attn_q_b.weight", 64, 256, 0 }, { "attn_kv_a_mqa.weight", 256, 576, 0 }, { "attn_kv_a_norm.weight", 512, 0, 0 },
+    { "attn_k_b.weight", 64, 512, 2 }, { "attn_v_b.weight", 512, 64, 2 }, { "attn_output.weight", 128, 256, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "<ffn_gate.weight", 256, 256, 0 }, { "<ffn_up.weight", 256, 256, 0 },
+    { "<ffn_down.weight", 256, 256, 0 }, { ">ffn_gate_inp.weight", 256, 4, 0 }, { ">ffn_gate_exps.weight", 256, 64, 4 },
+    { ">ffn_up_exps.weight", 256, 64, 4 }, { ">ffn_down_exps.weight", 64, 256, 4 }, { ">ffn_gate_shexp.weight", 256, 64, 0 },
+    { ">ffn_up_shexp.weight", 256, 64, 0 }, { ">ffn_down_shexp.weight", 64, 256, 0 } };
+static const gen_key deepseek2_576_keys[] = {
+    { "attention.key_length", GK_U32, NULL, 576, NULL, 0 }, { "attention.value_length", GK_U32, NULL, 512, NULL, 0 },
+    { "rope.dimension_count", GK_U32, NULL, 64, NULL, 0 }, { "attention.q_lora_rank", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.kv_lora_rank", GK_U32, NULL, 512, NULL, 0 }, { "attention.key_length_mla", GK_U32, NULL, 128, NULL, 0 },
+    { "attention.value_length_mla", GK_U32, NULL, 64, NULL, 0 }, { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 },
+    { "expert_shared_count", GK_U32, NULL, 1, NULL, 0 }, { "expert_weights_norm", GK_BOOL, NULL, 1, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -352,6 +369,7 @@ static const gen_arch gen_archs[] = {
     { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
     { "deepseek2", "deepseek2", 32, GE, 3, 4, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_layer, 21, deepseek2_glob, 3, 4, 2, 64, deepseek2_keys, 16, 4 },
     { "deepseek2-lite", "deepseek2", 33, GE, 2, 4, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_lite_layer, 18, deepseek2_glob, 3, 4, 2, 64, deepseek2_lite_keys, 9, 1 },
+    { "deepseek2-576", "deepseek2", 34, GE, 2, 2, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_576_layer, 20, deepseek2_glob, 3, 4, 2, 64, deepseek2_576_keys, 10, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;

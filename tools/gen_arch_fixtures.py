@@ -281,6 +281,23 @@ def opt_specs():
          (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, 2 * Fe]),
          (">ffn_up_shexp.weight", [E, 2 * Fe]), (">ffn_down_shexp.weight", [2 * Fe, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # deepseek2 with the published files' latent head: kv_lora_rank 512 + 64
+    # RoPE dims = 576 cached values per token and layer (past the 512 of other
+    # heads), q heads of 64 + 64, value heads of 64, 2 heads
+    E, L, H, F, X, K, Fe, Lq, R, n, r, dv = 256, 2, 2, 256, 4, 2, 64, 64, 512, 64, 64, 64
+    out.append(("deepseek2-576", "deepseek2", 34, dict(E=E, L=L, H=H, G=1, d=0, F=F, eps=1e-6, base=1e4, window=0, X=X, K=K, Fe=Fe, lead=1,
+        keys=[("attention.key_length", "u32", R + r), ("attention.value_length", "u32", R), ("rope.dimension_count", "u32", r),
+              ("attention.q_lora_rank", "u32", Lq), ("attention.kv_lora_rank", "u32", R),
+              ("attention.key_length_mla", "u32", n + r), ("attention.value_length_mla", "u32", dv),
+              ("leading_dense_block_count", "u32", 1), ("expert_shared_count", "u32", 1), ("expert_weights_norm", "bool", True)]),
+        [("attn_norm.weight", [E]), ("attn_q_a.weight", [E, Lq]), ("attn_q_a_norm.weight", [Lq]), ("attn_q_b.weight", [Lq, H * (n + r)]),
+         ("attn_kv_a_mqa.weight", [E, R + r]), ("attn_kv_a_norm.weight", [R]), ("attn_k_b.weight", [n, R, H]),
+         ("attn_v_b.weight", [R, dv, H]), ("attn_output.weight", [H * dv, E]), ("ffn_norm.weight", [E]),
+         ("<ffn_gate.weight", [E, F]), ("<ffn_up.weight", [E, F]), ("<ffn_down.weight", [F, E]),
+         (">ffn_gate_inp.weight", [E, X]), (">ffn_gate_exps.weight", [E, Fe, X]),
+         (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, Fe]),
+         (">ffn_up_shexp.weight", [E, Fe]), (">ffn_down_shexp.weight", [Fe, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
