@@ -18271,7 +18271,7 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
             LK__IO(kv->v + (size_t)il * W * kv->row_v, kv->row_v * (size_t)W);
         } else {
             LK__IO(kv->k + (size_t)il * kv->n_ctx * kv->row_k, kv->row_k * (size_t)n);
-            LK__IO(kv->v + (size_t)il * kv->n_ctx * kv->row_v, kv->row_v * (size_t)n);
+            if (kv->n_embd_v) LK__IO(kv->v + (size_t)il * kv->n_ctx * kv->row_v, kv->row_v * (size_t)n);   /* a latent cache: V is K */
         }
     }
     if (c->kp.quest) {

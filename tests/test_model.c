@@ -836,7 +836,8 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
  * K and V storage (from the cache's first row to its positions, which
  * follow them) is exactly L n_ctx (R + r) f16 values (a cache that also
  * stored values, or full heads, would hold more), its rows are R + r values
- * and the values are read from them. */
+ * and the values are read from them; a saved state grows by the same rows
+ * (and each token's position and segment), and loads back exactly. */
 static void check_gen_kv(const gen_arch *a, const unsigned char *f32, size_t len) {
     lk_model *m = NULL;
     lk_context *c = NULL;
@@ -859,6 +860,27 @@ static void check_gen_kv(const gen_arch *a, const unsigned char *f32, size_t len
             CHECK(got == want, "K and V storage %zu bytes, want %zu (= %d layers x 64 x %d x 2)", got, want, a->L, R + r);
             CHECK(kv->row_k == (size_t)(R + r) * 2 && kv->n_embd_v == 0 && kv->v == kv->k, "cache rows %zu bytes, n_embd_v %d, v %s k",
                   kv->row_k, kv->n_embd_v, kv->v == kv->k ? "==" : "!=");
+            {   /* the saved state holds the same: 8 more tokens add 8 x (position, segment, L rows of R + r f16) bytes,
+                 * and a state loaded into a fresh context decodes as the original */
+                lk_context *c2 = NULL;
+                size_t s8 = 0, s16 = 0, need = (size_t)8 * (8 + (size_t)a->L * (size_t)(R + r) * 2);
+                void *st = NULL;
+                float *l1 = NULL;
+                lk_token nx = seq[16];
+                int ok = !lk_decode(c, seq, 8) && !lk_context_state_save(c, NULL, 0, &s8) && !lk_decode(c, seq + 8, 8) &&
+                         !lk_context_state_save(c, NULL, 0, &s16) && (st = malloc(s16)) != NULL && !lk_context_state_save(c, st, s16, &s16) &&
+                         !lk_context_new(m, &cp, &c2) && !lk_context_state_load(c2, st, s16) && !lk_decode(c, &nx, 1) && !lk_decode(c2, &nx, 1);
+                CHECK(ok, "decode or state save / load: %s", lk_last_error());
+                CHECK(s16 - s8 == need, "8 tokens add %zu bytes to the saved state, want %zu", s16 - s8, need);
+                if (ok) {
+                    l1 = (float *)malloc(sizeof(float) * 512);
+                    memcpy(l1, lk_logits(c, -1), sizeof(float) * 512);
+                    CHECK(memcmp(l1, lk_logits(c2, -1), sizeof(float) * 512) == 0, "a loaded state decodes otherwise");
+                }
+                printf("  %-28s saved state: %zu bytes per 8 tokens\n", a->label, s16 - s8);
+                free(l1); free(st);
+                lk_context_free(c2);
+            }
         } else CHECK(0, "context: %s", lk_last_error());
         printf("  %-28s KV %zu bytes for 64 tokens in %d layers (f16): %d values per token and layer\n", a->label, got, a->L, R + r);
     }
