@@ -1109,7 +1109,8 @@ LKDEF int lk_kv_policy_from_name(const char *name);    /* -1 if none */
 typedef struct lk_kv_cache {
     lk_type type;             /* f32, f16, q8_0, q4_0 (zip: the window type) */
     int n_layer, n_ctx;       /* capacity in rows                            */
-    int n_embd_k, n_embd_v;   /* n_head_kv * head_dim                        */
+    int n_embd_k, n_embd_v;   /* n_head_kv * head_dim; n_embd_v 0: a latent
+                               * cache, V read from the K rows (v == k) */
     int n;                    /* rows in use (same for all layers)           */
     size_t row_k, row_v;      /* bytes per row                               */
     unsigned char *k, *v;     /* [n_layer][n_ctx][row] (zip: [n_layer][window][row]) */
@@ -1126,7 +1127,7 @@ typedef struct lk_kv_cache {
 
 typedef struct lk_kv_cache_params {
     lk_type type;             /* f32, f16, q8_0, q4_0                        */
-    int n_layer, n_ctx, n_embd_k, n_embd_v;
+    int n_layer, n_ctx, n_embd_k, n_embd_v;   /* n_embd_v 0: V is the K rows (MLA; not zip) */
     int head_dim;             /* needed by zip (0 = n_embd_k)                */
     int zip_bits;             /* 0, 2 or 4 (then type is f16 or f32)         */
     int zip_window;           /* rows kept unquantized (32)                  */
@@ -1583,7 +1584,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1613,12 +1614,19 @@ typedef struct lk_hparams {
      * RoPE times log(floor(pos / attn_temp_floor) + 1) * attn_temp_scale + 1 */
     float attn_temp_scale;        /* 0 = none                                  */
     int attn_temp_floor;          /* rope.scaling.original_context_length      */
-    /* glm4moe: the first n_layer_dense_lead blocks have a dense FFN; a shared
-     * expert (n_ff_shexp = n_ff_exp * n_expert_shared wide) runs beside the
-     * routed ones; glm4moe and glm4: the file's last n_layer_nextn blocks
-     * (multi-token prediction) are loaded, not run, and have no KV: n_layer
-     * excludes them */
+    /* glm4moe, deepseek2: the first n_layer_dense_lead blocks have a dense
+     * FFN; a shared expert (n_ff_shexp = n_ff_exp * n_expert_shared wide) runs
+     * beside the routed ones; glm4moe and glm4: the file's last n_layer_nextn
+     * blocks (multi-token prediction) are loaded, not run, and have no KV:
+     * n_layer excludes them */
     int n_layer_dense_lead, n_expert_shared, n_ff_shexp, n_layer_nextn;
+    /* multi-head latent attention (deepseek2; n_lora_kv = 0: none). The
+     * cache holds one "head" per token: the latent [kv_lora_rank] then the
+     * shared RoPE part [rope.n_rot]; head_dim_k = head_dim_v = their sum */
+    int n_lora_q;                 /* attention.q_lora_rank (0: a plain attn_q) */
+    int n_lora_kv;                /* attention.kv_lora_rank                    */
+    int head_dim_k_mla, head_dim_v_mla;   /* key_length_mla (nope + rope), value_length_mla */
+    float yarn_log_mul;           /* rope.scaling.yarn_log_multiplier / 0.1 (MLA) */
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -10478,9 +10486,11 @@ LKDEF void lk_attn(const lk_attn_params *p, const float *q_in, int qpos, const l
         lk__attn_generic(p, q_in, qpos, kv, kv_head, out, lse, s);
         return;
     }
-    if (p->f16_math && d > 0 && d <= 512) {   /* ggml rounds q to f16 for the f16 K.Q product */
-        lk__f16_round(qh, q_in, d);
-        q = qh;
+    if (p->f16_math && d > 0) {   /* ggml rounds q to f16 for the f16 K.Q product (past 512, as MLA's
+                                   * latent heads of 576: in the V.P lanes of s, unused until then) */
+        float *qd = d <= 512 ? qh : s + n;
+        lk__f16_round(qd, q_in, d);
+        q = qd;
     }
     lk__attn_dots(q, kv, hoff, d, n, s);
     mx = lk__attn_mask_scale(p, qpos, kv, n, s);
@@ -10794,7 +10804,9 @@ typedef struct lk__kv_sizes { size_t row_k, row_v, k, v, pos, seg, zrow, zk, zp,
 static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
     int hd = p->head_dim > 0 ? p->head_dim : p->n_embd_k, rows;
     memset(s, 0, sizeof *s);
-    if (p->n_layer <= 0 || p->n_ctx <= 0 || p->n_embd_k <= 0 || p->n_embd_v <= 0 || p->n_embd_k != p->n_embd_v) return 0;
+    /* n_embd_v 0: V is read from the K rows (a latent cache, one head: MLA) */
+    if (p->n_layer <= 0 || p->n_ctx <= 0 || p->n_embd_k <= 0 || p->n_embd_v < 0 || (p->n_embd_v && p->n_embd_k != p->n_embd_v)) return 0;
+    if (!p->n_embd_v && p->zip_bits) return 0;
     if (p->zip_bits) {
         if ((p->zip_bits != 2 && p->zip_bits != 4) || (p->type != LK_TYPE_F16 && p->type != LK_TYPE_F32)) return 0;
         if (hd <= 0 || hd > 512 || p->n_embd_k % hd || (hd * p->zip_bits) % 8) return 0;
@@ -10805,12 +10817,13 @@ static int lk__kv_sizes_get(const lk_kv_cache_params *p, lk__kv_sizes *s) {
         s->row_k = (size_t)p->n_embd_k * (p->type == LK_TYPE_F16 ? 2 : 4);
         s->row_v = (size_t)p->n_embd_v * (p->type == LK_TYPE_F16 ? 2 : 4);
     } else if (p->type == LK_TYPE_Q8_0 || p->type == LK_TYPE_Q4_0) {
-        s->row_k = lk_row_size(p->type, p->n_embd_k); s->row_v = lk_row_size(p->type, p->n_embd_v);
-        if (!s->row_k || !s->row_v) return 0;
+        s->row_k = lk_row_size(p->type, p->n_embd_k); s->row_v = p->n_embd_v ? lk_row_size(p->type, p->n_embd_v) : 0;
+        if (!s->row_k || (p->n_embd_v && !s->row_v)) return 0;
     } else return 0;
     rows = p->zip_bits ? s->W : p->n_ctx;
     s->k = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)rows), s->row_k));
-    s->v = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)rows), s->row_v));
+    s->v = lk__pad64(lk__szm(lk__szm((size_t)p->n_layer, (size_t)rows), s->row_v));   /* 0 for a latent cache */
+    if (!p->n_embd_v) s->row_v = s->row_k;   /* V rows are the K rows */
     s->pos = lk__pad64(lk__szm((size_t)p->n_ctx, sizeof(int32_t)));
     s->seg = s->pos;
     if (p->zip_bits) {
@@ -10843,7 +10856,7 @@ LKDEF lk_status lk_kv_cache_init(lk_kv_cache *c, const lk_kv_cache_params *p, vo
     c->head_dim = p->head_dim > 0 ? p->head_dim : p->n_embd_k;
     c->n_head_kv = p->n_embd_k / c->head_dim;
     c->k = q; q += s.k;
-    c->v = q; q += s.v;
+    c->v = p->n_embd_v ? q : c->k; q += s.v;
     c->pos = LK__CAST(int32_t *, q); q += s.pos;
     c->seg = LK__CAST(int32_t *, q); q += s.seg;
     memset(c->seg, 0, s.seg);
@@ -10925,7 +10938,7 @@ LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, c
         return;
     }
     lk__kv_put_row(c->type, c->k + ((size_t)il * c->n_ctx + slot) * c->row_k, k, c->n_embd_k);
-    lk__kv_put_row(c->type, c->v + ((size_t)il * c->n_ctx + slot) * c->row_v, v, c->n_embd_v);
+    if (c->n_embd_v) lk__kv_put_row(c->type, c->v + ((size_t)il * c->n_ctx + slot) * c->row_v, v, c->n_embd_v);
 }
 LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) {
     int il;
@@ -15666,9 +15679,13 @@ enum {
     LK__K_SOFTCAP  = 1 << 4,   /* final_logit_softcapping (default: the row's final_softcap) */
     LK__K_MTP      = 1 << 5,   /* nextn_predict_layers n: the last n blocks are multi-token
                                 * prediction blocks, their tensors checked and not run, no KV */
-    LK__K_MTP_TRUNK = 1 << 6   /* with LK__K_MTP: a nextn block without its nextn.eh_proj may
+    LK__K_MTP_TRUNK = 1 << 6,  /* with LK__K_MTP: a nextn block without its nextn.eh_proj may
                                 * lack every tensor (a file converted without them: glm4moe;
                                 * glm4's loader requires them all the same)                  */
+    LK__K_MLA      = 1 << 7    /* multi-head latent attention (lk__model_mla): q_lora_rank,
+                                * kv_lora_rank, key/value_length_mla; YaRN's log multiplier
+                                * as written / 0.1, with the attention scale llama.cpp's
+                                * deepseek2 graph derives */
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
@@ -15689,6 +15706,8 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
                                                                                 LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0 },
     { "glm4moe", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_PAN | LK__T_QKN,
                                                                                 LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP | LK__K_MTP_TRUNK },
+    { "deepseek2", LK_ROPE_NORMAL, 0, 0, LK__T_UNTIED,                        LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  4,   0.f,  0.f, 1e4f, 0.f, 0, 0,
+                                                                                LK__K_YARN | LK__K_MLA | LK__K_TEMP | LK__K_NEXTN },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -15703,8 +15722,8 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
  * leading_dense_block_count read (the first blocks' FFN is dense). shexp:
  * expert_shared_count required, n > 0: ffn_gate/up/down_shexp [E, n Fe],
  * a SwiGLU beside the experts, its output added to theirs. sel_b:
- * exp_probs_b.bias [X] required, added to the router's probabilities for
- * the choice only (the weights stay unbiased). */
+ * exp_probs_b.bias [X] (1 required, 2 when present), added to the router's
+ * probabilities for the choice only (the weights stay unbiased). */
 typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, keys, lead, shexp, sel_b; } lk__moe_kind;
 static const lk__moe_kind lk__moe_kinds[] = {
     /* need ffe gating norm keys lead shexp sel_b */
@@ -15712,6 +15731,7 @@ static const lk__moe_kind lk__moe_kinds[] = {
     { 1, 1, 1, 1, 0, 0, 0, 0 },   /* qwen3moe                                    */
     { 1, 2, 3, 0, 0, 0, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
     { 1, 3, 2, 0, 1, 1, 1, 1 },   /* glm4moe: sigmoid, selection bias, shared expert, dense lead */
+    { 1, 2, 1, 0, 1, 1, 1, 2 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15739,9 +15759,15 @@ typedef struct lk__layer {
     lk_tensor b_gate_exps, b_up_exps;      /* [Fe, n_expert]: expert e's bias is row e */
     lk_tensor b_down_exps;                 /* [E, n_expert]                         */
     lk_tensor sinks;                       /* attn_sinks [n_head] (LK__T_SINKS)     */
-    lk_tensor exp_probs_b;                 /* [n_expert] selection bias (moe sel_b); the
-                                            * shared expert (shexp) is ffn_gate/up/down */
+    lk_tensor exp_probs_b;                 /* [n_expert] selection bias (moe sel_b)  */
     lk_tensor post_ffw_norm;               /* [E]                                   */
+    /* multi-head latent attention (R = kv_lora_rank, r = rope.n_rot, dk =
+     * head_dim_k_mla = n + r, dv = head_dim_v_mla, Lq = q_lora_rank) */
+    lk_tensor wq_a, q_a_norm, wq_b;        /* [E, Lq], [Lq], [Lq, H dk] (or wq [E, H dk]) */
+    lk_tensor wkv_a, kv_a_norm;            /* attn_kv_a_mqa [E, R + r], [R]         */
+    lk_tensor wk_b, wv_b;                  /* [n, R, H], [R, dv, H]: head h's slice h */
+    lk_tensor gate_shexp, up_shexp;        /* shared experts [E, Fe S] (S = expert_shared_count) */
+    lk_tensor down_shexp;                  /* [Fe S, E]                             */
     int window;                            /* sliding window of this layer, 0 = none */
     const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
 } lk__layer;
@@ -15909,9 +15935,13 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
             (st = lk__hp_float(g, arch, "rope.scaling.yarn_log_multiplier", 0.0f, &lm)) ||
             (st = lk__hp_float(g, arch, "rope.scaling.attn_factor", 1.0f, &af)))
             return st;
+        /* deepseek2 (LK__K_MLA): the file holds 0.1 times the log multiplier,
+         * and m(s, 1) is m(s, log_mul) unless log_mul is 1 */
+        float ms = 1.0f;
+        if (ai->keys & LK__K_MLA) { lm /= 0.1f; hp->yarn_log_mul = lm; if (lm != 1.0f) ms = lm; }
         if (hp->rope.ext_factor != 0.0f) {
             const float s = 1.0f / hp->rope.freq_scale;
-            const float m1 = s <= 1.0f ? 1.0f : 0.1f * logf(s) + 1.0f, mk = s <= 1.0f ? 1.0f : 0.1f * lm * logf(s) + 1.0f;
+            const float m1 = s <= 1.0f ? 1.0f : 0.1f * ms * logf(s) + 1.0f, mk = s <= 1.0f ? 1.0f : 0.1f * lm * logf(s) + 1.0f;
             a = lm != 0.0f ? m1 / mk : m1;
             a *= 1.0f / (1.0f + 0.1f * logf(s));
         }
@@ -15930,6 +15960,35 @@ static lk_status lk__model_rope(const lk_gguf *g, const char *arch, const lk__ar
     return LK_OK;
 }
 
+/* Multi-head latent attention's keys (LK__K_MLA), as llama.cpp's deepseek2
+ * loader reads them: q_lora_rank (required but in the lite layer counts 26,
+ * 27, 48; 0 or absent: a plain attn_q), kv_lora_rank, key_length_mla and
+ * value_length_mla (both absent: an older conversion with the unsplit
+ * attn_kv_b that llama.cpp runs as plain multi-head attention: refused),
+ * (leading_dense_block_count and expert_shared_count are its
+ * lk__moe_kinds row's). The cache's
+ * one head holds [latent R | RoPE part r]: the file's key_length must be
+ * R + r, value_length R, head_count_kv 1. */
+static lk_status lk__model_mla(const lk_gguf *g, const char *arch, lk_hparams *hp) {
+    const int lite = hp->n_layer == 26 || hp->n_layer == 27 || hp->n_layer == 48, r = hp->rope.n_rot;
+    lk_status st;
+    if ((st = lk__hp_int(g, arch, "attention.q_lora_rank", lite ? 0 : -1, 0, 1 << 16, &hp->n_lora_q)) ||
+        (st = lk__hp_int(g, arch, "attention.kv_lora_rank", -1, 1, 1 << 16, &hp->n_lora_kv)) ||
+        (st = lk__hp_int(g, arch, "attention.key_length_mla", 0, 0, 4096, &hp->head_dim_k_mla)) ||
+        (st = lk__hp_int(g, arch, "attention.value_length_mla", 0, 0, 4096, &hp->head_dim_v_mla)))
+        return st;
+    if (!hp->head_dim_k_mla || !hp->head_dim_v_mla)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s without attention.key_length_mla and value_length_mla (an older conversion with the "
+                            "unsplit attn_kv_b, which llama.cpp runs without the latent cache) is not supported", arch);
+    if (r <= 0 || r >= hp->head_dim_k_mla)
+        return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count %d must be in [1, key_length_mla %d)", r, hp->head_dim_k_mla);
+    if (hp->n_head_kv != 1 || hp->head_dim_k != hp->n_lora_kv + r || hp->head_dim_v != hp->n_lora_kv)
+        return lk_set_error(LK_ERR_FORMAT, "model: the latent cache needs head_count_kv 1 (has %d), key_length = kv_lora_rank + "
+                            "rope.dimension_count = %d (has %d) and value_length = kv_lora_rank = %d (has %d)",
+                            hp->n_head_kv, hp->n_lora_kv + r, hp->head_dim_k, hp->n_lora_kv, hp->head_dim_v);
+    hp->head_dim_v = hp->head_dim_k;   /* the cache's V is its K row (its first R values) */
+    return LK_OK;
+}
 static lk_status lk__model_hparams(lk_model *m) {
     const lk_gguf *g = m->g;
     lk_hparams *hp = &m->hp;
@@ -15943,7 +16002,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -15958,10 +16017,11 @@ static lk_status lk__model_hparams(lk_model *m) {
     if (hp->n_head % hp->n_head_kv)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
     hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
-    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, 512, &hp->head_dim_k)) ||
-        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, 512, &hp->head_dim_v)))
+    /* heads up to 512 (the latent cache's one head, kv_lora_rank + n_rot: up to 1024) */
+    if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, ai->keys & LK__K_MLA ? 1024 : 512, &hp->head_dim_k)) ||
+        (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, ai->keys & LK__K_MLA ? 1024 : 512, &hp->head_dim_v)))
         return st;
-    if (hp->head_dim_k != hp->head_dim_v)
+    if (hp->head_dim_k != hp->head_dim_v && !(ai->keys & LK__K_MLA))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);
     hp->norm_is_layernorm = ai->layernorm;
     if ((st = lk__hp_float(g, arch, ai->layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
@@ -15969,6 +16029,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return st;
     if (!(hp->norm_eps >= 0.0f)) return lk_set_error(LK_ERR_FORMAT, "model: negative norm epsilon");
     if (ai->rope >= 0 && (st = lk__model_rope(g, arch, ai, hp))) return st;
+    if ((ai->keys & LK__K_MLA) && (st = lk__model_mla(g, arch, hp))) return st;
     /* scales: inside attention, or on q after RoPE (as llama.cpp's builder does) */
     hp->embd_scale = ai->embd_scale ? sqrtf((float)hp->n_embd) : 1.0f;
     hp->attn_scale = 1.0f / sqrtf((float)hp->head_dim_k);
@@ -15976,6 +16037,11 @@ static lk_status lk__model_hparams(lk_model *m) {
     /* gemma3 27B (62 layers): llama.cpp scales q by 1/sqrt(n_embd / n_head) */
     if (hp->arch == LK_ARCH_GEMMA3 && hp->n_layer == 62) hp->attn_scale = 1.0f / sqrtf((float)(hp->n_embd / hp->n_head));
     if (ai->q_prescale) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
+    if (ai->keys & LK__K_MLA) {   /* deepseek2's kq_scale: YaRN's mscale squared over sqrt(dk) */
+        const float af = hp->rope.attn_factor * (1.0f + 0.1f * logf(1.0f / hp->rope.freq_scale));
+        const float ms = af * (1.0f + 0.1f * hp->yarn_log_mul * logf(1.0f / hp->rope.freq_scale));
+        hp->attn_scale = 1.0f * ms * ms / sqrtf((float)hp->head_dim_k_mla);
+    }
     if ((st = lk__hp_int(g, arch, "attention.sliding_window", ai->window, 0, 1 << 24, &hp->sliding_window))) return st;
     if (ai->keys & LK__K_TEMP) {   /* llama4-style temperature on q; its floor is n_ctx_orig */
         if ((st = lk__hp_float(g, arch, "attention.temperature_scale", 0.0f, &hp->attn_temp_scale))) return st;
@@ -15984,6 +16050,8 @@ static lk_status lk__model_hparams(lk_model *m) {
         hp->attn_temp_floor = hp->rope.n_ctx_orig;
         if (hp->attn_temp_scale != 0.0f && hp->attn_temp_floor <= 0)
             return lk_set_error(LK_ERR_FORMAT, "model: attention.temperature_scale needs rope.scaling.original_context_length > 0");
+        if (hp->attn_temp_scale != 0.0f && hp->n_lora_kv > 0)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: attention.temperature_scale with multi-head latent attention (%s) is not supported", arch);
     }
     if (ai->keys & LK__K_SECTIONS) {   /* M-RoPE (vision files): two sections set */
         char key[96];
@@ -16113,6 +16181,25 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
 #define LK__S(w, n, use, field) do { if ((st = lk__bind_scales(m, il, w, n, use, &L->field))) return st; } while (0)
     LK__B(attn_norm, "attn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(attn_norm_b, "attn_norm.bias", LK__VEC, E, 0, 1);
+    if (hp->n_lora_kv > 0) {   /* multi-head latent attention (lk__mla_block) */
+        const int R = hp->n_lora_kv, r = hp->rope.n_rot, H = hp->n_head, dk = hp->head_dim_k_mla, dv = hp->head_dim_v_mla;
+        if (hp->n_lora_q > 0) {
+            LK__B(wq_a, "attn_q_a.weight", LK__MAT, E, hp->n_lora_q, 1);
+            LK__B(q_a_norm, "attn_q_a_norm.weight", LK__VEC, hp->n_lora_q, 0, 1);
+            LK__B(wq_b, "attn_q_b.weight", LK__MAT, hp->n_lora_q, H * dk, 1);
+        } else {
+            LK__B(wq, "attn_q.weight", LK__MAT, E, H * dk, 1);
+            LK__S("attn_q", 1, 0, sq);   /* its input scale loads; its scale the graph does not read */
+        }
+        LK__B(wkv_a, "attn_kv_a_mqa.weight", LK__MAT, E, R + r, 1);
+        LK__B(kv_a_norm, "attn_kv_a_norm.weight", LK__VEC, R, 0, 1);
+        lk__fmt(nm, sizeof nm, "blk.%d.attn_k_b.weight", il);
+        if ((st = lk__bind3(m, nm, LK__MAT, dk - r, R, H, 1, &L->wk_b))) return st;
+        lk__fmt(nm, sizeof nm, "blk.%d.attn_v_b.weight", il);
+        if ((st = lk__bind3(m, nm, LK__MAT, R, dv, H, 1, &L->wv_b))) return st;
+        LK__B(wo, "attn_output.weight", LK__MAT, H * dv, E, 1);
+        LK__S("attn_output", 1, 1, so);
+    } else {
     /* fused rows [Q | K | V] when the row needs them or the file has them */
     LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, ai->fused_qkv && !m->skip);
     /* a block not run (m->skip): fused and apart, weights and biases, each
@@ -16141,6 +16228,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
     if (all || (ai->opt & LK__T_WO_B)) LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
     LK__S("attn_output", 1, 1, so);
+    }
     if (ai->opt & LK__T_SINKS) LK__B(sinks, "attn_sinks.weight", LK__VEC, hp->n_head, 0, 1);
     if (ai->post_norms) {
         LK__B(post_attn_norm, "post_attention_norm.weight", LK__VEC, E, 0, 1);
@@ -16169,11 +16257,14 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
             LK__B(b_up_exps, "ffn_up_exps.bias", LK__VEC, Fe, X, 1);
             LK__B(b_down_exps, "ffn_down_exps.bias", LK__VEC, E, X, 1);
         }
-        if (mk->sel_b) LK__B(exp_probs_b, "exp_probs_b.bias", LK__VEC, X, 0, 1);
-        if (Fs > 0) {   /* the shared expert, in the dense FFN's fields: [E, Fs], [E, Fs], [Fs, E] */
-            LK__B(ffn_gate, "ffn_gate_shexp.weight", LK__MAT, E, Fs, 1);
-            LK__B(ffn_up, "ffn_up_shexp.weight", LK__MAT, E, Fs, 1);
-            LK__B(ffn_down, "ffn_down_shexp.weight", LK__MAT, Fs, E, 1);
+        if (mk->sel_b) LK__B(exp_probs_b, "exp_probs_b.bias", LK__VEC, X, 0, mk->sel_b == 1);
+        if (Fs > 0) {   /* the shared experts: a SwiGLU FFN of Fs = Fe S beside the routed ones */
+            LK__B(gate_shexp, "ffn_gate_shexp.weight", LK__MAT, E, Fs, 1);
+            LK__B(up_shexp, "ffn_up_shexp.weight", LK__MAT, E, Fs, 1);
+            LK__B(down_shexp, "ffn_down_shexp.weight", LK__MAT, Fs, E, 1);
+            LK__S("ffn_gate_shexp", 1, 0, s_gate);   /* input scales load; the scales the graph does not read */
+            LK__S("ffn_up_shexp", 1, 0, s_up);
+            LK__S("ffn_down_shexp", 1, 0, s_down);
         }
     } else {
         LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
@@ -16416,7 +16507,8 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
     const lk_tensor *ts;
     for (il = 0; il < m->hp.n_layer; il++) {
         const lk__layer *L = &m->layers[il];
-        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down };
+        const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
+                                 &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b };
         size_t k;
         for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
     }
@@ -16552,6 +16644,8 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
         LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
         LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
         LK__MM(L->gate_inp); LK__MM(L->gate_exps); LK__MM(L->up_exps); LK__MM(L->down_exps);
+        LK__MM(L->wq_a); LK__MM(L->wq_b); LK__MM(L->wkv_a); LK__MM(L->wk_b); LK__MM(L->wv_b);
+        LK__MM(L->gate_shexp); LK__MM(L->up_shexp); LK__MM(L->down_shexp);
     }
     LK__MM(m->output);
 #undef LK__MM
@@ -16559,7 +16653,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, d = hp->head_dim_k, L = hp->n_layer;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, f2, d = hp->head_dim_k, L = hp->n_layer;
     lk_status st;
     memset(z, 0, sizeof *z);
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
@@ -16577,6 +16671,14 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
     if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_Q8_0 && p->kv_type != LK_TYPE_Q4_0)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16, q8_0, q4_0)", lk_type_name(p->kv_type));
+    if (hp->n_lora_kv > 0) {   /* the latent cache (MLA): one head whose rows are also the values */
+        const lk_kv_policy pol = p->kv_policy.policy;
+        const char *no = p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 ? lk_type_name(p->kv_type) : p->kv_zip_bits ? "kv_zip_bits"
+                       : p->kv_rotate ? "kv_rotate" : pol != LK_KV_FULL && pol != LK_KV_STREAMING ? lk_kv_policy_name(pol) : NULL;
+        if (no)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "context: %s with the latent KV cache of multi-head latent attention (%s) is not supported "
+                                "(f32 or f16 rows, the full or streaming policy)", no, m->ai->name);
+    }
     if ((p->kv_type == LK_TYPE_Q8_0 || p->kv_type == LK_TYPE_Q4_0) && nkv % 32)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s needs n_head_kv*head_dim (%d) to be a multiple of 32", lk_type_name(p->kv_type), nkv);
     if (p->kv_zip_bits && ((p->kv_zip_bits != 2 && p->kv_zip_bits != 4) || (p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_F32) || (d * p->kv_zip_bits) % 8 || d > 512))
@@ -16604,6 +16706,18 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
     if (hp->n_ff_exp > f1) f1 = hp->n_ff_exp;
     if (hp->n_ff_shexp > f1) f1 = hp->n_ff_shexp;
+    f2 = hp->n_ff > hp->n_ff_exp ? hp->n_ff : hp->n_ff_exp;
+    if (hp->n_ff_shexp > f2) f2 = hp->n_ff_shexp;
+    if (hp->n_lora_kv > 0) {   /* lk__mla_block: ff1 [B, H dk] and [B, H dv], ff2 [B, max(Lq, n, R)],
+                                * q [B, dv] */
+        const int H = hp->n_head, a = H * hp->head_dim_k_mla, b = H * hp->head_dim_v_mla;
+        if (a > f1) f1 = a;
+        if (b > f1) f1 = b;
+        if (hp->n_lora_q > f2) f2 = hp->n_lora_q;
+        if (hp->n_lora_kv > f2) f2 = hp->n_lora_kv;
+        if (hp->head_dim_k_mla > f2) f2 = hp->head_dim_k_mla;
+        if (hp->head_dim_v_mla > nq) nq = hp->head_dim_v_mla;
+    }
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -16611,8 +16725,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     z->q = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nq));
     z->kvr = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)nkv));
     z->ff1 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)f1));
-    z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)(hp->n_ff > hp->n_ff_exp ? hp->n_ff : hp->n_ff_exp)));
-    if (hp->n_ff_shexp > hp->n_ff && hp->n_ff_shexp > hp->n_ff_exp) z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_ff_shexp));
+    z->ff2 = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)f2));
     if (hp->n_expert > 0) {
         z->moe_p = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert));
         z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
@@ -16644,7 +16757,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     }
     z->mm = lk__pad64(lk__mm_max(m, z->n_batch));
     memset(&z->kvp, 0, sizeof z->kvp);
-    z->kvp.type = p->kv_type; z->kvp.n_layer = L; z->kvp.n_ctx = z->n_ctx; z->kvp.n_embd_k = nkv; z->kvp.n_embd_v = nkv;
+    z->kvp.type = p->kv_type; z->kvp.n_layer = L; z->kvp.n_ctx = z->n_ctx; z->kvp.n_embd_k = nkv; z->kvp.n_embd_v = hp->n_lora_kv > 0 ? 0 : nkv;
     z->kvp.head_dim = d; z->kvp.zip_bits = p->kv_zip_bits; z->kvp.zip_window = p->kv_zip_window;
     z->kv = lk__pad64(lk_kv_cache_bytes(&z->kvp));
     if (!z->kv) return lk_set_error(LK_ERR_NOMEM, "context: the KV cache for n_ctx %d cannot be addressed (or its settings are invalid)", z->n_ctx);
@@ -17240,23 +17353,31 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
  * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe),
  * plus a shared expert's SwiGLU when the layer has one (the experts' sum +
  * the shared one's, then the residual, as llama.cpp adds them).
- * hidden h: ff2 [T, F] (F: n_ff, or the shared expert's n_ff_shexp) */
+ * hidden h: ff2 [T, F] */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
-    const int F = L->gate_inp.data ? m->hp.n_ff_shexp : m->hp.n_ff;
-    const size_t TF = (size_t)T * (size_t)F, TE = (size_t)T * (size_t)m->hp.n_embd;
+    const int F = m->hp.n_ff;
+    const size_t TF = (size_t)T * (size_t)F;
     lk_status st;
     int t, i;
-    size_t k;
     lk__norm_rows(c, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
     if (L->gate_inp.data) {
         if ((st = lk__moe(c, L, T))) return st;
-        if (!L->ffn_down.data) {
-            lk__residual(c, &L->post_ffw_norm, T);
-            return LK_OK;
+        if (L->up_shexp.data) {   /* shared experts: o += down(silu(gate xn) * up xn), hidden [T, Fe S], out moe_x [T, E] */
+            const lk_tensor *w2[2], *b2[2] = { NULL, NULL }, *s2[2] = { NULL, NULL };
+            float *y2[2];
+            const int Fs = (int)L->up_shexp.ne[1];
+            const size_t n = (size_t)T * (size_t)m->hp.n_embd;
+            size_t k;
+            w2[0] = &L->gate_shexp; w2[1] = &L->up_shexp; y2[0] = c->ff1; y2[1] = c->ff2;
+            if ((st = lk__mm_n(c, 2, w2, s2, b2, 0, c->xn, T, y2))) return st;
+            lk__swiglu(c, T, Fs);
+            if ((st = lk__mm(c, &L->down_shexp, NULL, c->ff2, T, c->moe_x))) return st;
+            for (k = 0; k < n; k++) c->o[k] += c->moe_x[k];
         }
-        memcpy(c->moe_y, c->o, sizeof(float) * TE);   /* [T, E] the experts' sum; o takes the shared expert's */
+        lk__residual(c, &L->post_ffw_norm, T);
+        return LK_OK;
     }
     switch ((lk__ffn_kind)m->ai->ffn) {
     case LK__FFN_GELU:          /* h = gelu(up xn + b_up) */
@@ -17286,7 +17407,6 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     }
     }
     if ((st = lk__mm_sb(c, &L->ffn_down, &L->s_down, &L->b_down, 0, c->ff2, T, c->o))) return st;
-    if (L->gate_inp.data) for (k = 0; k < TE; k++) c->o[k] = c->moe_y[k] + c->o[k];   /* routed + shared */
     lk__residual(c, &L->post_ffw_norm, T);
     return LK_OK;
 }
@@ -17324,6 +17444,67 @@ static lk_status lk__output(lk_context *c, int T, int out_from, int tok0) {
     return LK_OK;
 }
 
+/* x += multi-head latent attention (deepseek2) of xn = norm(x), as llama.cpp's
+ * graph with the split attn_k_b / attn_v_b runs it: the absorbed form, for
+ * prefill and decode alike (with or without flash attention). R =
+ * kv_lora_rank, r = rope.n_rot, dk = n + r = head_dim_k_mla, dv =
+ * head_dim_v_mla, H heads, d = R + r:
+ *   q   = wq_b rmsnorm(wq_a xn) (or wq xn)      [T, H, dk]: q_nope [n] | q_pe [r]
+ *   ckv = wkv_a_mqa xn                          [T, R + r]: c [R] | k_pe [r]
+ *   K   = [rmsnorm(c) | RoPE(k_pe)]             [T, d]: the cached row, one head
+ *   Q_h = [k_b_h q_nope_h | RoPE(q_pe_h)]       [T, H, d] (k_b_h: [n, R])
+ *   a_h = sum_j softmax_j(Q_h . K_j kq_scale) K_j   (V = the cached rows; the
+ *         attention reads them as values too: its first R elements are the latent)
+ *   o_h = v_b_h a_h[0:R]                        [T, H, dv] (v_b_h: [R, dv])
+ *   x  += wo o (times attn_output.scale)
+ * Scratch: ff1 q then o, ff2 one head's inputs, att k_b's outputs (before the
+ * attention writes it), q v_b's outputs (after). */
+static lk_status lk__mla_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const lk__layer *L = &m->layers[il];
+    const int H = hp->n_head, R = hp->n_lora_kv, r = hp->rope.n_rot, dk = hp->head_dim_k_mla, n = dk - r, dv = hp->head_dim_v_mla;
+    const int d = hp->head_dim_k;   /* R + r */
+    lk__attn_job job;
+    lk_status st;
+    int t, h;
+    lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
+    if (L->wq_a.data) {   /* ff2 [T, Lq] -> ff1 [T, H dk] */
+        if ((st = lk__mm(c, &L->wq_a, NULL, c->xn, T, c->ff2))) return st;
+        lk__rmsnorm_rows(c->ff2, c->ff2, LK__CAST(const float *, L->q_a_norm.data), hp->n_lora_q, T, hp->norm_eps);
+        if ((st = lk__mm(c, &L->wq_b, NULL, c->ff2, T, c->ff1))) return st;
+    } else if ((st = lk__mm(c, &L->wq, NULL, c->xn, T, c->ff1))) return st;
+    if ((st = lk__mm(c, &L->wkv_a, NULL, c->xn, T, c->k))) return st;   /* [T, R + r] */
+    for (t = 0; t < T; t++) {
+        float *kt = c->k + (size_t)t * d;
+        lk_rmsnorm(kt, kt, LK__CAST(const float *, L->kv_a_norm.data), R, hp->norm_eps);
+        lk_rope_apply(L->rope, kt + R, 1, r, pos[t]);
+        lk_rope_apply(L->rope, c->ff1 + (size_t)t * H * dk + n, H, dk, pos[t]);   /* each head's q_pe */
+    }
+    for (h = 0; h < H; h++) {   /* Q_h = [k_b_h q_nope_h | q_pe_h] */
+        const lk_tensor kb = lk__expert(&L->wk_b, h);
+        for (t = 0; t < T; t++) memcpy(c->ff2 + (size_t)t * n, c->ff1 + ((size_t)t * H + h) * dk, sizeof(float) * n);
+        if ((st = lk__mm(c, &kb, NULL, c->ff2, T, c->att))) return st;   /* [T, R] */
+        for (t = 0; t < T; t++) {
+            float *qh = c->q + ((size_t)t * H + h) * d;
+            memcpy(qh, c->att + (size_t)t * R, sizeof(float) * R);
+            memcpy(qh + R, c->ff1 + ((size_t)t * H + h) * dk + n, sizeof(float) * r);
+        }
+    }
+    lk__store_rows(c, il, T, c->kv.n, pos, seg);   /* K only: the cache reads V from it */
+    job = lk__layer_job(c, il, T, pos, seg);
+    lk__kv_attend(&job);   /* att: [T, H, d] */
+    for (h = 0; h < H; h++) {   /* o_h = v_b_h a_h[0:R] into ff1 [T, H dv] */
+        const lk_tensor vb = lk__expert(&L->wv_b, h);
+        for (t = 0; t < T; t++) memcpy(c->ff2 + (size_t)t * R, c->att + ((size_t)t * H + h) * d, sizeof(float) * R);
+        if ((st = lk__mm(c, &vb, NULL, c->ff2, T, c->q))) return st;   /* [T, dv] */
+        for (t = 0; t < T; t++) memcpy(c->ff1 + ((size_t)t * H + h) * dv, c->q + (size_t)t * dv, sizeof(float) * dv);
+    }
+    if ((st = lk__mm_sb(c, &L->wo, &L->so, &L->bo, 1, c->ff1, T, c->o))) return st;
+    lk__residual(c, &L->post_attn_norm, T);
+    return LK_OK;
+}
+
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n + T - 1;
  * kv.n advances only when the whole chunk succeeded (lk__decode). tok0:
  * the chunk's first token's index in the call (for messages). */
@@ -17332,7 +17513,7 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
     int il;
     lk__embed(c, tok, pos, T);
     for (il = 0; il < c->m->hp.n_layer; il++)
-        if ((st = lk__attn_block(c, il, pos, seg, T)) || (st = lk__ffn_block(c, il, T))) return st;
+        if ((st = (c->m->layers[il].wkv_a.data ? lk__mla_block : lk__attn_block)(c, il, pos, seg, T)) || (st = lk__ffn_block(c, il, T))) return st;
     return lk__output(c, T, out_from, tok0);
 }
 
@@ -18157,7 +18338,7 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
             LK__IO(kv->v + (size_t)il * W * kv->row_v, kv->row_v * (size_t)W);
         } else {
             LK__IO(kv->k + (size_t)il * kv->n_ctx * kv->row_k, kv->row_k * (size_t)n);
-            LK__IO(kv->v + (size_t)il * kv->n_ctx * kv->row_v, kv->row_v * (size_t)n);
+            if (kv->n_embd_v) LK__IO(kv->v + (size_t)il * kv->n_ctx * kv->row_v, kv->row_v * (size_t)n);   /* a latent cache: V is K */
         }
     }
     if (c->kp.quest) {

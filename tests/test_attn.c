@@ -343,6 +343,54 @@ static void test_block_head_slices(void) {
     lk_t_end();
 }
 
+/* Multi-head latent attention's cache (deepseek2): one f16 head of 576 =
+ * kv_lora_rank 512 + 64 RoPE dims whose rows are also the values (the view's
+ * v is its k), past the 512 of other heads. With f16 math ggml rounds q to
+ * f16 for the K.Q product and the probabilities to f16 for V.P; the reference
+ * does both in double from the definitions: scores of the f16 q and keys,
+ * the softmax, each probability rounded to f16, the sum of the key rows. A
+ * q left unrounded moves the output by 4e-4 here (this code: 9e-8). */
+static void test_latent_head(void) {
+    enum { D = 576, N = 40, H = 3 };
+    static float q[H * D], K16[N * D], qr[D];
+    static uint16_t kh[N * D];
+    static int32_t pos[N];
+    static float out[D], s[N + 16 * D + 80];
+    double ref[D], sc[N], mx, sum, worst = 0.0;
+    lk_attn_params p = lk_attn_default_params(D);
+    lk_kv_view kv;
+    int h, j, i;
+    lk_t_begin("attention over a latent (MLA) f16 head of 576 whose rows are the values = reference (q and probabilities in f16)");
+    for (i = 0; i < N * D; i++) { kh[i] = lk_fp32_to_fp16(frand()); K16[i] = lk_fp16_to_fp32(kh[i]); }
+    for (i = 0; i < H * D; i++) q[i] = frand();
+    for (i = 0; i < N; i++) pos[i] = i;
+    memset(&kv, 0, sizeof kv);
+    kv.type = LK_TYPE_F16; kv.k = kh; kv.v = kh; kv.row_stride = 2 * D; kv.pos = pos; kv.n_rows = N;
+    p.scale = 0.25f; p.causal = 1; p.f16_math = 1;
+    for (h = 0; h < H; h++) {
+        const int qpos = N - 1 - 7 * h;
+        for (i = 0; i < D; i++) qr[i] = lk_fp16_to_fp32(lk_fp32_to_fp16(q[h * D + i]));
+        lk_attn(&p, q + h * D, qpos, &kv, 0, out, NULL, s);
+        mx = -1e300; sum = 0.0;
+        for (j = 0; j <= qpos; j++) {
+            double dot = 0.0;
+            for (i = 0; i < D; i++) dot += (double)qr[i] * K16[j * D + i];
+            sc[j] = dot * 0.25;
+            if (sc[j] > mx) mx = sc[j];
+        }
+        for (j = 0; j <= qpos; j++) { sc[j] = exp(sc[j] - mx); sum += sc[j]; }
+        for (i = 0; i < D; i++) ref[i] = 0.0;
+        for (j = 0; j <= qpos; j++) {
+            const double w = lk_fp16_to_fp32(lk_fp32_to_fp16((float)(sc[j] / sum)));
+            for (i = 0; i < D; i++) ref[i] += w * K16[j * D + i];
+        }
+        if (maxdiff(out, ref, D) > worst) worst = maxdiff(out, ref, D);
+    }
+    printf("  max|d| %.2e over %d queries of %d keys\n", worst, H, N);
+    CHECK(worst < 1e-5, "max|d| %.3g from the reference", worst);
+    lk_t_end();
+}
+
 int main(void) {
     lk_rng_seed(&R, 1234);
     (void)lk_t_fixture; (void)lk_t_skip; (void)lk_t_read_file;
@@ -350,6 +398,7 @@ int main(void) {
     test_tiled_split();
     test_lssa();
     test_block_head_slices();
+    test_latent_head();
     kv_type_case("f32", LK_TYPE_F32, 0, 0);
     kv_type_case("f16", LK_TYPE_F16, 0, 0);
     kv_type_case("q8_0", LK_TYPE_Q8_0, 0, 0);

@@ -142,7 +142,7 @@ typedef struct gen_arch {
     int opt;        /* an issue-32 file: F32 only, and greedy text against llama.cpp's
                      * (3: also Q8_0, and check_gen_paths for the attention sinks;
                      * 4: F32, Q8_0 and Q4_K_M, check_gen_paths, check_gen_refusals;
-                     * 5: F32 and check_gen_refusals) */
+                     * 5: F32 and check_gen_refusals; 6: as 4, and the latent KV size) */
 } gen_arch;
 /* shapes: ne0 = row length, ne1 = rows (0: 1-D), ne2 = experts (0: 2-D) */
 #define GE 256
@@ -344,6 +344,63 @@ static const gen_block gen_blocks[] = {
     { "glm4moe", 3, glm4moe_l3, GEN_N(glm4moe_l3) },
     { "glm4-nextn", 3, glm4_nextn_l3, GEN_N(glm4_nextn_l3) },
 };
+/* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
+ * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
+ * value heads 32), YaRN, a leading dense layer, then 4 experts top-2
+ * (sigmoid, exp_probs_b, normalised, scale 2.5) with a shared expert.
+ * Layer tensors marked "<": the leading dense layers only; ">": the others. */
+static const gen_tensor deepseek2_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q_a.weight", 256, 64, 0 }, { "attn_q_a_norm.weight", 64, 0, 0 },
+    { "attn_q_b.weight", 64, 256, 0 }, { "attn_kv_a_mqa.weight", 256, 96, 0 }, { "attn_kv_a_norm.weight", 64, 0, 0 },
+    { "attn_k_b.weight", 32, 64, 4 }, { "attn_v_b.weight", 64, 32, 4 }, { "attn_output.weight", 128, 256, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "<ffn_gate.weight", 256, 256, 0 }, { "<ffn_up.weight", 256, 256, 0 },
+    { "<ffn_down.weight", 256, 256, 0 }, { ">ffn_gate_inp.weight", 256, 4, 0 }, { ">exp_probs_b.bias", 4, 0, 0 },
+    { ">ffn_gate_exps.weight", 256, 64, 4 }, { ">ffn_up_exps.weight", 256, 64, 4 }, { ">ffn_down_exps.weight", 64, 256, 4 },
+    { ">ffn_gate_shexp.weight", 256, 64, 0 }, { ">ffn_up_shexp.weight", 256, 64, 0 }, { ">ffn_down_shexp.weight", 64, 256, 0 } };
+static const gen_tensor deepseek2_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "output.weight", 256, 512, 0 } };
+static const gen_key deepseek2_keys[] = {
+    { "attention.key_length", GK_U32, NULL, 96, NULL, 0 }, { "attention.value_length", GK_U32, NULL, 64, NULL, 0 },
+    { "rope.dimension_count", GK_U32, NULL, 32, NULL, 0 }, { "attention.q_lora_rank", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.kv_lora_rank", GK_U32, NULL, 64, NULL, 0 }, { "attention.key_length_mla", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.value_length_mla", GK_U32, NULL, 32, NULL, 0 }, { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 },
+    { "expert_shared_count", GK_U32, NULL, 1, NULL, 0 }, { "expert_weights_scale", GK_F32, NULL, 2.5, NULL, 0 },
+    { "expert_weights_norm", GK_BOOL, NULL, 1, NULL, 0 }, { "expert_gating_func", GK_U32, NULL, 2, NULL, 0 },
+    { "rope.scaling.type", GK_STR, "yarn", 0, NULL, 0 }, { "rope.scaling.factor", GK_F32, NULL, 4.0, NULL, 0 },
+    { "rope.scaling.original_context_length", GK_U32, NULL, 16, NULL, 0 }, { "rope.scaling.yarn_log_multiplier", GK_F32, NULL, 0.0707, NULL, 0 } };
+/* deepseek2 as the Lite files: q_lora_rank 0 (a plain attn_q), no YaRN,
+ * softmax gating without normalisation (keys absent), no exp_probs_b, two
+ * shared experts */
+static const gen_tensor deepseek2_lite_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_kv_a_mqa.weight", 256, 96, 0 },
+    { "attn_kv_a_norm.weight", 64, 0, 0 }, { "attn_k_b.weight", 32, 64, 4 }, { "attn_v_b.weight", 64, 32, 4 },
+    { "attn_output.weight", 128, 256, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "<ffn_gate.weight", 256, 256, 0 },
+    { "<ffn_up.weight", 256, 256, 0 }, { "<ffn_down.weight", 256, 256, 0 }, { ">ffn_gate_inp.weight", 256, 4, 0 },
+    { ">ffn_gate_exps.weight", 256, 64, 4 }, { ">ffn_up_exps.weight", 256, 64, 4 }, { ">ffn_down_exps.weight", 64, 256, 4 },
+    { ">ffn_gate_shexp.weight", 256, 128, 0 }, { ">ffn_up_shexp.weight", 256, 128, 0 }, { ">ffn_down_shexp.weight", 128, 256, 0 } };
+static const gen_key deepseek2_lite_keys[] = {
+    { "attention.key_length", GK_U32, NULL, 96, NULL, 0 }, { "attention.value_length", GK_U32, NULL, 64, NULL, 0 },
+    { "rope.dimension_count", GK_U32, NULL, 32, NULL, 0 }, { "attention.q_lora_rank", GK_U32, NULL, 0, NULL, 0 },
+    { "attention.kv_lora_rank", GK_U32, NULL, 64, NULL, 0 }, { "attention.key_length_mla", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.value_length_mla", GK_U32, NULL, 32, NULL, 0 }, { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 },
+    { "expert_shared_count", GK_U32, NULL, 2, NULL, 0 } };
+/* deepseek2 with the published files' latent head: kv_lora_rank 512 + 64
+ * RoPE dims = 576 cached values (past the 512 of other heads), 2 heads of
+ * 64 + 64, values of 64; softmax gating, weights normalised */
+static const gen_tensor deepseek2_576_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q_a.weight", 256, 64, 0 }, { "attn_q_a_norm.weight", 64, 0, 0 },
+    { "attn_q_b.weight", 64, 256, 0 }, { "attn_kv_a_mqa.weight", 256, 576, 0 }, { "attn_kv_a_norm.weight", 512, 0, 0 },
+    { "attn_k_b.weight", 64, 512, 2 }, { "attn_v_b.weight", 512, 64, 2 }, { "attn_output.weight", 128, 256, 0 },
+    { "ffn_norm.weight", 256, 0, 0 }, { "<ffn_gate.weight", 256, 256, 0 }, { "<ffn_up.weight", 256, 256, 0 },
+    { "<ffn_down.weight", 256, 256, 0 }, { ">ffn_gate_inp.weight", 256, 4, 0 }, { ">ffn_gate_exps.weight", 256, 64, 4 },
+    { ">ffn_up_exps.weight", 256, 64, 4 }, { ">ffn_down_exps.weight", 64, 256, 4 }, { ">ffn_gate_shexp.weight", 256, 64, 0 },
+    { ">ffn_up_shexp.weight", 256, 64, 0 }, { ">ffn_down_shexp.weight", 64, 256, 0 } };
+static const gen_key deepseek2_576_keys[] = {
+    { "attention.key_length", GK_U32, NULL, 576, NULL, 0 }, { "attention.value_length", GK_U32, NULL, 512, NULL, 0 },
+    { "rope.dimension_count", GK_U32, NULL, 64, NULL, 0 }, { "attention.q_lora_rank", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.kv_lora_rank", GK_U32, NULL, 512, NULL, 0 }, { "attention.key_length_mla", GK_U32, NULL, 128, NULL, 0 },
+    { "attention.value_length_mla", GK_U32, NULL, 64, NULL, 0 }, { "leading_dense_block_count", GK_U32, NULL, 1, NULL, 0 },
+    { "expert_shared_count", GK_U32, NULL, 1, NULL, 0 }, { "expert_weights_norm", GK_BOOL, NULL, 1, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -363,6 +420,9 @@ static const gen_arch gen_archs[] = {
     { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
     { "glm4moe", "glm4moe", 32, GE, 4, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4moe_l1, GEN_N(glm4moe_l1), glm4moe_glob, 3, 4, 2, 128, glm4moe_keys, 6, 4 },
     { "glm4-nextn", "glm4", 33, GE, 4, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_nextn_keys, 2, 5 },
+    { "deepseek2", "deepseek2", 32, GE, 3, 4, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_layer, 21, deepseek2_glob, 3, 4, 2, 64, deepseek2_keys, 16, 6 },
+    { "deepseek2-lite", "deepseek2", 33, GE, 2, 4, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_lite_layer, 18, deepseek2_glob, 3, 4, 2, 64, deepseek2_lite_keys, 9, 1 },
+    { "deepseek2-576", "deepseek2", 34, GE, 2, 2, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_576_layer, 20, deepseek2_glob, 3, 4, 2, 64, deepseek2_576_keys, 10, 1 },
 };
 static uint64_t fnv1a64(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
@@ -415,7 +475,7 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     unsigned char *buf = NULL;
     char key[128], name[128], label[64];
     float *data[128];
-    int n_data = 0, il, k, i;
+    int n_data = 0, il, k, i, lead = 0;
     if (!sp || lk_gguf_read_file(sp, NULL, &st) || lk_gguf_writer_new(NULL, &w)) { lk_gguf_free(st); return NULL; }
 #define KEY(sfx) (snprintf(key, sizeof key, "%s.%s", a->arch, sfx), key)
     lk_gguf_writer_add_str(w, "general.architecture", a->arch);
@@ -425,8 +485,10 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     lk_gguf_writer_add_u32(w, KEY("feed_forward_length"), (uint32_t)a->F);
     lk_gguf_writer_add_u32(w, KEY("attention.head_count"), (uint32_t)a->H);
     lk_gguf_writer_add_u32(w, KEY("attention.head_count_kv"), (uint32_t)a->G);
-    lk_gguf_writer_add_u32(w, KEY("attention.key_length"), (uint32_t)a->d);
-    lk_gguf_writer_add_u32(w, KEY("attention.value_length"), (uint32_t)a->d);
+    if (a->d) {   /* 0: given among the keys */
+        lk_gguf_writer_add_u32(w, KEY("attention.key_length"), (uint32_t)a->d);
+        lk_gguf_writer_add_u32(w, KEY("attention.value_length"), (uint32_t)a->d);
+    }
     lk_gguf_writer_add_f32(w, KEY("attention.layer_norm_rms_epsilon"), a->eps);
     lk_gguf_writer_add_f32(w, KEY("rope.freq_base"), a->base);
     if (a->window) lk_gguf_writer_add_u32(w, KEY("attention.sliding_window"), (uint32_t)a->window);
@@ -453,6 +515,7 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             lk_gguf_writer_add_value(w, key, &st->kv[k].value);
         }
     snprintf(label, sizeof label, "%s-F32", a->label);
+    for (k = 0; k < a->n_keys; k++) if (!strcmp(a->keys[k].sfx, "leading_dense_block_count")) lead = (int)a->keys[k].num;
     for (il = -1; il < a->L; il++) {
         const gen_tensor *ts = il < 0 ? a->glob : a->layer;
         int nt = il < 0 ? a->n_glob : a->n_layer_t;
@@ -462,13 +525,20 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
         for (k = 0; k < nt && n_data < 128; k++) {
             int64_t ne[3];
             size_t n = (size_t)ts[k].ne0 * (size_t)(ts[k].ne1 ? ts[k].ne1 : 1) * (size_t)(ts[k].ne2 ? ts[k].ne2 : 1);
-            float *v = (float *)malloc(sizeof(float) * n);
-            const size_t nl = strlen(ts[k].name);
-            if (il < 0) snprintf(name, sizeof name, "%s", ts[k].name);
-            else snprintf(name, sizeof name, "blk.%d.%s", il, ts[k].name);
+            float *v;
+            const char *tn = ts[k].name;
+            size_t nl;
+            if (tn[0] == '<' || tn[0] == '>') {   /* the leading dense layers' only, or the others' only */
+                if ((tn[0] == '<') != (il < lead)) continue;
+                tn++;
+            }
+            nl = strlen(tn);
+            v = (float *)malloc(sizeof(float) * n);
+            if (il < 0) snprintf(name, sizeof name, "%s", tn);
+            else snprintf(name, sizeof name, "blk.%d.%s", il, tn);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, gen_unit(ts[k].name, nl), gen_router(ts[k].name) || gen_wide(ts[k].name));
-            if (gen_wide(ts[k].name)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
+            gen_values(name, a->seed, v, n, gen_unit(tn, nl), gen_router(tn) || gen_wide(tn));
+            if (gen_wide(tn)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
@@ -750,50 +820,65 @@ done:
     free(extra);
     return buf;
 }
-/* The required keys and tensors of gpt-oss, glm4moe and glm4-nextn, as
- * llama.cpp's loader requires them, and a tensor their graphs do not read:
- * each refused with a message naming it (says NULL: a file llama.cpp loads,
- * which must load). glm4moe's nextn block: required as llama.cpp's loader
- * skips it (its q/k/v and, without nextn.eh_proj, all of it optional);
+/* The required keys and tensors of gpt-oss, glm4moe, glm4-nextn and
+ * deepseek2, as llama.cpp's loader requires them, and a tensor their graphs
+ * do not read: each refused with a message naming it (says NULL: a file
+ * llama.cpp loads, which must load). glm4moe's nextn block: required as
+ * llama.cpp's loader skips it (its q/k/v and, without nextn.eh_proj, all of
+ * it optional);
  * glm4's: the same but nextn.eh_proj, enorm, hnorm always required; without
  * nextn_predict_layers it is a block to run, whose nextn tensors no graph
- * reads. */
+ * reads; deepseek2 without key_length_mla: the older conversion llama.cpp
+ * runs without the latent cache, refused as not supported. */
 static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size_t len) {
-    static const struct { const char *label, *key, *drop, *add; int64_t n; const char *says; } v[] = {
-        { "gpt-oss", "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window" },
-        { "gpt-oss", "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length" },
-        { "gpt-oss", "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count" },
-        { "gpt-oss", NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight" },
-        { "gpt-oss", NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias" },
-        { "gpt-oss", NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias" },
-        { "gpt-oss", NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight" },
-        { "gpt-oss", NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale" },
-        { "gpt-oss", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
-        { "glm4moe", "glm4moe.expert_shared_count", NULL, NULL, 0, "glm4moe.expert_shared_count" },
-        { "glm4moe", "glm4moe.expert_feed_forward_length", NULL, NULL, 0, "glm4moe.expert_feed_forward_length" },
-        { "glm4moe", "glm4moe.expert_count", NULL, NULL, 0, "glm4moe.expert_count" },
-        { "glm4moe", "glm4moe.leading_dense_block_count", NULL, NULL, 0, "blk.0.ffn_gate_inp.weight" },
-        { "glm4moe", "glm4moe.nextn_predict_layers", NULL, NULL, 0, "blk.3.nextn." },
-        { "glm4moe", NULL, "blk.1.exp_probs_b.bias", NULL, 0, "blk.1.exp_probs_b.bias" },
-        { "glm4moe", NULL, "blk.2.ffn_down_shexp.weight", NULL, 0, "blk.2.ffn_down_shexp.weight" },
-        { "glm4moe", NULL, "blk.0.ffn_gate.weight", NULL, 0, "blk.0.ffn_gate.weight" },
-        { "glm4moe", NULL, "blk.3.nextn.enorm.weight", NULL, 0, "blk.3.nextn.enorm.weight" },
-        { "glm4moe", NULL, "blk.3.ffn_gate_inp.weight", NULL, 0, "blk.3.ffn_gate_inp.weight" },
-        { "glm4moe", NULL, NULL, "blk.0.exp_probs_b.bias", 4, "blk.0.exp_probs_b.bias" },
-        { "glm4moe", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight" },
-        { "glm4moe", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight" },
-        { "glm4moe", NULL, "blk.3.attn_q.weight", NULL, 0, NULL },
-        { "glm4moe", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, NULL },
-        { "glm4moe", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL },
-        { "glm4-nextn", "glm4.nextn_predict_layers", NULL, NULL, 0, "blk.3.nextn." },
-        { "glm4-nextn", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, "blk.3.nextn.eh_proj.weight" },
-        { "glm4-nextn", NULL, "blk.3.nextn.hnorm.weight", NULL, 0, "blk.3.nextn.hnorm.weight" },
-        { "glm4-nextn", NULL, "blk.3.ffn_up.weight", NULL, 0, "blk.3.ffn_up.weight" },
-        { "glm4-nextn", NULL, "blk.3.post_ffw_norm.weight", NULL, 0, "blk.3.post_ffw_norm.weight" },
-        { "glm4-nextn", NULL, NULL, "blk.3.attn_output.scale", 1, "blk.3.attn_output.scale" },
-        { "glm4-nextn", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight" },
-        { "glm4-nextn", NULL, "blk.3.attn_qkv.weight", NULL, 0, NULL },
-        { "glm4-nextn", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL },
+    static const struct { const char *label, *key, *drop, *add; int64_t n; const char *says; lk_status want; } v[] = {
+        { "gpt-oss", "gpt-oss.attention.sliding_window", NULL, NULL, 0, "gpt-oss.attention.sliding_window", LK_ERR_FORMAT },
+        { "gpt-oss", "gpt-oss.expert_feed_forward_length", NULL, NULL, 0, "gpt-oss.expert_feed_forward_length", LK_ERR_FORMAT },
+        { "gpt-oss", "gpt-oss.expert_count", NULL, NULL, 0, "gpt-oss.expert_count", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.1.attn_sinks.weight", NULL, 0, "blk.1.attn_sinks.weight", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.0.ffn_gate_inp.bias", NULL, 0, "blk.0.ffn_gate_inp.bias", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.2.ffn_down_exps.bias", NULL, 0, "blk.2.ffn_down_exps.bias", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, "blk.3.post_attention_norm.weight", NULL, 0, "blk.3.post_attention_norm.weight", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, NULL, "blk.0.ffn_up_exps.scale", 4, "blk.0.ffn_up_exps.scale", LK_ERR_FORMAT },
+        { "gpt-oss", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight", LK_ERR_FORMAT },
+        { "glm4moe", "glm4moe.expert_shared_count", NULL, NULL, 0, "glm4moe.expert_shared_count", LK_ERR_FORMAT },
+        { "glm4moe", "glm4moe.expert_feed_forward_length", NULL, NULL, 0, "glm4moe.expert_feed_forward_length", LK_ERR_FORMAT },
+        { "glm4moe", "glm4moe.expert_count", NULL, NULL, 0, "glm4moe.expert_count", LK_ERR_FORMAT },
+        { "glm4moe", "glm4moe.leading_dense_block_count", NULL, NULL, 0, "blk.0.ffn_gate_inp.weight", LK_ERR_FORMAT },
+        { "glm4moe", "glm4moe.nextn_predict_layers", NULL, NULL, 0, "blk.3.nextn.", LK_ERR_FORMAT },
+        { "glm4moe", NULL, "blk.1.exp_probs_b.bias", NULL, 0, "blk.1.exp_probs_b.bias", LK_ERR_FORMAT },
+        { "glm4moe", NULL, "blk.2.ffn_down_shexp.weight", NULL, 0, "blk.2.ffn_down_shexp.weight", LK_ERR_FORMAT },
+        { "glm4moe", NULL, "blk.0.ffn_gate.weight", NULL, 0, "blk.0.ffn_gate.weight", LK_ERR_FORMAT },
+        { "glm4moe", NULL, "blk.3.nextn.enorm.weight", NULL, 0, "blk.3.nextn.enorm.weight", LK_ERR_FORMAT },
+        { "glm4moe", NULL, "blk.3.ffn_gate_inp.weight", NULL, 0, "blk.3.ffn_gate_inp.weight", LK_ERR_FORMAT },
+        { "glm4moe", NULL, NULL, "blk.0.exp_probs_b.bias", 4, "blk.0.exp_probs_b.bias", LK_ERR_FORMAT },
+        { "glm4moe", NULL, NULL, "blk.1.ffn_norm.weight", 256, "blk.1.ffn_norm.weight", LK_ERR_FORMAT },
+        { "glm4moe", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight", LK_ERR_FORMAT },
+        { "glm4moe", NULL, "blk.3.attn_q.weight", NULL, 0, NULL, LK_OK },
+        { "glm4moe", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, NULL, LK_OK },
+        { "glm4moe", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL, LK_OK },
+        { "glm4-nextn", "glm4.nextn_predict_layers", NULL, NULL, 0, "blk.3.nextn.", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, "blk.3.nextn.eh_proj.weight", NULL, 0, "blk.3.nextn.eh_proj.weight", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, "blk.3.nextn.hnorm.weight", NULL, 0, "blk.3.nextn.hnorm.weight", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, "blk.3.ffn_up.weight", NULL, 0, "blk.3.ffn_up.weight", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, "blk.3.post_ffw_norm.weight", NULL, 0, "blk.3.post_ffw_norm.weight", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, NULL, "blk.3.attn_output.scale", 1, "blk.3.attn_output.scale", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight", LK_ERR_FORMAT },
+        { "glm4-nextn", NULL, "blk.3.attn_qkv.weight", NULL, 0, NULL, LK_OK },
+        { "glm4-nextn", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL, LK_OK },
+        { "deepseek2", "deepseek2.attention.q_lora_rank", NULL, NULL, 0, "deepseek2.attention.q_lora_rank", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.attention.kv_lora_rank", NULL, NULL, 0, "deepseek2.attention.kv_lora_rank", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.expert_shared_count", NULL, NULL, 0, "deepseek2.expert_shared_count", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.expert_feed_forward_length", NULL, NULL, 0, "deepseek2.expert_feed_forward_length", LK_ERR_FORMAT },
+        { "deepseek2", "deepseek2.attention.key_length_mla", NULL, NULL, 0, "key_length_mla", LK_ERR_UNSUPPORTED },
+        { "deepseek2", NULL, "blk.1.attn_k_b.weight", NULL, 0, "blk.1.attn_k_b.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, "blk.2.attn_q_a_norm.weight", NULL, 0, "blk.2.attn_q_a_norm.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, "blk.0.ffn_gate.weight", NULL, 0, "blk.0.ffn_gate.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, "blk.1.ffn_up_shexp.weight", NULL, 0, "blk.1.ffn_up_shexp.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.0.attn_kv_b.weight", 64, "blk.0.attn_kv_b.weight", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.0.exp_probs_b.bias", 4, "blk.0.exp_probs_b.bias", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.1.ffn_up_shexp.scale", 1, "blk.1.ffn_up_shexp.scale", LK_ERR_FORMAT },
+        { "deepseek2", NULL, NULL, "blk.2.attn_q.weight", 256, "blk.2.attn_q.weight", LK_ERR_FORMAT },
     };
     char name[128];
     size_t k;
@@ -808,7 +893,7 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         b = gen_variant(f32, len, v[k].key, v[k].drop, v[k].add, v[k].n, &vl);
         st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
         if (v[k].says)
-            CHECK(b && st == LK_ERR_FORMAT && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
+            CHECK(b && st == v[k].want && strstr(lk_last_error(), v[k].says), "%s%s%s: status %d, '%s'", v[k].key ? v[k].key : "",
                   v[k].drop ? v[k].drop : "", v[k].add ? v[k].add : "", (int)st, lk_last_error());
         else
             CHECK(b && st == LK_OK && lk_model_hparams(m)->n_layer == a->L - 1, "without %s: status %d, '%s'", v[k].drop, (int)st,
@@ -816,12 +901,31 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         lk_model_free(m);
         free(b);
     }
-    if (a->opt >= 4) {   /* the nextn block is not run and has no KV: n_layer 3, and a context's memory as a 3-block file's */
+    if (a->opt == 4 || a->opt == 5) {   /* the nextn block is not run and has no KV: n_layer 3, and a context's memory as a 3-block file's */
         lk_model *m = NULL;
         CHECK(!lk_model_load_memory(f32, len, NULL, &m) && lk_model_hparams(m)->n_layer == a->L - 1 &&
               lk_model_hparams(m)->n_layer_nextn == 1 && lk_model_hparams(m)->n_layer_dense_lead == (a->opt == 4) &&
               lk_model_hparams(m)->n_ff_shexp == (a->opt == 4 ? 128 : 0),
               "hparams: %d blocks run, %d nextn", m ? lk_model_hparams(m)->n_layer : -1, m ? lk_model_hparams(m)->n_layer_nextn : -1);
+        lk_model_free(m);
+    }
+    if (a->opt == 6) {   /* the latent cache: KV settings it cannot hold are refused by name */
+        static const char *const opts[][2] = { { "kv-type", "q8_0" }, { "kv-type", "q4_0" }, { "kv-type", "zip4" }, { "kv-rotate", "1" },
+                                               { "kv-policy", "h2o" } };
+        static const char *const says[] = { "q8_0", "q4_0", "kv_zip_bits", "kv_rotate", "h2o" };
+        lk_model *m = NULL;
+        CHECK(!lk_model_load_memory(f32, len, NULL, &m), "load: %s", lk_last_error());
+        for (k = 0; m && k < sizeof opts / sizeof opts[0]; k++) {
+            lk_context *c = NULL;
+            lk_context_params cp = lk_context_default_params();
+            lk_status st;
+            cp.n_ctx = 64;
+            CHECK(lk_context_params_set(&cp, opts[k][0], opts[k][1]) == LK_OK, "option %s %s", opts[k][0], opts[k][1]);
+            st = lk_context_new(m, &cp, &c);
+            CHECK(st == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), says[k]) && strstr(lk_last_error(), "latent"),
+                  "%s %s with the latent cache: status %d, '%s'", opts[k][0], opts[k][1], (int)st, lk_last_error());
+            lk_context_free(c);
+        }
         lk_model_free(m);
     }
     if (a->opt == 3) {   /* the sinks are softmax terms: another attention score is refused by name */
@@ -834,6 +938,63 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         lk_context_free(c);
         lk_model_free(m);
     }
+    lk_t_end();
+}
+/* The latent cache holds per token and layer one row of kv_lora_rank +
+ * rope.n_rot values and nothing else (llama.cpp's MLA cache): the context's
+ * K and V storage (from the cache's first row to its positions, which
+ * follow them) is exactly L n_ctx (R + r) f16 values (a cache that also
+ * stored values, or full heads, would hold more), its rows are R + r values
+ * and the values are read from them; a saved state grows by the same rows
+ * (and each token's position and segment), and loads back exactly. */
+static void check_gen_kv(const gen_arch *a, const unsigned char *f32, size_t len) {
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    lk_context_params cp = lk_context_default_params();
+    char name[128];
+    size_t want = 0, got = 0;
+    int R = 0, r = 0;
+    snprintf(name, sizeof name, "latent KV cache %s-F32 (generated): memory = layers x n_ctx x (kv_lora_rank + n_rot)", a->label);
+    lk_t_begin(name);
+    cp.n_ctx = 64;
+    CHECK(!lk_model_load_memory(f32, len, NULL, &m), "load: %s", lk_last_error());
+    if (m) {
+        const lk_hparams *hp = lk_model_hparams(m);
+        R = hp->n_lora_kv; r = hp->rope.n_rot;
+        want = (size_t)a->L * 64 * (size_t)(R + r) * 2;   /* a multiple of 64: no padding */
+        CHECK(R == 64 && r == 32, "kv_lora_rank %d, n_rot %d", R, r);
+        if (!lk_context_new(m, &cp, &c)) {
+            const lk_kv_cache *kv = lk_context_kv(c);
+            got = (size_t)((const unsigned char *)kv->pos - kv->k);
+            CHECK(got == want, "K and V storage %zu bytes, want %zu (= %d layers x 64 x %d x 2)", got, want, a->L, R + r);
+            CHECK(kv->row_k == (size_t)(R + r) * 2 && kv->n_embd_v == 0 && kv->v == kv->k, "cache rows %zu bytes, n_embd_v %d, v %s k",
+                  kv->row_k, kv->n_embd_v, kv->v == kv->k ? "==" : "!=");
+            {   /* the saved state holds the same: 8 more tokens add 8 x (position, segment, L rows of R + r f16) bytes,
+                 * and a state loaded into a fresh context decodes as the original */
+                lk_context *c2 = NULL;
+                size_t s8 = 0, s16 = 0, need = (size_t)8 * (8 + (size_t)a->L * (size_t)(R + r) * 2);
+                void *st = NULL;
+                float *l1 = NULL;
+                lk_token nx = seq[16];
+                int ok = !lk_decode(c, seq, 8) && !lk_context_state_save(c, NULL, 0, &s8) && !lk_decode(c, seq + 8, 8) &&
+                         !lk_context_state_save(c, NULL, 0, &s16) && (st = malloc(s16)) != NULL && !lk_context_state_save(c, st, s16, &s16) &&
+                         !lk_context_new(m, &cp, &c2) && !lk_context_state_load(c2, st, s16) && !lk_decode(c, &nx, 1) && !lk_decode(c2, &nx, 1);
+                CHECK(ok, "decode or state save / load: %s", lk_last_error());
+                CHECK(s16 - s8 == need, "8 tokens add %zu bytes to the saved state, want %zu", s16 - s8, need);
+                if (ok) {
+                    l1 = (float *)malloc(sizeof(float) * 512);
+                    memcpy(l1, lk_logits(c, -1), sizeof(float) * 512);
+                    CHECK(memcmp(l1, lk_logits(c2, -1), sizeof(float) * 512) == 0, "a loaded state decodes otherwise");
+                }
+                printf("  %-28s saved state: %zu bytes per 8 tokens\n", a->label, s16 - s8);
+                free(l1); free(st);
+                lk_context_free(c2);
+            }
+        } else CHECK(0, "context: %s", lk_last_error());
+        printf("  %-28s KV %zu bytes for 64 tokens in %d layers (f16): %d values per token and layer\n", a->label, got, a->L, R + r);
+    }
+    lk_context_free(c);
+    lk_model_free(m);
     lk_t_end();
 }
 static void check_generated(const gen_arch *a) {
@@ -856,7 +1017,7 @@ static void check_generated(const gen_arch *a) {
      * (glm4moe) and the files without opt F32, Q8_0, Q4_K_M; other -opt
      * files F32 */
     for (k = 0; f32 && k < 4; k += (a->opt == 3 && k == 1) ? 2 : 1) {
-        if (a->opt != 3 && (k == 3 || (a->opt && a->opt != 4 && k > 0))) break;
+        if (a->opt != 3 && (k == 3 || (a->opt && a->opt != 4 && a->opt != 6 && k > 0))) break;
         unsigned char *q = NULL;
         size_t q_len = 0;
         float *ours, *ref, *sel;
@@ -879,10 +1040,12 @@ static void check_generated(const gen_arch *a) {
                 memcpy(sel + (size_t)p * V, ours + (size_t)pos[p] * V, sizeof(float) * V);
                 bad += memcmp(sel + (size_t)p * V, ref + (size_t)p * V, sizeof(float) * V) != 0;
             }
-            printf("  %-28s %d of %d positions bit-identical to llama.cpp%s\n", name + 7, T - bad, T, a->opt == 4 && k == 1 ? " (required)" : "");
+            printf("  %-28s %d of %d positions bit-identical to llama.cpp%s\n", name + 7, T - bad, T, (a->opt == 4 || a->opt == 6) && k == 1 ? " (required)" : "");
             /* glm4moe-Q8_0: ggml's order kept throughout (sigmoid router, selection bias, the
-             * weights' sum, scale, shared expert's sum), so bit for bit */
-            if (a->opt == 4 && k == 1) CHECK(bad == 0, "%s: %d of %d positions differ from llama.cpp's logits in some bit", name + 7, bad, T);
+             * weights' sum, scale, shared expert's sum), so bit for bit; deepseek2's: every
+             * product in ggml's order (its per-head attn_k_b / attn_v_b products quantize
+             * their inputs to q8_0 as ggml does) */
+            if ((a->opt == 4 || a->opt == 6) && k == 1) CHECK(bad == 0, "%s: %d of %d positions differ from llama.cpp's logits in some bit", name + 7, bad, T);
             if (k == 0) { lk_t_f32_rule(name + 7, NAME_W, sel, ref, T, V, LK_T_F32_MEDIAN); ref32 = ref; ref = NULL; }
             else if (ref32 && !a->X) lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, LK_T_Q_MEDIAN, LK_T_Q_MAX);
             /* Experts: the reference machine (AVX2) rounds attention sums in
@@ -900,8 +1063,9 @@ static void check_generated(const gen_arch *a) {
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
-    if (f32 && (a->opt == 3 || a->opt == 4)) check_gen_paths(a, f32, f32_len);
+    if (f32 && (a->opt == 3 || a->opt == 4 || a->opt == 6)) check_gen_paths(a, f32, f32_len);
     if (f32 && a->opt >= 3) check_gen_refusals(a, f32, f32_len);
+    if (f32 && a->opt == 6) check_gen_kv(a, f32, f32_len);
     free(ref32); free(f32);
 }
 

@@ -275,7 +275,71 @@ def opt_specs():
         keys=[("rope.dimension_count", "u32", 16), ("nextn_predict_layers", "u32", 1)]),
         lambda il, g4=g4, g4_mtp=g4_mtp: g4 if il < 3 else g4_mtp,
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # deepseek2 (multi-head latent attention): q through the low rank 64 with
+    # its norm, kv latent 64 with a 32-dim RoPE part shared by the 4 heads
+    # (key_length 96 = 64 + 32 and value_length 64: the cached head), q heads
+    # of 32 + 32, value heads of 32; YaRN (factor 4 over 16 positions, log
+    # multiplier 0.0707 as converters write 0.1 x mscale_all_dim); one leading
+    # dense layer, then 4 experts top-2 with sigmoid gating, the selection
+    # bias exp_probs_b (drawn wide, as routers), weights normalised and scaled
+    # by 2.5, and a shared expert. Layer tensors marked "<" are the dense
+    # layers' (il < leading_dense_block_count), ">" the others'.
+    E, L, H, F, X, K, Fe, Lq, R, n, r, dv = 256, 3, 4, 256, 4, 2, 64, 64, 64, 32, 32, 32
+    out.append(("deepseek2", "deepseek2", 32, dict(E=E, L=L, H=H, G=1, d=0, F=F, eps=1e-6, base=1e4, window=0, X=X, K=K, Fe=Fe, lead=1,
+        keys=[("attention.key_length", "u32", R + r), ("attention.value_length", "u32", R), ("rope.dimension_count", "u32", r),
+              ("attention.q_lora_rank", "u32", Lq), ("attention.kv_lora_rank", "u32", R),
+              ("attention.key_length_mla", "u32", n + r), ("attention.value_length_mla", "u32", dv),
+              ("leading_dense_block_count", "u32", 1), ("expert_shared_count", "u32", 1),
+              ("expert_weights_scale", "f32", 2.5), ("expert_weights_norm", "bool", True), ("expert_gating_func", "u32", 2),
+              ("rope.scaling.type", "str", "yarn"), ("rope.scaling.factor", "f32", 4.0),
+              ("rope.scaling.original_context_length", "u32", 16), ("rope.scaling.yarn_log_multiplier", "f32", 0.0707)]),
+        [("attn_norm.weight", [E]), ("attn_q_a.weight", [E, Lq]), ("attn_q_a_norm.weight", [Lq]), ("attn_q_b.weight", [Lq, H * (n + r)]),
+         ("attn_kv_a_mqa.weight", [E, R + r]), ("attn_kv_a_norm.weight", [R]), ("attn_k_b.weight", [n, R, H]),
+         ("attn_v_b.weight", [R, dv, H]), ("attn_output.weight", [H * dv, E]), ("ffn_norm.weight", [E]),
+         ("<ffn_gate.weight", [E, F]), ("<ffn_up.weight", [E, F]), ("<ffn_down.weight", [F, E]),
+         (">ffn_gate_inp.weight", [E, X]), (">exp_probs_b.bias", [X]), (">ffn_gate_exps.weight", [E, Fe, X]),
+         (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, Fe]),
+         (">ffn_up_shexp.weight", [E, Fe]), (">ffn_down_shexp.weight", [Fe, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # deepseek2 as the Lite files: q_lora_rank 0 (a plain attn_q), no YaRN,
+    # expert_gating_func and expert_weights_norm absent (softmax, no norm), no
+    # exp_probs_b; 1 dense layer then 1 MoE layer with 2 shared experts
+    E, L, H, F, X, K, Fe, R, n, r, dv = 256, 2, 4, 256, 4, 2, 64, 64, 32, 32, 32
+    out.append(("deepseek2-lite", "deepseek2", 33, dict(E=E, L=L, H=H, G=1, d=0, F=F, eps=1e-6, base=1e4, window=0, X=X, K=K, Fe=Fe, lead=1,
+        keys=[("attention.key_length", "u32", R + r), ("attention.value_length", "u32", R), ("rope.dimension_count", "u32", r),
+              ("attention.q_lora_rank", "u32", 0), ("attention.kv_lora_rank", "u32", R),
+              ("attention.key_length_mla", "u32", n + r), ("attention.value_length_mla", "u32", dv),
+              ("leading_dense_block_count", "u32", 1), ("expert_shared_count", "u32", 2)]),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * (n + r)]),
+         ("attn_kv_a_mqa.weight", [E, R + r]), ("attn_kv_a_norm.weight", [R]), ("attn_k_b.weight", [n, R, H]),
+         ("attn_v_b.weight", [R, dv, H]), ("attn_output.weight", [H * dv, E]), ("ffn_norm.weight", [E]),
+         ("<ffn_gate.weight", [E, F]), ("<ffn_up.weight", [E, F]), ("<ffn_down.weight", [F, E]),
+         (">ffn_gate_inp.weight", [E, X]), (">ffn_gate_exps.weight", [E, Fe, X]),
+         (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, 2 * Fe]),
+         (">ffn_up_shexp.weight", [E, 2 * Fe]), (">ffn_down_shexp.weight", [2 * Fe, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # deepseek2 with the published files' latent head: kv_lora_rank 512 + 64
+    # RoPE dims = 576 cached values per token and layer (past the 512 of other
+    # heads), q heads of 64 + 64, value heads of 64, 2 heads
+    E, L, H, F, X, K, Fe, Lq, R, n, r, dv = 256, 2, 2, 256, 4, 2, 64, 64, 512, 64, 64, 64
+    out.append(("deepseek2-576", "deepseek2", 34, dict(E=E, L=L, H=H, G=1, d=0, F=F, eps=1e-6, base=1e4, window=0, X=X, K=K, Fe=Fe, lead=1,
+        keys=[("attention.key_length", "u32", R + r), ("attention.value_length", "u32", R), ("rope.dimension_count", "u32", r),
+              ("attention.q_lora_rank", "u32", Lq), ("attention.kv_lora_rank", "u32", R),
+              ("attention.key_length_mla", "u32", n + r), ("attention.value_length_mla", "u32", dv),
+              ("leading_dense_block_count", "u32", 1), ("expert_shared_count", "u32", 1), ("expert_weights_norm", "bool", True)]),
+        [("attn_norm.weight", [E]), ("attn_q_a.weight", [E, Lq]), ("attn_q_a_norm.weight", [Lq]), ("attn_q_b.weight", [Lq, H * (n + r)]),
+         ("attn_kv_a_mqa.weight", [E, R + r]), ("attn_kv_a_norm.weight", [R]), ("attn_k_b.weight", [n, R, H]),
+         ("attn_v_b.weight", [R, dv, H]), ("attn_output.weight", [H * dv, E]), ("ffn_norm.weight", [E]),
+         ("<ffn_gate.weight", [E, F]), ("<ffn_up.weight", [E, F]), ("<ffn_down.weight", [F, E]),
+         (">ffn_gate_inp.weight", [E, X]), (">ffn_gate_exps.weight", [E, Fe, X]),
+         (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, Fe]),
+         (">ffn_up_shexp.weight", [E, Fe]), (">ffn_down_shexp.weight", [Fe, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     return out
+
+def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
+    lead = hp.get("lead", 0)
+    return name[1:] if (name[0] == "<" and il < lead) or (name[0] == ">" and il >= lead) else name if name[0] not in "<>" else None
 
 def main():
     if sys.argv[1] == "--hash":   # --hash LLAMA_CPP_DIR LABEL FILE: "<label> <name> <type> <fnv1a-64 of the data>"
@@ -300,8 +364,9 @@ def main():
         w.add_uint32(f"{arch}.feed_forward_length", hp["F"])
         w.add_uint32(f"{arch}.attention.head_count", hp["H"])
         w.add_uint32(f"{arch}.attention.head_count_kv", hp["G"])
-        w.add_uint32(f"{arch}.attention.key_length", hp["d"])
-        w.add_uint32(f"{arch}.attention.value_length", hp["d"])
+        if hp["d"]:   # 0: given among the keys
+            w.add_uint32(f"{arch}.attention.key_length", hp["d"])
+            w.add_uint32(f"{arch}.attention.value_length", hp["d"])
         w.add_float32(f"{arch}.attention.layer_norm_rms_epsilon", hp["eps"])
         w.add_float32(f"{arch}.rope.freq_base", hp["base"])
         if hp["window"]:
@@ -332,8 +397,8 @@ def main():
                 w.add_key_value(name, bytes(f.parts[f.data[0]]).decode("utf-8"), t)
             else:
                 w.add_key_value(name, f.parts[f.data[0]][0].item(), t)
-        names = [(n, s) for n, s in glob] + [(f"blk.{il}.{n}", s) for il in range(hp["L"])
-                                                 for n, s in (layer(il) if callable(layer) else layer)]
+        names = [(n, s) for n, s in glob] + [(f"blk.{il}.{in_layer(n, il, hp)}", s) for il in range(hp["L"])
+                                             for n, s in (layer(il) if callable(layer) else layer) if in_layer(n, il, hp)]
         for name, shape in names:
             n = int(np.prod(shape))
             a = values(name, seed, n, unit(name), router(name) or wide(name))
