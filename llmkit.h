@@ -934,6 +934,9 @@ LKDEF void lk_rope_apply(const lk_rope *r, float *x, int n_heads, int head_dim, 
  * Masks (all combine; a key is used only if no rule masks it):
  *   causal      kpos > qpos is masked
  *   window      qpos - kpos >= window is masked unless kpos < n_sink
+ *   chunk       kpos < qpos - qpos % chunk is masked (keys before the query's
+ *               chunk of positions: llama4's chunked attention); applied as a
+ *               window of qpos % chunk + 1 (the smaller one with window)
  *   segments    kv->seg[r] != qseg is masked (packed prompts, Prepacking)
  *   tree        rows r in [tree_row0, tree_row0 + tree_n) are tree nodes:
  *               node r is visible to query node qrow only if r is qrow or an
@@ -1001,6 +1004,7 @@ typedef struct lk_attn_params {
     const int32_t *tree_parent; /* optional tree mask, see above             */
     int tree_row0, tree_n, qrow;
     float lssar_p;            /* LSSAR power (15)                            */
+    int chunk;                /* > 0: also mask keys before the query's chunk */
 } lk_attn_params;
 
 LKDEF lk_attn_params lk_attn_default_params(int head_dim);
@@ -1584,7 +1588,8 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
  *   lk_decode(c, toks, n);  const float *logits = lk_logits(c, -1);   */
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
-    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2, LK_ARCH_COUNT
+    LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2,
+    LK_ARCH_LLAMA4, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1607,7 +1612,9 @@ typedef struct lk_hparams {
     int n_expert, n_expert_used;  /* expert_count, expert_used_count           */
     int n_ff_exp;                 /* expert_feed_forward_length (= n_ff)       */
     int expert_gating;            /* 1 softmax, 2 sigmoid (expert_gating_func); 3 the
-                                   * k best logits, then the softmax of those k (gpt-oss) */
+                                   * k best logits, then the softmax of those k (gpt-oss);
+                                   * 4 the k best logits, their sigmoids multiplying
+                                   * the expert's input instead of its output (llama4) */
     int expert_weights_norm;      /* the k weights divided by their sum        */
     float expert_weights_scale;   /* then multiplied by this (0 = 1)           */
     /* attention temperature (mistral3's attention.temperature_scale): q after
@@ -1627,6 +1634,13 @@ typedef struct lk_hparams {
     int n_lora_kv;                /* attention.kv_lora_rank                    */
     int head_dim_k_mla, head_dim_v_mla;   /* key_length_mla (nope + rope), value_length_mla */
     float yarn_log_mul;           /* rope.scaling.yarn_log_multiplier / 0.1 (MLA) */
+    /* llama4 (the row's lk__attn_kinds entry): the window layers attend within
+     * chunks of attn_chunk positions; the temperature above, with pos +
+     * attn_temp_offset for pos and floor attn_chunk, on the layers without
+     * RoPE only; experts on layers il with (il + 1) % n_moe_step == 0 */
+    int attn_chunk;               /* 0 = none                                  */
+    float attn_temp_offset;       /* 0 (mistral3), 1 (llama4)                  */
+    int n_moe_step;               /* interleave_moe_layer_step (1: every layer; 0: none) */
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -9656,10 +9670,17 @@ LKDEF lk_attn_params lk_attn_default_params(int head_dim) {
 LKDEF size_t lk_attn_scratch_floats(const lk_attn_params *p, int n_keys) {
     return (size_t)(n_keys > 0 ? n_keys : 0) + 16 * (size_t)(p && p->head_dim > 0 ? p->head_dim : 0) + 80;
 }
+/* the window the query at qpos sees: p->window, or with chunks (kpos <
+ * qpos - qpos % chunk masked) qpos % chunk + 1 when that is smaller */
+LK__AINL int lk__attn_win(const lk_attn_params *p, int qpos) {
+    const int c = p->chunk > 0 && qpos >= 0 ? qpos % p->chunk + 1 : 0;
+    return c > 0 && (p->window <= 0 || c < p->window) ? c : p->window;
+}
 /* 1 if key row r (position kpos) is masked for the query */
 static int lk__attn_masked(const lk_attn_params *p, const lk_kv_view *kv, int r, int qpos, int kpos) {
+    const int window = lk__attn_win(p, qpos);
     if (p->causal && kpos > qpos) return 1;
-    if (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) return 1;
+    if (window > 0 && qpos - kpos >= window && kpos >= p->n_sink) return 1;
     if (kv->seg && kv->seg[r] != p->qseg) return 1;
     if (p->tree_parent && r >= p->tree_row0 && r < p->tree_row0 + p->tree_n) {
         /* visible iff r is qrow or one of its ancestors; parents precede children */
@@ -10195,6 +10216,7 @@ LK__AINL __mmask16 lk__attn_ok16_512(const lk_kv_view *kv, int j, __mmask16 k, i
  * is NaN, so that NaN reaches the output as in ggml instead of vanishing). */
 static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_view *kv, int n, float *s) {
     const int other = kv->seg || p->tree_parent;   /* masks that need lk__attn_masked */
+    const int window = lk__attn_win(p, qpos);
     float mx = -INFINITY;
     int j;
     j = 0;
@@ -10206,7 +10228,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
         __mmask16 nan = 0;
         for (; j < n; j += 16) {   /* the last group (under 16 keys): masked loads and store, the other lanes -inf */
             const __mmask16 k = j + 16 <= n ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - j)) - 1u);
-            const __mmask16 ok = lk__attn_ok16_512(kv, j, k, qpos, p->causal, p->window, p->n_sink, p->qseg);
+            const __mmask16 ok = lk__attn_ok16_512(kv, j, k, qpos, p->causal, window, p->n_sink, p->qseg);
             const __m512 sc = _mm512_mask_blend_ps(ok, ninf, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, s + j), vs));
             _mm512_mask_storeu_ps(s + j, k, sc);
             vmx = _mm512_max_ps(vmx, sc);
@@ -10218,7 +10240,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
     /* the same, 8 keys at a time */
     if (!kv->idx && !p->tree_parent && p->softcap <= 0.0f && p->alibi_slope == 0.0f) {
         const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), one = _mm256_set1_epi32(1);
-        const __m256i vq = _mm256_set1_epi32(qpos), vw = _mm256_set1_epi32(p->window), vsink = _mm256_set1_epi32(p->n_sink);
+        const __m256i vq = _mm256_set1_epi32(qpos), vw = _mm256_set1_epi32(window), vsink = _mm256_set1_epi32(p->n_sink);
         const __m256 vs = _mm256_set1_ps(p->scale), ninf = _mm256_set1_ps(-INFINITY);
         __m256 vmx = ninf, nan = _mm256_setzero_ps();
         __m128 m4;
@@ -10228,7 +10250,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
             __m256i bad = _mm256_setzero_si256();   /* all ones where masked */
             __m256 sc;
             if (p->causal) bad = _mm256_cmpgt_epi32(kp, vq);
-            if (p->window > 0)   /* qpos - kpos >= window (> window - 1) and kpos >= n_sink (> n_sink - 1) */
+            if (window > 0)   /* qpos - kpos >= window (> window - 1) and kpos >= n_sink (> n_sink - 1) */
                 bad = _mm256_or_si256(bad, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_sub_epi32(vq, kp), _mm256_sub_epi32(vw, one)),
                                                             _mm256_cmpgt_epi32(kp, _mm256_sub_epi32(vsink, one))));
             if (kv->seg)
@@ -10249,7 +10271,7 @@ static float lk__attn_mask_scale(const lk_attn_params *p, int qpos, const lk_kv_
         int r = kv->idx ? kv->idx[j] : kv->row0 + j;
         int kpos = kv->pos ? kv->pos[r] : r;
         float sc = s[j];
-        if ((p->causal && kpos > qpos) || (p->window > 0 && qpos - kpos >= p->window && kpos >= p->n_sink) ||
+        if ((p->causal && kpos > qpos) || (window > 0 && qpos - kpos >= window && kpos >= p->n_sink) ||
             (other && lk__attn_masked(p, kv, r, qpos, kpos))) { s[j] = -INFINITY; continue; }
         if (p->softcap > 0.0f) sc = p->softcap * tanhf(sc * (1.0f / p->softcap));   /* ggml: cap, then scale */
         sc *= p->scale;
@@ -10562,7 +10584,7 @@ LK__AINL __m512 lk__dots16_512(const float *q, const __m512 *c, int f16) {
 LK__AINL void lk__attn_pair8_512_f(const lk_attn_params *p, const float *qa, const float *qb, int qpos, const lk_kv_view *kv, int kv_head,
                                    float *oa, float *ob, float *lsea, float *lseb, float *sa, float *sb, int f16) {
     static const float zero_row[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
-    const int n = kv->n_rows - kv->row0, f16w = f16 && p->f16_math, causal = p->causal, window = p->window, n_sink = p->n_sink, qseg = p->qseg;
+    const int n = kv->n_rows - kv->row0, f16w = f16 && p->f16_math, causal = p->causal, window = lk__attn_win(p, qpos), n_sink = p->n_sink, qseg = p->qseg;
     const size_t rs = kv->row_stride, hoff = (size_t)kv_head * kv->head_stride, rs2 = 2 * rs, rs3 = 3 * rs, rs4 = 4 * rs;
     const unsigned char *kb = LK__CAST(const unsigned char *, kv->k) + (size_t)kv->row0 * rs + hoff;
     const unsigned char *vb = LK__CAST(const unsigned char *, kv->v) + (size_t)kv->row0 * rs + hoff;
@@ -15659,7 +15681,7 @@ typedef struct lk__arch_info {
     unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
     unsigned char ffe_key;      /* experts: the row of lk__moe_kinds (0 llama, 1 qwen3moe,
-                                 * 2 gpt-oss, 3 glm4moe)                             */
+                                 * 2 gpt-oss, 3 glm4moe, 4 deepseek2, 5 llama4)       */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
     float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's, not
@@ -15668,7 +15690,27 @@ typedef struct lk__arch_info {
     int window;                 /* attention.sliding_window when the key is absent (-1: required) */
     int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
     unsigned char keys;         /* LK__K_*: the keys only its graph reads            */
+    unsigned char attn;         /* the row of lk__attn_kinds (0: none of its features) */
 } lk__arch_info;
+/* Attention features of a row (its attn column), as llama.cpp's graph for
+ * it has them (llama4's, src/models/llama4.cpp):
+ *   chunk     the window layers (swa column; attention.sliding_window_pattern)
+ *             attend within chunks of `chunk` positions, a key seen only when
+ *             kpos >= qpos - qpos % chunk (lk_attn_params.chunk). llama.cpp
+ *             sets the size itself; the file's attention.sliding_window only
+ *             switches it: absent or > 0 chunks, 0 (where llama.cpp's
+ *             temperature input asserts) is refused
+ *   temp      q of the layers without RoPE times
+ *             log(floor((pos + temp_off) / chunk) + 1) * temp + 1
+ *   kq_l2     q and k of the RoPE layers RMS-normalised without a weight
+ *             after RoPE (Llama4TextL2Norm), except in files with kq_l2_off
+ *             experts (llama.cpp's 17B_128E type leaves it out) */
+typedef struct lk__attn_kind { int chunk; float temp, temp_off; unsigned char kq_l2; int kq_l2_off; } lk__attn_kind;
+static const lk__attn_kind lk__attn_kinds[] = {
+    /* chunk  temp  temp_off kq_l2 kq_l2_off */
+    { 0,      0.f,  0.f,     0,    0 },     /* none   */
+    { 8192,   0.1f, 1.f,     1,    128 },   /* llama4 */
+};
 /* Keys an architecture's loader reads beyond the common ones */
 enum {
     LK__K_YARN     = 1 << 0,   /* rope.scaling.yarn_beta_fast / _slow / _log_multiplier; the
@@ -15689,25 +15731,26 @@ enum {
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
-    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope keys */
-    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
-    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
-    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
-    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0, LK__K_SOFTCAP },
-    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
-    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0 },
-    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0, LK__K_SOFTCAP },
-    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
-    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0 },
-    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0 },
-    { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP },
-    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP },
+    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope keys attn */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0 },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0, LK__K_SOFTCAP, 0 },
+    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
+    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
+    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0, LK__K_SOFTCAP, 0 },
+    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0 },
+    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0 },
+    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0, 0 },
+    { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP, 0 },
+    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP, 0 },
     { "gpt-oss", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_UNTIED | LK__T_SINKS | LK__T_EXP_B | LK__T_PAN,
-                                                                                LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0 },
+                                                                                LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0, 0 },
     { "glm4moe", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_PAN | LK__T_QKN,
-                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP | LK__K_MTP_TRUNK },
+                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP | LK__K_MTP_TRUNK, 0 },
     { "deepseek2", LK_ROPE_NORMAL, 0, 0, LK__T_UNTIED,                        LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  4,   0.f,  0.f, 1e4f, 0.f, 0, 0,
-                                                                                LK__K_YARN | LK__K_MLA | LK__K_TEMP | LK__K_NEXTN },
+                                                                                LK__K_YARN | LK__K_MLA | LK__K_TEMP | LK__K_NEXTN, 0 },
+    { "llama4", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_FREQS | LK__T_UNTIED,  LK__FFN_SWIGLU,       0,   4,  0,  0,  0,   0,  5,   0.f,  0.f, 1e4f, -1.f, 0, 4, 0, 1 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -15721,17 +15764,22 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
  * read; without it none is (those graphs do not read them). lead:
  * leading_dense_block_count read (the first blocks' FFN is dense). shexp:
  * expert_shared_count required, n > 0: ffn_gate/up/down_shexp [E, n Fe],
- * a SwiGLU beside the experts, its output added to theirs. sel_b:
+ * a SwiGLU beside the experts, its output added to theirs; 2: one shared
+ * expert as wide as the experts, required (llama4). sel_b:
  * exp_probs_b.bias [X] (1 required, 2 when present), added to the router's
- * probabilities for the choice only (the weights stay unbiased). */
-typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, keys, lead, shexp, sel_b; } lk__moe_kind;
+ * probabilities for the choice only (the weights stay unbiased). step:
+ * interleave_moe_layer_step required (experts on layers il with (il + 1) %
+ * step == 0, dense FFNs of feed_forward_length on the others; 0: none), else
+ * experts on every layer. */
+typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, keys, lead, shexp, sel_b, step; } lk__moe_kind;
 static const lk__moe_kind lk__moe_kinds[] = {
-    /* need ffe gating norm keys lead shexp sel_b */
-    { 0, 0, 1, 1, 0, 0, 0, 0 },   /* llama (Mixtral): softmax, top k, normalised */
-    { 1, 1, 1, 1, 0, 0, 0, 0 },   /* qwen3moe                                    */
-    { 1, 2, 3, 0, 0, 0, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
-    { 1, 3, 2, 0, 1, 1, 1, 1 },   /* glm4moe: sigmoid, selection bias, shared expert, dense lead */
-    { 1, 2, 1, 0, 1, 1, 1, 2 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
+    /* need ffe gating norm keys lead shexp sel_b step */
+    { 0, 0, 1, 1, 0, 0, 0, 0, 0 },   /* llama (Mixtral): softmax, top k, normalised */
+    { 1, 1, 1, 1, 0, 0, 0, 0, 0 },   /* qwen3moe                                    */
+    { 1, 2, 3, 0, 0, 0, 0, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
+    { 1, 3, 2, 0, 1, 1, 1, 1, 0 },   /* glm4moe: sigmoid, selection bias, shared expert, dense lead */
+    { 1, 2, 1, 0, 1, 1, 1, 2, 0 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
+    { 1, 2, 4, 0, 0, 0, 2, 0, 1 },   /* llama4: top k of the logits, their sigmoids scale each expert's input */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15769,6 +15817,8 @@ typedef struct lk__layer {
     lk_tensor gate_shexp, up_shexp;        /* shared experts [E, Fe S] (S = expert_shared_count) */
     lk_tensor down_shexp;                  /* [Fe S, E]                             */
     int window;                            /* sliding window of this layer, 0 = none */
+    int chunk;                             /* attention chunk of this layer, 0 = none (lk__attn_kinds) */
+    unsigned char temp, kq_l2;             /* the attention temperature on q; q, k RMS-normalised after RoPE */
     const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
 } lk__layer;
 
@@ -16002,7 +16052,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -16043,6 +16093,17 @@ static lk_status lk__model_hparams(lk_model *m) {
         hp->attn_scale = 1.0f * ms * ms / sqrtf((float)hp->head_dim_k_mla);
     }
     if ((st = lk__hp_int(g, arch, "attention.sliding_window", ai->window, 0, 1 << 24, &hp->sliding_window))) return st;
+    {   /* the row's attention kind (llama4: chunks, temperature of the NoPE layers) */
+        const lk__attn_kind *ak = &lk__attn_kinds[ai->attn];
+        if (ak->chunk > 0) {
+            char key[96];
+            lk__fmt(key, sizeof key, "%s.attention.sliding_window", arch);
+            if (lk_gguf_find_key(g, key) >= 0 && hp->sliding_window == 0)
+                return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with %s = 0 (no attention chunks) is not supported (llama.cpp's graph asserts on it)", arch, key);
+            hp->sliding_window = hp->attn_chunk = ak->chunk;   /* llama.cpp's size, whatever the key says */
+        }
+        if (ak->temp != 0.0f) { hp->attn_temp_scale = ak->temp; hp->attn_temp_floor = ak->chunk; hp->attn_temp_offset = ak->temp_off; }
+    }
     if (ai->keys & LK__K_TEMP) {   /* llama4-style temperature on q; its floor is n_ctx_orig */
         if ((st = lk__hp_float(g, arch, "attention.temperature_scale", 0.0f, &hp->attn_temp_scale))) return st;
         if (!(hp->attn_temp_scale > -1e30f && hp->attn_temp_scale < 1e30f))
@@ -16091,6 +16152,8 @@ static lk_status lk__model_hparams(lk_model *m) {
     {
         const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
         if ((st = lk__hp_int(g, arch, "expert_count", mk->need ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
+        hp->n_moe_step = 1;
+        if (mk->step && (st = lk__hp_int(g, arch, "interleave_moe_layer_step", -1, 0, 4096, &hp->n_moe_step))) return st;
         if (hp->n_expert > 0) {
             if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
             hp->n_ff_exp = hp->n_ff;
@@ -16113,10 +16176,9 @@ static lk_status lk__model_hparams(lk_model *m) {
                 if (gf) hp->expert_gating = gf;
             }
             if (mk->lead && (st = lk__hp_int(g, arch, "leading_dense_block_count", 0, 0, 1 << 20, &hp->n_layer_dense_lead))) return st;
-            if (mk->shexp) {
-                if ((st = lk__hp_int(g, arch, "expert_shared_count", -1, 0, 64, &hp->n_expert_shared))) return st;
-                hp->n_ff_shexp = hp->n_ff_exp * hp->n_expert_shared;
-            }
+            if (mk->shexp == 1 && (st = lk__hp_int(g, arch, "expert_shared_count", -1, 0, 64, &hp->n_expert_shared))) return st;
+            if (mk->shexp == 2) hp->n_expert_shared = 1;
+            hp->n_ff_shexp = hp->n_ff_exp * hp->n_expert_shared;
         } else if (mk->need) return lk_set_error(LK_ERR_FORMAT, "model: %s needs expert_count > 0", arch);
     }
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
@@ -16236,7 +16298,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     LK__B(ffn_norm, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
-    if (hp->n_expert > 0 && il >= hp->n_layer_dense_lead) {   /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
+    if (hp->n_expert > 0 && il >= hp->n_layer_dense_lead && hp->n_moe_step > 0 && (il + 1) % hp->n_moe_step == 0) {
+        /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
         const int X = hp->n_expert, Fe = hp->n_ff_exp, Fs = hp->n_ff_shexp;
         const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
         if (ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI)
@@ -16289,6 +16352,14 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         L->window = swa ? hp->sliding_window : 0;
         L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
         if (ai->nope > 0 && (il + 1) % ai->nope == 0) L->rope = NULL;   /* a layer without RoPE */
+        {   /* the row's attention kind: chunks on the window layers, the
+             * temperature on the NoPE ones (every layer: mistral3's key), the
+             * L2 norm of q and k on the RoPE ones */
+            const lk__attn_kind *ak = &lk__attn_kinds[ai->attn];
+            if (ak->chunk > 0) { L->chunk = L->window; L->window = 0; }
+            L->temp = hp->attn_temp_scale != 0.0f && (ak->temp == 0.0f || !L->rope);
+            L->kq_l2 = ak->kq_l2 && L->rope && hp->n_expert != ak->kq_l2_off;
+        }
     }
     return LK_OK;
 }
@@ -17009,6 +17080,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.ap = lk_attn_default_params(hp->head_dim_k);
     j.ap.scale = hp->attn_scale; j.ap.softcap = hp->attn_softcap;
     j.ap.window = c->m->layers[il].window;
+    j.ap.chunk = c->m->layers[il].chunk;
     j.ap.f16_math = c->kv.type == LK_TYPE_F16 && !c->kv.zip_bits;
     j.ap.score = c->p.attn_score; j.ap.lssar_p = c->p.lssar_p;
     if (c->tree_n > 0) { j.ap.tree_parent = c->tree_par; j.ap.tree_row0 = c->kv.n; j.ap.tree_n = c->tree_n; }   /* lk_decode_tree */
@@ -17144,8 +17216,13 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
             lk_rope_apply(L->rope, qt, H, d, pos[t]);
             lk_rope_apply(L->rope, kt, G, d, pos[t]);
         }
-        if (hp->attn_temp_scale != 0.0f) {   /* log(floor(pos / floor_n) + 1) * scale + 1, in double as llama.cpp */
-            const float ts = (float)(log((double)floorf((float)pos[t] / (float)hp->attn_temp_floor) + 1.0) * (double)hp->attn_temp_scale + 1.0);
+        if (L->kq_l2) {   /* llama4: each head of q and k RMS-normalised, no weight, after RoPE */
+            lk__rmsnorm_rows(qt, qt, NULL, d, H, hp->norm_eps);
+            lk__rmsnorm_rows(kt, kt, NULL, d, G, hp->norm_eps);
+        }
+        if (L->temp) {   /* log(floor((pos + offset) / floor_n) + 1) * scale + 1, in double as llama.cpp */
+            const float ts = (float)(log((double)floorf(((float)pos[t] + hp->attn_temp_offset) / (float)hp->attn_temp_floor) + 1.0) *
+                                     (double)hp->attn_temp_scale + 1.0);
             for (i = 0; i < nq; i++) qt[i] *= ts;
         }
         if (hp->q_scale != 1.0f) for (i = 0; i < nq; i++) qt[i] *= hp->q_scale;
@@ -17292,7 +17369,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
         const float *sb = LK__CAST(const float *, L->exp_probs_b.data);   /* [X] selection bias, or NULL */
         double sum = 0.0;
         if (hp->expert_gating == 2) for (e = 0; e < X; e++) p[e] = 1.0f / (1.0f + expf(-p[e]));
-        else if (hp->expert_gating != 3) lk_softmax(p, X);
+        else if (hp->expert_gating < 3) lk_softmax(p, X);
         for (j = 0; j < K; j++) {   /* selection: K passes over X (K, X small), by p + sb */
             int best = -1;
             float bs = 0.0f;
@@ -17305,6 +17382,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
             sel[j] = best; w[j] = p[best];
         }
         if (hp->expert_gating == 3) lk_softmax(w, K);   /* [K]: the chosen logits' softmax */
+        if (hp->expert_gating == 4) for (j = 0; j < K; j++) w[j] = 1.0f / (1.0f + expf(-w[j]));   /* the chosen logits' sigmoids */
         if (hp->expert_weights_norm) {
             float den;
             for (j = 0; j < K; j++) sum += w[j];
@@ -17321,7 +17399,10 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
         for (t = 0; t < T; t++)
             for (j = 0; j < K; j++)
                 if (c->moe_sel[(size_t)t * K + j] == e) {
-                    memcpy(c->moe_x + (size_t)n * E, c->xn + (size_t)t * E, sizeof(float) * E);
+                    if (hp->expert_gating == 4) {   /* llama4: the weight scales the expert's input */
+                        const float wt = c->moe_w[(size_t)t * K + j];
+                        for (i = 0; i < E; i++) c->moe_x[(size_t)n * E + i] = c->xn[(size_t)t * E + i] * wt;
+                    } else memcpy(c->moe_x + (size_t)n * E, c->xn + (size_t)t * E, sizeof(float) * E);
                     c->moe_row[n++] = t * K + j;
                 }
         if (!n) continue;
@@ -17333,8 +17414,8 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
         else lk__swiglu(c, n, Fe);
         if ((st = lk__mm(c, &dw, &db, c->ff2, n, c->o))) return st;
         if (L->s_down_exps.data) lk__scale_rows(c->o, E, n, LK__CAST(const float *, L->s_down_exps.data)[e]);
-        for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) */
-            const float wt = c->moe_w[c->moe_row[t]];
+        for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) (gating 4: the input had it) */
+            const float wt = hp->expert_gating == 4 ? 1.0f : c->moe_w[c->moe_row[t]];
             float *y = c->moe_y + (size_t)c->moe_row[t] * E;
             const float *d = c->o + (size_t)t * E;
             for (i = 0; i < E; i++) y[i] = d[i] * wt;

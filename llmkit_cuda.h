@@ -1139,6 +1139,10 @@ LKDEF lk_status lk_cuda_model_new(const lk_model *m, int device, lk_cuda_model *
     if (m->layers[0].sinks.data) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: attention sinks (%s) run on the CPU only", lk_arch_name(hp->arch));
     if (hp->n_lora_kv > 0)
         return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: multi-head latent attention (%s, its latent KV cache) runs on the CPU only", lk_arch_name(hp->arch));
+    for (il = 0; il < hp->n_layer; il++)   /* llama4's attention (lk__attn_kinds): named before its experts */
+        if (m->layers[il].chunk || m->layers[il].kq_l2)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: %s (%s, block %d) runs on the CPU only",
+                                m->layers[il].chunk ? "chunked attention" : "the L2 norm of q and k after RoPE", lk_arch_name(hp->arch), il);
     if (hp->n_expert > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: mixture-of-experts models (%s) run on the CPU only", lk_arch_name(hp->arch));
     if (hp->head_dim_k != hp->head_dim_v) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: key and value head sizes differ (%d, %d)", hp->head_dim_k, hp->head_dim_v);
     if (m->output_b.data) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: output.bias runs on the CPU only");

@@ -391,6 +391,47 @@ static void test_latent_head(void) {
     lk_t_end();
 }
 
+/* lk_attn_params.chunk (llama4's chunked attention): a key is seen only
+ * from the query's chunk, pos >= qpos - qpos % chunk, with or without a
+ * window; every way in (contiguous rows, an index list, segments, tiles,
+ * split-KV) against the naive reference over that visible set */
+static void test_chunks(void) {
+    enum { N = 200, D = 32, C = 48, P0 = 1000 };
+    static float K[N * D], Vv[N * D], q[D], out[D], scr[64 * (D + 1 + N + 16 * D + 80) + 4096];
+    static int32_t pos[N], idx[N], seg[N];
+    int vis[N], j, qi, w, way, seen = 0;
+    double ref[D], worst = 0;
+    float lse;
+    lk_attn_params p = lk_attn_default_params(D);
+    lk_kv_view kv;
+    lk_threads th;
+    memset(&th, 0, sizeof th);
+    lk_t_begin("attn chunks (llama4): keys from the query's chunk only, every path vs naive");
+    make_rows(K, Vv, pos, N, D);
+    for (j = 0; j < N; j++) { pos[j] = P0 + j; idx[j] = j; seg[j] = 0; }   /* chunk starts at 1008, 1056, 1104, 1152 */
+    for (j = 0; j < D; j++) q[j] = 3.0f * frand();
+    p.chunk = C;
+    for (qi = 5; qi < N; qi += 13)
+        for (w = 0; w < 2; w++)
+            for (way = 0; way < 5; way++) {
+                const int qp = P0 + qi;
+                p.window = w ? 20 : 0;
+                kv = f32_view(K, Vv, pos, qi + 1, D);
+                if (way == 1) { kv.idx = idx; kv.n_idx = qi + 1; }
+                if (way == 2) kv.seg = seg;
+                for (j = 0; j <= qi; j++) vis[j] = pos[j] >= qp - qp % C && (!w || qp - pos[j] < 20);
+                if (!w) for (j = 0; j <= qi; j++) seen += !vis[j];
+                if (way == 3) lk_attn_tiled(&p, q, qp, &kv, 0, out, &lse, scr, 7);
+                else if (way == 4) lk_attn_split(&p, q, qp, &kv, 0, out, &lse, scr, 3, &th);
+                else lk_attn(&p, q, qp, &kv, 0, out, &lse, scr);
+                ref_attn(0, p.scale, 0, qp, q, K, Vv, vis, qi + 1, D, ref);
+                if (maxdiff(out, ref, D) > worst) worst = maxdiff(out, ref, D);
+            }
+    CHECK(seen > 0, "no key was masked by a chunk");
+    CHECK(worst < 1e-5, "max |out - ref| = %g", worst);
+    lk_t_end();
+}
+
 int main(void) {
     lk_rng_seed(&R, 1234);
     (void)lk_t_fixture; (void)lk_t_skip; (void)lk_t_read_file;
@@ -406,5 +447,6 @@ int main(void) {
     kv_type_case("zip4 (window 32)", LK_TYPE_F16, 4, 32);
     kv_type_case("zip2 (window 32)", LK_TYPE_F16, 2, 32);
     kv_type_case("zip4 (window 7)", LK_TYPE_F16, 4, 7);
+    test_chunks();
     return lk_t_exit();
 }

@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -340,6 +340,36 @@ def opt_specs():
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
     lead = hp.get("lead", 0)
     return name[1:] if (name[0] == "<" and il < lead) or (name[0] == ">" and il >= lead) else name if name[0] not in "<>" else None
+    # llama4: chunked attention on the RoPE layers 0-2 (llama.cpp's chunk of
+    # 8192; the sequence is run at positions 8176.. so that it crosses a
+    # chunk boundary, tools/gen_arch_refs.cpp's GEN_POS0), layer 3 without
+    # RoPE, full attention and the attention temperature, the L2 norm of q
+    # and k on the RoPE layers, rope.freq_base_swa for the chunked layers,
+    # attention.sliding_window 16 (its value is not read); experts on every
+    # second layer (4 of 256, top-2, the sigmoid of the chosen logits
+    # scaling each expert's input) with a shared expert, dense FFNs on the
+    # others; q/k/v biases, attention scales, an input scale, rope_freqs
+    E, L, H, G, d, F, X, K, Fe = 256, 4, 8, 2, 32, 256, 4, 2, 256
+    out.append(("llama4", "llama4", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=16, X=X, K=K, Fe=Fe, step=2,
+        keys=[("interleave_moe_layer_step", "u32", 2), ("rope.freq_base_swa", "f32", 5000.0)]),
+        [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d, in_scale=True) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
+        wsb("attn_output", H * d, E, bias=False) +
+        [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E]),
+         ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]),
+         ("ffn_down_exps.weight", [Fe, E, X]), ("ffn_gate_shexp.weight", [E, Fe]), ("ffn_up_shexp.weight", [E, Fe]),
+         ("ffn_down_shexp.weight", [Fe, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512]), ("rope_freqs.weight", [d // 2])]))
+    return out
+
+# with hp["step"] (interleaved experts): layer il has the expert tensors when
+# (il + 1) % step == 0, the dense FFN (ffn_gate/up/down) otherwise
+def on_layer(hp, il, name):
+    if not hp.get("step"):
+        return True
+    moe = (il + 1) % hp["step"] == 0
+    expert = "_exps." in name or "_shexp." in name or name.startswith("ffn_gate_inp.")
+    dense = name.split(".")[0] in ("ffn_gate", "ffn_up", "ffn_down")
+    return (expert or not dense) if moe else not expert
 
 def main():
     if sys.argv[1] == "--hash":   # --hash LLAMA_CPP_DIR LABEL FILE: "<label> <name> <type> <fnv1a-64 of the data>"
@@ -398,7 +428,8 @@ def main():
             else:
                 w.add_key_value(name, f.parts[f.data[0]][0].item(), t)
         names = [(n, s) for n, s in glob] + [(f"blk.{il}.{in_layer(n, il, hp)}", s) for il in range(hp["L"])
-                                             for n, s in (layer(il) if callable(layer) else layer) if in_layer(n, il, hp)]
+                                             for n, s in (layer(il) if callable(layer) else layer)
+                                             if in_layer(n, il, hp) and on_layer(hp, il, in_layer(n, il, hp))]
         for name, shape in names:
             n = int(np.prod(shape))
             a = values(name, seed, n, unit(name), router(name) or wide(name))

@@ -11,6 +11,8 @@
 // With a fourth argument GREEDY.txt it also writes the 32 tokens that greedy
 // decoding (argmax, one token at a time) gives after the sequence's first 8,
 // as decimal ids separated by spaces.
+// GEN_POS0=P runs the sequence (and the greedy decoding) at positions P,
+// P+1, ... instead of 0, 1, ... (llama4: across its attention chunk of 8192).
 #include "llama.h"
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +39,8 @@ int main(int argc, char **argv) {
     if (getenv("GEN_FA")) cp.flash_attn_type = (llama_flash_attn_type)atoi(getenv("GEN_FA"));   // -1 auto, 0 off, 1 on
     llama_context *c = llama_init_from_model(m, cp);
     llama_batch b = llama_batch_init(n, 0, 1);
-    for (int i = 0; i < n; i++) { b.token[i] = t[i]; b.pos[i] = i; b.n_seq_id[i] = 1; b.seq_id[i][0] = 0; b.logits[i] = 1; }
+    const int p0 = getenv("GEN_POS0") ? atoi(getenv("GEN_POS0")) : 0;
+    for (int i = 0; i < n; i++) { b.token[i] = t[i]; b.pos[i] = p0 + i; b.n_seq_id[i] = 1; b.seq_id[i][0] = 0; b.logits[i] = 1; }
     b.n_tokens = n;
     if (!c || llama_decode(c, b)) { fprintf(stderr, "decode failed\n"); return 1; }
     const int V = llama_vocab_n_tokens(llama_model_get_vocab(m));
@@ -48,9 +51,9 @@ int main(int argc, char **argv) {
     if (argc == 5) {   // greedy: a fresh cache, the first 8 tokens, then 32 argmax tokens one at a time
         FILE *g = fopen(argv[4], "w");
         llama_memory_clear(llama_get_memory(c), true);
-        int np = n < 8 ? n : 8, pos = 0;
+        int np = n < 8 ? n : 8, pos = p0;
         llama_token cur = 0;
-        for (int i = 0; i < np; i++) { b.token[i] = t[i]; b.pos[i] = i; b.n_seq_id[i] = 1; b.seq_id[i][0] = 0; b.logits[i] = i == np - 1; }
+        for (int i = 0; i < np; i++) { b.token[i] = t[i]; b.pos[i] = p0 + i; b.n_seq_id[i] = 1; b.seq_id[i][0] = 0; b.logits[i] = i == np - 1; }
         b.n_tokens = np;
         for (int k = 0; k < 32; k++) {
             if (llama_decode(c, b)) { fprintf(stderr, "greedy decode failed\n"); return 1; }
