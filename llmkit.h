@@ -15651,7 +15651,7 @@ typedef struct lk__arch_info {
     unsigned char q_prescale;   /* 1: q *= 1/sqrt(head_dim) after RoPE, no scale inside;
                                  * 2: no attention scale at all (gemma4)             */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
-    unsigned char ffe_key;      /* experts: the row of lk__moe_kinds (0 llama, 1 qwen3moe,
+    unsigned char ffe_key;      /* experts: the row of lk__moe_kinds (0 llama, 1 qwen3moe, 3 gemma4,
                                  * 2 gpt-oss)                                        */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
@@ -15697,7 +15697,7 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "gpt-oss", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_UNTIED | LK__T_SINKS | LK__T_EXP_B | LK__T_PAN,
                                                                                 LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0 },
     { "gemma4", LK_ROPE_NEOX,   0, 0, LK__T_FFN_S | LK__T_UNTIED | LK__T_OSCALE | LK__T_VNORM | LK__T_FREQS_FULL,
-                                                                                LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  0,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
+                                                                                LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  3,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
       LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
@@ -15706,13 +15706,18 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
  * (0 or absent: n_ff / n_expert_used), 2 expert_feed_forward_length required;
  * gating, norm: lk_hparams' expert_gating and expert_weights_norm. The files'
  * expert_gating_func, expert_weights_norm and expert_weights_scale keys are
- * not read: none of these graphs reads them. */
-typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm; } lk__moe_kind;
+ * not read: none of these graphs reads them. beside: the experts run beside
+ * the dense FFN, in the layers whose file has ffn_gate_inp (gemma4): o =
+ * post_ffw_norm_1(FFN(ffn_norm x)) + post_ffw_norm_2(MoE(pre_ffw_norm_2 x)),
+ * routed by RMSNorm(x) / sqrt(E) * ffn_gate_inp.scale (the row's FFN kind,
+ * GeGLU, in the experts too). */
+typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, beside; } lk__moe_kind;
 static const lk__moe_kind lk__moe_kinds[] = {
-    /* need ffe gating norm */
-    { 0, 0, 1, 1 },   /* llama (Mixtral): softmax, top k, normalised */
-    { 1, 1, 1, 1 },   /* qwen3moe                                    */
-    { 1, 2, 3, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
+    /* need ffe gating norm beside */
+    { 0, 0, 1, 1, 0 },   /* llama (Mixtral): softmax, top k, normalised */
+    { 1, 1, 1, 1, 0 },   /* qwen3moe                                    */
+    { 1, 2, 3, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
+    { 0, 2, 1, 1, 1 },   /* gemma4: softmax, top k, normalised; beside the dense FFN */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15741,6 +15746,7 @@ typedef struct lk__layer {
     lk_tensor b_down_exps;                 /* [E, n_expert]                         */
     lk_tensor sinks;                       /* attn_sinks [n_head] (LK__T_SINKS)     */
     lk_tensor post_ffw_norm;               /* [E]                                   */
+    lk_tensor gate_inp_s, pre_norm_2, post_norm_1, post_norm_2;   /* experts beside the FFN (gemma4): [E] each */
     lk_tensor out_scale;                   /* layer_output_scale [1] (LK__T_OSCALE) */
     lk_tensor pe_gate, pe_proj, pe_norm;   /* per-layer embeddings: inp_gate [E, P], proj [P, E],
                                             * post_norm [E] (P = n_embd_per_layer) */
@@ -16045,6 +16051,8 @@ static lk_status lk__model_hparams(lk_model *m) {
     {
         const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
         if ((st = lk__hp_int(g, arch, "expert_count", mk->need ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
+        if (hp->n_expert > 0 && ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI && !mk->beside)   /* SwiGLU experts, or gemma4's */
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts (expert_count %d) in a %s model are not supported", hp->n_expert, ai->name);
         if (hp->n_expert > 0) {
             if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
             hp->n_ff_exp = hp->n_ff;
@@ -16185,11 +16193,17 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     LK__B(ffn_norm, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
-    if (hp->n_expert > 0) {   /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
+    if (hp->n_expert > 0 && lk__moe_kinds[ai->ffe_key].beside)   /* experts where the file has a router */
+        LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, hp->n_expert, 0);
+    if (hp->n_expert > 0 && (!lk__moe_kinds[ai->ffe_key].beside || L->gate_inp.data)) {   /* a router and 3-D expert weights */
         const int X = hp->n_expert, Fe = hp->n_ff_exp;
-        if (ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI)
-            return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts in a %s model are not supported", ai->name);
         LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, X, 1);
+        if (lk__moe_kinds[ai->ffe_key].beside) {
+            LK__B(gate_inp_s, "ffn_gate_inp.scale", LK__VEC, E, 0, 1);
+            LK__B(pre_norm_2, "pre_ffw_norm_2.weight", LK__VEC, E, 0, 1);
+            LK__B(post_norm_1, "post_ffw_norm_1.weight", LK__VEC, E, 0, 1);
+            LK__B(post_norm_2, "post_ffw_norm_2.weight", LK__VEC, E, 0, 1);
+        }
 #define LK__B3(field, sfx, a, b) \
     do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind3(m, nm, LK__MAT, a, b, X, 1, &L->field))) return st; } while (0)
         LK__B3(gate_exps, "ffn_gate_exps.weight", E, Fe);
@@ -16205,7 +16219,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
             LK__B(b_up_exps, "ffn_up_exps.bias", LK__VEC, Fe, X, 1);
             LK__B(b_down_exps, "ffn_down_exps.bias", LK__VEC, E, X, 1);
         }
-    } else {
+    }
+    if (!L->gate_inp.data || lk__moe_kinds[ai->ffe_key].beside) {
         LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
         if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
         LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
@@ -16449,6 +16464,7 @@ struct lk_context {
     int *moe_sel;                   /* [B, k] the chosen experts, best first  */
     int *moe_row;                   /* [B] (token k + rank) of each gathered row */
     float *moe_x;                   /* [B, E] the rows routed to one expert   */
+    float *moe_sh;                  /* [B, E] the FFN's part beside experts (gemma4) */
     float *moe_y;                   /* [B, k, E] expert outputs, by token and rank */
     float *logits;                  /* [1 or B (logits_all), V]               */
     int *posbuf, *segbuf;           /* [B] positions and segments of the chunk */
@@ -16534,6 +16550,7 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 typedef struct lk__ctx_sizes {
     size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
     size_t moe_p, moe_k, moe_y;     /* [B, X] floats; [B, k] floats or ints; [B, k, E] floats */
+    size_t moe_sh;                  /* [B, E] floats (experts beside the FFN)   */
     size_t lse;                     /* [B, H] floats (attention sinks)        */
     size_t ple;                     /* [B + 1, L, P] floats (per-layer embeddings) */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
@@ -16620,6 +16637,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->moe_p = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert));
         z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
         z->moe_y = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used), (size_t)hp->n_embd));
+        if (lk__moe_kinds[m->ai->ffe_key].beside) z->moe_sh = z->x;
     }
     if (m->ai->opt & LK__T_SINKS) z->lse = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_head));
     if (hp->n_embd_per_layer > 0)
@@ -16658,7 +16676,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0,
-                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple };
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -16714,6 +16732,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     }
     if (z.lse) LK__TAKE(c->lse, float *, z.lse);
     if (z.ple) LK__TAKE(c->ple, float *, z.ple);
+    if (z.moe_sh) LK__TAKE(c->moe_sh, float *, z.moe_sh);
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     LK__TAKE(c->tree_par, int32_t *, z.posb);
@@ -17179,12 +17198,12 @@ static void lk__swiglu_oai_row(const float *g, float *u, size_t n) {
  * in rank order.
  * Shapes: moe_p [T, X], moe_sel/moe_w [T, k], moe_x [n_e, E] (the n_e rows
  * routed to expert e), ff1/ff2 [n_e, Fe], moe_y [T, k, E]. */
-static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
+static lk_status lk__moe(lk_context *c, const lk__layer *L, int T, const float *rin) {   /* rin: the router's input [T, E] */
     const lk_hparams *hp = &c->m->hp;
     const int X = hp->n_expert, K = hp->n_expert_used, E = hp->n_embd, Fe = hp->n_ff_exp;
     lk_status st;
     int t, j, e, i;
-    if ((st = lk__mm(c, &L->gate_inp, &L->b_gate_inp, c->xn, T, c->moe_p))) return st;
+    if ((st = lk__mm(c, &L->gate_inp, &L->b_gate_inp, rin, T, c->moe_p))) return st;
     for (t = 0; t < T; t++) {
         float *p = c->moe_p + (size_t)t * X, *w = c->moe_w + (size_t)t * K;
         int *sel = c->moe_sel + (size_t)t * K;
@@ -17224,6 +17243,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
         if (L->s_gate_exps.data) lk__scale_rows(c->ff1, Fe, n, LK__CAST(const float *, L->s_gate_exps.data)[e]);
         if (L->s_up_exps.data) lk__scale_rows(c->ff2, Fe, n, LK__CAST(const float *, L->s_up_exps.data)[e]);
         if (c->m->ai->ffn == LK__FFN_SWIGLU_OAI) lk__swiglu_oai_row(c->ff1, c->ff2, (size_t)n * (size_t)Fe);
+        else if (c->m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(c, c->ff2, c->ff1, (size_t)n * (size_t)Fe, 1);   /* gemma4's experts */
         else lk__swiglu(c, n, Fe);
         if ((st = lk__mm(c, &dw, &db, c->ff2, n, c->o))) return st;
         if (L->s_down_exps.data) lk__scale_rows(c->o, E, n, LK__CAST(const float *, L->s_down_exps.data)[e]);
@@ -17243,9 +17263,28 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
     return LK_OK;
 }
 
+/* gemma4's experts beside the FFN whose output o [T, E] holds (lk__moe_kinds'
+ * beside): o = post_ffw_norm_1(o) + post_ffw_norm_2(MoE(pre_ffw_norm_2(x)))
+ * with the router's input RMSNorm(x) (no weight) * (1 / sqrt(E)) *
+ * ffn_gate_inp.scale, as llama.cpp's graph computes them */
+static lk_status lk__moe_beside(lk_context *c, const lk__layer *L, int T) {
+    const lk_hparams *hp = &c->m->hp;
+    const int E = hp->n_embd;
+    const float k = 1.0f / sqrtf((float)E), *gs = LK__CAST(const float *, L->gate_inp_s.data);
+    size_t i, n = (size_t)T * E;
+    lk_status st;
+    lk__rmsnorm_rows(c->moe_sh, c->o, LK__CAST(const float *, L->post_norm_1.data), E, T, hp->norm_eps);   /* the FFN's part */
+    lk__rmsnorm_rows(c->o, c->x, NULL, E, T, hp->norm_eps);                                               /* the router's input */
+    for (i = 0; i < n; i++) c->o[i] = c->o[i] * k * gs[i % (size_t)E];
+    lk__norm_rows(c, c->xn, c->x, &L->pre_norm_2, NULL, T);
+    if ((st = lk__moe(c, L, T, c->o))) return st;
+    lk__rmsnorm_rows(c->o, c->o, LK__CAST(const float *, L->post_norm_2.data), E, T, hp->norm_eps);
+    for (i = 0; i < n; i++) c->o[i] = c->moe_sh[i] + c->o[i];
+    return LK_OK;
+}
 /* x += FFN(norm(x)), the architecture's kind: SwiGLU (separate or fused
- * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe).
- * hidden h: ff2 [T, F] */
+ * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe),
+ * or both (gemma4: lk__moe_beside). hidden h: ff2 [T, F] */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
@@ -17254,8 +17293,8 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     lk_status st;
     int t, i;
     lk__norm_rows(c, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
-    if (L->gate_inp.data) {
-        if ((st = lk__moe(c, L, T))) return st;
+    if (L->gate_inp.data && !L->pre_norm_2.data) {
+        if ((st = lk__moe(c, L, T, c->xn))) return st;
         lk__residual(c, &L->post_ffw_norm, T);
         return LK_OK;
     }
@@ -17287,6 +17326,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     }
     }
     if ((st = lk__mm_sb(c, &L->ffn_down, &L->s_down, &L->b_down, 0, c->ff2, T, c->o))) return st;
+    if (L->pre_norm_2.data && (st = lk__moe_beside(c, L, T))) return st;
     lk__residual(c, &L->post_ffw_norm, T);
     return LK_OK;
 }

@@ -315,6 +315,24 @@ static const gen_key gemma4_keys[] = {
     { "rope.dimension_count", GK_U32, NULL, 64, NULL, 0 }, { "rope.dimension_count_swa", GK_U32, NULL, 32, NULL, 0 },
     { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 }, { "embedding_length_per_layer_input", GK_U32, NULL, 32, NULL, 0 },
     { "final_logit_softcapping", GK_F32, NULL, 30.0, NULL, 0 } };
+/* gemma4's MoE variant: 4 GeGLU experts of 128, top 2, beside the dense FFN
+ * in layers 1-3 (layer 0 has no router, gen_drops), routed by RMSNorm(x) /
+ * sqrt(E) * ffn_gate_inp.scale; windows on layers 0, 2 */
+static const gen_tensor gemma4_moe_layer[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 256, 0 },
+    { "ffn_up.weight", 256, 256, 0 }, { "ffn_down.weight", 256, 256, 0 }, { "post_ffw_norm.weight", 256, 0, 0 },
+    { "ffn_gate_inp.weight", 256, 4, 0 }, { "ffn_gate_inp.scale", 256, 0, 0 }, { "pre_ffw_norm_2.weight", 256, 0, 0 },
+    { "post_ffw_norm_1.weight", 256, 0, 0 }, { "post_ffw_norm_2.weight", 256, 0, 0 }, { "ffn_gate_exps.weight", 256, 128, 4 },
+    { "ffn_up_exps.weight", 256, 128, 4 }, { "ffn_down_exps.weight", 128, 256, 4 }, { "ffn_down_exps.scale", 4, 0, 0 },
+    { "layer_output_scale.weight", 1, 0, 0 } };
+static const gen_tensor gemma4_moe_glob[] = {
+    { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 }, { "rope_freqs.weight", 32, 0, 0 } };
+static const int32_t gemma4_moe_pat[] = { 1, 0, 1, 0 };
+static const gen_key gemma4_moe_keys[] = {
+    { "attention.sliding_window_pattern", GK_BOOLS, NULL, 0, gemma4_moe_pat, 4 }, { "attention.key_length_swa", GK_U32, NULL, 64, NULL, 0 },
+    { "attention.value_length_swa", GK_U32, NULL, 64, NULL, 0 }, { "embedding_length_per_layer_input", GK_U32, NULL, 0, NULL, 0 } };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -333,11 +351,16 @@ static const gen_arch gen_archs[] = {
     { "glm4", "glm4", 31, GE, 3, 8, 2, 32, 256, 0, 1e-05f, 10000.0f, glm4_layer, 11, glm4_glob, 2, 0, 0, 0, glm4_keys, 1, 1 },
     { "gpt-oss", "gpt-oss", 30, GE, 4, 8, 2, 32, 128, 16, 1e-05f, 10000.0f, gpt_oss_layer, 19, gpt_oss_glob, 3, 4, 2, 128, gpt_oss_keys, 4, 3 },
     { "gemma4", "gemma4", 32, GE, 6, 4, 2, 64, 512, 8, 1e-06f, 1000000.0f, gemma4_layer, 17, gemma4_glob, 6, 0, 0, 0, gemma4_keys, 9, 4 },
+    { "gemma4-moe", "gemma4", 33, GE, 4, 4, 2, 64, 256, 8, 1e-06f, 1000000.0f, gemma4_moe_layer, 23, gemma4_moe_glob, 3, 4, 2, 128, gemma4_moe_keys, 4, 1 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {
     { "gemma4", "attn_k.weight", 4, 5 }, { "gemma4", "attn_k_norm.weight", 4, 5 }, { "gemma4", "attn_v.weight", 4, 5 },
     { "gemma4", "attn_v.weight", 1, 1 },
+    { "gemma4-moe", "ffn_gate_inp.weight", 0, 0 }, { "gemma4-moe", "ffn_gate_inp.scale", 0, 0 }, { "gemma4-moe", "pre_ffw_norm_2.weight", 0, 0 },
+    { "gemma4-moe", "post_ffw_norm_1.weight", 0, 0 }, { "gemma4-moe", "post_ffw_norm_2.weight", 0, 0 },
+    { "gemma4-moe", "ffn_gate_exps.weight", 0, 0 }, { "gemma4-moe", "ffn_up_exps.weight", 0, 0 }, { "gemma4-moe", "ffn_down_exps.weight", 0, 0 },
+    { "gemma4-moe", "ffn_down_exps.scale", 0, 0 },
 };
 static int gen_dropped(const gen_arch *a, const char *name, int il) {
     size_t k;
@@ -370,7 +393,8 @@ static void gen_values(const char *name, uint64_t seed, float *out, size_t n, in
 static int gen_unit(const char *name, size_t nl) {
     return (nl >= 11 && !strcmp(name + nl - 11, "norm.weight")) || (nl >= 6 && !strcmp(name + nl - 6, ".scale")) ||
            (nl >= 12 && !strcmp(name + nl - 12, ".input_scale")) ||
-           !strcmp(name, "rope_freqs.weight") || !strcmp(name, "attn_sinks.weight") || !strcmp(name, "layer_output_scale.weight");
+           !strcmp(name, "rope_freqs.weight") || !strcmp(name, "attn_sinks.weight") || !strcmp(name, "layer_output_scale.weight") ||
+           (nl >= 13 && (!strcmp(name + nl - 13, "norm_1.weight") || !strcmp(name + nl - 13, "norm_2.weight")));
 }
 /* drawn as v: routers (and their biases); as v * 16: gpt-oss's gate/up expert biases */
 static int gen_router(const char *name) { return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias"); }
@@ -496,6 +520,7 @@ static int gen_greedy(const unsigned char *buf, size_t len, int np, lk_token *ou
     lk_context_params cp = lk_context_default_params();
     int k, v, ok = 0;
     cp.n_ctx = 64; cp.n_threads = 2;
+    cp.kv_type = LK_TYPE_F32;   /* as the reference's: an f16 cache moves gemma4's unscaled attention by 1e-2 M */
     if (lk_model_load_memory(buf, len, NULL, &m) || lk_context_new(m, &cp, &c) || lk_decode(c, seq, np)) goto done;
     for (k = 0; k < n; k++) {
         const float *l = lk_logits(c, -1);
@@ -764,6 +789,87 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
     }
     lk_t_end();
 }
+/* issue 32's rule on the other generated files (after gpt-oss's above): a
+ * key or tensor llama.cpp's loader requires, dropped, or a tensor its graph
+ * does not read, added: refused with a message naming it */
+static const struct { const char *label, *key, *drop, *add; int64_t n; lk_status want; const char *says; } gen_rules[] = {
+    { "gemma4", "gemma4.attention.sliding_window", NULL, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.sliding_window" },
+    { "gemma4", "gemma4.attention.sliding_window_pattern", NULL, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.sliding_window_pattern" },
+    { "gemma4", "gemma4.attention.key_length_swa", NULL, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.key_length_swa" },
+    { "gemma4", "gemma4.embedding_length_per_layer_input", NULL, NULL, 0, LK_ERR_FORMAT, "gemma4.embedding_length_per_layer_input" },
+    { "gemma4", NULL, "rope_freqs.weight", NULL, 0, LK_ERR_FORMAT, "rope_freqs.weight" },
+    { "gemma4", NULL, "per_layer_token_embd.weight", NULL, 0, LK_ERR_FORMAT, "per_layer_token_embd.weight" },
+    { "gemma4", NULL, "per_layer_model_proj.weight", NULL, 0, LK_ERR_FORMAT, "per_layer_model_proj.weight" },
+    { "gemma4", NULL, "per_layer_proj_norm.weight", NULL, 0, LK_ERR_FORMAT, "per_layer_proj_norm.weight" },
+    { "gemma4", NULL, "blk.2.inp_gate.weight", NULL, 0, LK_ERR_FORMAT, "blk.2.inp_gate.weight" },
+    { "gemma4", NULL, "blk.5.proj.weight", NULL, 0, LK_ERR_FORMAT, "blk.5.proj.weight" },
+    { "gemma4", NULL, "blk.0.post_norm.weight", NULL, 0, LK_ERR_FORMAT, "blk.0.post_norm.weight" },
+    { "gemma4", NULL, "blk.3.attn_k.weight", NULL, 0, LK_ERR_FORMAT, "blk.3.attn_k.weight" },          /* a layer with its own KV */
+    { "gemma4", NULL, "blk.3.attn_k_norm.weight", NULL, 0, LK_ERR_FORMAT, "blk.3.attn_k_norm.weight" },
+    { "gemma4", NULL, NULL, "blk.0.attn_q.bias", 256, LK_ERR_FORMAT, "blk.0.attn_q.bias" },            /* its graph has no biases */
+    { "gemma4", NULL, NULL, "blk.1.attn_output.bias", 256, LK_ERR_FORMAT, "blk.1.attn_output.bias" },
+    { "gemma4", NULL, NULL, "output.bias", 512, LK_ERR_FORMAT, "output.bias" },
+    { "gemma4", NULL, NULL, "blk.2.attn_sinks.weight", 4, LK_ERR_FORMAT, "blk.2.attn_sinks.weight" },
+    { "gemma4-moe", "gemma4.expert_feed_forward_length", NULL, NULL, 0, LK_ERR_FORMAT, "gemma4.expert_feed_forward_length" },
+    { "gemma4-moe", NULL, "blk.2.ffn_gate_inp.scale", NULL, 0, LK_ERR_FORMAT, "blk.2.ffn_gate_inp.scale" },
+    { "gemma4-moe", NULL, "blk.1.pre_ffw_norm_2.weight", NULL, 0, LK_ERR_FORMAT, "blk.1.pre_ffw_norm_2.weight" },
+    { "gemma4-moe", NULL, "blk.3.post_ffw_norm_2.weight", NULL, 0, LK_ERR_FORMAT, "blk.3.post_ffw_norm_2.weight" },
+    { "gemma4-moe", NULL, "blk.1.ffn_down_exps.weight", NULL, 0, LK_ERR_FORMAT, "blk.1.ffn_down_exps.weight" },
+    { "gemma4-moe", NULL, "blk.2.ffn_gate.weight", NULL, 0, LK_ERR_FORMAT, "blk.2.ffn_gate.weight" },   /* the dense FFN beside */
+    { "gemma4-moe", NULL, NULL, "blk.0.post_ffw_norm_1.weight", 256, LK_ERR_FORMAT, "blk.0.post_ffw_norm_1.weight" },   /* no router in layer 0 */
+    { "gemma4-moe", NULL, NULL, "blk.1.ffn_gate_inp.bias", 4, LK_ERR_FORMAT, "blk.1.ffn_gate_inp.bias" },
+};
+/* gemma4's shared KV: the cache holds the 4 layers that own one (layers 4
+ * and 5 read those of 2 and 3), lk_context_memory_size counts no more, and
+ * the KV policies other than the full cache are refused by name */
+static void check_gen_rules(const gen_arch *a, const unsigned char *f32, size_t len) {
+    char name[128];
+    size_t k;
+    int n = 0;
+    for (k = 0; k < sizeof gen_rules / sizeof gen_rules[0]; k++) n += !strcmp(gen_rules[k].label, a->label);
+    if (!n) return;
+    snprintf(name, sizeof name, "refusals %s-F32 (generated): required keys and tensors, unused tensors named", a->label);
+    lk_t_begin(name);
+    for (k = 0; k < sizeof gen_rules / sizeof gen_rules[0]; k++) {
+        size_t vl = 0;
+        unsigned char *b;
+        lk_model *m = NULL;
+        lk_status st;
+        if (strcmp(gen_rules[k].label, a->label)) continue;
+        b = gen_variant(f32, len, gen_rules[k].key, gen_rules[k].drop, gen_rules[k].add, gen_rules[k].n, &vl);
+        st = b ? lk_model_load_memory(b, vl, NULL, &m) : LK_ERR_NOMEM;
+        CHECK(b && st == gen_rules[k].want && strstr(lk_last_error(), gen_rules[k].says), "%s%s%s: status %d, '%s'",
+              gen_rules[k].key ? gen_rules[k].key : "", gen_rules[k].drop ? gen_rules[k].drop : "", gen_rules[k].add ? gen_rules[k].add : "",
+              (int)st, lk_last_error());
+        lk_model_free(m);
+        free(b);
+    }
+    lk_t_end();
+    if (!strcmp(a->label, "gemma4")) {
+        lk_model *m = NULL;
+        lk_context *c = NULL;
+        lk_context_params cp = lk_context_default_params();
+        size_t bytes = 0;
+        lk_t_begin("shared KV gemma4-F32 (generated): 4 cache layers for 6, memory size, other KV policies refused");
+        cp.n_ctx = 64; cp.kv_type = LK_TYPE_F32;
+        CHECK(!lk_model_load_memory(f32, len, NULL, &m), "load: %s", lk_last_error());
+        if (m) {
+            bytes = lk_context_memory_size(m, &cp);
+            CHECK(!lk_context_new(m, &cp, &c), "context: %s", lk_last_error());
+            /* the cache: 4 layers of 64 rows (lk_context_memory_size and
+             * lk_context_new share one sizing, lk__ctx_sizes_get) */
+            CHECK(c && lk_context_kv(c)->n_layer == 4 && lk_model_hparams(m)->n_layer_kv == 4, "the cache has %d layers, want 4",
+                  c ? lk_context_kv(c)->n_layer : -1);
+            CHECK(c && bytes > 0 && lk_context_kv(c)->n_ctx == 64, "lk_context_memory_size %zu", bytes);
+            lk_context_free(c); c = NULL;
+            cp.kv_policy.policy = LK_KV_H2O;
+            CHECK(lk_context_new(m, &cp, &c) == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "shared KV layers"), "H2O: '%s'", lk_last_error());
+            lk_context_free(c);
+        }
+        lk_model_free(m);
+        lk_t_end();
+    }
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M", "MXFP4_MOE" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M, LK_FTYPE_MXFP4_MOE };
@@ -807,13 +913,17 @@ static void check_generated(const gen_arch *a) {
                 bad += memcmp(sel + (size_t)p * V, ref + (size_t)p * V, sizeof(float) * V) != 0;
             }
             printf("  %-28s %d of %d positions bit-identical to llama.cpp\n", name + 7, T - bad, T);
-            /* gemma4 (opt 4): its attention is unscaled (scale 1 over RMS-normed
-             * q and k, scores ~8x gemma3's) and V is RMS-normed, so the f32
-             * sums the AVX2 reference orders otherwise than the AVX-512 order
-             * we follow (section 14.7s) move its F32 logits ~3x more (median
-             * 2.9e-4 M); its Q8_0 file, whose products are exact integers, is
-             * bit-identical to llama.cpp's at every position */
-            if (k == 0) { lk_t_f32_rule(name + 7, NAME_W, sel, ref, T, V, a->opt == 4 ? 5e-4 : LK_T_F32_MEDIAN); ref32 = ref; ref = NULL; }
+            /* gemma4: its attention is unscaled (scale 1 over RMS-normed q and
+             * k, scores ~8x gemma3's) and V is RMS-normed, so the f32 sums the
+             * AVX2 reference orders otherwise than the AVX-512 order we follow
+             * (section 14.7s) move its F32 logits ~3x more (median 2.9e-4 M;
+             * the MoE file 4e-4 M, its experts' products taking ggml's vec_dot
+             * order there); its dense Q8_0 file, whose products are exact
+             * integers, is bit-identical to llama.cpp's at every position */
+            if (k == 0) {
+                lk_t_f32_rule(name + 7, NAME_W, sel, ref, T, V, !strcmp(a->arch, "gemma4") ? 5e-4 : LK_T_F32_MEDIAN);
+                ref32 = ref; ref = NULL;
+            }
             else if (ref32 && !a->X) lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, LK_T_Q_MEDIAN, LK_T_Q_MAX);
             /* Experts: the reference machine (AVX2) rounds attention sums in
              * other lanes than the AVX-512 order we follow; a last-bit
@@ -832,6 +942,7 @@ static void check_generated(const gen_arch *a) {
     if (f32) check_refusals(a, f32, f32_len);
     if (f32 && a->opt >= 3) check_gen_paths(a, f32, f32_len);
     if (f32 && a->opt == 3) check_gen_refusals(a, f32, f32_len);
+    if (f32) check_gen_rules(a, f32, f32_len);
     free(ref32); free(f32);
 }
 

@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, gemma4) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, gemma4, gemma4-moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -30,7 +30,7 @@ seed S, element i (0-based, row-major as stored):
                                                  product is exact, so fused or not
                                                  the sum rounds once)
     weight scales (.scale, .input_scale), rope_freqs.weight, attn_sinks,
-    gemma4's layer_output_scale: as norm weights
+    gemma4's layer_output_scale and its MoE norms (*norm_1, *norm_2): as norm weights
 A file's "drop" lists per-layer tensors some layers do not have (gemma4's
 shared-KV layers hold no K, V).
 all in float32 arithmetic. Tokenizer keys are copied from stories260K-F32.gguf
@@ -55,7 +55,8 @@ def splitmix64(z):
 
 def unit(name):   # the tensors drawn as 1 + v * N
     return (name.endswith("norm.weight") or name.endswith(".scale") or name.endswith(".input_scale") or name == "rope_freqs.weight" or
-            name.endswith("attn_sinks.weight") or name.endswith("layer_output_scale.weight"))
+            name.endswith("attn_sinks.weight") or name.endswith("layer_output_scale.weight") or name.endswith("norm_1.weight") or
+            name.endswith("norm_2.weight"))
 
 def router(name):  # the tensors drawn as v
     return name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias")
@@ -263,6 +264,25 @@ def opt_specs():
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [d // 2]),
          ("per_layer_token_embd.weight", [P * L, 512]), ("per_layer_model_proj.weight", [E, P * L]),
          ("per_layer_proj_norm.weight", [P])]))
+    # gemma4's MoE variant: 4 experts of 128, top 2, beside the dense FFN in
+    # layers 1-3 (layer 0 has no router: dense only), the router on
+    # RMSNorm(x) / sqrt(E) * ffn_gate_inp.scale, per-expert down scales;
+    # window 8 on layers 0, 2; no per-layer embeddings, no shared KV
+    E, L, H, G, d, F, X, K, Fe = 256, 4, 4, 2, 64, 256, 4, 2, 128
+    exp = ["ffn_gate_inp.weight", "ffn_gate_inp.scale", "pre_ffw_norm_2.weight", "post_ffw_norm_1.weight", "post_ffw_norm_2.weight",
+           "ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight", "ffn_down_exps.scale"]
+    out.append(("gemma4-moe", "gemma4", 33, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8, X=X, K=K, Fe=Fe,
+        keys=[("attention.sliding_window_pattern", "bools", [1, 0, 1, 0]), ("attention.key_length_swa", "u32", d),
+              ("attention.value_length_swa", "u32", d), ("embedding_length_per_layer_input", "u32", 0)],
+        drop={n: [0] for n in exp}),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+         ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E]),
+         ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+         ("ffn_down.weight", [F, E]), ("post_ffw_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_inp.scale", [E]),
+         ("pre_ffw_norm_2.weight", [E]), ("post_ffw_norm_1.weight", [E]), ("post_ffw_norm_2.weight", [E]),
+         ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]),
+         ("ffn_down_exps.scale", [X]), ("layer_output_scale.weight", [1])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [d // 2])]))
     return out
 
 def main():
