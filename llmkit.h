@@ -9076,13 +9076,15 @@ LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
 LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype) {
     return lk_quant_mix_type3(m, default_type, name, ne0, 1, ftype);
 }
+/* llama-quantize's token-embedding category: token_embd and gemma4's per_layer_token_embd */
+static int lk__qm_tok_embd(const char *name) { return strcmp(name, "token_embd.weight") == 0 || strcmp(name, "per_layer_token_embd.weight") == 0; }
 LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int64_t ne2, lk_ftype ftype) {
     const lk_type_traits *tt = lk_type_get(default_type);
     lk_type t = default_type;
     int falcon;
     if (!m || !name || !tt || !tt->is_quantized) return default_type;
     falcon = strcmp(m->arch, "falcon") == 0;
-    if (strcmp(name, "output.weight") == 0 || (!m->has_output && strcmp(name, "token_embd.weight") == 0)) {
+    if (strcmp(name, "output.weight") == 0 || (!m->has_output && lk__qm_tok_embd(name))) {
         if (LK__F(MXFP4_MOE) || falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
         else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ3_XXS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M))
             t = LK_TYPE_Q5_K;
@@ -9091,7 +9093,7 @@ LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const ch
         /* experts (ne2 > 1; bailingmoe3: only its ffn weights) -> MXFP4, the rest Q8_0 */
         t = ne2 > 1 && (strcmp(m->arch, "bailingmoe3") != 0 || lk__qm_has(name, "ffn_up") || lk__qm_has(name, "ffn_gate") || lk__qm_has(name, "ffn_down"))
             ? LK_TYPE_MXFP4 : LK_TYPE_Q8_0;
-    } else if (strcmp(name, "token_embd.weight") == 0) {
+    } else if (lk__qm_tok_embd(name)) {
         if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ1_M)) t = LK_TYPE_Q2_K;
         else if (LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ3_XXS)) t = LK_TYPE_IQ3_S;
         else if (LK__F(TQ1_0) || LK__F(TQ2_0) || LK__F(Q2_0)) t = LK_TYPE_Q4_K;
@@ -9313,7 +9315,7 @@ static lk_type lk__qg_pick(lk__qg *q, const lk_gguf_tensor *t, const char *name,
     lk_type type = q->fi->type;
     if (!lk_quant_wants_quantize(name, n_dims, p->leave_output)) return t->type;
     if (!p->pure) type = lk_quant_mix_type3(&q->mix, type, name, ne[0], ne[2], p->ftype);
-    if (p->token_embd_type != LK_TYPE_NONE && strcmp(name, "token_embd.weight") == 0) type = p->token_embd_type;
+    if (p->token_embd_type != LK_TYPE_NONE && lk__qm_tok_embd(name)) type = p->token_embd_type;
     if (p->output_type != LK_TYPE_NONE && strcmp(name, "output.weight") == 0) type = p->output_type;
     if (ne[0] % lk_type_get(type)->blck_size) {      /* pure or explicit types */
         type = lk_quant_fallback_type(type, ne[0]);
