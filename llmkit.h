@@ -1589,7 +1589,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
     LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2,
-    LK_ARCH_LLAMA4, LK_ARCH_COUNT
+    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1641,6 +1641,11 @@ typedef struct lk_hparams {
     int attn_chunk;               /* 0 = none                                  */
     float attn_temp_offset;       /* 0 (mistral3), 1 (llama4)                  */
     int n_moe_step;               /* interleave_moe_layer_step (1: every layer; 0: none) */
+    /* gemma4: layers il >= n_layer_kv reuse the KV cache of an earlier layer
+     * (attention.shared_kv_layers = n_layer - n_layer_kv); per-layer token
+     * embeddings of n_embd_per_layer each (embedding_length_per_layer_input) */
+    int n_layer_kv;               /* the layers that own a KV cache (= n_layer) */
+    int n_embd_per_layer;         /* 0 = none                                  */
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -9098,13 +9103,15 @@ LKDEF lk_type lk_quant_fallback_type(lk_type t, int64_t ne0) {
 LKDEF lk_type lk_quant_mix_type(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, lk_ftype ftype) {
     return lk_quant_mix_type3(m, default_type, name, ne0, 1, ftype);
 }
+/* llama-quantize's token-embedding category: token_embd and gemma4's per_layer_token_embd */
+static int lk__qm_tok_embd(const char *name) { return strcmp(name, "token_embd.weight") == 0 || strcmp(name, "per_layer_token_embd.weight") == 0; }
 LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const char *name, int64_t ne0, int64_t ne2, lk_ftype ftype) {
     const lk_type_traits *tt = lk_type_get(default_type);
     lk_type t = default_type;
     int falcon;
     if (!m || !name || !tt || !tt->is_quantized) return default_type;
     falcon = strcmp(m->arch, "falcon") == 0;
-    if (strcmp(name, "output.weight") == 0 || (!m->has_output && strcmp(name, "token_embd.weight") == 0)) {
+    if (strcmp(name, "output.weight") == 0 || (!m->has_output && lk__qm_tok_embd(name))) {
         if (LK__F(MXFP4_MOE) || falcon || ne0 % tt->blck_size) t = LK_TYPE_Q8_0;
         else if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ3_XXS) || LK__F(IQ1_S) || LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ1_M))
             t = LK_TYPE_Q5_K;
@@ -9113,7 +9120,7 @@ LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const ch
         /* experts (ne2 > 1; bailingmoe3: only its ffn weights) -> MXFP4, the rest Q8_0 */
         t = ne2 > 1 && (strcmp(m->arch, "bailingmoe3") != 0 || lk__qm_has(name, "ffn_up") || lk__qm_has(name, "ffn_gate") || lk__qm_has(name, "ffn_down"))
             ? LK_TYPE_MXFP4 : LK_TYPE_Q8_0;
-    } else if (strcmp(name, "token_embd.weight") == 0) {
+    } else if (lk__qm_tok_embd(name)) {
         if (LK__F(IQ2_XXS) || LK__F(IQ2_XS) || LK__F(IQ1_S) || LK__F(IQ1_M)) t = LK_TYPE_Q2_K;
         else if (LK__F(IQ2_S) || LK__F(IQ2_M) || LK__F(IQ3_XXS)) t = LK_TYPE_IQ3_S;
         else if (LK__F(TQ1_0) || LK__F(TQ2_0) || LK__F(Q2_0)) t = LK_TYPE_Q4_K;
@@ -9212,7 +9219,8 @@ LKDEF lk_type lk_quant_mix_type3(lk_quant_mix *m, lk_type default_type, const ch
 LKDEF int lk_quant_wants_quantize(const char *name, int n_dims, int leave_output) {
     static const char *const never[] = { "_norm.weight", "ffn_gate_inp.weight", "ssm_conv1d.weight", "time_mix_first.weight",
                                          "time_mix_w1.weight", "time_mix_w2.weight", "time_mix_decay_w1.weight",
-                                         "time_mix_decay_w2.weight", "time_mix_lerp_fused.weight", "attn_rel_b.weight" };
+                                         "time_mix_decay_w2.weight", "time_mix_lerp_fused.weight", "attn_rel_b.weight",
+                                         "per_layer_model_proj" };
     size_t len, i;
     if (!name) return 0;
     len = strlen(name);
@@ -9334,7 +9342,7 @@ static lk_type lk__qg_pick(lk__qg *q, const lk_gguf_tensor *t, const char *name,
     lk_type type = q->fi->type;
     if (!lk_quant_wants_quantize(name, n_dims, p->leave_output)) return t->type;
     if (!p->pure) type = lk_quant_mix_type3(&q->mix, type, name, ne[0], ne[2], p->ftype);
-    if (p->token_embd_type != LK_TYPE_NONE && strcmp(name, "token_embd.weight") == 0) type = p->token_embd_type;
+    if (p->token_embd_type != LK_TYPE_NONE && lk__qm_tok_embd(name)) type = p->token_embd_type;
     if (p->output_type != LK_TYPE_NONE && strcmp(name, "output.weight") == 0) type = p->output_type;
     if (ne[0] % lk_type_get(type)->blck_size) {      /* pure or explicit types */
         type = lk_quant_fallback_type(type, ne[0]);
@@ -15655,8 +15663,14 @@ enum {
     LK__T_EXP_B  = 1 << 9,   /* ffn_gate_inp.bias [X] and ffn_gate/up_exps.bias [Fe, X],
                               * ffn_down_exps.bias [E, X], required (gpt-oss)   */
     LK__T_PAN    = 1 << 10,  /* the FFN's input norm is named post_attention_norm (gpt-oss) */
-    LK__T_QKN    = 1 << 11   /* attn_q_norm, attn_k_norm.weight [head_dim] when present,
+    LK__T_QKN    = 1 << 11,  /* attn_q_norm, attn_k_norm.weight [head_dim] when present,
                               * each on its own (glm4moe)                             */
+    LK__T_OSCALE = 1 << 12,  /* blk.N.layer_output_scale.weight [1] when present: the residual
+                              * stream times it after the block (gemma4)                     */
+    LK__T_VNORM  = 1 << 13,  /* V RMS-normed per head without weight; attn_v optional (absent:
+                              * V is the K projection before its norm) (gemma4)               */
+    LK__T_FREQS_FULL = 1 << 14   /* rope_freqs.weight [head_dim / 2] required when a layer has
+                              * full attention, applied on those layers only (gemma4)        */
 };
 /* Every row: the attention weights' scales (attn_q/k/v/qkv/output.scale,
  * [1]) multiply the product before the bias, y = (W x) s + b; the FFN's,
@@ -15678,10 +15692,11 @@ typedef struct lk__arch_info {
                                  * none, n: il % n < n - 1 (attention.sliding_window_pattern) */
     unsigned char qk_norm;      /* RMSNorm of each q and k head (attn_q/k_norm), before RoPE */
     unsigned char embd_scale;   /* x = token_embd * sqrt(n_embd)                      */
-    unsigned char q_prescale;   /* q *= 1/sqrt(head_dim) after RoPE, no scale inside  */
+    unsigned char q_prescale;   /* 1: q *= 1/sqrt(head_dim) after RoPE, no scale inside;
+                                 * 2: no attention scale at all (gemma4)             */
     unsigned char pos_embd;     /* learned position_embd added to x                  */
     unsigned char ffe_key;      /* experts: the row of lk__moe_kinds (0 llama, 1 qwen3moe,
-                                 * 2 gpt-oss, 3 glm4moe, 4 deepseek2, 5 llama4)       */
+                                 * 2 gpt-oss, 3 glm4moe, 4 deepseek2, 5 llama4, 6 gemma4) */
     float attn_softcap, final_softcap;  /* soft-caps when the keys are absent (0 = none) */
     float rope_base;            /* rope.freq_base when the key is absent             */
     float rope_base_swa;        /* window layers' rope.freq_base_swa default (0: rope's, not
@@ -15689,7 +15704,7 @@ typedef struct lk__arch_info {
                                  * the other layers, as gpt-oss)                     */
     int window;                 /* attention.sliding_window when the key is absent (-1: required) */
     int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
-    unsigned char keys;         /* LK__K_*: the keys only its graph reads            */
+    unsigned short keys;        /* LK__K_*: the keys only its graph reads            */
     unsigned char attn;         /* the row of lk__attn_kinds (0: none of its features) */
 } lk__arch_info;
 /* Attention features of a row (its attn column), as llama.cpp's graph for
@@ -15724,10 +15739,18 @@ enum {
     LK__K_MTP_TRUNK = 1 << 6,  /* with LK__K_MTP: a nextn block without its nextn.eh_proj may
                                 * lack every tensor (a file converted without them: glm4moe;
                                 * glm4's loader requires them all the same)                  */
-    LK__K_MLA      = 1 << 7    /* multi-head latent attention (lk__model_mla): q_lora_rank,
+    LK__K_MLA      = 1 << 7,   /* multi-head latent attention (lk__model_mla): q_lora_rank,
                                 * kv_lora_rank, key/value_length_mla; YaRN's log multiplier
                                 * as written / 0.1, with the attention scale llama.cpp's
                                 * deepseek2 graph derives */
+    LK__K_PLE      = 1 << 8,   /* embedding_length_per_layer_input, required: > 0 binds the
+                                * per-layer embeddings (per_layer_token_embd, per_layer_model_proj,
+                                * per_layer_proj_norm; each block's inp_gate, proj, post_norm) */
+    LK__K_SHARED_KV = 1 << 9,  /* attention.shared_kv_layers: the last n layers reuse the KV of
+                                * layer n_layer_kv - 2 (window) or n_layer_kv - 1 (full)      */
+    LK__K_SWA_KEYS = 1 << 10   /* attention.sliding_window_pattern required (an array);
+                                * attention.key_length_swa / value_length_swa required (equal to
+                                * key_length here); rope.dimension_count_swa (default n_rot) */
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
@@ -15751,6 +15774,9 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "deepseek2", LK_ROPE_NORMAL, 0, 0, LK__T_UNTIED,                        LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  4,   0.f,  0.f, 1e4f, 0.f, 0, 0,
                                                                                 LK__K_YARN | LK__K_MLA | LK__K_TEMP | LK__K_NEXTN, 0 },
     { "llama4", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_FREQS | LK__T_UNTIED,  LK__FFN_SWIGLU,       0,   4,  0,  0,  0,   0,  5,   0.f,  0.f, 1e4f, -1.f, 0, 4, 0, 1 },
+    { "gemma4", LK_ROPE_NEOX,   0, 0, LK__T_FFN_S | LK__T_UNTIED | LK__T_OSCALE | LK__T_VNORM | LK__T_FREQS_FULL,
+                                                                                LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  6,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
+      LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS, 0 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -15770,16 +15796,21 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
  * probabilities for the choice only (the weights stay unbiased). step:
  * interleave_moe_layer_step required (experts on layers il with (il + 1) %
  * step == 0, dense FFNs of feed_forward_length on the others; 0: none), else
- * experts on every layer. */
-typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, keys, lead, shexp, sel_b, step; } lk__moe_kind;
+ * experts on every layer. beside: the experts run beside the dense FFN, in
+ * the layers whose file has ffn_gate_inp (gemma4): o =
+ * post_ffw_norm_1(FFN(ffn_norm x)) + post_ffw_norm_2(MoE(pre_ffw_norm_2 x)),
+ * routed by RMSNorm(x) / sqrt(E) * ffn_gate_inp.scale (the row's FFN kind,
+ * GeGLU, in the experts too). */
+typedef struct lk__moe_kind { unsigned char need, ffe, gating, norm, keys, lead, shexp, sel_b, step, beside; } lk__moe_kind;
 static const lk__moe_kind lk__moe_kinds[] = {
-    /* need ffe gating norm keys lead shexp sel_b step */
-    { 0, 0, 1, 1, 0, 0, 0, 0, 0 },   /* llama (Mixtral): softmax, top k, normalised */
-    { 1, 1, 1, 1, 0, 0, 0, 0, 0 },   /* qwen3moe                                    */
-    { 1, 2, 3, 0, 0, 0, 0, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
-    { 1, 3, 2, 0, 1, 1, 1, 1, 0 },   /* glm4moe: sigmoid, selection bias, shared expert, dense lead */
-    { 1, 2, 1, 0, 1, 1, 1, 2, 0 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
-    { 1, 2, 4, 0, 0, 0, 2, 0, 1 },   /* llama4: top k of the logits, their sigmoids scale each expert's input */
+    /* need ffe gating norm keys lead shexp sel_b step beside */
+    { 0, 0, 1, 1, 0, 0, 0, 0, 0, 0 },   /* llama (Mixtral): softmax, top k, normalised */
+    { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 },   /* qwen3moe                                    */
+    { 1, 2, 3, 0, 0, 0, 0, 0, 0, 0 },   /* gpt-oss: router bias, top k of the logits, softmax of those k */
+    { 1, 3, 2, 0, 1, 1, 1, 1, 0, 0 },   /* glm4moe: sigmoid, selection bias, shared expert, dense lead */
+    { 1, 2, 1, 0, 1, 1, 1, 2, 0, 0 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
+    { 1, 2, 4, 0, 0, 0, 2, 0, 1, 0 },   /* llama4: top k of the logits, their sigmoids scale each expert's input */
+    { 0, 2, 1, 1, 0, 0, 0, 0, 0, 1 },   /* gemma4: softmax, top k, normalised; beside the dense FFN */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -15816,6 +15847,11 @@ typedef struct lk__layer {
     lk_tensor wk_b, wv_b;                  /* [n, R, H], [R, dv, H]: head h's slice h */
     lk_tensor gate_shexp, up_shexp;        /* shared experts [E, Fe S] (S = expert_shared_count) */
     lk_tensor down_shexp;                  /* [Fe S, E]                             */
+    lk_tensor gate_inp_s, pre_norm_2, post_norm_1, post_norm_2;   /* experts beside the FFN (gemma4): [E] each */
+    lk_tensor out_scale;                   /* layer_output_scale [1] (LK__T_OSCALE) */
+    lk_tensor pe_gate, pe_proj, pe_norm;   /* per-layer embeddings: inp_gate [E, P], proj [P, E],
+                                            * post_norm [E] (P = n_embd_per_layer) */
+    int kv_il;                             /* the layer whose KV cache it reads (= il: its own) */
     int window;                            /* sliding window of this layer, 0 = none */
     int chunk;                             /* attention chunk of this layer, 0 = none (lk__attn_kinds) */
     unsigned char temp, kq_l2;             /* the attention temperature on q; q, k RMS-normalised after RoPE */
@@ -15832,6 +15868,8 @@ struct lk_model {
     lk_tensor output_norm, output_norm_b;  /* [E]                                   */
     lk_tensor output, output_b;            /* [E, n_vocab] (tied: token_embd); [n_vocab] */
     lk_tensor rope_freqs;                  /* [n_rot / 2] or absent                 */
+    lk_tensor pe_tok, pe_model_proj, pe_proj_norm;   /* per-layer embeddings: [P L, n_vocab],
+                                            * [E, P L], [P] (gemma4; absent: none)  */
     lk__layer *layers;                     /* [n_layer]                             */
     lk_vocab *vocab;
     void *repack_buf;                      /* the repacked weights (14.7r), or NULL */
@@ -16052,7 +16090,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -16086,7 +16124,8 @@ static lk_status lk__model_hparams(lk_model *m) {
     hp->q_scale = 1.0f;
     /* gemma3 27B (62 layers): llama.cpp scales q by 1/sqrt(n_embd / n_head) */
     if (hp->arch == LK_ARCH_GEMMA3 && hp->n_layer == 62) hp->attn_scale = 1.0f / sqrtf((float)(hp->n_embd / hp->n_head));
-    if (ai->q_prescale) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
+    if (ai->q_prescale == 1) { hp->q_scale = hp->attn_scale; hp->attn_scale = 1.0f; }
+    if (ai->q_prescale == 2) hp->attn_scale = 1.0f;
     if (ai->keys & LK__K_MLA) {   /* deepseek2's kq_scale: YaRN's mscale squared over sqrt(dk) */
         const float af = hp->rope.attn_factor * (1.0f + 0.1f * logf(1.0f / hp->rope.freq_scale));
         const float ms = af * (1.0f + 0.1f * hp->yarn_log_mul * logf(1.0f / hp->rope.freq_scale));
@@ -16145,7 +16184,30 @@ static lk_status lk__model_hparams(lk_model *m) {
             if ((et != LK_GGUF_BOOL && et != LK_GGUF_INT32 && et != LK_GGUF_UINT32) || n > 512)
                 return lk_set_error(LK_ERR_FORMAT, "model: %s must be an array of at most 512 bools or 32-bit integers", key);
             hp->swa_pattern = -1;
-        } else if ((st = lk__hp_int(g, arch, "attention.sliding_window_pattern", ai->swa, 0, 4096, &hp->swa_pattern))) return st;
+        } else if (ai->keys & LK__K_SWA_KEYS) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' (an array) is missing", key);
+        else if ((st = lk__hp_int(g, arch, "attention.sliding_window_pattern", ai->swa, 0, 4096, &hp->swa_pattern))) return st;
+    }
+    hp->n_layer_kv = hp->n_layer;
+    if (ai->keys & LK__K_SWA_KEYS) {   /* the window layers' head sizes and rotary dims */
+        int hk = 0, hv = 0, nr = 0;
+        if ((st = lk__hp_int(g, arch, "attention.key_length_swa", -1, 1, 512, &hk)) ||
+            (st = lk__hp_int(g, arch, "attention.value_length_swa", -1, 1, 512, &hv)))
+            return st;
+        if (hk != hp->head_dim_k || hv != hp->head_dim_v)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: attention.key_length_swa / value_length_swa %d / %d differ from key_length %d "
+                                "(per-layer head sizes are not supported)", hk, hv, hp->head_dim_k);
+        if ((st = lk__hp_int(g, arch, "rope.dimension_count_swa", hp->rope.n_rot, 2, hp->head_dim_k, &nr))) return st;
+        if (nr % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count_swa %d is odd", nr);
+        hp->rope_swa.n_rot = nr;
+    }
+    if ((ai->keys & LK__K_PLE) && (st = lk__hp_int(g, arch, "embedding_length_per_layer_input", -1, 0, 1 << 16, &hp->n_embd_per_layer))) return st;
+    if (ai->keys & LK__K_SHARED_KV) {   /* llama.cpp: the reused layers are n_layer_kv - 2 and - 1 */
+        int sh = 0;
+        if ((st = lk__hp_int(g, arch, "attention.shared_kv_layers", 0, 0, 4096, &sh))) return st;
+        if (hp->n_layer - sh < 2)
+            return lk_set_error(LK_ERR_FORMAT, "model: attention.shared_kv_layers %d leaves %d of %d layers with a KV cache (at least 2 needed)",
+                                sh, hp->n_layer - sh, hp->n_layer);
+        hp->n_layer_kv = hp->n_layer - sh;
     }
     /* mixture of experts, as the row's lk__moe_kinds entry says llama.cpp's
      * graph routes and sizes them */
@@ -16154,6 +16216,8 @@ static lk_status lk__model_hparams(lk_model *m) {
         if ((st = lk__hp_int(g, arch, "expert_count", mk->need ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
         hp->n_moe_step = 1;
         if (mk->step && (st = lk__hp_int(g, arch, "interleave_moe_layer_step", -1, 0, 4096, &hp->n_moe_step))) return st;
+        if (hp->n_expert > 0 && ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI && !mk->beside)   /* SwiGLU experts, or gemma4's */
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts (expert_count %d) in a %s model are not supported", hp->n_expert, ai->name);
         if (hp->n_expert > 0) {
             if ((st = lk__hp_int(g, arch, "expert_used_count", -1, 1, hp->n_expert, &hp->n_expert_used))) return st;
             hp->n_ff_exp = hp->n_ff;
@@ -16187,6 +16251,19 @@ static lk_status lk__model_hparams(lk_model *m) {
     return LK_OK;
 }
 
+/* does the sliding window apply to layer il (llama.cpp's is_swa): pattern
+ * n 0 all, n > 0 il % n < n - 1, -1 entry il of the file's array not 0 */
+static int lk__layer_swa(const lk_model *m, int il) {
+    const int n = m->hp.swa_pattern;
+    int swa = n == 0 || (n > 0 && il % n < n - 1);
+    if (n < 0) {
+        char nm[96];
+        int64_t b = 0;
+        lk__fmt(nm, sizeof nm, "%s.attention.sliding_window_pattern", m->ai->name);
+        swa = lk_gguf_get_i64_at(m->g, nm, (uint64_t)il, &b) == LK_OK && b;
+    }
+    return swa;
+}
 /* the model-wide tensors: embeddings, output norm and head, rope factors */
 static lk_status lk__model_bind_globals(lk_model *m) {
     lk_hparams *hp = &m->hp;
@@ -16207,11 +16284,26 @@ static lk_status lk__model_bind_globals(lk_model *m) {
     if ((m->ai->opt & LK__T_FREQS) && hp->rope.n_rot &&
         (st = lk__bind(m, "rope_freqs.weight", LK__VEC, hp->rope.n_rot / 2, 0, 0, &m->rope_freqs)))
         return st;
+    if (m->ai->opt & LK__T_FREQS_FULL) {   /* required where a layer has full attention, [head_dim / 2] */
+        int full = 0, win = 0;
+        for (i = 0; i < hp->n_layer; i++) { full |= !lk__layer_swa(m, i) || hp->sliding_window == 0; win |= lk__layer_swa(m, i); }
+        if (!win)   /* llama.cpp's cache for it (window + full) asserts a window layer */
+            return lk_set_error(LK_ERR_FORMAT, "model: %s.attention.sliding_window_pattern gives no layer a window (%s needs one)", m->ai->name, m->ai->name);
+        if (full && (st = lk__bind(m, "rope_freqs.weight", LK__VEC, hp->head_dim_k / 2, 0, 1, &m->rope_freqs))) return st;
+    }
     if (m->rope_freqs.data) {
         const float *ff = LK__CAST(const float *, m->rope_freqs.data);
-        for (i = 0; i < hp->rope.n_rot / 2; i++)
+        for (i = 0; i < (m->ai->opt & LK__T_FREQS_FULL ? hp->head_dim_k : hp->rope.n_rot) / 2; i++)
             if (!(ff[i] > 0.0f) || ff[i] > 1e30f) return lk_set_error(LK_ERR_FORMAT, "model: rope_freqs.weight[%d] is not a positive number", i);
-        hp->rope.freq_factors = hp->rope_swa.freq_factors = ff;
+        hp->rope.freq_factors = ff;
+        if (!(m->ai->opt & LK__T_FREQS_FULL)) hp->rope_swa.freq_factors = ff;
+    }
+    if (hp->n_embd_per_layer > 0) {   /* per-layer embeddings: P per layer */
+        const int64_t PL = (int64_t)hp->n_embd_per_layer * hp->n_layer;
+        if ((st = lk__bind(m, "per_layer_token_embd.weight", LK__EMB, PL, hp->n_vocab, 1, &m->pe_tok)) ||
+            (st = lk__bind(m, "per_layer_model_proj.weight", LK__MAT, E, PL, 1, &m->pe_model_proj)) ||
+            (st = lk__bind(m, "per_layer_proj_norm.weight", LK__VEC, hp->n_embd_per_layer, 0, 1, &m->pe_proj_norm)))
+            return st;
     }
     return LK_OK;
 }
@@ -16236,6 +16328,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
     const int ln = ai->layernorm, all = (ai->opt & LK__T_BIAS) != 0, ffn_s = (ai->opt & LK__T_FFN_S) != 0;
     const int qkv_b = (ai->opt & LK__T_QKV_B) != 0, ffn_b = (ai->opt & LK__T_FFN_B) != 0;
+    const int has_kv = il < hp->n_layer_kv, swa = lk__layer_swa(m, il);   /* a layer past n_layer_kv may omit k, v */
+    const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
     char nm[96];
     lk_status st;
 #define LK__B(field, sfx, kind, a, b, req) \
@@ -16272,8 +16366,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     if (!L->wqkv.data || m->skip) {
         LK__B(wq, "attn_q.weight", LK__MAT, E, nq, !m->skip);   /* a skipped block may lack them */
-        LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, !m->skip);
-        LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, !m->skip);
+        LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, has_kv && !m->skip);
+        LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, !(ai->opt & LK__T_VNORM) && !m->skip);
         LK__S("attn_q", 1, 1, sq);
         LK__S("attn_k", 1, 1, sk);
         LK__S("attn_v", 1, 1, sv);
@@ -16285,7 +16379,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     if (ai->qk_norm || (ai->opt & LK__T_QKN)) {
         LK__B(q_norm, "attn_q_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm);
-        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm);
+        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm && has_kv);
     }
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
     if (all || (ai->opt & LK__T_WO_B)) LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
@@ -16296,15 +16390,27 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B(post_attn_norm, "post_attention_norm.weight", LK__VEC, E, 0, 1);
         LK__B(post_ffw_norm, "post_ffw_norm.weight", LK__VEC, E, 0, 1);
     }
+    if (ai->opt & LK__T_OSCALE) LK__B(out_scale, "layer_output_scale.weight", LK__VEC, 1, 0, 0);
+    if (hp->n_embd_per_layer > 0) {
+        LK__B(pe_gate, "inp_gate.weight", LK__MAT, E, hp->n_embd_per_layer, 1);
+        LK__B(pe_proj, "proj.weight", LK__MAT, hp->n_embd_per_layer, E, 1);
+        LK__B(pe_norm, "post_norm.weight", LK__VEC, E, 0, 1);
+    }
     LK__B(ffn_norm, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
-    if (hp->n_expert > 0 && il >= hp->n_layer_dense_lead && hp->n_moe_step > 0 && (il + 1) % hp->n_moe_step == 0) {
-        /* mixture of experts: a router and 3-D expert weights (SwiGLU experts) */
+    if (hp->n_expert > 0 && mk->beside)   /* experts where the file has a router */
+        LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, hp->n_expert, 0);
+    if (hp->n_expert > 0 && il >= hp->n_layer_dense_lead && hp->n_moe_step > 0 && (il + 1) % hp->n_moe_step == 0 &&
+        (!mk->beside || L->gate_inp.data)) {
+        /* mixture of experts: a router and 3-D expert weights */
         const int X = hp->n_expert, Fe = hp->n_ff_exp, Fs = hp->n_ff_shexp;
-        const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
-        if (ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI)
-            return lk_set_error(LK_ERR_UNSUPPORTED, "model: experts in a %s model are not supported", ai->name);
         LK__B(gate_inp, "ffn_gate_inp.weight", LK__MAT, E, X, 1);
+        if (mk->beside) {
+            LK__B(gate_inp_s, "ffn_gate_inp.scale", LK__VEC, E, 0, 1);
+            LK__B(pre_norm_2, "pre_ffw_norm_2.weight", LK__VEC, E, 0, 1);
+            LK__B(post_norm_1, "post_ffw_norm_1.weight", LK__VEC, E, 0, 1);
+            LK__B(post_norm_2, "post_ffw_norm_2.weight", LK__VEC, E, 0, 1);
+        }
 #define LK__B3(field, sfx, a, b) \
     do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind3(m, nm, LK__MAT, a, b, X, 1, &L->field))) return st; } while (0)
         LK__B3(gate_exps, "ffn_gate_exps.weight", E, Fe);
@@ -16329,7 +16435,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
             LK__S("ffn_up_shexp", 1, 0, s_up);
             LK__S("ffn_down_shexp", 1, 0, s_down);
         }
-    } else {
+    }
+    if (!L->gate_inp.data || mk->beside) {
         LK__B(ffn_up, "ffn_up.weight", LK__MAT, E, ai->ffn == LK__FFN_SWIGLU_FUSED ? 2 * F : F, 1);
         if (ai->ffn == LK__FFN_SWIGLU || ai->ffn == LK__FFN_GEGLU) LK__B(ffn_gate, "ffn_gate.weight", LK__MAT, E, F, 1);
         LK__B(ffn_down, "ffn_down.weight", LK__MAT, F, E, 1);
@@ -16341,26 +16448,23 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
 #undef LK__S
 #undef LK__B
-    {   /* does the sliding window apply to this layer (llama.cpp's is_swa) */
-        const int n = hp->swa_pattern;
-        int swa = n == 0 || (n > 0 && il % n < n - 1);
-        if (n < 0) {
-            int64_t b = 0;
-            lk__fmt(nm, sizeof nm, "%s.attention.sliding_window_pattern", ai->name);
-            swa = lk_gguf_get_i64_at(m->g, nm, (uint64_t)il, &b) == LK_OK && b;
-        }
-        L->window = swa ? hp->sliding_window : 0;
-        L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
-        if (ai->nope > 0 && (il + 1) % ai->nope == 0) L->rope = NULL;   /* a layer without RoPE */
-        {   /* the row's attention kind: chunks on the window layers, the
-             * temperature on the NoPE ones (every layer: mistral3's key), the
-             * L2 norm of q and k on the RoPE ones */
-            const lk__attn_kind *ak = &lk__attn_kinds[ai->attn];
-            if (ak->chunk > 0) { L->chunk = L->window; L->window = 0; }
-            L->temp = hp->attn_temp_scale != 0.0f && (ak->temp == 0.0f || !L->rope);
-            L->kq_l2 = ak->kq_l2 && L->rope && hp->n_expert != ak->kq_l2_off;
-        }
+    L->window = swa ? hp->sliding_window : 0;
+    L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
+    if (ai->nope > 0 && (il + 1) % ai->nope == 0) L->rope = NULL;   /* a layer without RoPE */
+    {   /* the row's attention kind: chunks on the window layers, the
+         * temperature on the NoPE ones (every layer: mistral3's key), the
+         * L2 norm of q and k on the RoPE ones */
+        const lk__attn_kind *ak = &lk__attn_kinds[ai->attn];
+        if (ak->chunk > 0) { L->chunk = L->window; L->window = 0; }
+        L->temp = hp->attn_temp_scale != 0.0f && (ak->temp == 0.0f || !L->rope);
+        L->kq_l2 = ak->kq_l2 && L->rope && hp->n_expert != ak->kq_l2_off;
     }
+    /* shared KV (llama.cpp's reuse for gemma4): a window layer reads layer
+     * n_layer_kv - 2's cache, a full one n_layer_kv - 1's; both must be of its kind */
+    L->kv_il = has_kv ? il : hp->n_layer_kv - (swa ? 2 : 1);
+    if (L->kv_il != il && lk__layer_swa(m, L->kv_il) != swa)
+        return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%s attention) would reuse the KV cache of layer %d, which has %s attention "
+                            "(attention.shared_kv_layers with this sliding_window_pattern)", il, swa ? "window" : "full", L->kv_il, swa ? "full" : "window");
     return LK_OK;
 }
 /* A multi-token prediction block il (>= n_layer, LK__K_MTP), as llama.cpp's
@@ -16609,10 +16713,13 @@ struct lk_context {
     /* mixture of experts (X = n_expert, k = n_expert_used, Fe = n_ff_exp) */
     float *moe_p;                   /* [B, X] router scores                   */
     float *lse;                     /* [B, H] attention log-sum-exps (attention sinks only) */
+    float *ple;                     /* [B, L, P] the chunk's per-layer inputs, then [L P] of
+                                     * scratch (per-layer embeddings only)     */
     float *moe_w;                   /* [B, k] the chosen experts' weights     */
     int *moe_sel;                   /* [B, k] the chosen experts, best first  */
     int *moe_row;                   /* [B] (token k + rank) of each gathered row */
     float *moe_x;                   /* [B, E] the rows routed to one expert   */
+    float *moe_sh;                  /* [B, E] the FFN's part beside experts (gemma4) */
     float *moe_y;                   /* [B, k, E] expert outputs, by token and rank */
     float *logits;                  /* [1 or B (logits_all), V]               */
     int *posbuf, *segbuf;           /* [B] positions and segments of the chunk */
@@ -16698,7 +16805,9 @@ LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, co
 typedef struct lk__ctx_sizes {
     size_t posb, x, q, kvr, ff1, ff2, logits, scores, scr_i, scr_p, split, mm, kv, total;
     size_t moe_p, moe_k, moe_y;     /* [B, X] floats; [B, k] floats or ints; [B, k, E] floats */
+    size_t moe_sh;                  /* [B, E] floats (experts beside the FFN)   */
     size_t lse;                     /* [B, H] floats (attention sinks)        */
+    size_t ple;                     /* [B + 1, L, P] floats (per-layer embeddings) */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
     int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
     size_t scr_f;
@@ -16717,14 +16826,15 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
         LK__MM(L->gate_inp); LK__MM(L->gate_exps); LK__MM(L->up_exps); LK__MM(L->down_exps);
         LK__MM(L->wq_a); LK__MM(L->wq_b); LK__MM(L->wkv_a); LK__MM(L->wk_b); LK__MM(L->wv_b);
         LK__MM(L->gate_shexp); LK__MM(L->up_shexp); LK__MM(L->down_shexp);
+        LK__MM(L->pe_gate); LK__MM(L->pe_proj);
     }
-    LK__MM(m->output);
+    LK__MM(m->output); LK__MM(m->pe_model_proj);
 #undef LK__MM
     return mx;
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, f2, d = hp->head_dim_k, L = hp->n_layer;
+    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, f2, d = hp->head_dim_k, L = hp->n_layer_kv;   /* cache layers */
     lk_status st;
     memset(z, 0, sizeof *z);
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
@@ -16760,6 +16870,9 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if ((m->ai->opt & LK__T_SINKS) && p->attn_score != LK_ATTN_SOFTMAX)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: attn_score %d with attention sinks (%s) is not supported: the sinks are softmax terms",
                             (int)p->attn_score, m->ai->name);
+    if (hp->n_layer_kv < hp->n_layer && p->kv_policy.policy != LK_KV_FULL)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: KV policy %d with shared KV layers (%s: attention.shared_kv_layers) is not supported: "
+                            "only the full cache", (int)p->kv_policy.policy, m->ai->name);
     if (p->attn_split < 0 || p->attn_tile < 0 || p->attn_split > 1024)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: negative attention parameter (or attn_split > 1024)");
     z->dims.pp = p->kv_policy;
@@ -16789,6 +16902,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         if (hp->head_dim_k_mla > f2) f2 = hp->head_dim_k_mla;
         if (hp->head_dim_v_mla > nq) nq = hp->head_dim_v_mla;
     }
+    if (hp->n_embd_per_layer > f1) f1 = hp->n_embd_per_layer;
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -16801,8 +16915,11 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->moe_p = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert));
         z->moe_k = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used));
         z->moe_y = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_expert_used), (size_t)hp->n_embd));
+        if (lk__moe_kinds[m->ai->ffe_key].beside) z->moe_sh = z->x;
     }
     if (m->ai->opt & LK__T_SINKS) z->lse = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->n_head));
+    if (hp->n_embd_per_layer > 0)
+        z->ple = lk__pad64(lk__szm(lk__szm(sizeof(float) * ((size_t)z->n_batch + 1), (size_t)hp->n_layer), (size_t)hp->n_embd_per_layer));
     if (p->n_tree < 0 || p->n_tree > z->n_batch)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: n_tree %d must be in [0, n_batch %d]", p->n_tree, z->n_batch);
     z->n_logit = p->logits_all ? z->n_batch : p->n_tree > 1 ? p->n_tree : p->n_seq_max > 1 ? p->n_seq_max : 1;
@@ -16837,7 +16954,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0,
-                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse };
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -16892,6 +17009,8 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
         LK__TAKE(c->moe_y, float *, z.moe_y); LK__TAKE(c->moe_row, int *, z.posb); LK__TAKE(c->moe_x, float *, z.x);
     }
     if (z.lse) LK__TAKE(c->lse, float *, z.lse);
+    if (z.ple) LK__TAKE(c->ple, float *, z.ple);
+    if (z.moe_sh) LK__TAKE(c->moe_sh, float *, z.moe_sh);
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     LK__TAKE(c->tree_par, int32_t *, z.posb);
@@ -17052,7 +17171,7 @@ static void lk__kvp_rebuild(lk_context *c, int from, int n) {
     int il, r;
     if (!c->kp.quest) return;
     from -= from % c->kp.pg;
-    for (il = 0; il < c->m->hp.n_layer; il++)
+    for (il = 0; il < c->kv.n_layer; il++)
         for (r = from; r < n; r++) lk__kvp_store_slot(c, il, r, NULL);
 }
 /* rows t0..t1-1 of the chunk's K, V into their cache slots */
@@ -17074,7 +17193,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.kp = &c->kp; j.kv = &c->kv; j.th = &c->th;
     j.n_threads = c->n_threads; j.attn_split = c->p.attn_split; j.attn_tile = c->p.attn_tile;
     j.q = c->q; j.att = c->att;
-    j.il = il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;
+    j.il = c->m->layers[il].kv_il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;   /* the cache layer it reads */
     if (c->n_seq) { j.slot = c->bslot; j.trows = c->brows; j.tn = c->bn; }
     if (c->m->layers[il].sinks.data) j.lse = c->lse;
     j.ap = lk_attn_default_params(hp->head_dim_k);
@@ -17204,17 +17323,20 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
     const lk_hparams *hp = &c->m->hp;
     const lk__layer *L = &c->m->layers[il];
     const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
+    const int own = L->kv_il == il;   /* k, v of its own (else a shared-KV layer: q only) */
     int t, i;
     /* the tokens' heads are contiguous rows of d; each norm when present (LK__T_QKN: either alone) */
     if (L->q_norm.data)
         lk__rmsnorm_rows(c->q + (size_t)t0 * nq, c->q + (size_t)t0 * nq, LK__CAST(const float *, L->q_norm.data), d, (t1 - t0) * H, hp->norm_eps);
-    if (L->k_norm.data)
+    if (own && L->k_norm.data)
         lk__rmsnorm_rows(c->k + (size_t)t0 * nkv, c->k + (size_t)t0 * nkv, LK__CAST(const float *, L->k_norm.data), d, (t1 - t0) * G, hp->norm_eps);
+    if (own && (c->m->ai->opt & LK__T_VNORM))   /* v: RMSNorm per head, no weight */
+        lk__rmsnorm_rows(c->v + (size_t)t0 * nkv, c->v + (size_t)t0 * nkv, NULL, d, (t1 - t0) * G, hp->norm_eps);
     for (t = t0; t < t1; t++) {
         float *qt = c->q + (size_t)t * nq, *kt = c->k + (size_t)t * nkv;
         if (hp->rope.n_rot && L->rope) {
             lk_rope_apply(L->rope, qt, H, d, pos[t]);
-            lk_rope_apply(L->rope, kt, G, d, pos[t]);
+            if (own) lk_rope_apply(L->rope, kt, G, d, pos[t]);
         }
         if (L->kq_l2) {   /* llama4: each head of q and k RMS-normalised, no weight, after RoPE */
             lk__rmsnorm_rows(qt, qt, NULL, d, H, hp->norm_eps);
@@ -17229,7 +17351,7 @@ static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) 
         if (c->p.kv_rotate) {   /* q.k and p.v are unchanged by an orthonormal rotation of each head */
             float *vt = c->v + (size_t)t * nkv;
             for (i = 0; i < H; i++) lk_hadamard(qt + (size_t)i * d, d);
-            for (i = 0; i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
+            for (i = 0; own && i < G; i++) { lk_hadamard(kt + (size_t)i * d, d); lk_hadamard(vt + (size_t)i * d, d); }
         }
     }
 }
@@ -17285,15 +17407,19 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
             }
         }
     } else {
+        /* q, k, v; a shared-KV layer (kv_il != il) q only; without attn_v
+         * (LK__T_VNORM rows) v is the k projection, before k's norm */
         const lk_tensor *w3[3], *b3[3], *s3[3];
         float *y3[3];
+        const int n3 = L->kv_il != il ? 1 : L->wv.data ? 3 : 2;
         w3[0] = &L->wq; w3[1] = &L->wk; w3[2] = &L->wv; b3[0] = &L->bq; b3[1] = &L->bk; b3[2] = &L->bv;
         s3[0] = &L->sq; s3[1] = &L->sk; s3[2] = &L->sv;
         y3[0] = c->q; y3[1] = c->k; y3[2] = c->v;
-        if ((st = lk__mm_n(c, 3, w3, s3, b3, 1, c->xn, T, y3))) return st;
+        if ((st = lk__mm_n(c, n3, w3, s3, b3, 1, c->xn, T, y3))) return st;
+        if (n3 == 2) memcpy(c->v, c->k, sizeof(float) * (size_t)T * nkv);
     }
     lk__qk_rows(c, il, T, pos);
-    lk__store_rows(c, il, T, c->kv.n, pos, seg);
+    if (L->kv_il == il) lk__store_rows(c, il, T, c->kv.n, pos, seg);
     job = lk__layer_job(c, il, T, pos, seg);
     lk__kv_attend(&job);   /* att: [T, H, d], over the rows the KV policy picks */
     if (L->sinks.data) lk__attn_sinks(c, L, T);
@@ -17357,12 +17483,12 @@ static void lk__swiglu_oai_row(const float *g, float *u, size_t n) {
  * in rank order.
  * Shapes: moe_p [T, X], moe_sel/moe_w [T, k], moe_x [n_e, E] (the n_e rows
  * routed to expert e), ff1/ff2 [n_e, Fe], moe_y [T, k, E]. */
-static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
+static lk_status lk__moe(lk_context *c, const lk__layer *L, int T, const float *rin) {   /* rin: the router's input [T, E] */
     const lk_hparams *hp = &c->m->hp;
     const int X = hp->n_expert, K = hp->n_expert_used, E = hp->n_embd, Fe = hp->n_ff_exp;
     lk_status st;
     int t, j, e, i;
-    if ((st = lk__mm(c, &L->gate_inp, &L->b_gate_inp, c->xn, T, c->moe_p))) return st;
+    if ((st = lk__mm(c, &L->gate_inp, &L->b_gate_inp, rin, T, c->moe_p))) return st;
     for (t = 0; t < T; t++) {
         float *p = c->moe_p + (size_t)t * X, *w = c->moe_w + (size_t)t * K;
         int *sel = c->moe_sel + (size_t)t * K;
@@ -17411,6 +17537,7 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
         if (L->s_gate_exps.data) lk__scale_rows(c->ff1, Fe, n, LK__CAST(const float *, L->s_gate_exps.data)[e]);
         if (L->s_up_exps.data) lk__scale_rows(c->ff2, Fe, n, LK__CAST(const float *, L->s_up_exps.data)[e]);
         if (c->m->ai->ffn == LK__FFN_SWIGLU_OAI) lk__swiglu_oai_row(c->ff1, c->ff2, (size_t)n * (size_t)Fe);
+        else if (c->m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(c, c->ff2, c->ff1, (size_t)n * (size_t)Fe, 1);   /* gemma4's experts */
         else lk__swiglu(c, n, Fe);
         if ((st = lk__mm(c, &dw, &db, c->ff2, n, c->o))) return st;
         if (L->s_down_exps.data) lk__scale_rows(c->o, E, n, LK__CAST(const float *, L->s_down_exps.data)[e]);
@@ -17430,11 +17557,30 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T) {
     return LK_OK;
 }
 
+/* gemma4's experts beside the FFN whose output o [T, E] holds (lk__moe_kinds'
+ * beside): o = post_ffw_norm_1(o) + post_ffw_norm_2(MoE(pre_ffw_norm_2(x)))
+ * with the router's input RMSNorm(x) (no weight) * (1 / sqrt(E)) *
+ * ffn_gate_inp.scale, as llama.cpp's graph computes them */
+static lk_status lk__moe_beside(lk_context *c, const lk__layer *L, int T) {
+    const lk_hparams *hp = &c->m->hp;
+    const int E = hp->n_embd;
+    const float k = 1.0f / sqrtf((float)E), *gs = LK__CAST(const float *, L->gate_inp_s.data);
+    size_t i, n = (size_t)T * E;
+    lk_status st;
+    lk__rmsnorm_rows(c->moe_sh, c->o, LK__CAST(const float *, L->post_norm_1.data), E, T, hp->norm_eps);   /* the FFN's part */
+    lk__rmsnorm_rows(c->o, c->x, NULL, E, T, hp->norm_eps);                                               /* the router's input */
+    for (i = 0; i < n; i++) c->o[i] = c->o[i] * k * gs[i % (size_t)E];
+    lk__norm_rows(c, c->xn, c->x, &L->pre_norm_2, NULL, T);
+    if ((st = lk__moe(c, L, T, c->o))) return st;
+    lk__rmsnorm_rows(c->o, c->o, LK__CAST(const float *, L->post_norm_2.data), E, T, hp->norm_eps);
+    for (i = 0; i < n; i++) c->o[i] = c->moe_sh[i] + c->o[i];
+    return LK_OK;
+}
 /* x += FFN(norm(x)), the architecture's kind: SwiGLU (separate or fused
  * gate/up), GeGLU or a GELU MLP, or a mixture of SwiGLU experts (lk__moe),
  * plus a shared expert's SwiGLU when the layer has one (the experts' sum +
- * the shared one's, then the residual, as llama.cpp adds them).
- * hidden h: ff2 [T, F] */
+ * the shared one's, then the residual, as llama.cpp adds them), or both the
+ * FFN and experts (gemma4: lk__moe_beside). hidden h: ff2 [T, F] */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
@@ -17443,8 +17589,8 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     lk_status st;
     int t, i;
     lk__norm_rows(c, c->xn, c->x, &L->ffn_norm, &L->ffn_norm_b, T);
-    if (L->gate_inp.data) {
-        if ((st = lk__moe(c, L, T))) return st;
+    if (L->gate_inp.data && !L->pre_norm_2.data) {
+        if ((st = lk__moe(c, L, T, c->xn))) return st;
         if (L->up_shexp.data) {   /* shared experts: o += down(silu(gate xn) * up xn), hidden [T, Fe S], out moe_x [T, E] */
             const lk_tensor *w2[2], *b2[2] = { NULL, NULL }, *s2[2] = { NULL, NULL };
             float *y2[2];
@@ -17488,6 +17634,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     }
     }
     if ((st = lk__mm_sb(c, &L->ffn_down, &L->s_down, &L->b_down, 0, c->ff2, T, c->o))) return st;
+    if (L->pre_norm_2.data && (st = lk__moe_beside(c, L, T))) return st;
     lk__residual(c, &L->post_ffw_norm, T);
     return LK_OK;
 }
@@ -17586,6 +17733,50 @@ static lk_status lk__mla_block(lk_context *c, int il, const int *pos, const int 
     return LK_OK;
 }
 
+/* Per-layer embeddings (gemma4), as llama.cpp's graph computes them. The
+ * chunk's inputs, from the scaled token embeddings x [T, E] (P =
+ * n_embd_per_layer, L = n_layer):
+ *   e[t]   = per_layer_token_embd[tok[t]] * sqrt(P)                  [L, P]
+ *   p[t]   = RMSNorm_P(per_layer_model_proj x[t] * (1 / sqrt(E))) * per_layer_proj_norm
+ *   ple[t] = (p[t] + e[t]) * (1 / sqrt(2))                           [L, P]
+ * and after block il: x += RMSNorm(proj (gelu(inp_gate x) * ple[., il])) * post_norm */
+static lk_status lk__ple_inputs(lk_context *c, const lk_token *tok, int T) {
+    const lk_model *m = c->m;
+    const int P = m->hp.n_embd_per_layer, PL = P * m->hp.n_layer;
+    const float se = sqrtf((float)P), sp = 1.0f / sqrtf((float)m->hp.n_embd), s2 = 1.0f / sqrtf(2.0f);
+    float *e = c->ple + (size_t)c->n_batch * PL;   /* [L P] scratch past the chunk's rows */
+    size_t i, n = (size_t)T * PL;
+    int t;
+    lk_status st;
+    if ((st = lk__mm(c, &m->pe_model_proj, NULL, c->x, T, c->ple))) return st;
+    for (i = 0; i < n; i++) c->ple[i] *= sp;
+    lk__rmsnorm_rows(c->ple, c->ple, LK__CAST(const float *, m->pe_proj_norm.data), P, T * m->hp.n_layer, m->hp.norm_eps);
+    for (t = 0; t < T; t++) {
+        float *r = c->ple + (size_t)t * PL;
+        int k;
+        lk_dequantize_row(m->pe_tok.type, LK__CAST(const unsigned char *, m->pe_tok.data) + (size_t)tok[t] * m->pe_tok.nb[1], e, PL);
+        for (k = 0; k < PL; k++) r[k] = (r[k] + e[k] * se) * s2;
+    }
+    return LK_OK;
+}
+static lk_status lk__ple_layer(lk_context *c, int il, int T) {
+    const lk_model *m = c->m;
+    const lk__layer *L = &m->layers[il];
+    const int P = m->hp.n_embd_per_layer, PL = P * m->hp.n_layer;
+    int t, k;
+    lk_status st;
+    if ((st = lk__mm(c, &L->pe_gate, NULL, c->x, T, c->ff1))) return st;   /* [T, P] */
+    lk__gelu_rows(c, c->ff1, c->ff1, (size_t)T * P, 0);
+    for (t = 0; t < T; t++) {
+        const float *in = c->ple + (size_t)t * PL + (size_t)il * P;
+        float *g = c->ff1 + (size_t)t * P;
+        for (k = 0; k < P; k++) g[k] *= in[k];
+    }
+    if ((st = lk__mm(c, &L->pe_proj, NULL, c->ff1, T, c->o))) return st;   /* [T, E] */
+    lk__residual(c, &L->pe_norm, T);
+    return LK_OK;
+}
+
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n + T - 1;
  * kv.n advances only when the whole chunk succeeded (lk__decode). tok0:
  * the chunk's first token's index in the call (for messages). */
@@ -17593,8 +17784,13 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
     lk_status st;
     int il;
     lk__embed(c, tok, pos, T);
-    for (il = 0; il < c->m->hp.n_layer; il++)
+    if (c->ple && (st = lk__ple_inputs(c, tok, T))) return st;
+    for (il = 0; il < c->m->hp.n_layer; il++) {
+        const lk_tensor *os = &c->m->layers[il].out_scale;
         if ((st = (c->m->layers[il].wkv_a.data ? lk__mla_block : lk__attn_block)(c, il, pos, seg, T)) || (st = lk__ffn_block(c, il, T))) return st;
+        if (c->ple && (st = lk__ple_layer(c, il, T))) return st;
+        if (os->data) lk__scale_rows(c->x, c->m->hp.n_embd, T, *LK__CAST(const float *, os->data));   /* layer_output_scale */
+    }
     return lk__output(c, T, out_from, tok0);
 }
 
@@ -18425,7 +18621,7 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
     if (c->kp.quest) {
         int g;
         size_t pages = (size_t)(n + c->kp.pg - 1) / c->kp.pg;
-        for (il = 0; il < hp->n_layer; il++)
+        for (il = 0; il < c->kv.n_layer; il++)
             for (g = 0; g < hp->n_head_kv; g++)
                 LK__IO(c->kp.quest + (((size_t)il * hp->n_head_kv + g) * c->kp.n_pages) * 2 * hp->head_dim_k, sizeof(float) * pages * 2 * hp->head_dim_k);
     }

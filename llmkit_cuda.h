@@ -1148,12 +1148,17 @@ LKDEF lk_status lk_cuda_model_new(const lk_model *m, int device, lk_cuda_model *
     if (m->output_b.data) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: output.bias runs on the CPU only");
     if (hp->n_layer_nextn > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: nextn (multi-token prediction) blocks (%s) are loaded on the CPU only", lk_arch_name(hp->arch));
     if (hp->attn_temp_scale != 0.0f) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: attention temperature scaling (attention.temperature_scale) runs on the CPU only");
+    /* gemma4's features the GPU graph does not have yet */
+    if (hp->n_embd_per_layer > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: per-layer embeddings (%s: embedding_length_per_layer_input) run on the CPU only", lk_arch_name(hp->arch));
+    if (hp->n_layer_kv < hp->n_layer) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: shared KV layers (%s: attention.shared_kv_layers) run on the CPU only", lk_arch_name(hp->arch));
+    if (m->ai->opt & LK__T_VNORM) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: the RMS-normed V of %s runs on the CPU only", lk_arch_name(hp->arch));
     for (il = 0; il < hp->n_layer; il++) {   /* the optional tensors the GPU graph does not have yet */
         const lk__layer *L = &m->layers[il];
         const char *what = L->sq.data || L->sk.data || L->sv.data || L->sqkv.data || L->so.data ? "attention weight scales (.scale)"
                          : L->s_gate.data || L->s_up.data || L->s_down.data ? "FFN weight scales (.scale)"
                          : L->b_gate.data ? "ffn_gate.bias" : L->wqkv.data && L->bq.data ? "q, k, v biases beside a fused attn_qkv"
-                         : hp->rope.n_rot && !L->rope ? "layers without RoPE"
+                         : hp->rope.n_rot && !L->rope ? "layers without RoPE" : L->out_scale.data ? "layer_output_scale"
+                         : !L->wv.data && !L->wqkv.data ? "V from the K projection (no attn_v)"
                          : !L->q_norm.data != !L->k_norm.data ? "a q or k norm alone (attn_q_norm / attn_k_norm)" : NULL;
         if (what) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: %s (block %d) run on the CPU only", what, il);
     }

@@ -9,7 +9,7 @@ is the judge of what the file means.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -29,7 +29,10 @@ seed S, element i (0-based, row-major as stored):
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
                                                  product is exact, so fused or not
                                                  the sum rounds once)
-    weight scales (.scale, .input_scale), rope_freqs.weight, attn_sinks: as norm weights
+    weight scales (.scale, .input_scale), rope_freqs.weight, attn_sinks,
+    gemma4's layer_output_scale and its MoE norms (*norm_1, *norm_2): as norm weights
+A file's "drop" lists per-layer tensors some layers do not have (gemma4's
+shared-KV layers hold no K, V).
 all in float32 arithmetic. Tokenizer keys are copied from stories260K-F32.gguf
 (the 512-token SentencePiece vocabulary of the other fixtures).
 """
@@ -52,7 +55,8 @@ def splitmix64(z):
 
 def unit(name):   # the tensors drawn as 1 + v * N
     return (name.endswith("norm.weight") or name.endswith(".scale") or name.endswith(".input_scale") or name == "rope_freqs.weight" or
-            name.endswith("attn_sinks.weight"))
+            name.endswith("attn_sinks.weight") or name.endswith("layer_output_scale.weight") or name.endswith("norm_1.weight") or
+            name.endswith("norm_2.weight"))
 
 def router(name):  # the tensors drawn as v
     return name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias")
@@ -335,6 +339,47 @@ def opt_specs():
          (">ffn_up_exps.weight", [E, Fe, X]), (">ffn_down_exps.weight", [Fe, E, X]), (">ffn_gate_shexp.weight", [E, Fe]),
          (">ffn_up_shexp.weight", [E, Fe]), (">ffn_down_shexp.weight", [Fe, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # gemma4: window 8 on layers 0, 1, 2, 4 (the pattern array), full attention
+    # on 3 and 5 with rope_freqs, base 1e6 and all 64 dims rotated; window
+    # layers base 5000 over 32 dims (rope.dimension_count_swa); the last 2
+    # layers reuse the KV of layers 2 (window) and 3 (full) and hold no K, V;
+    # layer 1 has no attn_v (V = the K projection); V RMS-normed without
+    # weight; attention scale 1; per-layer embeddings of 32 per layer; a
+    # scalar layer_output_scale; final soft-cap 30; tied output
+    E, L, H, G, d, F, P = 256, 6, 4, 2, 64, 512, 32
+    out.append(("gemma4", "gemma4", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8,
+        keys=[("attention.sliding_window_pattern", "bools", [1, 1, 1, 0, 1, 0]), ("attention.shared_kv_layers", "u32", 2),
+              ("attention.key_length_swa", "u32", d), ("attention.value_length_swa", "u32", d),
+              ("rope.dimension_count", "u32", d), ("rope.dimension_count_swa", "u32", 32), ("rope.freq_base_swa", "f32", 5000.0),
+              ("embedding_length_per_layer_input", "u32", P), ("final_logit_softcapping", "f32", 30.0)],
+        drop={"attn_k.weight": [4, 5], "attn_k_norm.weight": [4, 5], "attn_v.weight": [1, 4, 5]}),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+         ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E]),
+         ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+         ("ffn_down.weight", [F, E]), ("post_ffw_norm.weight", [E]), ("inp_gate.weight", [E, P]), ("proj.weight", [P, E]),
+         ("post_norm.weight", [E]), ("layer_output_scale.weight", [1])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [d // 2]),
+         ("per_layer_token_embd.weight", [P * L, 512]), ("per_layer_model_proj.weight", [E, P * L]),
+         ("per_layer_proj_norm.weight", [P])]))
+    # gemma4's MoE variant: 4 experts of 128, top 2, beside the dense FFN in
+    # layers 1-3 (layer 0 has no router: dense only), the router on
+    # RMSNorm(x) / sqrt(E) * ffn_gate_inp.scale, per-expert down scales;
+    # window 8 on layers 0, 2; no per-layer embeddings, no shared KV
+    E, L, H, G, d, F, X, K, Fe = 256, 4, 4, 2, 64, 256, 4, 2, 128
+    exp = ["ffn_gate_inp.weight", "ffn_gate_inp.scale", "pre_ffw_norm_2.weight", "post_ffw_norm_1.weight", "post_ffw_norm_2.weight",
+           "ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight", "ffn_down_exps.scale"]
+    out.append(("gemma4-moe", "gemma4", 33, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8, X=X, K=K, Fe=Fe,
+        keys=[("attention.sliding_window_pattern", "bools", [1, 0, 1, 0]), ("attention.key_length_swa", "u32", d),
+              ("attention.value_length_swa", "u32", d), ("embedding_length_per_layer_input", "u32", 0)],
+        drop={n: [0] for n in exp}),
+        [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+         ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E]),
+         ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+         ("ffn_down.weight", [F, E]), ("post_ffw_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]), ("ffn_gate_inp.scale", [E]),
+         ("pre_ffw_norm_2.weight", [E]), ("post_ffw_norm_1.weight", [E]), ("post_ffw_norm_2.weight", [E]),
+         ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]),
+         ("ffn_down_exps.scale", [X]), ("layer_output_scale.weight", [1])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [d // 2])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
@@ -413,6 +458,7 @@ def main():
             elif kind == "u32": w.add_uint32(k, v)
             elif kind == "i32s": w.add_array(k, [int(x) for x in v])
             elif kind == "bool": w.add_bool(k, v)
+            elif kind == "bools": w.add_array(k, [bool(x) for x in v])
         w.add_uint32("general.file_type", 0)
         for name, f in tok.items():   # copy the vocabulary verbatim, same value types
             t = f.types[0]
@@ -427,9 +473,11 @@ def main():
                 w.add_key_value(name, bytes(f.parts[f.data[0]]).decode("utf-8"), t)
             else:
                 w.add_key_value(name, f.parts[f.data[0]][0].item(), t)
+        drop = hp.get("drop", {})
         names = [(n, s) for n, s in glob] + [(f"blk.{il}.{in_layer(n, il, hp)}", s) for il in range(hp["L"])
                                              for n, s in (layer(il) if callable(layer) else layer)
-                                             if in_layer(n, il, hp) and on_layer(hp, il, in_layer(n, il, hp))]
+                                             if in_layer(n, il, hp) and on_layer(hp, il, in_layer(n, il, hp))
+                                             and il not in drop.get(in_layer(n, il, hp), [])]
         for name, shape in names:
             n = int(np.prod(shape))
             a = values(name, seed, n, unit(name), router(name) or wide(name))
