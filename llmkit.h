@@ -7906,6 +7906,93 @@ static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) 
         }
     *s = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[0], acc[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
 }
+/* MXFP4 . Q8_0 tiles, R rows x C columns (R x C <= 4: 8 accumulators):
+ * every (row, column) keeps lk__vd_mxfp4_t's order (even blocks in acc[0],
+ * odd in acc[1], each acc = fma(dy * 2^(e-128), lanes, acc); lk__hsum8(acc[0]
+ * + acc[1]); an odd last block as the reference), so each output equals that
+ * vec_dot bit for bit. Shared: a row's FP4 levels are looked up and its
+ * scale converted once per block for all columns, a column's q8 and d
+ * loaded once for all rows. reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a) */
+LK__AINL void lk__tile_mxfp4_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
+                                 int R, int C) {
+    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const int64_t nb = n / 32;
+    __m256 acc[4][2][2];   /* [row][column][block parity] */
+    int64_t i;
+    int k, r, c;
+    LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c][0] = acc[r][c][1] = _mm256_setzero_ps();
+    for (i = 0; i + 1 < nb; i += 2)
+        LK__UNROLL for (k = 0; k < 2; k++) {
+            __m256i xv[4], yv[2];
+            float dx[4], dy[2];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                const unsigned char *b = w + (size_t)r * ws + (size_t)(i + k) * 17;
+                if (C == 1) _mm_prefetch((const char *)b + LK__PFB, _MM_HINT_T0);   /* decode streams the weights once */
+                xv[r] = _mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1));
+                dx[r] = lk__e8m0_half(b[0]);
+            }
+            LK__UNROLL for (c = 0; c < C; c++) {
+                const unsigned char *b = a + (size_t)c * as + (size_t)(i + k) * 34;
+                yv[c] = LK__LD256(b + 2);
+                dy[c] = _mm_cvtss_f32(lk__h2f2_x(b));
+            }
+            LK__UNROLL for (r = 0; r < R; r++)
+                LK__UNROLL for (c = 0; c < C; c++)
+                    acc[r][c][k] = _mm256_fmadd_ps(_mm256_set1_ps(dy[c] * dx[r]), _mm256_cvtepi32_ps(lk__dp4s_x(xv[r], yv[c])), acc[r][c][k]);
+        }
+    LK__UNROLL for (r = 0; r < R; r++)
+        LK__UNROLL for (c = 0; c < C; c++)
+            y[c * ys + r] = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[r][c][0], acc[r][c][1])), nb - i, w + (size_t)r * ws + (size_t)i * 17,
+                                               a + (size_t)c * as + (size_t)i * 34);
+}
+/* The same outputs, R x C <= 8, each (row, column)'s even blocks first and
+ * then its odd ones (two passes of 8 accumulators: each row's levels looked
+ * up once for C columns); the sums and their order are lk__vd_mxfp4_t's */
+LK__AINL void lk__tile_mxfp4_2p_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
+                                    int R, int C) {
+    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const int64_t nb = n / 32, np = nb / 2;
+    __m256 acc[8], even[8];   /* [r * C + c] */
+    int64_t j;
+    int k, r, c;
+    for (k = 0; k < 2; k++) {   /* blocks 2j + k */
+        LK__UNROLL for (r = 0; r < R * C; r++) acc[r] = _mm256_setzero_ps();
+        for (j = 0; j < np; j++) {
+            const size_t bi = (size_t)(2 * j + k);
+            __m256i xv[8];
+            __m256 dxb[8];
+            LK__UNROLL for (r = 0; r < R; r++) {
+                const unsigned char *b = w + (size_t)r * ws + bi * 17;
+                xv[r] = _mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1));
+                dxb[r] = _mm256_set1_ps(lk__e8m0_half(b[0]));
+            }
+            LK__UNROLL for (c = 0; c < C; c++) {
+                const unsigned char *b = a + (size_t)c * as + bi * 34;
+                const __m256i yv = LK__LD256(b + 2);
+                const __m256 dyb = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(b)));
+                LK__UNROLL for (r = 0; r < R; r++)
+                    acc[r * C + c] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, dxb[r]), _mm256_cvtepi32_ps(lk__dp4s_x(xv[r], yv)), acc[r * C + c]);
+            }
+        }
+        if (k == 0) LK__UNROLL for (r = 0; r < R * C; r++) even[r] = acc[r];
+    }
+    LK__UNROLL for (r = 0; r < R; r++)
+        LK__UNROLL for (c = 0; c < C; c++)
+            y[c * ys + r] = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(even[r * C + c], acc[r * C + c])), nb - 2 * np,
+                                               w + (size_t)r * ws + (size_t)(2 * np) * 17, a + (size_t)c * as + (size_t)(2 * np) * 34);
+}
+/* the kernel table's shapes: LK__TR x LK__TC (4 x 4) as two 2 x 4 tiles of
+ * two passes, LK__TR x 1 (decode: one pass over the streamed rows) as one
+ * (kind: unused) */
+static void lk__tile44_mxfp4(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    int r;
+    (void)kind;
+    for (r = 0; r < LK__TR; r += 2) lk__tile_mxfp4_2p_x86(n, w + (size_t)r * ws, ws, a, as, y + r, ys, 2, LK__TC);
+}
+static void lk__tile41_mxfp4(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys, int kind) {
+    (void)kind;
+    lk__tile_mxfp4_x86(n, w, ws, a, as, y, ys, LK__TR, 1);
+}
 /* reference: lk__vec_dot_nvfp4_q8_0_ref (14.7a). Per block, its two halves
  * (sub-blocks 0-1 with q8_0 block 2i, 2-3 with 2i + 1): 8 lanes of 4
  * products, lanes 0-3 sub-block 2h, 4-7 sub-block 2h + 1;
@@ -8863,7 +8950,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 36         */ LK__K_NONE,
     /* 37         */ LK__K_NONE,
     /* 38         */ LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              LK__R8_NONE,  NULL },
     /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
     /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
     /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },

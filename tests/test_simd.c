@@ -336,19 +336,20 @@ static void test_bf16_tiny(void) {
 
 static void test_matmul(void) {
     static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q8_0, LK_TYPE_Q4_K, LK_TYPE_Q6_K, LK_TYPE_Q5_K, LK_TYPE_Q5_0, LK_TYPE_Q4_1,
-                                     LK_TYPE_Q5_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16 };
+                                     LK_TYPE_Q5_1, LK_TYPE_Q3_K, LK_TYPE_Q2_K, LK_TYPE_IQ4_NL, LK_TYPE_IQ4_XS, LK_TYPE_F16, LK_TYPE_F32, LK_TYPE_BF16,
+                                     LK_TYPE_MXFP4 };
     static const int cols[] = { 1, 2, 3, 4, 5, 8, 13, 16, 33 };
     int64_t n_in = 512;
     const int64_t n_out = 45;
     size_t k;
     const size_t nt = sizeof types / sizeof types[0];
-    for (k = 0; k < nt + 7; k++) {
+    for (k = 0; k < nt + 8; k++) {
         /* then f32 and f16 with 172-wide rows (stories260K's FFN), a tail after the 16-lane chunks, and
          * with 64-wide rows (its attention): decode runs both through the 4-row tiles; then f16, bf16
          * and f32 rows of the 1.1B shapes' length class (2,080 and 1,056: many 16- and 32-element
-         * steps, rows that leave L1) */
+         * steps, rows that leave L1); last mxfp4 with 33 blocks a row (its tiles' odd last block) */
         static const lk_type longt[3] = { LK_TYPE_F16, LK_TYPE_BF16, LK_TYPE_F32 };
-        lk_type t = k < nt ? types[k] : k < nt + 4 ? ((k - nt) % 2 == 0 ? LK_TYPE_F32 : LK_TYPE_F16) : longt[k - nt - 4];
+        lk_type t = k < nt ? types[k] : k < nt + 4 ? ((k - nt) % 2 == 0 ? LK_TYPE_F32 : LK_TYPE_F16) : k < nt + 7 ? longt[k - nt - 4] : LK_TYPE_MXFP4;
         const lk_type_traits *tt = lk_type_get(t);
         lk_type vt = tt->vec_dot_type;
         size_t ws = lk_row_size(t, n_in), as = lk_row_size(vt, n_in), scr_n;
@@ -358,7 +359,7 @@ static void test_matmul(void) {
         lk_tensor W;
         char name[64];
         int ci;
-        n_in = k < nt ? 512 : k < nt + 2 ? 172 : k < nt + 4 ? 64 : t == LK_TYPE_F32 ? 1056 : 2080;
+        n_in = k < nt ? 512 : k < nt + 2 ? 172 : k < nt + 4 ? 64 : k == nt + 7 || t == LK_TYPE_F32 ? 1056 : 2080;
         ws = lk_row_size(t, n_in); as = lk_row_size(vt, n_in);
         snprintf(name, sizeof name, "matmul tiles %s n_in %d", tt->name, (int)n_in);
         lk_t_begin(name);

@@ -5,6 +5,12 @@ is the judge of what the file means.
 
     python3 tools/gen_arch_fixtures.py LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR [LABEL ...]
     python3 tools/gen_arch_fixtures.py --hash LLAMA_CPP_DIR LABEL FILE.gguf
+    python3 tools/gen_arch_fixtures.py --size NAME LLAMA_CPP_DIR STORIES_F32_GGUF OUT_DIR LABEL...
+
+--size NAME writes OUT_DIR/<label>-<NAME>-F32.gguf for the rows given, at one
+of the sizes in SIZES below instead of the test size (for tools/compare-llamacpp.sh:
+a file both llama.cpp and llmkit read, big enough to time); rows whose
+dimensions go through dims() scale, the others keep the test size. No hashes.
 
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
@@ -73,6 +79,29 @@ def values(name, seed, n, norm, router=False):
     if router:
         return v   # routers: v itself, so the experts' scores stand well apart
     return (np.float32(1.0) + v * N) if norm else (v * W)
+
+# Benchmark sizes (--size): the test dimensions E, L, H, G, d, F (and X, Fe
+# for experts) a row passes through dims() are replaced by these; heads keep
+# their q/kv ratio, a sliding window becomes `window`, context_length `ctx`.
+# 100m: ~91M parameters dense (8 layers of 1024, FFN 2816), and 8 experts of
+# 1024 (top-k as the row says: ~70M active, ~200M in all).
+SIZES = {
+    "100m": dict(E=1024, L=8, H=16, d=64, F=2816, X=8, Fe=1024, window=128, ctx=4096),
+}
+SIZE = None   # the size --size chose; None: the test size
+
+def dims(E, L, H, G, d, F, X=None, K=None, Fe=None):
+    """A row's dimensions at the chosen size: (E, L, H, G, d, F[, X, K[, Fe]])"""
+    if SIZE:
+        z = SIZES[SIZE]
+        G = max(1, z["H"] * G // H)
+        E, L, H, d, F = z["E"], z["L"], z["H"], z["d"], z["F"]
+        if X is not None: X = max(X, z["X"])
+        if Fe is not None: Fe = z["Fe"]
+    return (E, L, H, G, d, F) + (() if X is None else (X, K)) + (() if Fe is None else (Fe,))
+
+def window(w):
+    return SIZES[SIZE]["window"] if SIZE and w else w
 
 # Architectures: (arch, seed, hparams, per-layer tensors, globals). Shapes are
 # ggml ne = [row length, rows]; numpy arrays are [rows, row length].
@@ -198,7 +227,7 @@ def opt_specs():
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     # smollm3: llama whose every fourth layer has no RoPE (layer 3 of 4 here), with
     # the optional tensors its graph reads (q/k/v biases, attention scales)
-    E, L, H, G, d, F = 256, 4, 8, 2, 32, 256
+    E, L, H, G, d, F = dims(256, 4, 8, 2, 32, 256)
     out.append(("smollm3", "smollm3", 29, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e4, window=0, keys=[]),
         [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
         wsb("attn_output", H * d, E, bias=False) +
@@ -208,7 +237,7 @@ def opt_specs():
     # attention factor) and the attention temperature, whose floor is the
     # original context (16: positions 16 and 32 step the scale); the optional
     # tensors of the llama graph
-    E, L, H, G, d, F = 256, 3, 8, 2, 32, 256
+    E, L, H, G, d, F = dims(256, 3, 8, 2, 32, 256)
     out.append(("mistral3", "mistral3", 30, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
         keys=[("rope.scaling.type", "str", "yarn"), ("rope.scaling.factor", "f32", 4.0),
               ("rope.scaling.original_context_length", "u32", 16), ("rope.scaling.yarn_beta_fast", "f32", 1.0),
@@ -220,9 +249,9 @@ def opt_specs():
     # glm4: fused attn_qkv with its bias and scale, RoPE on half of each head
     # (rope.dimension_count 16 of 32, adjacent pairs), post-attention and
     # post-FFN norms, fused gate+up, tied output
-    E, L, H, G, d, F = 256, 3, 8, 2, 32, 256
+    E, L, H, G, d, F = dims(256, 3, 8, 2, 32, 256)
     out.append(("glm4", "glm4", 31, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
-        keys=[("rope.dimension_count", "u32", 16)]),
+        keys=[("rope.dimension_count", "u32", d // 2)]),
         [("attn_norm.weight", [E])] + wsb("attn_qkv", E, H * d + 2 * G * d) + wsb("attn_output", H * d, E, bias=False) +
         [("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_up.weight", [E, 2 * F]), ("ffn_down.weight", [F, E]),
          ("post_ffw_norm.weight", [E])],
@@ -232,8 +261,8 @@ def opt_specs():
     # base on the window layers, 4 experts top-2 with router and expert biases,
     # the clamped SwiGLU (gate/up biases drawn wide so that some values pass
     # the clamp at 7), softmax of the two chosen logits
-    E, L, H, G, d, F, X, K, Fe = 256, 4, 8, 2, 32, 128, 4, 2, 128
-    out.append(("gpt-oss", "gpt-oss", 30, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=16, X=X, K=K, Fe=Fe,
+    E, L, H, G, d, F, X, K, Fe = dims(256, 4, 8, 2, 32, 128, 4, 2, 128)
+    out.append(("gpt-oss", "gpt-oss", 30, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=window(16), X=X, K=K, Fe=Fe,
         keys=[("rope.scaling.type", "str", "yarn"), ("rope.scaling.factor", "f32", 4.0),
               ("rope.scaling.original_context_length", "u32", 128), ("rope.freq_base_swa", "f32", 5000.0)]),
         [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d, scale=False) + wsb("attn_k", E, G * d, scale=False) +
@@ -417,6 +446,11 @@ def on_layer(hp, il, name):
     return (expert or not dense) if moe else not expert
 
 def main():
+    global SIZE
+    if sys.argv[1] == "--size":   # --size NAME LLAMA_CPP_DIR STORIES OUT_DIR LABEL...
+        SIZE = sys.argv[2]
+        if SIZE not in SIZES: sys.exit("gen_arch_fixtures: --size: one of " + ", ".join(SIZES))
+        del sys.argv[1:3]
     if sys.argv[1] == "--hash":   # --hash LLAMA_CPP_DIR LABEL FILE: "<label> <name> <type> <fnv1a-64 of the data>"
         sys.path.insert(0, sys.argv[2] + "/gguf-py")
         import gguf
@@ -424,16 +458,16 @@ def main():
             print(sys.argv[3], t.name, t.tensor_type.name, "%016x" % fnv1a64(bytes(t.data.tobytes())))
         return
     lcpp, stories, out_dir = sys.argv[1:4]
+    only = sys.argv[4:]
     sys.path.insert(0, lcpp + "/gguf-py")
     import gguf
     r = gguf.GGUFReader(stories)
     tok = {f.name: f for f in r.fields.values() if f.name.startswith("tokenizer.")}
     only = sys.argv[4:]   # labels to write (default: all)
     for label, arch, seed, hp, layer, glob in specs():
-        if only and label not in only:
-            continue
-        w = gguf.GGUFWriter(f"{out_dir}/{label}-F32.gguf", arch)
-        w.add_uint32(f"{arch}.context_length", 512)
+        if only and label not in only: continue
+        w = gguf.GGUFWriter(f"{out_dir}/{label}-{SIZE}-F32.gguf" if SIZE else f"{out_dir}/{label}-F32.gguf", arch)
+        w.add_uint32(f"{arch}.context_length", SIZES[SIZE]["ctx"] if SIZE else 512)
         w.add_uint32(f"{arch}.embedding_length", hp["E"])
         w.add_uint32(f"{arch}.block_count", hp["L"])
         w.add_uint32(f"{arch}.feed_forward_length", hp["F"])
@@ -485,7 +519,9 @@ def main():
                 a = a * np.float32(16.0)
             a = a.reshape(list(reversed(shape)))
             w.add_tensor(name, a)
-            print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
+            if not SIZE: print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
+        if SIZE:
+            print("%s-%s-F32: %.1fM parameters" % (label, SIZE, sum(int(np.prod(sh)) for _, sh in names) / 1e6), file=sys.stderr)
         w.write_header_to_file()
         w.write_kv_data_to_file()
         w.write_tensors_to_file()
