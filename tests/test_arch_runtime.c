@@ -19,18 +19,24 @@
  *            every position within the type's tolerances (measured at
  *            1/3 to 1/2 of them at most);
  *   policy   every KV policy with a budget >= the context = full attention
- *            bit for bit; with a budget of 16 rows (of 30) finite logits.
+ *            bit for bit; with a budget of 16 rows (of 30) finite logits;
+ *   server   one POST /completion (8 prompt token ids, 16 tokens at
+ *            temperature 0) through examples/server.c's own connection
+ *            handler and engine thread (its paged pool of 2 x 2 sequences),
+ *            over a socket pair: the reply's text = plain greedy decoding's.
  * M = max(1, max |logit|) of the reference position.
  * Later architectures: one row in rt_rows (the gen_archs label of
  * test_model.c, and the features it refuses with the word its message
  * must carry). */
+#define LK_SERVER_NO_MAIN          /* the server's handler and engine, without its main */
+#include "examples/server.c"
 #define main lk_t_test_model_main   /* the generator is test_model.c's; its main is not used */
 #include "tests/test_model.c"
 #undef main
 
 #define RT_N 30   /* tokens per sequence */
 
-enum { RT_PATHS = 1, RT_SPEC = 2, RT_TREE = 4, RT_PREFIX = 8, RT_KV = 16, RT_POLICY = 32 };
+enum { RT_PATHS = 1, RT_SPEC = 2, RT_TREE = 4, RT_PREFIX = 8, RT_KV = 16, RT_POLICY = 32, RT_SERVER = 64 };
 typedef struct rt_row {
     const char *label;   /* a gen_archs row of test_model.c */
     unsigned refuse;     /* RT_* features this architecture refuses ... */
@@ -280,6 +286,63 @@ static void rt_policy(const lk_model *m, const rt_row *r) {
     free(ref);
 }
 
+/* one completion request through the server's connection handler and engine */
+static void rt_server(lk_model *m, const unsigned char *buf, size_t len, const rt_row *r) {
+    enum { NP = 8, NG = 16 };
+    lk_token ref[NG];
+    lk_context_params cp = rt_params();
+    pthread_t eng, th;
+    conn *cn = (conn *)malloc(sizeof *cn);
+    sbuf want, q;
+    char reply[8192], piece[256];
+    int sv[2], k, got = 0, n;
+    memset(&want, 0, sizeof want); memset(&q, 0, sizeof q);
+    CHECK(gen_greedy(buf, len, NP, ref, NG), "plain greedy decoding failed: %s", lk_last_error());
+    g_m = m; g_v = lk_model_vocab(m); g_tmpl = "chatml"; g_np = 2; g_slot_ctx = 48; g_budget = 64; g_quit = 0;
+    g_n_eot = 0; g_n_queued = g_n_active = g_n_conn = 0; g_qhead = g_qtail = NULL;
+    cp.n_seq_max = 2 * g_np; cp.kv_page = 16; cp.n_ctx = g_np * 48; cp.n_batch = g_budget; cp.kv_type = LK_TYPE_F16;
+    if (lk_context_new(g_m, &cp, &g_c)) {
+        if (r->refuse & RT_SERVER) CHECK(strstr(lk_last_error(), r->says) != NULL, "'%s'", lk_last_error());
+        else CHECK(0, "the server's context: %s", lk_last_error());
+        free(cn);
+        return;
+    }
+    g_free_rows = lk_seq_free_rows(g_c);
+    g_active = (req **)calloc((size_t)g_np, sizeof *g_active);
+    g_cache = (cached *)calloc((size_t)g_np, sizeof *g_cache);
+    g_n_cache = 0;
+    sb_puts(&q, "{\"prompt\":[");
+    for (k = 0; k < NP; k++) sb_printf(&q, "%s%d", k ? "," : "", (int)seq[k]);
+    sb_printf(&q, "],\"n_predict\":%d,\"temperature\":0,\"repeat_penalty\":1,\"cache_prompt\":false}", NG);
+    n = snprintf(reply, sizeof reply, "POST /completion HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s", q.n, q.p);
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && pthread_create(&eng, NULL, engine_main, NULL) == 0, "socket pair or engine thread");
+    cn->fd = sv[1]; g_n_conn = 1;
+    CHECK(write(sv[0], reply, (size_t)n) == n && pthread_create(&th, NULL, conn_main, cn) == 0, "request");
+    while (got < (int)sizeof reply - 1 && (n = (int)read(sv[0], reply + got, sizeof reply - 1 - (size_t)got)) > 0) got += n;
+    reply[got] = 0;
+    pthread_join(th, NULL);
+    pthread_mutex_lock(&g_mu); g_quit = 1; pthread_cond_signal(&g_engine_cv); pthread_mutex_unlock(&g_mu);
+    pthread_join(eng, NULL);
+    close(sv[0]);
+    /* the expected text: greedy tokens' pieces up to an end token, as the reply's JSON string */
+    {
+        sbuf txt;
+        memset(&txt, 0, sizeof txt);
+        for (k = 0; k < NG && !is_end(ref[k]); k++) { n = token_piece(ref[k], piece, (int)sizeof piece, 0); if (n > 0) sb_put(&txt, piece, (size_t)n); }
+        sb_puts(&want, "\"text\":");
+        sb_json_str(&want, txt.p ? txt.p : "", txt.n);
+        free(txt.p);
+    }
+    if (r->refuse & RT_SERVER) CHECK(strstr(reply, r->says) != NULL, "reply: %.300s", reply);
+    else {
+        printf("  POST /completion: %d reply bytes, %s\n", got, strstr(reply, want.p) ? "its text = plain greedy decoding's" : "its text differs");
+        CHECK(!strncmp(reply, "HTTP/1.1 200", 12) && strstr(reply, want.p) != NULL, "reply %.400s\n    want %s", reply, want.p);
+    }
+    while (g_n_cache > 0) cache_drop(0);
+    free(want.p); free(q.p); free(g_active); free(g_cache);
+    lk_context_free(g_c); g_c = NULL;
+}
+
 int main(void) {
     size_t i, j;
     if (!(nseq = lk_t_read_seq_a(seq, MAXT)) || !lk_t_fixture("stories260K/stories260K-F32.gguf")) {
@@ -319,6 +382,7 @@ int main(void) {
         RT_CASE("prefix save + load = recompute", rt_prefix(m, r));
         RT_CASE("KV types f16, q8_0, q4_0, zip4, rotated within tolerance of f32", rt_kv(m, r));
         RT_CASE("KV policies: full budget = full attention, small budget finite", rt_policy(m, r));
+        RT_CASE("server: POST /completion through examples/server.c's handler = plain greedy", rt_server(m, buf, len, r));
 #undef RT_CASE
         lk_model_free(m);
         free(buf);
