@@ -8,7 +8,7 @@
 //
 // Build and run (llama.cpp 0c1e570 built by tools/llamacpp.sh):
 //   L=~/.cache/llmkit/llama.cpp-0c1e570
-//   g++ -std=c++17 -O1 -I$L/include -I$L/ggml/include -I$L/src tools/gen_chat_families.cpp \
+//   g++ -std=c++17 -O1 -I$L/include -I$L/ggml/include -I$L/src tools/gen_chat_families.cpp
 //       -L$L/build/bin -lllama -lggml-base -Wl,-rpath,$L/build/bin -o /tmp/gen_chat_families
 //   /tmp/gen_chat_families $L > tests/data/chat_families.txt
 //
