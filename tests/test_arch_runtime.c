@@ -17,7 +17,7 @@
  *   kv       f16, q8_0, q4_0, zip4 and rotated q8_0 caches against the f32
  *            cache over 30 tokens: max|d| / M at the median position and at
  *            every position within the type's tolerances (measured at
- *            1/3 to 1/2 of them at most);
+ *            up to 0.6 of them: glm4 q4_0 and zip4, gpt-oss q4_0 at max);
  *   policy   every KV policy with a budget >= the context = full attention
  *            bit for bit; with a budget of 16 rows (of 30) finite logits;
  *   server   one POST /completion (8 prompt token ids, 16 tokens at

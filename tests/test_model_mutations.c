@@ -15,7 +15,7 @@
  * per-layer sizes: gen_suffixes) and their tensors (attention sinks, expert
  * biases, ...) removed, transposed, widened, made 3-D or retyped.
  *   test_model_mutations --write DIR   also writes every variant to DIR
- *   test_model_mutations --generated   only the generated bases
+ *   test_model_mutations --generated [LABEL]   only the generated bases (or that one)
  * lk-test: sanitize */
 #define main lk_t_test_model_main   /* test_model.c's generator (gen_archs, gen_model); its main is not used */
 #include "tests/test_model.c"
@@ -374,7 +374,9 @@ int main(int argc, char **argv) {
         { "models/qwen2/qwen2-Q4_K_M-mix.gguf", "qwen2" }, { "stories260K/stories260K-F16.gguf", "stories" },
     };
     size_t b;
-    int gen_only = argc > 1 && !strcmp(argv[argc - 1], "--generated");   /* only the generated bases */
+    const char *gen_label = NULL;   /* --generated [LABEL]: only the generated bases (or that one) */
+    int gen_only = 0, i;
+    for (i = 1; i < argc; i++) if (!strcmp(argv[i], "--generated")) { gen_only = 1; gen_label = i + 1 < argc ? argv[i + 1] : NULL; }
     if (argc > 2 && !strcmp(argv[1], "--write")) write_dir = argv[2];
     if (!lk_t_fixture(bases[0][0])) { lk_t_skip("model mutations", "fixtures absent (../shared/fixtures)"); return 0; }
     for (b = 0; !gen_only && b < sizeof bases / sizeof bases[0]; b++) {
@@ -402,6 +404,7 @@ int main(int argc, char **argv) {
             size_t j, len = 0;
             lk_gguf *src = NULL;
             char name[160];
+            if (gen_label && strcmp(gen_label, gen_bases[b])) continue;
             for (j = 0; j < sizeof gen_archs / sizeof gen_archs[0]; j++) if (!strcmp(gen_archs[j].label, gen_bases[b])) a = &gen_archs[j];
             snprintf(name, sizeof name, "model mutations from generated %s: hyperparameters, its own keys, window patterns, tensors", gen_bases[b]);
             lk_t_begin(name);
