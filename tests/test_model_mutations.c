@@ -175,7 +175,7 @@ static void variant(const lk_gguf *src, const char *what, const edit *e) {
 }
 
 /* ---- the corpus ----------------------------------------------------------- */
-/* suffixes NULL: the common keys; brief: 10 of the 18 values (u32 0, 1, max; no u64, no string): the generated bases */
+/* suffixes NULL: the common keys; brief: 12 of the 18 values (u32 0, 1, 7, 65535, max; no u64, no string): the generated bases */
 static void hparam_variants(const lk_gguf *src, const char *label, const char *const *suffixes, int brief) {
     static const char *const base_suffixes[] = {
         "embedding_length", "block_count", "feed_forward_length", "attention.head_count", "attention.head_count_kv",
@@ -198,7 +198,7 @@ static void hparam_variants(const lk_gguf *src, const char *label, const char *c
         variant(src, what, &e);
         memset(&v, 0, sizeof v); e.v = &v;
         for (j = 0; j < (int)(sizeof u32s / sizeof u32s[0]); j++) {
-            if (brief && j != 0 && j != 1 && j != 8) continue;   /* 0, 1, 0xffffffff */
+            if (brief && j != 0 && j != 1 && j != 4 && j != 5 && j != 8) continue;   /* 0, 1, 7, 65535, 0xffffffff */
             v.type = LK_GGUF_UINT32; v.v.u = u32s[j];
             snprintf(what, sizeof what, "%s %s=u32:%u", label, key, (unsigned)u32s[j]);
             variant(src, what, &e);
@@ -247,7 +247,7 @@ static void hparam_variants(const lk_gguf *src, const char *label, const char *c
     }
 }
 /* the keys of issue 32's architectures (read by some of them, ignored by
- * the others): each missing, as u32 0, 1, 0xffffffff, i32 -1, f32
+ * the others): each missing, as u32 0, 1, 7, 65535, 0xffffffff, i32 -1, f32
  * NaN / 1e30 / -3, a per-layer array with an odd entry, empty */
 static const char *const gen_suffixes[] = {
     "expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_count", "expert_gating_func",
