@@ -417,6 +417,91 @@ nomodel:
     }
 }
 
+/* ---- issue 32's families: llama.cpp's template files -------------------
+ * tests/data/chat_families.txt (tools/gen_chat_families.cpp): for each Jinja
+ * file of llama.cpp's models/templates/ of the new families (SmolLM3,
+ * Ministral / Mistral, GLM-4.x, gpt-oss, Gemma 4, DeepSeek V3 / R1), the
+ * family llama.cpp detects and llama_chat_apply_template's renderings. The
+ * templates are read from the llama.cpp tree that tools/llamacpp.sh unpacks
+ * ($LLMKIT_CACHE, default ~/.cache/llmkit, /llama.cpp-0c1e570); without it
+ * the check SKIPs. Detection must pick llama.cpp's family (or none), and
+ * every rendering must equal llama.cpp's byte for byte. A later family is
+ * one more file name in the generator's table. */
+static void test_families(void) {
+    const char *cache = getenv("LLMKIT_CACHE"), *home = getenv("HOME");
+    char dir[1024], path[1400], line[512], name[256], fam[64];
+    size_t len;
+    unsigned char *f = lk_t_read_file("tests/data/chat_families.txt", &len);
+    lk_chat_message cv[4][8];
+    char *str[4][8];
+    int nc = 0, nm[4] = { 0, 0, 0, 0 }, files = 0, n_cases = 0, bad = 0, id, a, b, c, add, ret;
+    char *tmpl = NULL;
+    rd_t r;
+    FILE *probe;
+    if (cache && *cache) snprintf(dir, sizeof dir, "%s/llama.cpp-0c1e570/models/templates", cache);
+    else snprintf(dir, sizeof dir, "%s/.cache/llmkit/llama.cpp-0c1e570/models/templates", home ? home : ".");
+    snprintf(path, sizeof path, "%s/openai-gpt-oss-120b.jinja", dir);
+    if (!f) { lk_t_skip("chat-template-files-issue32", "tests/data/chat_families.txt absent (run from the repo root)"); return; }
+    if (!(probe = fopen(path, "rb"))) {
+        printf("SKIP chat-template-files-issue32: %s is absent (tools/llamacpp.sh --tree unpacks it)\n", dir);
+        free(f);
+        return;
+    }
+    fclose(probe);
+    lk_t_begin("chat-template-files-issue32: detection and rendering of the new families' template files vs llama.cpp");
+    r.p = f; r.end = f + len;
+    while (rd_line(&r, line, sizeof line)) {
+        if (line[0] == '#') continue;
+        if (sscanf(line, "conv %d %d", &id, &a) == 2) { CHECK(id == nc && nc < 4 && a <= 8, "conv %d", id); if (id != nc || nc >= 4 || a > 8) break; nc++; continue; }
+        if (sscanf(line, "msg %d %d", &a, &b) == 2 && nc > 0 && nm[nc - 1] < 8) {
+            char *both = rd_bytes(&r, (size_t)a + (size_t)b), *role = (char *)malloc((size_t)a + 1);
+            CHECK(both != NULL, "short file");
+            if (!both) { free(role); break; }
+            memcpy(role, both, (size_t)a); role[a] = 0;
+            memmove(both, both + a, (size_t)b + 1);
+            str[nc - 1][nm[nc - 1]] = role;
+            cv[nc - 1][nm[nc - 1]].role = role; cv[nc - 1][nm[nc - 1]].content = both;
+            nm[nc - 1]++;
+            continue;
+        }
+        if (sscanf(line, "file %d %255s %63s", &id, name, fam) == 3) {
+            const char *d;
+            size_t tl = 0;
+            free(tmpl);
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            tmpl = (char *)lk_t_read_file(path, &tl);
+            CHECK(tmpl != NULL, "cannot read %s", path);
+            if (!tmpl) continue;
+            tmpl = (char *)realloc(tmpl, tl + 1); tmpl[tl] = 0;
+            files++;
+            d = lk_chat_template_detect(tmpl);
+            printf("  %-48s llama.cpp %-18s llmkit %s\n", name, fam, d ? d : "-");
+            CHECK(strcmp(fam, "-") ? d && !strcmp(d, fam) : d == NULL, "%s: detected %s, llama.cpp %s", name, d ? d : "none", fam);
+            continue;
+        }
+        if (sscanf(line, "case %d %d %d %d", &id, &c, &add, &ret) == 4) {
+            char *want = ret >= 0 ? rd_bytes(&r, (size_t)ret) : NULL, *got;
+            int n;
+            if (!tmpl || c < 0 || c >= nc) { free(want); continue; }
+            got = (char *)malloc((size_t)(ret > 0 ? ret : 0) + 256);
+            n = lk_chat_apply_template(tmpl, cv[c], nm[c], add, got, (ret > 0 ? ret : 0) + 256);
+            n_cases++;
+            if (!(n == ret && (ret < 0 || !memcmp(got, want, (size_t)ret)))) {
+                bad++;
+                CHECK(0, "%s, conversation %d, add %d: %d bytes, llama.cpp %d%s%.*s%s%s", name, c, add, n, ret, n >= 0 ? "\n    llmkit:    " : "",
+                      n >= 0 && n < ret + 256 ? n : 0, got, ret >= 0 ? "\n    llama.cpp: " : "", want ? want : "");
+            }
+            free(got); free(want);
+        }
+    }
+    printf("  %d template files, %d renderings, %d differ from llama.cpp's\n", files, n_cases, bad);
+    CHECK(files > 0 && n_cases >= 4 * files, "only %d files, %d cases read", files, n_cases);
+    for (a = 0; a < nc; a++) for (b = 0; b < nm[a]; b++) { free(str[a][b]); free((void *)cv[a][b].content); }
+    free(tmpl);
+    free(f);
+    lk_t_end();
+}
+
 int main(void) {
     int r = load_cases("tests/data/chat_cases.txt");
     if (r <= 0) {
@@ -433,5 +518,6 @@ int main(void) {
     test_chat_session();
     test_chat_object();
     if (r > 0) test_model();
+    test_families();
     return lk_t_exit();
 }

@@ -8,12 +8,18 @@
  * work or fail with a status and a message; never crash (this test is also
  * built with ASan + UBSan), never hand out non-finite logits, and a failed
  * decode must leave the context as it was.
+ * The architectures of issue 32 have no fixture file: their bases are the
+ * random-weight models of test_model.c's generator (gen_bases below, one row
+ * per architecture), mutated as above plus the keys only they read (experts,
+ * window patterns, YaRN, SWA RoPE base, attention temperature, latent ranks,
+ * per-layer sizes: gen_suffixes) and their tensors (attention sinks, expert
+ * biases, ...) removed, transposed, widened, made 3-D or retyped.
  *   test_model_mutations --write DIR   also writes every variant to DIR
+ *   test_model_mutations --generated [LABEL]   only the generated bases (or that one)
  * lk-test: sanitize */
-#define LLMKIT_IMPLEMENTATION
-#include "llmkit.h"
-#include "tests/lk_test.h"
-#include <math.h>
+#define main lk_t_test_model_main   /* test_model.c's generator (gen_archs, gen_model); its main is not used */
+#include "tests/test_model.c"
+#undef main
 #include <ctype.h>
 
 static const char *write_dir;
@@ -30,6 +36,7 @@ typedef struct edit {
     int must_refuse;            /* check_tensors must refuse the file         */
 } edit;
 static int cur_must_refuse;
+static const char *cur_tname;   /* the changed tensor: a refusal may name it instead of saying "tensor" */
 
 static int name_is(lk_str s, const char *c) { return s.len == strlen(c) && memcmp(s.ptr, c, s.len) == 0; }
 
@@ -112,7 +119,9 @@ static void exercise(const char *what, const unsigned char *buf, size_t len) {
         mp.check_tensors = check;
         lk_clear_error();
         st = lk_model_load_memory(buf, len, &mp, &m);
-        if (check && cur_must_refuse) CHECK(st == LK_ERR_FORMAT && strstr(lk_last_error(), "tensor"), "%s: check_tensors accepted it (%d)", what, st);
+        if (check && cur_must_refuse)
+            CHECK(st == LK_ERR_FORMAT && (strstr(lk_last_error(), "tensor") || (cur_tname && strstr(lk_last_error(), cur_tname))),
+                  "%s: check_tensors accepted it (%d: %s)", what, st, st ? lk_last_error() : "loaded");
         if (st) { CHECK(m == NULL && msg_ok(), "%s: refused (%d) without a message or with a model", what, st); n_refused_load++; continue; }
         n_loaded++;
         st = lk_context_new(m, NULL, &c);
@@ -160,14 +169,15 @@ static void variant(const lk_gguf *src, const char *what, const edit *e) {
     size_t len = 0;
     unsigned char *b = build(src, e, &len);
     CHECK(b != NULL, "%s: could not build the variant: %s", what, lk_last_error());
-    cur_must_refuse = e->must_refuse;
+    cur_must_refuse = e->must_refuse; cur_tname = e->tname;
     if (b) exercise(what, b, len);
     free(b);
 }
 
 /* ---- the corpus ----------------------------------------------------------- */
-static void hparam_variants(const lk_gguf *src, const char *label) {
-    static const char *const suffixes[] = {
+/* suffixes NULL: the common keys; brief: 12 of the 18 values (u32 0, 1, 7, 65535, max; no u64, no string): the generated bases */
+static void hparam_variants(const lk_gguf *src, const char *label, const char *const *suffixes, int brief) {
+    static const char *const base_suffixes[] = {
         "embedding_length", "block_count", "feed_forward_length", "attention.head_count", "attention.head_count_kv",
         "context_length", "attention.key_length", "attention.value_length", "rope.dimension_count", "rope.freq_base",
         "attention.layer_norm_rms_epsilon", "attention.layer_norm_epsilon", "attention.sliding_window",
@@ -180,6 +190,7 @@ static void hparam_variants(const lk_gguf *src, const char *label) {
     lk_gguf_value v;
     edit e;
     if (lk_gguf_get_str(src, "general.architecture", &arch)) return;
+    if (!suffixes) suffixes = base_suffixes;
     for (i = 0; suffixes[i]; i++) {
         snprintf(key, sizeof key, "%.*s.%s", (int)arch.len, arch.ptr, suffixes[i]);
         memset(&e, 0, sizeof e); e.key = key;
@@ -187,22 +198,27 @@ static void hparam_variants(const lk_gguf *src, const char *label) {
         variant(src, what, &e);
         memset(&v, 0, sizeof v); e.v = &v;
         for (j = 0; j < (int)(sizeof u32s / sizeof u32s[0]); j++) {
+            if (brief && j != 0 && j != 1 && j != 4 && j != 5 && j != 8) continue;   /* 0, 1, 7, 65535, 0xffffffff */
             v.type = LK_GGUF_UINT32; v.v.u = u32s[j];
             snprintf(what, sizeof what, "%s %s=u32:%u", label, key, (unsigned)u32s[j]);
             variant(src, what, &e);
         }
         v.type = LK_GGUF_INT32; v.v.i = -1;
         snprintf(what, sizeof what, "%s %s=i32:-1", label, key); variant(src, what, &e);
-        v.type = LK_GGUF_UINT64; v.v.u = 0xffffffffffffffffull;
-        snprintf(what, sizeof what, "%s %s=u64:max", label, key); variant(src, what, &e);
+        if (!brief) {
+            v.type = LK_GGUF_UINT64; v.v.u = 0xffffffffffffffffull;
+            snprintf(what, sizeof what, "%s %s=u64:max", label, key); variant(src, what, &e);
+        }
         v.type = LK_GGUF_FLOAT32; v.v.f = NAN;
         snprintf(what, sizeof what, "%s %s=f32:nan", label, key); variant(src, what, &e);
         v.type = LK_GGUF_FLOAT32; v.v.f = 1e30;
         snprintf(what, sizeof what, "%s %s=f32:1e30", label, key); variant(src, what, &e);
         v.type = LK_GGUF_FLOAT32; v.v.f = -3.0;
         snprintf(what, sizeof what, "%s %s=f32:-3", label, key); variant(src, what, &e);
-        v.type = LK_GGUF_STRING; v.v.s.ptr = "yarn"; v.v.s.len = 4;
-        snprintf(what, sizeof what, "%s %s=str", label, key); variant(src, what, &e);
+        if (!brief) {
+            v.type = LK_GGUF_STRING; v.v.s.ptr = "yarn"; v.v.s.len = 4;
+            snprintf(what, sizeof what, "%s %s=str", label, key); variant(src, what, &e);
+        }
         {   /* a per-layer array with one odd entry, and an empty array */
             uint32_t arr[64];
             int n = 0;
@@ -219,6 +235,7 @@ static void hparam_variants(const lk_gguf *src, const char *label) {
             snprintf(what, sizeof what, "%s %s=empty array", label, key); variant(src, what, &e);
         }
     }
+    if (suffixes != base_suffixes) return;
     {   /* rope scaling types, other architectures for the same tensors */
         static const char *const strs[] = { "linear", "yarn", "none", "", "longrope" };
         static const char *const archs[] = { "llama", "qwen2", "gemma", "gemma2", "phi3", "gpt2", "mamba", "" };
@@ -227,6 +244,45 @@ static void hparam_variants(const lk_gguf *src, const char *label) {
         for (j = 0; j < 5; j++) { v.v.s.ptr = strs[j]; v.v.s.len = strlen(strs[j]); snprintf(what, sizeof what, "%s rope scaling %s", label, strs[j]); variant(src, what, &e); }
         e.key = "general.architecture";
         for (j = 0; j < 8; j++) { v.v.s.ptr = archs[j]; v.v.s.len = strlen(archs[j]); snprintf(what, sizeof what, "%s as arch '%s'", label, archs[j]); variant(src, what, &e); }
+    }
+}
+/* the keys of issue 32's architectures (read by some of them, ignored by
+ * the others): each missing, as u32 0, 1, 7, 65535, 0xffffffff, i32 -1, f32
+ * NaN / 1e30 / -3, a per-layer array with an odd entry, empty */
+static const char *const gen_suffixes[] = {
+    "expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_count", "expert_gating_func",
+    "expert_weights_scale", "expert_weights_norm", "leading_dense_block_count", "interleave_moe_layer_step",
+    "attention.sliding_window_pattern", "attention.temperature_scale", "attention.temperature_length",
+    "attention.chunk_size", "attention.q_lora_rank", "attention.kv_lora_rank", "attention.shared_kv_layers",
+    "embedding_length_per_layer_input", "rope.freq_base_swa", "rope.scaling.yarn_beta_fast", "rope.scaling.yarn_beta_slow",
+    "rope.scaling.yarn_log_multiplier", "rope.dimension_sections", "nextn_predict_layers", "no_rope_layer_step", NULL };
+/* window patterns as llama.cpp writes them (one bool per layer) but of the
+ * wrong length or all false / all true, and as signed ints */
+static void pattern_variants(const lk_gguf *src, const char *label) {
+    static uint8_t bools[70];
+    static int32_t ints[70];
+    static const int lens[] = { 0, 1, 3, 5, 64, 70 };
+    lk_str arch;
+    char key[128], what[256];
+    lk_gguf_value v;
+    edit e;
+    int i, j;
+    if (lk_gguf_get_str(src, "general.architecture", &arch)) return;
+    snprintf(key, sizeof key, "%.*s.attention.sliding_window_pattern", (int)arch.len, arch.ptr);
+    memset(&e, 0, sizeof e); memset(&v, 0, sizeof v); e.key = key; e.v = &v;
+    for (j = 0; j < (int)(sizeof lens / sizeof lens[0]); j++)
+        for (i = 0; i < 3; i++) {
+            int k;
+            for (k = 0; k < 70; k++) { bools[k] = (uint8_t)(i == 2 ? k % 2 : i); ints[k] = k % 3 - 1; }
+            v.type = LK_GGUF_ARRAY; v.arr_type = LK_GGUF_BOOL; v.n = (uint64_t)lens[j]; v.v.arr = bools;
+            snprintf(what, sizeof what, "%s %s=bool[%d] %s", label, key, lens[j], i == 0 ? "false" : i == 1 ? "true" : "alternating");
+            variant(src, what, &e);
+        }
+    v.type = LK_GGUF_ARRAY; v.arr_type = LK_GGUF_INT32; v.v.arr = ints;
+    for (j = 0; j < (int)(sizeof lens / sizeof lens[0]); j++) {
+        v.n = (uint64_t)lens[j];
+        snprintf(what, sizeof what, "%s %s=i32[%d] -1,0,1", label, key, lens[j]);
+        variant(src, what, &e);
     }
 }
 static void tensor_variants(const lk_gguf *src, const char *label) {
@@ -308,6 +364,9 @@ static void vocab_variants(const lk_gguf *src, const char *label) {
     }
 }
 
+/* the generated bases: labels of test_model.c's gen_archs rows */
+static const char *const gen_bases[] = { "smollm3", "mistral3", "glm4", "gpt-oss" };
+
 int main(int argc, char **argv) {
     static const char *const bases[][2] = {
         { "models/llama/llama-Q8_0.gguf", "llama-q8" }, { "models/gemma2/gemma2-F32.gguf", "gemma2" },
@@ -315,9 +374,12 @@ int main(int argc, char **argv) {
         { "models/qwen2/qwen2-Q4_K_M-mix.gguf", "qwen2" }, { "stories260K/stories260K-F16.gguf", "stories" },
     };
     size_t b;
+    const char *gen_label = NULL;   /* --generated [LABEL]: only the generated bases (or that one) */
+    int gen_only = 0, i;
+    for (i = 1; i < argc; i++) if (!strcmp(argv[i], "--generated")) { gen_only = 1; gen_label = i + 1 < argc ? argv[i + 1] : NULL; }
     if (argc > 2 && !strcmp(argv[1], "--write")) write_dir = argv[2];
     if (!lk_t_fixture(bases[0][0])) { lk_t_skip("model mutations", "fixtures absent (../shared/fixtures)"); return 0; }
-    for (b = 0; b < sizeof bases / sizeof bases[0]; b++) {
+    for (b = 0; !gen_only && b < sizeof bases / sizeof bases[0]; b++) {
         lk_gguf *src = NULL;
         const char *p = lk_t_fixture(bases[b][0]);
         char name[128];
@@ -326,13 +388,39 @@ int main(int argc, char **argv) {
         lk_t_begin(name);
         CHECK_OK(lk_gguf_read_file(p, NULL, &src));
         if (src) {
-            hparam_variants(src, bases[b][1]);
+            hparam_variants(src, bases[b][1], NULL, 0);
             tensor_variants(src, bases[b][1]);
             if (b == 0 || b == 5) vocab_variants(src, bases[b][1]);
         }
         lk_gguf_free(src);
         lk_t_end();
     }
+    if (!(nseq = lk_t_read_seq_a(seq, MAXT)) || !lk_t_fixture("stories260K/stories260K-F32.gguf"))
+        lk_t_skip("model mutations of the generated architectures", "fixtures absent (seq A, stories260K's vocabulary)");
+    else
+        for (b = 0; b < sizeof gen_bases / sizeof gen_bases[0]; b++) {
+            const gen_arch *a = NULL;
+            unsigned char *buf = NULL;
+            size_t j, len = 0;
+            lk_gguf *src = NULL;
+            char name[160];
+            if (gen_label && strcmp(gen_label, gen_bases[b])) continue;
+            for (j = 0; j < sizeof gen_archs / sizeof gen_archs[0]; j++) if (!strcmp(gen_archs[j].label, gen_bases[b])) a = &gen_archs[j];
+            snprintf(name, sizeof name, "model mutations from generated %s: hyperparameters, its own keys, window patterns, tensors", gen_bases[b]);
+            lk_t_begin(name);
+            CHECK(a != NULL, "no gen_archs row '%s' in test_model.c", gen_bases[b]);
+            if (a) buf = gen_model(a, &len);
+            CHECK(buf && lk_gguf_read_memory(buf, len, NULL, &src) == LK_OK, "build: %s", lk_last_error());
+            if (src) {
+                hparam_variants(src, gen_bases[b], NULL, 1);
+                hparam_variants(src, gen_bases[b], gen_suffixes, 1);
+                pattern_variants(src, gen_bases[b]);
+                tensor_variants(src, gen_bases[b]);
+            }
+            lk_gguf_free(src);
+            free(buf);
+            lk_t_end();
+        }
     printf("  %d variants: %d loads, %d refused at load, %d decodes, %d refused at decode\n", n_variants, n_loaded, n_refused_load,
            n_decoded, n_refused_decode);
     return lk_t_exit();
