@@ -59,6 +59,9 @@ $(B)/%: examples/%.c llmkit.h tools/lk_tool.h | $(B)
 $(B)/tests/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(OMP) $(WARN) -std=c99 -I. $< -o $@ $(LIBS) -pthread
+# tests that include another test's or an example's source (test_model.c's generator, the server)
+$(B)/tests/test_arch_runtime: tests/test_model.c examples/server.c
+$(B)/tests/test_model_mutations $(B)/tests-san/test_model_mutations: tests/test_model.c
 $(B)/tests-tsan/%: tests/%.c llmkit.h tests/lk_test.h | $(B)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -march=native -fsanitize=thread $(WARN) -std=c99 -I. $< -o $@ $(LIBS) -pthread
