@@ -278,7 +278,7 @@ def opt_specs():
     # q/k/v biases and the attention weights' scales; q and k norms on block 1,
     # the k norm alone on block 2; NeoX RoPE on 16 of 32 dims; untied output;
     # expert_gating_func absent (llama.cpp: sigmoid)
-    E, L, H, G, d, F, X, K, Fe = 256, 4, 8, 2, 32, 256, 4, 2, 128
+    E, L, H, G, d, F, X, K, Fe = dims(256, 4, 8, 2, 32, 256, 4, 2, 128)
     attn = [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) + \
         wsb("attn_output", H * d, E, bias=False)
     moe = [("post_attention_norm.weight", [E]), ("ffn_gate_inp.weight", [E, X]), ("exp_probs_b.bias", [X]),
@@ -290,9 +290,9 @@ def opt_specs():
         ("nextn.eh_proj.weight", [2 * E, E]), ("nextn.enorm.weight", [E]), ("nextn.hnorm.weight", [E]),
         ("nextn.embed_tokens.weight", [E, 512]), ("nextn.shared_head_head.weight", [E, 512]), ("nextn.shared_head_norm.weight", [E])]
     out.append(("glm4moe", "glm4moe", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0, X=X, K=K, Fe=Fe,
-        keys=[("rope.dimension_count", "u32", 16), ("expert_shared_count", "u32", 1), ("leading_dense_block_count", "u32", 1),
+        keys=[("rope.dimension_count", "u32", d // 2), ("expert_shared_count", "u32", 1), ("leading_dense_block_count", "u32", 1),
               ("expert_weights_scale", "f32", 2.5), ("expert_weights_norm", "bool", True), ("nextn_predict_layers", "u32", 1)]),
-        lambda il: attn + dense if il == 0 else attn + qk + moe if il == 1 else attn + qk[1:] + moe if il == 2 else mtp,
+        lambda il, L=L: attn + dense if il == 0 else mtp if il == L - 1 else attn + qk + moe if il == 1 else attn + qk[1:] + moe,
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
     # glm4-nextn: glm4's file with a fourth block, a multi-token-prediction
     # block (nextn_predict_layers 1: llama.cpp loads it and does not run it):
@@ -317,7 +317,9 @@ def opt_specs():
     # bias exp_probs_b (drawn wide, as routers), weights normalised and scaled
     # by 2.5, and a shared expert. Layer tensors marked "<" are the dense
     # layers' (il < leading_dense_block_count), ">" the others'.
-    E, L, H, F, X, K, Fe, Lq, R, n, r, dv = 256, 3, 4, 256, 4, 2, 64, 64, 64, 32, 32, 32
+    # (--size: q and kv ranks of 2 x the head, q heads of d + d, value heads of d)
+    E, L, H, _, d, F, X, K, Fe = dims(256, 3, 4, 1, 32, 256, 4, 2, 64)
+    Lq, R, n, r, dv = 2 * d, 2 * d, d, d, d
     out.append(("deepseek2", "deepseek2", 32, dict(E=E, L=L, H=H, G=1, d=0, F=F, eps=1e-6, base=1e4, window=0, X=X, K=K, Fe=Fe, lead=1,
         keys=[("attention.key_length", "u32", R + r), ("attention.value_length", "u32", R), ("rope.dimension_count", "u32", r),
               ("attention.q_lora_rank", "u32", Lq), ("attention.kv_lora_rank", "u32", R),
@@ -375,13 +377,16 @@ def opt_specs():
     # layer 1 has no attn_v (V = the K projection); V RMS-normed without
     # weight; attention scale 1; per-layer embeddings of 32 per layer; a
     # scalar layer_output_scale; final soft-cap 30; tied output
-    E, L, H, G, d, F, P = 256, 6, 4, 2, 64, 512, 32
-    out.append(("gemma4", "gemma4", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=8,
-        keys=[("attention.sliding_window_pattern", "bools", [1, 1, 1, 0, 1, 0]), ("attention.shared_kv_layers", "u32", 2),
+    # (--size: full attention on the third-last and last layers, the last 2 shared)
+    E, L, H, G, d, F = dims(256, 6, 4, 2, 64, 512)
+    P = 32
+    out.append(("gemma4", "gemma4", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e6, window=window(8),
+        keys=[("attention.sliding_window_pattern", "bools", [0 if il in (L - 3, L - 1) else 1 for il in range(L)]),
+              ("attention.shared_kv_layers", "u32", 2),
               ("attention.key_length_swa", "u32", d), ("attention.value_length_swa", "u32", d),
               ("rope.dimension_count", "u32", d), ("rope.dimension_count_swa", "u32", 32), ("rope.freq_base_swa", "f32", 5000.0),
               ("embedding_length_per_layer_input", "u32", P), ("final_logit_softcapping", "f32", 30.0)],
-        drop={"attn_k.weight": [4, 5], "attn_k_norm.weight": [4, 5], "attn_v.weight": [1, 4, 5]}),
+        drop={"attn_k.weight": [L - 2, L - 1], "attn_k_norm.weight": [L - 2, L - 1], "attn_v.weight": [1, L - 2, L - 1]}),
         [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
          ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E]),
          ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
@@ -409,11 +414,6 @@ def opt_specs():
          ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]), ("ffn_down_exps.weight", [Fe, E, X]),
          ("ffn_down_exps.scale", [X]), ("layer_output_scale.weight", [1])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [d // 2])]))
-    return out
-
-def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
-    lead = hp.get("lead", 0)
-    return name[1:] if (name[0] == "<" and il < lead) or (name[0] == ">" and il >= lead) else name if name[0] not in "<>" else None
     # llama4: chunked attention on the RoPE layers 0-2 (llama.cpp's chunk of
     # 8192; the sequence is run at positions 8176.. so that it crosses a
     # chunk boundary, tools/gen_arch_refs.cpp's GEN_POS0), layer 3 without
@@ -423,7 +423,7 @@ def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only th
     # second layer (4 of 256, top-2, the sigmoid of the chosen logits
     # scaling each expert's input) with a shared expert, dense FFNs on the
     # others; q/k/v biases, attention scales, an input scale, rope_freqs
-    E, L, H, G, d, F, X, K, Fe = 256, 4, 8, 2, 32, 256, 4, 2, 256
+    E, L, H, G, d, F, X, K, Fe = dims(256, 4, 8, 2, 32, 256, 4, 2, 256)
     out.append(("llama4", "llama4", 32, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=16, X=X, K=K, Fe=Fe, step=2,
         keys=[("interleave_moe_layer_step", "u32", 2), ("rope.freq_base_swa", "f32", 5000.0)]),
         [("attn_norm.weight", [E])] + wsb("attn_q", E, H * d, in_scale=True) + wsb("attn_k", E, G * d) + wsb("attn_v", E, G * d) +
@@ -434,6 +434,10 @@ def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only th
          ("ffn_down_shexp.weight", [Fe, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512]), ("rope_freqs.weight", [d // 2])]))
     return out
+
+def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
+    lead = hp.get("lead", 0)
+    return name[1:] if (name[0] == "<" and il < lead) or (name[0] == ">" and il >= lead) else name if name[0] not in "<>" else None
 
 # with hp["step"] (interleaved experts): layer il has the expert tensors when
 # (il + 1) % step == 0, the dense FFN (ffn_gate/up/down) otherwise
