@@ -20,6 +20,10 @@ ROWS=(
   "mistral3 Q8_0 Q4_K_M"
   "glm4 Q8_0 Q4_K_M"
   "gpt-oss MXFP4_MOE"
+  "glm4moe Q8_0 Q4_K_M"
+  "deepseek2 Q8_0 Q4_K_M"
+  "llama4 Q8_0 Q4_K_M"
+  "gemma4 Q8_0 Q4_K_M"
 )
 set -u
 T=1; R=3; P=128; N=64; ROUNDS=3; SIZE=100m
