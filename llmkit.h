@@ -1635,10 +1635,10 @@ typedef struct lk_hparams {
     int head_dim_k_mla, head_dim_v_mla;   /* key_length_mla (nope + rope), value_length_mla */
     float yarn_log_mul;           /* rope.scaling.yarn_log_multiplier / 0.1 (MLA) */
     /* llama4 (the row's lk__attn_kinds entry): the window layers attend within
-     * chunks of attn_chunk positions; the temperature above, with pos +
-     * attn_temp_offset for pos and floor attn_chunk, on the layers without
-     * RoPE only; experts on layers il with (il + 1) % n_moe_step == 0 */
-    int attn_chunk;               /* 0 = none                                  */
+     * chunks of sliding_window positions (the kind's chunk); the temperature
+     * above, with pos + attn_temp_offset for pos and floor the chunk, on the
+     * layers without RoPE only; experts on layers il with (il + 1) %
+     * n_moe_step == 0 */
     float attn_temp_offset;       /* 0 (mistral3), 1 (llama4)                  */
     int n_moe_step;               /* interleave_moe_layer_step (1: every layer; 0: none) */
     /* gemma4: layers il >= n_layer_kv reuse the KV cache of an earlier layer
@@ -16226,7 +16226,7 @@ static lk_status lk__model_hparams(lk_model *m) {
             lk__fmt(key, sizeof key, "%s.attention.sliding_window", arch);
             if (lk_gguf_find_key(g, key) >= 0 && hp->sliding_window == 0)
                 return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with %s = 0 (no attention chunks) is not supported (llama.cpp's graph asserts on it)", arch, key);
-            hp->sliding_window = hp->attn_chunk = ak->chunk;   /* llama.cpp's size, whatever the key says */
+            hp->sliding_window = ak->chunk;   /* llama.cpp's size, whatever the key says (its layers' L->chunk) */
         }
         if (ak->temp != 0.0f) { hp->attn_temp_scale = ak->temp; hp->attn_temp_floor = ak->chunk; hp->attn_temp_offset = ak->temp_off; }
     }
@@ -16373,7 +16373,11 @@ static lk_status lk__model_bind_globals(lk_model *m) {
         return st;
     if (m->ai->opt & LK__T_FREQS_FULL) {   /* required where a layer has full attention, [head_dim / 2] */
         int full = 0, win = 0;
-        for (i = 0; i < hp->n_layer; i++) { full |= !lk__layer_swa(m, i) || hp->sliding_window == 0; win |= lk__layer_swa(m, i); }
+        for (i = 0; i < hp->n_layer; i++) {
+            const int swa = lk__layer_swa(m, i);
+            full |= !swa || hp->sliding_window == 0;
+            win |= swa;
+        }
         if (!win)   /* llama.cpp's cache for it (window + full) asserts a window layer */
             return lk_set_error(LK_ERR_FORMAT, "model: %s.attention.sliding_window_pattern gives no layer a window (%s needs one)", m->ai->name, m->ai->name);
         if (full && (st = lk__bind(m, "rope_freqs.weight", LK__VEC, hp->head_dim_k / 2, 0, 1, &m->rope_freqs))) return st;
