@@ -1646,6 +1646,11 @@ typedef struct lk_hparams {
      * embeddings of n_embd_per_layer each (embedding_length_per_layer_input) */
     int n_layer_kv;               /* the layers that own a KV cache (= n_layer) */
     int n_embd_per_layer;         /* 0 = none                                  */
+    /* gemma4: the window layers' head size (attention.key_length_swa; else =
+     * head_dim_k); attention.head_count_kv and feed_forward_length may be
+     * per-layer arrays (n_head_kv, n_ff above: layer 0's, as llama.cpp's
+     * n_head_kv() and n_ff()); the runtime sizes each layer by its own */
+    int head_dim_swa;
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -11043,6 +11048,12 @@ static void lk__zip_quantize(lk_kv_cache *c, int il, int r) {
     }
     c->zq[il] = r + 1;
 }
+/* the first n values of row `slot` of layer il (not zip): a layer narrower
+ * than the cache's rows (gemma4's window layers) fills their first part */
+static void lk__kv_store_n(lk_kv_cache *c, int il, int slot, const float *k, const float *v, int n) {
+    lk__kv_put_row(c->type, c->k + ((size_t)il * c->n_ctx + slot) * c->row_k, k, n);
+    if (c->n_embd_v) lk__kv_put_row(c->type, c->v + ((size_t)il * c->n_ctx + slot) * c->row_v, v, n);
+}
 LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, const float *v) {
     if (c->zip_bits) {
         const int W = c->zip_window;
@@ -11054,8 +11065,7 @@ LKDEF void lk_kv_cache_store(lk_kv_cache *c, int il, int slot, const float *k, c
         lk__kv_put_row(c->type, vd, v, c->n_embd_v);
         return;
     }
-    lk__kv_put_row(c->type, c->k + ((size_t)il * c->n_ctx + slot) * c->row_k, k, c->n_embd_k);
-    if (c->n_embd_v) lk__kv_put_row(c->type, c->v + ((size_t)il * c->n_ctx + slot) * c->row_v, v, c->n_embd_v);
+    lk__kv_store_n(c, il, slot, k, v, c->n_embd_k);
 }
 LKDEF void lk_kv_cache_truncate(lk_kv_cache *c, int n) {
     int il;
@@ -11158,6 +11168,8 @@ typedef struct lk__attn_job {
     const float *q;                 /* [T, H, d] queries                           */
     float *att;                     /* [T, H, d] outputs                           */
     int il, T, slot0, t;            /* layer, rows, first slot; t: the token of the sequential policies */
+    int d, G;                       /* the layer's head size and KV heads (the full policy's paths read
+                                     * these; the others kp's, one size for every layer) */
     const int *pos, *seg;           /* [T] positions, segments (NULL: all 0)       */
     const int32_t *slot;            /* [T] sequences: token t's slot (NULL: slot0 + t) */
     const int32_t *const *trows;    /* [T] sequences: the rows token t sees, in order */
@@ -11184,8 +11196,8 @@ static float *lk__task_f(const lk__kvp *kp, int task) { return kp->scores + (siz
  * (sequences) its sequence's rows up to its own, as an index list */
 static lk_kv_view lk__tok_view(const lk__attn_job *a, int t) {
     lk_kv_view kv;
-    if (!a->trows) return lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->slot0 + t + 1);
-    kv = lk_kv_cache_view(a->kv, a->il, a->kp->head_dim, a->kv->n_ctx);
+    if (!a->trows) return lk_kv_cache_view(a->kv, a->il, a->d, a->slot0 + t + 1);
+    kv = lk_kv_cache_view(a->kv, a->il, a->d, a->kv->n_ctx);
     kv.idx = a->trows[t]; kv.n_idx = a->tn[t];
     return kv;
 }
@@ -11194,7 +11206,7 @@ static int lk__rows_blocked(const lk__attn_job *a) {   /* queries in blocks of L
     lk_kv_view kv;
     if (a->T < 2 || a->select || a->attn_tile > 0 || a->ap.tree_parent) return 0;
     kv = lk__tok_view(a, 0);
-    return lk__attn_qblock_ok(&a->ap, &kv, a->kp->head_dim);
+    return lk__attn_qblock_ok(&a->ap, &kv, a->d);
 }
 /* lk_decode_tree without a selecting policy: node t reads the rows before
  * the tree and its ancestors (root first) and itself, as an index list, so
@@ -11215,7 +11227,7 @@ static void lk__tree_rows(const lk__attn_job *a, int task, int t, lk_kv_view *kv
 static void lk__rows_fn(void *arg, int task, int n_tasks) {
     lk__attn_job *a = LK__CAST(lk__attn_job *, arg);
     const lk__kvp *kp = a->kp;
-    const int H = kp->n_head, d = kp->head_dim, gqa = kp->n_head / kp->n_head_kv;
+    const int H = kp->n_head, d = a->d, gqa = kp->n_head / a->G;
     const int total = a->T * H, per = (total + n_tasks - 1) / n_tasks;
     int w, lo = task * per, hi = lo + per > total ? total : lo + per;
     float *s = lk__task_f(kp, task);
@@ -11274,7 +11286,7 @@ static void lk__rows_fn(void *arg, int task, int n_tasks) {
 }
 static void lk__attend_rows(lk__attn_job *a) {
     const lk__kvp *kp = a->kp;
-    const int H = kp->n_head, T = a->T, d = kp->head_dim;
+    const int H = kp->n_head, T = a->T, d = a->d;
     /* multiply-adds of this layer's attention: below ~64K a parallel region
      * costs more than it saves (tiny models decode in microseconds) */
     const int small = (double)T * H * (a->trows ? a->tn[T - 1] : a->slot0 + T) * d < 65536.0;
@@ -11285,7 +11297,7 @@ static void lk__attend_rows(lk__attn_job *a) {
             lk_attn_params ap = a->ap;
             lk_kv_view kv = lk__tok_view(a, 0);
             ap.qseg = a->seg ? a->seg[0] : 0; ap.qrow = a->slot ? a->slot[0] : a->slot0;
-            lk_attn_split(&ap, a->q + (size_t)h * d, a->pos[0], &kv, h / (H / kp->n_head_kv), a->att + (size_t)h * d, &lse, kp->split_scr,
+            lk_attn_split(&ap, a->q + (size_t)h * d, a->pos[0], &kv, h / (H / a->G), a->att + (size_t)h * d, &lse, kp->split_scr,
                           a->attn_split, a->th);
             if (a->lse) a->lse[h] = lse;
         }
@@ -15835,9 +15847,12 @@ enum {
                                 * per_layer_proj_norm; each block's inp_gate, proj, post_norm) */
     LK__K_SHARED_KV = 1 << 9,  /* attention.shared_kv_layers: the last n layers reuse the KV of
                                 * layer n_layer_kv - 2 (window) or n_layer_kv - 1 (full)      */
-    LK__K_SWA_KEYS = 1 << 10   /* attention.sliding_window_pattern required (an array);
+    LK__K_SWA_KEYS = 1 << 10,  /* attention.sliding_window_pattern required (an array);
                                 * attention.key_length_swa / value_length_swa required (equal to
-                                * key_length here); rope.dimension_count_swa (default n_rot) */
+                                * each other; the window layers' head size, key_length the full
+                                * layers'); rope.dimension_count_swa (default n_rot)        */
+    LK__K_LAYER_ARR = 1 << 11  /* attention.head_count_kv and feed_forward_length: a number or
+                                * an array of block_count entries, one per layer (gemma4)   */
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
@@ -15863,7 +15878,7 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "llama4", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_FREQS | LK__T_UNTIED,  LK__FFN_SWIGLU,       0,   4,  0,  0,  0,   0,  5,   0.f,  0.f, 1e4f, -1.f, 0, 4, 0, 1 },
     { "gemma4", LK_ROPE_NEOX,   0, 0, LK__T_FFN_S | LK__T_UNTIED | LK__T_OSCALE | LK__T_VNORM | LK__T_FREQS_FULL,
                                                                                 LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  6,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
-      LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS, 0 },
+      LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS | LK__K_LAYER_ARR, 0 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -15938,6 +15953,8 @@ typedef struct lk__layer {
     lk_tensor out_scale;                   /* layer_output_scale [1] (LK__T_OSCALE) */
     lk_tensor pe_gate, pe_proj, pe_norm;   /* per-layer embeddings: inp_gate [E, P], proj [P, E],
                                             * post_norm [E] (P = n_embd_per_layer) */
+    int hd, n_kv, ff;                      /* its head size d, KV heads G and FFN width F (gemma4:
+                                            * head_dim_swa on window layers, per-layer arrays) */
     int kv_il;                             /* the layer whose KV cache it reads (= il: its own) */
     int window;                            /* sliding window of this layer, 0 = none */
     int chunk;                             /* attention chunk of this layer, 0 = none (lk__attn_kinds) */
@@ -16007,6 +16024,24 @@ static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suff
     } else if ((st = lk_gguf_get_i64(g, key, &v))) return st;
     if (v < lo || v > hi)
         return lk_set_error(LK_ERR_FORMAT, "model: key '%s' = %lld is outside [%lld, %lld]", key, (long long)v, (long long)lo, (long long)hi);
+    *out = (int)v;
+    return LK_OK;
+}
+/* layer il's value of a key that may be per layer (LK__K_LAYER_ARR): an
+ * array of exactly n entries (n = block_count, as llama.cpp's
+ * get_key_or_arr), or one number for every layer; n 0: lk__hp_int */
+static lk_status lk__hp_int_at(const lk_gguf *g, const char *arch, const char *suffix, int il, int n, int64_t def, int64_t lo, int64_t hi, int *out) {
+    char key[128];
+    uint64_t na = 0;
+    int64_t v = 0;
+    lk_status st;
+    lk__fmt(key, sizeof key, "%s.%s", arch, suffix);
+    if (n <= 0 || lk_gguf_get_arr(g, key, NULL, &na, NULL) != LK_OK) return lk__hp_int(g, arch, suffix, def, lo, hi, out);
+    if (na != (uint64_t)n)
+        return lk_set_error(LK_ERR_FORMAT, "model: key '%s' has %llu entries for %d layers", key, (unsigned long long)na, n);
+    if ((st = lk_gguf_get_i64_at(g, key, (uint64_t)il, &v))) return st;
+    if (v < lo || v > hi)
+        return lk_set_error(LK_ERR_FORMAT, "model: key '%s' entry %d = %lld is outside [%lld, %lld]", key, il, (long long)v, (long long)lo, (long long)hi);
     *out = (int)v;
     return LK_OK;
 }
@@ -16184,11 +16219,13 @@ static lk_status lk__model_hparams(lk_model *m) {
     arch = ai->name;
     if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
         (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
-        (st = lk__hp_int(g, arch, "feed_forward_length", -1, 1, 1 << 22, &hp->n_ff)) ||
+        (st = lk__hp_int_at(g, arch, "feed_forward_length", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, -1, 1, 1 << 22, &hp->n_ff)) ||
         (st = lk__hp_int(g, arch, "attention.head_count", -1, 1, 4096, &hp->n_head)) ||
         (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
         return st;
-    if ((st = lk__hp_int(g, arch, "attention.head_count_kv", hp->n_head, 1, hp->n_head, &hp->n_head_kv))) return st;
+    /* per-layer rows: layer 0's here, each layer's (checked) at its binding */
+    if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, hp->n_head, 1, hp->n_head, &hp->n_head_kv)))
+        return st;
     if (hp->n_head % hp->n_head_kv)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
     hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
@@ -16198,6 +16235,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return st;
     if (hp->head_dim_k != hp->head_dim_v && !(ai->keys & LK__K_MLA))
         return lk_set_error(LK_ERR_UNSUPPORTED, "model: key_length %d != value_length %d is not supported", hp->head_dim_k, hp->head_dim_v);
+    hp->head_dim_swa = hp->head_dim_k;
     hp->norm_is_layernorm = ai->layernorm;
     if ((st = lk__hp_float(g, arch, ai->layernorm ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon",
                            ai->layernorm ? 1e-5f : 1e-6f, &hp->norm_eps)))
@@ -16280,11 +16318,11 @@ static lk_status lk__model_hparams(lk_model *m) {
         if ((st = lk__hp_int(g, arch, "attention.key_length_swa", -1, 1, 512, &hk)) ||
             (st = lk__hp_int(g, arch, "attention.value_length_swa", -1, 1, 512, &hv)))
             return st;
-        if (hk != hp->head_dim_k || hv != hp->head_dim_v)
-            return lk_set_error(LK_ERR_UNSUPPORTED, "model: attention.key_length_swa / value_length_swa %d / %d differ from key_length %d "
-                                "(per-layer head sizes are not supported)", hk, hv, hp->head_dim_k);
-        if ((st = lk__hp_int(g, arch, "rope.dimension_count_swa", hp->rope.n_rot, 2, hp->head_dim_k, &nr))) return st;
-        if (nr % 2) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count_swa %d is odd", nr);
+        if (hk != hv)   /* as llama.cpp's gemma4 loader requires */
+            return lk_set_error(LK_ERR_FORMAT, "model: attention.key_length_swa %d != value_length_swa %d", hk, hv);
+        hp->head_dim_swa = hk;   /* the window layers' heads (key_length: the full layers') */
+        if ((st = lk__hp_int(g, arch, "rope.dimension_count_swa", hp->rope.n_rot, 2, hk, &nr))) return st;
+        if (nr % 2 || nr > hk) return lk_set_error(LK_ERR_FORMAT, "model: rope.dimension_count_swa %d is odd or more than key_length_swa %d", nr, hk);
         hp->rope_swa.n_rot = nr;
     }
     if ((ai->keys & LK__K_PLE) && (st = lk__hp_int(g, arch, "embedding_length_per_layer_input", -1, 0, 1 << 16, &hp->n_embd_per_layer))) return st;
@@ -16416,13 +16454,22 @@ static lk_status lk__bind_scales(lk_model *m, int il, const char *w, int n, int 
 static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     const lk_hparams *hp = &m->hp;
     const lk__arch_info *ai = m->ai;
-    const int E = hp->n_embd, F = hp->n_ff, nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k;
     const int ln = ai->layernorm, all = (ai->opt & LK__T_BIAS) != 0, ffn_s = (ai->opt & LK__T_FFN_S) != 0;
     const int qkv_b = (ai->opt & LK__T_QKV_B) != 0, ffn_b = (ai->opt & LK__T_FFN_B) != 0;
     const int has_kv = il < hp->n_layer_kv, swa = lk__layer_swa(m, il);   /* a layer past n_layer_kv may omit k, v */
+    const int nla = ai->keys & LK__K_LAYER_ARR ? hp->n_layer + hp->n_layer_nextn : 0;   /* per-layer arrays' length */
     const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
+    const int E = hp->n_embd, d = swa ? hp->head_dim_swa : hp->head_dim_k;
+    int F = hp->n_ff, G = hp->n_head_kv, nq, nkv;
     char nm[96];
     lk_status st;
+    if (nla && ((st = lk__hp_int_at(m->g, ai->name, "feed_forward_length", il, nla, -1, 1, 1 << 22, &F)) ||
+                (st = lk__hp_int_at(m->g, ai->name, "attention.head_count_kv", il, nla, hp->n_head, 1, hp->n_head, &G))))
+        return st;
+    if (hp->n_head % G)
+        return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of layer %d's head_count_kv %d", hp->n_head, il, G);
+    L->hd = d; L->n_kv = G; L->ff = F;
+    nq = hp->n_head * d; nkv = G * d;
 #define LK__B(field, sfx, kind, a, b, req) \
     do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
 #define LK__S(w, n, use, field) do { if ((st = lk__bind_scales(m, il, w, n, use, &L->field))) return st; } while (0)
@@ -16469,8 +16516,8 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B(bv, "attn_v.bias", LK__VEC, nkv, 0, 0);
     }
     if (ai->qk_norm || (ai->opt & LK__T_QKN)) {
-        LK__B(q_norm, "attn_q_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm);
-        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, hp->head_dim_k, 0, ai->qk_norm && has_kv);
+        LK__B(q_norm, "attn_q_norm.weight", LK__VEC, d, 0, ai->qk_norm);
+        LK__B(k_norm, "attn_k_norm.weight", LK__VEC, d, 0, ai->qk_norm && has_kv);
     }
     LK__B(wo, "attn_output.weight", LK__MAT, nq, E, 1);
     if (all || (ai->opt & LK__T_WO_B)) LK__B(bo, "attn_output.bias", LK__VEC, E, 0, all);
@@ -16556,6 +16603,10 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     if (L->kv_il != il && lk__layer_swa(m, L->kv_il) != swa)
         return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%s attention) would reuse the KV cache of layer %d, which has %s attention "
                             "(attention.shared_kv_layers with this sliding_window_pattern)", il, swa ? "window" : "full", L->kv_il, swa ? "full" : "window");
+    if (L->kv_il != il && (m->layers[L->kv_il].hd != d || m->layers[L->kv_il].n_kv != G))
+        return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%d KV heads of %d) would reuse the KV cache of layer %d, which has %d of %d "
+                            "(attention.head_count_kv per layer with attention.shared_kv_layers)", il, G, d, L->kv_il,
+                            m->layers[L->kv_il].n_kv, m->layers[L->kv_il].hd);
     return LK_OK;
 }
 /* A multi-token prediction block il (>= n_layer, LK__K_MTP), as llama.cpp's
@@ -16901,6 +16952,7 @@ typedef struct lk__ctx_sizes {
     size_t ple;                     /* [B + 1, L, P] floats (per-layer embeddings) */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
     int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
+    int var;                        /* the layers' head sizes differ: narrower rows (zeroed) */
     size_t scr_f;
     lk_kv_cache_params kvp;
     lk__kvp dims;                   /* the policy's settings and the model's dims */
@@ -16925,9 +16977,23 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    int nq = hp->n_head * hp->head_dim_k, nkv = hp->n_head_kv * hp->head_dim_k, f1, f2, d = hp->head_dim_k, L = hp->n_layer_kv;   /* cache layers */
+    int nq, nkv = 0, f1, f2, d = 0, F = 0, L = hp->n_layer_kv, il, var = 0, bad32 = 0, badrot = 0;   /* L: cache layers */
     lk_status st;
+    /* the largest layer's sizes (gemma4's differ per layer): the scratch and
+     * the cache rows (a narrower layer's rows fill the first part of theirs) */
+    for (il = 0; il < hp->n_layer; il++) {
+        const lk__layer *ly = &m->layers[il];
+        const int k = ly->n_kv * ly->hd;
+        if (ly->hd > d) d = ly->hd;
+        if (k > nkv) nkv = k;
+        if (ly->ff > F) F = ly->ff;
+        var |= ly->hd != m->layers[0].hd || ly->n_kv != m->layers[0].n_kv;
+        if (k % 32 && !bad32) bad32 = k;
+        if ((ly->hd & (ly->hd - 1)) && !badrot) badrot = ly->hd;
+    }
+    nq = hp->n_head * d;
     memset(z, 0, sizeof *z);
+    z->var = var;
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
     z->n_batch = p->n_batch > 0 ? p->n_batch : 512;
     if (z->n_ctx > (1 << 24)) return lk_set_error(LK_ERR_INVALID_ARG, "context: n_ctx %d is too large", z->n_ctx);
@@ -16951,12 +17017,16 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
             return lk_set_error(LK_ERR_UNSUPPORTED, "context: %s with the latent KV cache of multi-head latent attention (%s) is not supported "
                                 "(f32 or f16 rows, the full or streaming policy)", no, m->ai->name);
     }
-    if ((p->kv_type == LK_TYPE_Q8_0 || p->kv_type == LK_TYPE_Q4_0) && nkv % 32)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s needs n_head_kv*head_dim (%d) to be a multiple of 32", lk_type_name(p->kv_type), nkv);
+    if ((p->kv_type == LK_TYPE_Q8_0 || p->kv_type == LK_TYPE_Q4_0) && bad32)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s needs n_head_kv*head_dim (%d) to be a multiple of 32", lk_type_name(p->kv_type), bad32);
+    if (var && (p->kv_zip_bits || p->kv_policy.policy != LK_KV_FULL))   /* their state is sized by one head size */
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: %s with per-layer head sizes (%s: attention.key_length_swa, head_count_kv per layer) "
+                            "is not supported: only the full cache, without kv_zip_bits", p->kv_zip_bits ? "kv_zip_bits" : lk_kv_policy_name(p->kv_policy.policy),
+                            m->ai->name);
     if (p->kv_zip_bits && ((p->kv_zip_bits != 2 && p->kv_zip_bits != 4) || (p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_F32) || (d * p->kv_zip_bits) % 8 || d > 512))
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_zip_bits %d needs 2 or 4 bits, an f16/f32 window and head_dim*bits %% 8 == 0", p->kv_zip_bits);
-    if (p->kv_rotate && (d & (d - 1)))
-        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_rotate needs a head_dim that is a power of two (this model's is %d)", d);
+    if (p->kv_rotate && badrot)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_rotate needs a head_dim that is a power of two (this model's is %d)", badrot);
     if ((unsigned)p->attn_score > (unsigned)LK_ATTN_LSSAR) return lk_set_error(LK_ERR_INVALID_ARG, "context: unknown attn_score %d", (int)p->attn_score);
     if ((m->ai->opt & LK__T_SINKS) && p->attn_score != LK_ATTN_SOFTMAX)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: attn_score %d with attention sinks (%s) is not supported: the sinks are softmax terms",
@@ -16978,10 +17048,10 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     /* task scratch: full attention runs at most n_thr tasks at once (lk__attend_rows); the
      * other policies run one task per head (lk__h2o_fn, lk__ts_fn) */
     z->n_tasks = z->n_thr > hp->n_head || p->kv_policy.policy == LK_KV_FULL ? z->n_thr : hp->n_head;
-    f1 = 2 * hp->n_ff > nq + 2 * nkv ? 2 * hp->n_ff : nq + 2 * nkv;
+    f1 = 2 * F > nq + 2 * nkv ? 2 * F : nq + 2 * nkv;
     if (hp->n_ff_exp > f1) f1 = hp->n_ff_exp;
     if (hp->n_ff_shexp > f1) f1 = hp->n_ff_shexp;
-    f2 = hp->n_ff > hp->n_ff_exp ? hp->n_ff : hp->n_ff_exp;
+    f2 = F > hp->n_ff_exp ? F : hp->n_ff_exp;
     if (hp->n_ff_shexp > f2) f2 = hp->n_ff_shexp;
     if (hp->n_lora_kv > 0) {   /* lk__mla_block: ff1 [B, H dk] and [B, H dv], ff2 [B, max(Lq, n, R)],
                                 * q [B, dv] */
@@ -17130,6 +17200,10 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
         lk_context_free(c);
         return st;
     }
+    if (z.var) {   /* the narrower layers' rows end in bytes never stored: zero (saved states are deterministic) */
+        memset(c->kv.k, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_k);
+        memset(c->kv.v, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_v);
+    }
     lk__kvp_bind(&c->kp, &z.pol, LK__CAST(unsigned char *, c->pol));
     lk__kvp_truncate(&c->kp, 0);
     *out = c;
@@ -17245,7 +17319,7 @@ static lk_status lk__mm_n(lk_context *c, int n, const lk_tensor *const *W, const
  * bounds): from the key as stored (read back when the cache quantizes), so
  * that it can be rebuilt from the cache after a rollback (lk__kvp_rebuild) */
 static LK__NOINL void lk__kvp_store_read(lk_context *c, int il, int slot) {   /* apart: its 33 KB of stack only where Quest reads back */
-    const int G = c->m->hp.n_head_kv, d = c->m->hp.head_dim_k;
+    const int G = c->m->layers[il].n_kv, d = c->m->layers[il].hd;
     float *kr = c->att, vtmp[4096];   /* att: [B, H, d] >= G d floats, free until the attention runs */
     int g;
     for (g = 0; g < G; g++) lk_kv_cache_read(&c->kv, il, slot, g, kr + (size_t)g * d, vtmp);
@@ -17267,11 +17341,12 @@ static void lk__kvp_rebuild(lk_context *c, int from, int n) {
 }
 /* rows t0..t1-1 of the chunk's K, V into their cache slots */
 static void lk__store_range(lk_context *c, int il, int t0, int t1, int slot0, const int *pos, const int *seg) {
-    const int nkv = c->m->hp.n_head_kv * c->m->hp.head_dim_k;
+    const int nkv = c->m->layers[il].n_kv * c->m->layers[il].hd;
     int t;
     for (t = t0; t < t1; t++) {
         const int r = c->n_seq ? c->bslot[t] : slot0 + t;   /* sequences: the slots lk_decode_batch gave */
-        lk_kv_cache_store(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        if (c->kv.zip_bits) lk_kv_cache_store(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        else lk__kv_store_n(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv, nkv);
         lk__kvp_store_slot(c, il, r, c->k + (size_t)t * nkv);
         if (il == 0) { c->kv.pos[r] = pos[t]; c->kv.seg[r] = seg ? seg[t] : 0; }
     }
@@ -17287,7 +17362,8 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.il = c->m->layers[il].kv_il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;   /* the cache layer it reads */
     if (c->n_seq) { j.slot = c->bslot; j.trows = c->brows; j.tn = c->bn; }
     if (c->m->layers[il].sinks.data) j.lse = c->lse;
-    j.ap = lk_attn_default_params(hp->head_dim_k);
+    j.d = c->m->layers[il].hd; j.G = c->m->layers[il].n_kv;   /* the layer's heads (those of the cache it reads) */
+    j.ap = lk_attn_default_params(j.d);
     j.ap.scale = hp->attn_scale; j.ap.softcap = hp->attn_softcap;
     j.ap.window = c->m->layers[il].window;
     j.ap.chunk = c->m->layers[il].chunk;
@@ -17375,7 +17451,7 @@ static void lk__store_rows(lk_context *c, int il, int T, int slot0, const int *p
     if (c->kv.zip_bits || c->kp.quest) { lk__store_range(c, il, 0, T, slot0, pos, seg); return; }
     memset(&j, 0, sizeof j);
     j.op = LK__EW_STORE; j.T = T; j.il = il; j.slot0 = slot0; j.pos = pos; j.seg = seg;
-    lk__ew_run(c, &j, (size_t)T * (size_t)(c->m->hp.n_head_kv * c->m->hp.head_dim_k) * 2);
+    lk__ew_run(c, &j, (size_t)T * (size_t)(c->m->layers[il].n_kv * c->m->layers[il].hd) * 2);
 }
 /* x[t] = token_embd[tok[t]] * embd_scale (+ position_embd[pos[t]]); x: [T, E] */
 static void lk__embed(lk_context *c, const lk_token *tok, const int *pos, int T) {
@@ -17413,7 +17489,7 @@ static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
 static void lk__qk_range(lk_context *c, int il, int t0, int t1, const int *pos) {
     const lk_hparams *hp = &c->m->hp;
     const lk__layer *L = &c->m->layers[il];
-    const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
+    const int H = hp->n_head, G = L->n_kv, d = L->hd, nq = H * d, nkv = G * d;
     const int own = L->kv_il == il;   /* k, v of its own (else a shared-KV layer: q only) */
     int t, i;
     /* the tokens' heads are contiguous rows of d; each norm when present (LK__T_QKN: either alone) */
@@ -17450,7 +17526,7 @@ static void lk__qk_rows(lk_context *c, int il, int T, const int *pos) {
     lk__ew_job j;
     memset(&j, 0, sizeof j);
     j.op = LK__EW_QK; j.T = T; j.il = il; j.pos = pos;
-    lk__ew_run(c, &j, (size_t)T * (size_t)((c->m->hp.n_head + c->m->hp.n_head_kv) * c->m->hp.head_dim_k) * 4);
+    lk__ew_run(c, &j, (size_t)T * (size_t)((c->m->hp.n_head + c->m->layers[il].n_kv) * c->m->layers[il].hd) * 4);
 }
 
 /* Attention sinks (gpt-oss): head h's softmax has one more term, exp(sink[h]),
@@ -17460,7 +17536,7 @@ static void lk__qk_rows(lk_context *c, int il, int T, const int *pos) {
  * output of every path (paged sequences, split, tiled, policies) is scaled
  * once after it. att: [T, H, d], c->lse [T, H] */
 static void lk__attn_sinks(lk_context *c, const lk__layer *L, int T) {
-    const int H = c->m->hp.n_head, d = c->m->hp.head_dim_k;
+    const int H = c->m->hp.n_head, d = L->hd;
     const float *sk = LK__CAST(const float *, L->sinks.data);
     int t, h, i;
     for (t = 0; t < T; t++)
@@ -17476,7 +17552,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     const lk_model *m = c->m;
     const lk_hparams *hp = &m->hp;
     const lk__layer *L = &m->layers[il];
-    const int H = hp->n_head, G = hp->n_head_kv, d = hp->head_dim_k, nq = H * d, nkv = G * d;
+    const int H = hp->n_head, G = L->n_kv, d = L->hd, nq = H * d, nkv = G * d;
     lk__attn_job job;
     lk_status st;
     int t, i;
@@ -17675,7 +17751,7 @@ static lk_status lk__moe_beside(lk_context *c, const lk__layer *L, int T) {
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
-    const int F = m->hp.n_ff;
+    const int F = L->ff;
     const size_t TF = (size_t)T * (size_t)F;
     lk_status st;
     int t, i;

@@ -345,6 +345,21 @@ static const gen_tensor glm4_nextn_l3[] = {
     { "nextn.embed_tokens.weight", 256, 512, 0 }, { "nextn.shared_head_head.weight", 256, 512, 0 }, { "nextn.shared_head_norm.weight", 256, 0, 0 } };
 static const gen_key glm4_nextn_keys[] = {
     { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 }, { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
+/* gemma4-sizes: gemma4 with the published files' per-layer sizes: window
+ * layers 0, 1, 2, 4 have 4 KV heads of 32 (key_length_swa; 16 dims
+ * rotated), full layers 3, 5 one of 64 (key_length; head_count_kv an
+ * array: their cache rows of 64 are narrower than the others' 128); layers 4, 5 reuse the KV of 2, 3 (gen_drops) and have an FFN of
+ * 512 against 256 (feed_forward_length an array); layer 1 has no attn_v.
+ * Blocks by kind: window / full, FFN 256 / 512 (gen_blocks) */
+#define G4S_LAYER(d, G, F) { \
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 4 * (d), 0 }, { "attn_k.weight", 256, (G) * (d), 0 }, \
+    { "attn_v.weight", 256, (G) * (d), 0 }, { "attn_q_norm.weight", d, 0, 0 }, { "attn_k_norm.weight", d, 0, 0 }, \
+    { "attn_output.weight", 4 * (d), 256, 0 }, { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_norm.weight", 256, 0, 0 }, \
+    { "ffn_gate.weight", 256, F, 0 }, { "ffn_up.weight", 256, F, 0 }, { "ffn_down.weight", F, 256, 0 }, \
+    { "post_ffw_norm.weight", 256, 0, 0 }, { "inp_gate.weight", 256, 32, 0 }, { "proj.weight", 32, 256, 0 }, \
+    { "post_norm.weight", 256, 0, 0 }, { "layer_output_scale.weight", 1, 0, 0 } }
+static const gen_tensor g4s_win[] = G4S_LAYER(32, 4, 256), g4s_full[] = G4S_LAYER(64, 1, 256);
+static const gen_tensor g4s_win2[] = G4S_LAYER(32, 4, 512), g4s_full2[] = G4S_LAYER(64, 1, 512);
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
@@ -352,6 +367,8 @@ static const gen_block gen_blocks[] = {
     { "glm4moe", 0, glm4moe_l0, GEN_N(glm4moe_l0) }, { "glm4moe", 2, glm4moe_l2, GEN_N(glm4moe_l2) },
     { "glm4moe", 3, glm4moe_l3, GEN_N(glm4moe_l3) },
     { "glm4-nextn", 3, glm4_nextn_l3, GEN_N(glm4_nextn_l3) },
+    { "gemma4-sizes", 3, g4s_full, GEN_N(g4s_full) }, { "gemma4-sizes", 4, g4s_win2, GEN_N(g4s_win2) },
+    { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
  * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
@@ -457,6 +474,14 @@ static const gen_key gemma4_keys[] = {
     { "rope.dimension_count", GK_U32, NULL, 64, NULL, 0 }, { "rope.dimension_count_swa", GK_U32, NULL, 32, NULL, 0 },
     { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 }, { "embedding_length_per_layer_input", GK_U32, NULL, 32, NULL, 0 },
     { "final_logit_softcapping", GK_F32, NULL, 30.0, NULL, 0 } };
+static const int32_t g4s_kvh[] = { 4, 4, 4, 1, 4, 1 }, g4s_ff[] = { 256, 256, 256, 256, 512, 512 };
+static const gen_key gemma4_sizes_keys[] = {
+    { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kvh, 6 }, { "feed_forward_length", GK_I32S, NULL, 0, g4s_ff, 6 },
+    { "attention.sliding_window_pattern", GK_BOOLS, NULL, 0, gemma4_pat, 6 }, { "attention.shared_kv_layers", GK_U32, NULL, 2, NULL, 0 },
+    { "attention.key_length_swa", GK_U32, NULL, 32, NULL, 0 }, { "attention.value_length_swa", GK_U32, NULL, 32, NULL, 0 },
+    { "rope.dimension_count", GK_U32, NULL, 64, NULL, 0 }, { "rope.dimension_count_swa", GK_U32, NULL, 16, NULL, 0 },
+    { "rope.freq_base_swa", GK_F32, NULL, 5000.0, NULL, 0 }, { "embedding_length_per_layer_input", GK_U32, NULL, 32, NULL, 0 },
+    { "final_logit_softcapping", GK_F32, NULL, 30.0, NULL, 0 } };
 /* gemma4's MoE variant: 4 GeGLU experts of 128, top 2, beside the dense FFN
  * in layers 1-3 (layer 0 has no router, gen_drops), routed by RMSNorm(x) /
  * sqrt(E) * ffn_gate_inp.scale; windows on layers 0, 2 */
@@ -517,11 +542,15 @@ static const gen_arch gen_archs[] = {
     { "llama4", "llama4", 32, GE, 4, 8, 2, 32, 256, 16, 1e-05f, 10000.0f, llama4_layer, 24, llama4_glob, 4, 4, 2, 256, llama4_keys, 2, 4 },
     { "gemma4", "gemma4", 32, GE, 6, 4, 2, 64, 512, 8, 1e-06f, 1000000.0f, gemma4_layer, 17, gemma4_glob, 6, 0, 0, 0, gemma4_keys, 9, 4 },
     { "gemma4-moe", "gemma4", 33, GE, 4, 4, 2, 64, 256, 8, 1e-06f, 1000000.0f, gemma4_moe_layer, 23, gemma4_moe_glob, 3, 4, 2, 128, gemma4_moe_keys, 4, 1 },
+    { "gemma4-sizes", "gemma4", 35, GE, 6, 4, 4, 64, 256, 8, 1e-06f, 1000000.0f, g4s_win, GEN_N(g4s_win), gemma4_glob, 6, 0, 0, 0,
+      gemma4_sizes_keys, GEN_N(gemma4_sizes_keys), 4 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {
     { "gemma4", "attn_k.weight", 4, 5 }, { "gemma4", "attn_k_norm.weight", 4, 5 }, { "gemma4", "attn_v.weight", 4, 5 },
     { "gemma4", "attn_v.weight", 1, 1 },
+    { "gemma4-sizes", "attn_k.weight", 4, 5 }, { "gemma4-sizes", "attn_k_norm.weight", 4, 5 }, { "gemma4-sizes", "attn_v.weight", 4, 5 },
+    { "gemma4-sizes", "attn_v.weight", 1, 1 },
     { "gemma4-moe", "ffn_gate_inp.weight", 0, 0 }, { "gemma4-moe", "ffn_gate_inp.scale", 0, 0 }, { "gemma4-moe", "pre_ffw_norm_2.weight", 0, 0 },
     { "gemma4-moe", "post_ffw_norm_1.weight", 0, 0 }, { "gemma4-moe", "post_ffw_norm_2.weight", 0, 0 },
     { "gemma4-moe", "ffn_gate_exps.weight", 0, 0 }, { "gemma4-moe", "ffn_up_exps.weight", 0, 0 }, { "gemma4-moe", "ffn_down_exps.weight", 0, 0 },
@@ -589,6 +618,11 @@ static int gen_on_layer(const gen_arch *a, int il, const char *name) {
     dense = !strcmp(name, "ffn_gate.weight") || !strcmp(name, "ffn_up.weight") || !strcmp(name, "ffn_down.weight");
     return moe ? expert || !dense : !expert;
 }
+static int gen_has_key(const gen_arch *a, const char *sfx) {
+    int k;
+    for (k = 0; k < a->n_keys; k++) if (!strcmp(a->keys[k].sfx, sfx)) return 1;
+    return 0;
+}
 /* the F32 model as a GGUF in memory (NULL on failure; hash mismatches are checks) */
 static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     const char *sp = lk_t_fixture("stories260K/stories260K-F32.gguf");
@@ -604,9 +638,9 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
     lk_gguf_writer_add_u32(w, KEY("context_length"), 512);
     lk_gguf_writer_add_u32(w, KEY("embedding_length"), (uint32_t)a->E);
     lk_gguf_writer_add_u32(w, KEY("block_count"), (uint32_t)a->L);
-    lk_gguf_writer_add_u32(w, KEY("feed_forward_length"), (uint32_t)a->F);
+    if (!gen_has_key(a, "feed_forward_length")) lk_gguf_writer_add_u32(w, KEY("feed_forward_length"), (uint32_t)a->F);   /* else an array below */
     lk_gguf_writer_add_u32(w, KEY("attention.head_count"), (uint32_t)a->H);
-    lk_gguf_writer_add_u32(w, KEY("attention.head_count_kv"), (uint32_t)a->G);
+    if (!gen_has_key(a, "attention.head_count_kv")) lk_gguf_writer_add_u32(w, KEY("attention.head_count_kv"), (uint32_t)a->G);
     if (a->d) {   /* 0: given among the keys */
         lk_gguf_writer_add_u32(w, KEY("attention.key_length"), (uint32_t)a->d);
         lk_gguf_writer_add_u32(w, KEY("attention.value_length"), (uint32_t)a->d);
@@ -758,6 +792,9 @@ typedef struct gen_refusal {
     lk_status want; const char *named;
 } gen_refusal;
 static const int32_t glm4_mrope[] = { 8, 4, 4, 0 };
+static const int32_t g4s_ff7[] = { 256, 256, 256, 256, 512, 512, 512 }, g4s_ff0[] = { 256, 256, 0, 256, 512, 512 },
+                     g4s_ffbig[] = { 256, 256, 256, 256, 512, 8388608 }, g4s_kv8[] = { 8, 4, 4, 1, 4, 1 }, g4s_kv0[] = { 4, 4, 4, 0, 4, 1 },
+                     g4s_kv3[] = { 4, 4, 4, 3, 4, 3 }, g4s_kv2[] = { 4, 4, 4, 2, 4, 2 }, g4s_kvsh[] = { 4, 4, 4, 1, 4, 2 };
 static const gen_refusal gen_refusals[] = {
     { "mistral3", "mistral3: post_attention_norm (not in its graph)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.post_attention_norm.weight", 256, LK_ERR_FORMAT, "blk.0.post_attention_norm.weight" },
     { "mistral3", "mistral3: rope_factors_long (longrope only)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_factors_long.weight", 16, LK_ERR_FORMAT, "rope_factors_long.weight" },
@@ -777,6 +814,20 @@ static const gen_refusal gen_refusals[] = {
     { "glm4moe", "glm4moe: expert_gating_func 4", { "expert_gating_func", GK_U32, NULL, 4, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "expert_gating_func" },
     { "glm4moe", "glm4moe: expert_group_count 2", { "expert_group_count", GK_U32, NULL, 2, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "expert_group_count" },
     { "glm4moe", "glm4moe: attention.sliding_window (not read)", { "attention.sliding_window", GK_U32, NULL, 8, NULL, 0 }, NULL, 0, LK_OK, NULL },
+    /* gemma4-sizes: per-layer arrays of the wrong length or with values out of range, sizes its tensors or shared KV contradict */
+    { "gemma4-sizes", "gemma4-sizes: head_count_kv of 5 entries for 6 layers", { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kvh, 5 }, NULL, 0, LK_ERR_FORMAT, "has 5 entries for 6 layers" },
+    { "gemma4-sizes", "gemma4-sizes: feed_forward_length of 7 entries", { "feed_forward_length", GK_I32S, NULL, 0, g4s_ff7, 7 }, NULL, 0, LK_ERR_FORMAT, "gemma4.feed_forward_length' has 7 entries" },
+    { "gemma4-sizes", "gemma4-sizes: feed_forward_length entry 0", { "feed_forward_length", GK_I32S, NULL, 0, g4s_ff0, 6 }, NULL, 0, LK_ERR_FORMAT, "gemma4.feed_forward_length' entry 2 = 0" },
+    { "gemma4-sizes", "gemma4-sizes: feed_forward_length entry 2^23", { "feed_forward_length", GK_I32S, NULL, 0, g4s_ffbig, 6 }, NULL, 0, LK_ERR_FORMAT, "entry 5 = 8388608" },
+    { "gemma4-sizes", "gemma4-sizes: head_count_kv entry 8 > head_count 4", { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kv8, 6 }, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.head_count_kv' entry 0 = 8" },
+    { "gemma4-sizes", "gemma4-sizes: head_count_kv entry 0", { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kv0, 6 }, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.head_count_kv' entry 3 = 0" },
+    { "gemma4-sizes", "gemma4-sizes: head_count_kv 3 (4 heads)", { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kv3, 6 }, NULL, 0, LK_ERR_FORMAT, "layer 3's head_count_kv 3" },
+    { "gemma4-sizes", "gemma4-sizes: head_count_kv the tensors contradict", { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kv2, 6 }, NULL, 0, LK_ERR_FORMAT, "blk.3.attn_k.weight" },
+    { "gemma4-sizes", "gemma4-sizes: a shared layer's KV heads differ from its cache's", { "attention.head_count_kv", GK_I32S, NULL, 0, g4s_kvsh, 6 }, NULL, 0, LK_ERR_FORMAT, "reuse the KV cache of layer 3" },
+    { "gemma4-sizes", "gemma4-sizes: value_length_swa != key_length_swa", { "attention.value_length_swa", GK_U32, NULL, 16, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "value_length_swa 16" },
+    { "gemma4-sizes", "gemma4-sizes: key_length_swa 1024", { "attention.key_length_swa", GK_U32, NULL, 1024, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.key_length_swa' = 1024" },
+    { "gemma4-sizes", "gemma4-sizes: key_length_swa 0", { "attention.key_length_swa", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.key_length_swa' = 0" },
+    { "gemma4-sizes", "gemma4-sizes: rope.dimension_count_swa 64 > key_length_swa 32", { "rope.dimension_count_swa", GK_U32, NULL, 64, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "rope.dimension_count_swa" },
 };
 static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) {
     char key[128];
@@ -815,8 +866,10 @@ static void check_refusals(const gen_arch *a, const unsigned char *f32, size_t l
         lk_t_begin(x->what);
         if (lk_gguf_read_memory(f32, len, NULL, &g) || lk_gguf_writer_new(NULL, &w)) { CHECK(0, "cannot rewrite the file"); lk_gguf_free(g); lk_t_end(); continue; }
         for (k = 0; k < g->n_kv; k++) {
+            char rk[160];
             snprintf(nm, sizeof nm, "%.*s", (int)g->kv[k].key.len, g->kv[k].key.ptr);
-            lk_gguf_writer_add_value(w, nm, &g->kv[k].value);
+            snprintf(rk, sizeof rk, "%s.%s", a->arch, x->key.sfx ? x->key.sfx : "");
+            if (!x->key.sfx || strcmp(nm, rk)) lk_gguf_writer_add_value(w, nm, &g->kv[k].value);   /* a key the row gives is replaced */
         }
         if (x->key.sfx) gen_add_key(w, a->arch, &x->key);
         for (k = 0; k < g->n_tensors; k++) {
@@ -901,6 +954,10 @@ static void check_gen_paths(const gen_arch *a, const unsigned char *f32, size_t 
     for (k = 0; k < N; k++) s1[k] = seq[(k * 7 + 3) % nseq];
     toks[0] = seq; toks[1] = s1; n[0] = n[1] = N;
     cp.n_ctx = 128; cp.n_batch = 24; cp.n_threads = 2;
+    /* gemma4-sizes with an f32 cache: its unscaled attention over the default
+     * f16 rows moves split and tiles 5.7e-3 M from plain (gemma4's 4.3e-3);
+     * over f32 rows 3e-4 M (gemma4's 5.7e-4), the paths' own difference */
+    if (!strcmp(a->label, "gemma4-sizes")) cp.kv_type = LK_TYPE_F32;
     for (r = 0; r < 3; r++) {
         lk_context_params pc = cp, one = cp;
         float *got, *ref[2] = { NULL, NULL };

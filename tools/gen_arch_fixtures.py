@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-moe) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -395,6 +395,35 @@ def opt_specs():
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [d // 2]),
          ("per_layer_token_embd.weight", [P * L, 512]), ("per_layer_model_proj.weight", [E, P * L]),
          ("per_layer_proj_norm.weight", [P])]))
+    # gemma4-sizes: gemma4 with the published files' per-layer sizes: window
+    # layers (0, 1, 2, 4) have 4 KV heads of 32 (key_length_swa), full layers
+    # (3, 5) 1 KV head of 64 (key_length; attention.head_count_kv an array),
+    # window layers rotate 16 of their 32 dims; the last 2 layers reuse the
+    # KV of layers 2 and 3 and have an FFN of 512 against 256 (feed_forward_length
+    # an array, as use_double_wide_mlp writes it); layer 1 has no attn_v. The
+    # full layers' cache rows (64 values) are narrower than the window layers'
+    # (128), as in the 31B file (16 x 256 against 4 x 512)
+    E, L, H, P, dF, dS, GF, GS = 256, 6, 4, 32, 64, 32, 1, 4
+    pat = [1, 1, 1, 0, 1, 0]
+    Fs = [256, 256, 256, 256, 512, 512]
+    def g4s_layer(il, E=E, H=H, P=P, pat=pat, Fs=Fs, dF=dF, dS=dS, GF=GF, GS=GS):   # bound now: specs() reuses names
+        d, G, F = (dS, GS, Fs[il]) if pat[il] else (dF, GF, Fs[il])
+        return [("attn_norm.weight", [E]), ("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+                ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E]),
+                ("post_attention_norm.weight", [E]), ("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+                ("ffn_down.weight", [F, E]), ("post_ffw_norm.weight", [E]), ("inp_gate.weight", [E, P]), ("proj.weight", [P, E]),
+                ("post_norm.weight", [E]), ("layer_output_scale.weight", [1])]
+    out.append(("gemma4-sizes", "gemma4", 35, dict(E=E, L=L, H=H, G=GS, d=dF, F=Fs[0], eps=1e-6, base=1e6, window=8,
+        keys=[("attention.head_count_kv", "i32s", [GS if w else GF for w in pat]), ("feed_forward_length", "i32s", Fs),
+              ("attention.sliding_window_pattern", "bools", pat), ("attention.shared_kv_layers", "u32", 2),
+              ("attention.key_length_swa", "u32", dS), ("attention.value_length_swa", "u32", dS),
+              ("rope.dimension_count", "u32", dF), ("rope.dimension_count_swa", "u32", 16), ("rope.freq_base_swa", "f32", 5000.0),
+              ("embedding_length_per_layer_input", "u32", P), ("final_logit_softcapping", "f32", 30.0)],
+        drop={"attn_k.weight": [L - 2, L - 1], "attn_k_norm.weight": [L - 2, L - 1], "attn_v.weight": [1, L - 2, L - 1]}),
+        g4s_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("rope_freqs.weight", [dF // 2]),
+         ("per_layer_token_embd.weight", [P * L, 512]), ("per_layer_model_proj.weight", [E, P * L]),
+         ("per_layer_proj_norm.weight", [P])]))
     # gemma4's MoE variant: 4 experts of 128, top 2, beside the dense FFN in
     # layers 1-3 (layer 0 has no router: dense only), the router on
     # RMSNorm(x) / sqrt(E) * ffn_gate_inp.scale, per-expert down scales;
@@ -474,9 +503,10 @@ def main():
         w.add_uint32(f"{arch}.context_length", SIZES[SIZE]["ctx"] if SIZE else 512)
         w.add_uint32(f"{arch}.embedding_length", hp["E"])
         w.add_uint32(f"{arch}.block_count", hp["L"])
-        w.add_uint32(f"{arch}.feed_forward_length", hp["F"])
+        given = [k[0] for k in hp.get("keys", [])]   # per-layer arrays among the keys replace F, G
+        if "feed_forward_length" not in given: w.add_uint32(f"{arch}.feed_forward_length", hp["F"])
         w.add_uint32(f"{arch}.attention.head_count", hp["H"])
-        w.add_uint32(f"{arch}.attention.head_count_kv", hp["G"])
+        if "attention.head_count_kv" not in given: w.add_uint32(f"{arch}.attention.head_count_kv", hp["G"])
         if hp["d"]:   # 0: given among the keys
             w.add_uint32(f"{arch}.attention.key_length", hp["d"])
             w.add_uint32(f"{arch}.attention.value_length", hp["d"])
