@@ -27,7 +27,7 @@
  * M = max(1, max |logit|) of the reference position.
  * Later architectures: one row in rt_rows (the gen_archs label of
  * test_model.c, and the features it refuses with the word its message
- * must carry). */
+ * must carry). A label as the argument runs that row only. */
 #define LK_SERVER_NO_MAIN          /* the server's handler and engine, without its main */
 #include "examples/server.c"
 #define main lk_t_test_model_main   /* the generator is test_model.c's; its main is not used */
@@ -60,6 +60,10 @@ static const rt_row rt_rows[] = {
      * cache moves its logits 4-5x more (f16: 3.4e-3 M at the median, q8_0
      * 6.4e-2; llama.cpp's own f16 / q8_0 caches not yet measured beside it) */
     { "gemma4", RT_POLICY, "shared KV", 0, 0, 5.0 },
+    /* per-layer head sizes (window layers 4 KV heads of 32, full layers 1 of
+     * 64, cache rows of the widest): the full cache, without zip, only; the
+     * other KV types and the saved state work */
+    { "gemma4-sizes", RT_KV | RT_POLICY, "per-layer head sizes", 0x17, 0, 5.0 },
 };
 
 static lk_context *rt_ctx(const lk_model *m, lk_context_params cp) {
@@ -357,7 +361,7 @@ static void rt_server(lk_model *m, const unsigned char *buf, size_t len, const r
     lk_context_free(g_c); g_c = NULL;
 }
 
-int main(void) {
+int main(int argc, char **argv) {   /* argv[1]: one row's label only (default: every row) */
     size_t i, j;
     if (!(nseq = lk_t_read_seq_a(seq, MAXT)) || !lk_t_fixture("stories260K/stories260K-F32.gguf")) {
         lk_t_skip("arch runtime", "fixtures absent (../shared/fixtures: seq A, stories260K's vocabulary)");
@@ -370,6 +374,7 @@ int main(void) {
         size_t len = 0;
         lk_model *m = NULL;
         char name[160];
+        if (argc > 1 && strcmp(argv[1], r->label)) continue;
         for (j = 0; j < sizeof gen_archs / sizeof gen_archs[0]; j++) if (!strcmp(gen_archs[j].label, r->label)) a = &gen_archs[j];
         snprintf(name, sizeof name, "runtime %s: the generated model", r->label);
         lk_t_begin(name);
