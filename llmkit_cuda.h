@@ -1149,6 +1149,10 @@ LKDEF lk_status lk_cuda_model_new(const lk_model *m, int device, lk_cuda_model *
     if (hp->n_layer_nextn > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: nextn (multi-token prediction) blocks (%s) are loaded on the CPU only", lk_arch_name(hp->arch));
     if (hp->attn_temp_scale != 0.0f) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: attention temperature scaling (attention.temperature_scale) runs on the CPU only");
     /* gemma4's features the GPU graph does not have yet */
+    for (il = 0; il < hp->n_layer; il++)   /* one head size, KV head count and FFN width on the GPU */
+        if (m->layers[il].hd != hp->head_dim_k || m->layers[il].n_kv != hp->n_head_kv || m->layers[il].ff != hp->n_ff)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: per-layer head sizes, KV heads or FFN widths (%s, block %d: %d KV heads of %d, FFN %d) "
+                                "run on the CPU only", lk_arch_name(hp->arch), il, m->layers[il].n_kv, m->layers[il].hd, m->layers[il].ff);
     if (hp->n_embd_per_layer > 0) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: per-layer embeddings (%s: embedding_length_per_layer_input) run on the CPU only", lk_arch_name(hp->arch));
     if (hp->n_layer_kv < hp->n_layer) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: shared KV layers (%s: attention.shared_kv_layers) run on the CPU only", lk_arch_name(hp->arch));
     if (m->ai->opt & LK__T_VNORM) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: the RMS-normed V of %s runs on the CPU only", lk_arch_name(hp->arch));
