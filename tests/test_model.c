@@ -1117,6 +1117,9 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
     { "gemma4-moe", NULL, "blk.2.ffn_gate.weight", NULL, 0, "blk.2.ffn_gate.weight", LK_ERR_FORMAT, 0 },   /* the dense FFN beside */
     { "gemma4-moe", NULL, NULL, "blk.0.post_ffw_norm_1.weight", 256, "blk.0.post_ffw_norm_1.weight", LK_ERR_FORMAT, 0 },   /* no router in layer 0 */
     { "gemma4-moe", NULL, NULL, "blk.1.ffn_gate_inp.bias", 4, "blk.1.ffn_gate_inp.bias", LK_ERR_FORMAT, 0 },
+        /* without rope.dimension_count_swa the window layers would rotate rope.dimension_count's 64 of their 32 dims */
+    { "gemma4-sizes", "gemma4.rope.dimension_count_swa", NULL, NULL, 0, "rope.dimension_count_swa 64 is odd or more than key_length_swa 32", LK_ERR_FORMAT, 0 },
+    { "gemma4-sizes", "gemma4.attention.value_length_swa", NULL, NULL, 0, "gemma4.attention.value_length_swa", LK_ERR_FORMAT, 0 },
     };
     char name[128];
     size_t k;
