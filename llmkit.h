@@ -1034,7 +1034,9 @@ LKDEF void lk_attn_split(const lk_attn_params *p, const float *q, int qpos, cons
  * 10. KV cache
  * ==========================================================================
  * Per layer, token rows of n_head_kv * head_dim keys and values, with the
- * position (and segment id) of each row. Rows are appended in order and can
+ * position (and segment id) of each row (a model whose layers differ in
+ * head size or KV heads, gemma4's: rows of the widest layer, a narrower
+ * layer's values in their first part). Rows are appended in order and can
  * be truncated (speculative rollback).
  *
  * Storage types: f32, f16, q8_0, q4_0 (ggml blocks over the whole row; the
