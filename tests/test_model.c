@@ -510,13 +510,14 @@ static const unsigned gen_opt_types[] = {
     0x7,   /* 4: glm4moe, llama4, gemma4: F32, Q8_0, Q4_K_M */
     0x1,   /* 5: glm4-nextn: F32 */
     0x7,   /* 6: deepseek2: F32, Q8_0, Q4_K_M */
+    0x7,   /* 7: gemma4-moe: F32, Q8_0, Q4_K_M (the experts' rule: none exact) */
 };
 /* the types whose logits must equal llama.cpp's bit for bit, by opt: Q8_0
  * where ggml's order is kept (one 8-bit rounding of the activations, the
  * same block sums); Q4_K_M is not (ggml's Q4_K/Q6_K dots sum in another
  * order: the quantized rule). Required on the references' kind of machine
  * (x86 without AVX-512): the AVX-512 build sums in another order */
-static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2 };
+static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0 };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -541,7 +542,7 @@ static const gen_arch gen_archs[] = {
     { "deepseek2-576", "deepseek2", 34, GE, 2, 2, 1, 0, 256, 0, 1e-06f, 10000.0f, deepseek2_576_layer, 20, deepseek2_glob, 3, 4, 2, 64, deepseek2_576_keys, 10, 1 },
     { "llama4", "llama4", 32, GE, 4, 8, 2, 32, 256, 16, 1e-05f, 10000.0f, llama4_layer, 24, llama4_glob, 4, 4, 2, 256, llama4_keys, 2, 4 },
     { "gemma4", "gemma4", 32, GE, 6, 4, 2, 64, 512, 8, 1e-06f, 1000000.0f, gemma4_layer, 17, gemma4_glob, 6, 0, 0, 0, gemma4_keys, 9, 4 },
-    { "gemma4-moe", "gemma4", 33, GE, 4, 4, 2, 64, 256, 8, 1e-06f, 1000000.0f, gemma4_moe_layer, 23, gemma4_moe_glob, 3, 4, 2, 128, gemma4_moe_keys, 4, 1 },
+    { "gemma4-moe", "gemma4", 33, GE, 4, 4, 2, 64, 256, 8, 1e-06f, 1000000.0f, gemma4_moe_layer, 23, gemma4_moe_glob, 3, 4, 2, 128, gemma4_moe_keys, 4, 7 },
     { "gemma4-sizes", "gemma4", 35, GE, 6, 4, 4, 64, 256, 8, 1e-06f, 1000000.0f, g4s_win, GEN_N(g4s_win), gemma4_glob, 6, 0, 0, 0,
       gemma4_sizes_keys, GEN_N(gemma4_sizes_keys), 4 },
 };
