@@ -16641,9 +16641,13 @@ static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value 
  * for their type (the kernel table's r8 SIMD column, 14.7s); release the file pages they came from, slice by slice
  * (about 8 MiB of rows each), so the resident set grows by at most a slice
  * over the file's own pages. Optional: without the memory for the buffer
- * the weights stay as they are. */
+ * the weights stay as they are. The experts [n_in, n_out, X] (n_out a
+ * multiple of 8, the X matrices back to back) repack as one matrix of
+ * n_out X rows: expert e's groups are then the e-th n_out / 8 of them, at
+ * e nb[2] with nb[2] = the repacked bytes / X, so lk__expert's view of
+ * one is a 2-D interleaved matrix. */
 static void lk__model_repack(lk_model *m) {
-    lk_tensor *ts[16];
+    lk_tensor *ts[24];
     size_t total = 0, off = 0;
     int pass, il, k;
     unsigned char *buf = NULL;
@@ -16655,29 +16659,35 @@ static void lk__model_repack(lk_model *m) {
                 lk__layer *L = &m->layers[il];
                 ts[n++] = &L->wq; ts[n++] = &L->wk; ts[n++] = &L->wv; ts[n++] = &L->wqkv; ts[n++] = &L->wo;
                 ts[n++] = &L->ffn_gate; ts[n++] = &L->ffn_up; ts[n++] = &L->ffn_down;
+                ts[n++] = &L->gate_exps; ts[n++] = &L->up_exps; ts[n++] = &L->down_exps;
+                ts[n++] = &L->gate_shexp; ts[n++] = &L->up_shexp; ts[n++] = &L->down_shexp;
             }
             for (k = 0; k < n; k++) {
-                lk_tensor *t = ts[k], v, o;
-                const size_t size = t->data && lk__kernels_of(t->type)->r8_simd ? lk_repack_r8_size(t) : 0, nb = (size + 63) & ~(size_t)63;
+                lk_tensor *t = ts[k], f = *t, v, o;   /* f: t as one 2-D matrix [ne0, ne1 X] */
+                size_t size, nb;
                 const unsigned char *src = LK__CAST(const unsigned char *, t->data);
                 int64_t r0, step;
-                if (!size || t->layout != LK_LAYOUT_ROWS || t->ne[2] != 1 || t->ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;
+                if (t->ne[2] > 1 && t->ne[1] % 8 == 0 && t->ne[3] == 1 && t->nb[2] == t->nb[1] * (size_t)t->ne[1]) { f.ne[1] *= t->ne[2]; f.ne[2] = 1; }
+                size = t->data && lk__kernels_of(t->type)->r8_simd ? lk_repack_r8_size(&f) : 0;
+                nb = (size + 63) & ~(size_t)63;
+                if (!size || t->layout != LK_LAYOUT_ROWS || f.ne[2] != 1 || f.ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;
                 if (!pass) { total += nb; continue; }
                 step = (int64_t)(((size_t)8 << 20) / t->nb[1]) & ~(int64_t)7;
                 if (step < 8) step = 8;
-                v = *t;
-                for (r0 = 0; r0 < t->ne[1]; r0 += step) {
-                    const size_t at = size / (size_t)(t->ne[1] / 8) * (size_t)(r0 / 8);   /* a group's bytes x groups before */
-                    v.ne[1] = t->ne[1] - r0 < step ? t->ne[1] - r0 : step;
+                v = f;
+                for (r0 = 0; r0 < f.ne[1]; r0 += step) {
+                    const size_t at = size / (size_t)(f.ne[1] / 8) * (size_t)(r0 / 8);   /* a group's bytes x groups before */
+                    v.ne[1] = f.ne[1] - r0 < step ? f.ne[1] - r0 : step;
                     v.data = LK__CAST(void *, (const void *)(src + (size_t)r0 * t->nb[1]));
                     if (lk_repack_r8(&v, buf + off + at, size - at, &o)) break;   /* cannot fail for the tensors selected */
                     lk__gguf_release(m->g, v.data, (size_t)v.ne[1] * t->nb[1]);
                 }
-                if (r0 < t->ne[1]) continue;
+                if (r0 < f.ne[1]) continue;
                 lk__gguf_release(m->g, src, lk_tensor_nbytes(t));   /* the pages across slice boundaries */
                 o = *t;
                 o.data = buf + off;
                 o.layout = LK_LAYOUT_R8;
+                if (t->ne[2] > 1) { o.nb[2] = size / (size_t)t->ne[2]; o.nb[3] = size; }   /* experts: one's interleaved groups */
                 *t = o;
                 off += nb;
             }
