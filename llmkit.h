@@ -1658,7 +1658,9 @@ typedef struct lk_model_params {
                                    * it a decode whose logits are not finite fails
                                    * with LK_ERR_FORMAT instead.              */
     int repack;                   /* interleaved rows (LK_LAYOUT_R8, lk_repack_r8)
-                                   * for the layer matrices and the output head,
+                                   * for the layer matrices (experts included:
+                                   * each expert's matrix its own groups) and
+                                   * the output head,
                                    * where the build has a kernel (Q4_0, Q4_K:
                                    * x86 AVX2; F16: x86 AVX-512):
                                    *  0 (default): when the file is mapped
