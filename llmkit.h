@@ -17072,7 +17072,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     {   /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
-                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? 2 * z->moe_k + z->x : 0,
+                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? lk__sza(lk__sza(z->moe_k, z->moe_k), z->x) : 0,
                                  z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
