@@ -1665,7 +1665,9 @@ typedef struct lk_model_params {
                                    * it a decode whose logits are not finite fails
                                    * with LK_ERR_FORMAT instead.              */
     int repack;                   /* interleaved rows (LK_LAYOUT_R8, lk_repack_r8)
-                                   * for the layer matrices and the output head,
+                                   * for the layer matrices (experts included:
+                                   * each expert's matrix its own groups) and
+                                   * the output head,
                                    * where the build has a kernel (Q4_0, Q4_K:
                                    * x86 AVX2; F16: x86 AVX-512):
                                    *  0 (default): when the file is mapped
@@ -5594,7 +5596,8 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * parallel region (one fork and one barrier instead of one per product,
  * and the small ones, which lk_matmul runs on one thread, shared out too).
  * Each output row is the same vec_dot as lk_matmul's (same results). */
-typedef struct lk__matmul_multi { lk__matmul_job job[4]; int first[5]; int n; } lk__matmul_multi;
+#define LK__MM_MULTI 16   /* products in one region: lk__matmul_n's up to 4, lk__moe's batches up to 16 */
+typedef struct lk__matmul_multi { lk__matmul_job job[LK__MM_MULTI]; int first[LK__MM_MULTI + 1]; int n; } lk__matmul_multi;
 static void lk__matmul_multi_task(void *arg, int task, int n_tasks) {
     lk__matmul_multi *mm = LK__CAST(lk__matmul_multi *, arg);
     int k = 0;
@@ -16694,9 +16697,13 @@ static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value 
  * for their type (the kernel table's r8 SIMD column, 14.7s); release the file pages they came from, slice by slice
  * (about 8 MiB of rows each), so the resident set grows by at most a slice
  * over the file's own pages. Optional: without the memory for the buffer
- * the weights stay as they are. */
+ * the weights stay as they are. The experts [n_in, n_out, X] (n_out a
+ * multiple of 8, the X matrices back to back) repack as one matrix of
+ * n_out X rows: expert e's groups are then the e-th n_out / 8 of them, at
+ * e nb[2] with nb[2] = the repacked bytes / X, so lk__expert's view of
+ * one is a 2-D interleaved matrix. */
 static void lk__model_repack(lk_model *m) {
-    lk_tensor *ts[16];
+    lk_tensor *ts[24];
     size_t total = 0, off = 0;
     int pass, il, k;
     unsigned char *buf = NULL;
@@ -16708,29 +16715,35 @@ static void lk__model_repack(lk_model *m) {
                 lk__layer *L = &m->layers[il];
                 ts[n++] = &L->wq; ts[n++] = &L->wk; ts[n++] = &L->wv; ts[n++] = &L->wqkv; ts[n++] = &L->wo;
                 ts[n++] = &L->ffn_gate; ts[n++] = &L->ffn_up; ts[n++] = &L->ffn_down;
+                ts[n++] = &L->gate_exps; ts[n++] = &L->up_exps; ts[n++] = &L->down_exps;
+                ts[n++] = &L->gate_shexp; ts[n++] = &L->up_shexp; ts[n++] = &L->down_shexp;
             }
             for (k = 0; k < n; k++) {
-                lk_tensor *t = ts[k], v, o;
-                const size_t size = t->data && lk__kernels_of(t->type)->r8_simd ? lk_repack_r8_size(t) : 0, nb = (size + 63) & ~(size_t)63;
+                lk_tensor *t = ts[k], f = *t, v, o;   /* f: t as one 2-D matrix [ne0, ne1 X] */
+                size_t size, nb;
                 const unsigned char *src = LK__CAST(const unsigned char *, t->data);
                 int64_t r0, step;
-                if (!size || t->layout != LK_LAYOUT_ROWS || t->ne[2] != 1 || t->ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;
+                if (t->ne[2] > 1 && t->ne[1] % 8 == 0 && t->ne[3] == 1 && t->nb[2] == t->nb[1] * (size_t)t->ne[1]) { f.ne[1] *= t->ne[2]; f.ne[2] = 1; }
+                size = t->data && lk__kernels_of(t->type)->r8_simd ? lk_repack_r8_size(&f) : 0;
+                nb = (size + 63) & ~(size_t)63;
+                if (!size || t->layout != LK_LAYOUT_ROWS || f.ne[2] != 1 || f.ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;
                 if (!pass) { total += nb; continue; }
                 step = (int64_t)(((size_t)8 << 20) / t->nb[1]) & ~(int64_t)7;
                 if (step < 8) step = 8;
-                v = *t;
-                for (r0 = 0; r0 < t->ne[1]; r0 += step) {
-                    const size_t at = size / (size_t)(t->ne[1] / 8) * (size_t)(r0 / 8);   /* a group's bytes x groups before */
-                    v.ne[1] = t->ne[1] - r0 < step ? t->ne[1] - r0 : step;
+                v = f;
+                for (r0 = 0; r0 < f.ne[1]; r0 += step) {
+                    const size_t at = size / (size_t)(f.ne[1] / 8) * (size_t)(r0 / 8);   /* a group's bytes x groups before */
+                    v.ne[1] = f.ne[1] - r0 < step ? f.ne[1] - r0 : step;
                     v.data = LK__CAST(void *, (const void *)(src + (size_t)r0 * t->nb[1]));
                     if (lk_repack_r8(&v, buf + off + at, size - at, &o)) break;   /* cannot fail for the tensors selected */
                     lk__gguf_release(m->g, v.data, (size_t)v.ne[1] * t->nb[1]);
                 }
-                if (r0 < t->ne[1]) continue;
+                if (r0 < f.ne[1]) continue;
                 lk__gguf_release(m->g, src, lk_tensor_nbytes(t));   /* the pages across slice boundaries */
                 o = *t;
                 o.data = buf + off;
                 o.layout = LK_LAYOUT_R8;
+                if (t->ne[2] > 1) { o.nb[2] = size / (size_t)t->ne[2]; o.nb[3] = size; }   /* experts: one's interleaved groups */
                 *t = o;
                 off += nb;
             }
@@ -16861,8 +16874,9 @@ struct lk_context {
                                      * scratch (per-layer embeddings only)     */
     float *moe_w;                   /* [B, k] the chosen experts' weights     */
     int *moe_sel;                   /* [B, k] the chosen experts, best first  */
-    int *moe_row;                   /* [B] (token k + rank) of each gathered row */
-    float *moe_x;                   /* [B, E] the rows routed to one expert   */
+    int *moe_row;                   /* [B k] (token k + rank) of each gathered row, experts in order */
+    int *moe_pos;                   /* [B k] the gathered row of (token k + rank) */
+    float *moe_x;                   /* [B, E] the shared experts' output      */
     float *moe_sh;                  /* [B, E] the FFN's part beside experts (gemma4) */
     float *moe_y;                   /* [B, k, E] expert outputs, by token and rank */
     float *logits;                  /* [1 or B (logits_all), V]               */
@@ -16960,21 +16974,29 @@ typedef struct lk__ctx_sizes {
     lk__kvp dims;                   /* the policy's settings and the model's dims */
     lk__kvp_sizes pol;              /* its state (a second allocation)            */
 } lk__ctx_sizes;
+/* the largest matmul scratch of the model's products of nb columns; the
+ * experts' batches (lk__moe): nb k gathered rows, each expert's part with
+ * its own slack, gate and up in parts of their own where they cannot share */
 static size_t lk__mm_max(const lk_model *m, int nb) {
+    const size_t X = (size_t)m->hp.n_expert, nbk = (size_t)nb * (size_t)(m->hp.n_expert_used > 0 ? m->hp.n_expert_used : 1);
     size_t mx = 0, s;
     int il;
 #define LK__MM(t) do { if ((t).data && (s = lk_matmul_scratch_size((t).type, (t).ne[0], nb)) > mx) mx = s; } while (0)
+#define LK__MMX(t) (t).data ? lk_matmul_scratch_size((t).type, (t).ne[0], (int64_t)nbk) + 128 * X : 0
     for (il = 0; il < m->hp.n_layer; il++) {
         const lk__layer *L = &m->layers[il];
         LK__MM(L->wq); LK__MM(L->wk); LK__MM(L->wv); LK__MM(L->wqkv); LK__MM(L->wo);
         LK__MM(L->ffn_gate); LK__MM(L->ffn_up); LK__MM(L->ffn_down);
-        LK__MM(L->gate_inp); LK__MM(L->gate_exps); LK__MM(L->up_exps); LK__MM(L->down_exps);
+        LK__MM(L->gate_inp);
+        if ((s = lk__sza(LK__MMX(L->gate_exps), LK__MMX(L->up_exps))) > mx) mx = s;
+        if ((s = LK__MMX(L->down_exps)) > mx) mx = s;
         LK__MM(L->wq_a); LK__MM(L->wq_b); LK__MM(L->wkv_a); LK__MM(L->wk_b); LK__MM(L->wv_b);
         LK__MM(L->gate_shexp); LK__MM(L->up_shexp); LK__MM(L->down_shexp);
         LK__MM(L->pe_gate); LK__MM(L->pe_proj);
     }
     LK__MM(m->output); LK__MM(m->pe_model_proj);
 #undef LK__MM
+#undef LK__MMX
     return mx;
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
@@ -17055,6 +17077,12 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (hp->n_ff_shexp > f1) f1 = hp->n_ff_shexp;
     f2 = F > hp->n_ff_exp ? F : hp->n_ff_exp;
     if (hp->n_ff_shexp > f2) f2 = hp->n_ff_shexp;
+    if (hp->n_expert > 0) {   /* lk__moe: the hidden rows of all k experts of B tokens, [B k, Fe] */
+        const int64_t kf = (int64_t)hp->n_expert_used * hp->n_ff_exp;
+        if (kf > INT_MAX) return lk_set_error(LK_ERR_RANGE, "context: expert_used_count x expert_feed_forward_length = %lld cannot be addressed", (long long)kf);
+        if (kf > f1) f1 = (int)kf;
+        if (kf > f2) f2 = (int)kf;
+    }
     if (hp->n_lora_kv > 0) {   /* lk__mla_block: ff1 [B, H dk] and [B, H dv], ff2 [B, max(Lq, n, R)],
                                 * q [B, dv] */
         const int H = hp->n_head, a = H * hp->head_dim_k_mla, b = H * hp->head_dim_v_mla;
@@ -17116,7 +17144,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     {   /* x, xn, o: 3 x; q, att: 2 q; k, v: 2 kvr; posbuf, segbuf: 2 posb */
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
-                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? z->posb + z->x : 0,
+                                 z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? lk__sza(lk__sza(z->moe_k, z->moe_k), z->x) : 0,
                                  z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
@@ -17169,7 +17197,8 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     LK__TAKE(c->ff1, float *, z.ff1); LK__TAKE(c->ff2, float *, z.ff2);
     if (m->hp.n_expert > 0) {
         LK__TAKE(c->moe_p, float *, z.moe_p); LK__TAKE(c->moe_w, float *, z.moe_k); LK__TAKE(c->moe_sel, int *, z.moe_k);
-        LK__TAKE(c->moe_y, float *, z.moe_y); LK__TAKE(c->moe_row, int *, z.posb); LK__TAKE(c->moe_x, float *, z.x);
+        LK__TAKE(c->moe_y, float *, z.moe_y); LK__TAKE(c->moe_row, int *, z.moe_k); LK__TAKE(c->moe_pos, int *, z.moe_k);
+        LK__TAKE(c->moe_x, float *, z.x);
     }
     if (z.lse) LK__TAKE(c->lse, float *, z.lse);
     if (z.ple) LK__TAKE(c->ple, float *, z.ple);
@@ -17641,6 +17670,48 @@ static void lk__swiglu_oai_row(const float *g, float *u, size_t n) {
         u[i] = x / (1.0f + expf(alpha * -x)) * (y + 1.0f);
     }
 }
+/* Products of different inputs in one parallel region (lk__moe's experts):
+ * each product's input quantized into its own part of the context's
+ * scratch, or shared with the product added just before it where
+ * lk__matmul_prep can (gate and up of one expert), the row chunks of all
+ * of them handed out together (one fork and one join for a layer's gates
+ * and ups, one for its downs, instead of one per product), the biases
+ * after. Each output element is the same kernel call as lk_matmul's. A
+ * full batch (LK__MM_MULTI products) runs before the next is added. */
+typedef struct lk__mm_batch {
+    lk__matmul_multi mm;                        /* job k: product k                 */
+    lk_tensor w[LK__MM_MULTI], b[LK__MM_MULTI]; /* their weights and biases (views) */
+    size_t used;                                /* scratch bytes taken              */
+    double work;                                /* multiply-adds, for the fork test */
+} lk__mm_batch;
+static void lk__mmb_run(lk_context *c, lk__mm_batch *bt) {
+    int k;
+    const int n = bt->mm.n;
+    lk__matmul_multi_run(&bt->mm, bt->work, c->n_threads, &c->th);   /* (sets mm.n = 0) */
+    for (k = 0; k < n; k++) lk__bias(&bt->w[k], NULL, &bt->b[k], 0, (int)bt->mm.job[k].n_cols, bt->mm.job[k].y);
+    bt->used = 0; bt->work = 0.0;
+}
+/* y [n, W rows] = W x (x [n, W->ne[0]]) + b, in the batch; share: the
+ * product added before it reads the same x (its quantized columns are
+ * reused where they fit) */
+static lk_status lk__mmb_add(lk_context *c, lk__mm_batch *bt, const lk_tensor *W, const lk_tensor *b, const float *x, int n, float *y, int share) {
+    lk__matmul_job *j;
+    const lk__matmul_job *sh;
+    int nk;
+    lk_status st;
+    if (bt->mm.n == LK__MM_MULTI) { lk__mmb_run(c, bt); share = 0; }
+    sh = share && bt->mm.n > 0 ? &bt->mm.job[bt->mm.n - 1] : NULL;
+    j = &bt->mm.job[bt->mm.n];
+    bt->w[bt->mm.n] = *W; bt->b[bt->mm.n] = *b;
+    if (bt->used > c->mm_size) return lk_set_error(LK_ERR_INVALID_ARG, "lk__moe: matmul scratch exhausted");
+    if ((st = lk__matmul_prep(j, &bt->w[bt->mm.n], x, n, y, LK__CAST(unsigned char *, c->mm) + bt->used, c->mm_size - bt->used, &c->th, sh, &nk))) return st;
+    if (nk == 0) return LK_OK;
+    if (j->xq_w && (!sh || j->xq_w != sh->xq_w)) bt->used += lk_matmul_scratch_size(W->type, W->ne[0], n);   /* its own part */
+    bt->work += (double)j->n_out * (double)j->n_in * (double)n;
+    bt->mm.first[bt->mm.n + 1] = bt->mm.first[bt->mm.n] + lk__mm_chunks(j, c->n_threads > 0 ? c->n_threads : 1);
+    bt->mm.n++;
+    return LK_OK;
+}
 /* o = MoE(xn) for T rows, as llama.cpp's build_moe_ffn: router scores p =
  * softmax (or sigmoid) of gate_inp xn (+ router bias); the k best experts per
  * token (ties: the lower index); their weights p, divided by their sum (at
@@ -17650,13 +17721,21 @@ static void lk__swiglu_oai_row(const float *g, float *u, size_t n) {
  * SwiGLU, with the expert's biases after each product) on the rows routed to
  * it only; then per token o = w_0 y_0 + w_1 y_1 + ..., products first, summed
  * in rank order.
- * Shapes: moe_p [T, X], moe_sel/moe_w [T, k], moe_x [n_e, E] (the n_e rows
- * routed to expert e), ff1/ff2 [n_e, Fe], moe_y [T, k, E]. */
+ * All experts at once: the N = T k routed rows gathered expert by expert
+ * (each expert's in token order) into moe_y [N, E], every expert's gate and
+ * up in one parallel region (lk__mm_batch) into ff1, ff2 [N, Fe], the
+ * activation over all N rows, every down in one region into moe_y [N, E]
+ * (the inputs are spent), each row times its weight, then per token the
+ * rows of its ranks summed in rank order.
+ * Shapes: moe_p [T, X], moe_sel/moe_w [T, k], moe_row [N] (t k + j of each
+ * gathered row), moe_pos [T, k] (the gathered row of t k + j). */
 static lk_status lk__moe(lk_context *c, const lk__layer *L, int T, const float *rin) {   /* rin: the router's input [T, E] */
     const lk_hparams *hp = &c->m->hp;
     const int X = hp->n_expert, K = hp->n_expert_used, E = hp->n_embd, Fe = hp->n_ff_exp;
     lk_status st;
-    int t, j, e, i;
+    const int N = T * K;
+    lk__mm_batch bt;
+    int t, j, e, i, g, g0;
     if ((st = lk__mm(c, &L->gate_inp, &L->b_gate_inp, rin, T, c->moe_p))) return st;
     for (t = 0; t < T; t++) {
         float *p = c->moe_p + (size_t)t * X, *w = c->moe_w + (size_t)t * K;
@@ -17687,41 +17766,58 @@ static lk_status lk__moe(lk_context *c, const lk__layer *L, int T, const float *
         if (hp->expert_weights_scale != 0.0f && hp->expert_weights_scale != 1.0f)
             for (j = 0; j < K; j++) w[j] *= hp->expert_weights_scale;
     }
-    for (e = 0; e < X; e++) {
-        lk_tensor gw = lk__expert(&L->gate_exps, e), uw = lk__expert(&L->up_exps, e), dw = lk__expert(&L->down_exps, e);
-        lk_tensor gb = lk__expert_bias(&L->b_gate_exps, e), ub = lk__expert_bias(&L->b_up_exps, e), db = lk__expert_bias(&L->b_down_exps, e);
-        int n = 0;
-        for (t = 0; t < T; t++)
+    /* gather: expert e's rows at [g0, g) of xg = moe_y (llama4: times their weights); their gate and up */
+    bt.mm.n = 0; bt.mm.first[0] = 0; bt.used = 0; bt.work = 0.0;
+    for (e = 0, g = 0; e < X; e++) {
+        lk_tensor gw = lk__expert(&L->gate_exps, e), uw = lk__expert(&L->up_exps, e);
+        lk_tensor gb = lk__expert_bias(&L->b_gate_exps, e), ub = lk__expert_bias(&L->b_up_exps, e);
+        float *xg = c->moe_y;
+        for (g0 = g, t = 0; t < T; t++)
             for (j = 0; j < K; j++)
                 if (c->moe_sel[(size_t)t * K + j] == e) {
                     if (hp->expert_gating == 4) {   /* llama4: the weight scales the expert's input */
                         const float wt = c->moe_w[(size_t)t * K + j];
-                        for (i = 0; i < E; i++) c->moe_x[(size_t)n * E + i] = c->xn[(size_t)t * E + i] * wt;
-                    } else memcpy(c->moe_x + (size_t)n * E, c->xn + (size_t)t * E, sizeof(float) * E);
-                    c->moe_row[n++] = t * K + j;
+                        for (i = 0; i < E; i++) xg[(size_t)g * E + i] = c->xn[(size_t)t * E + i] * wt;
+                    } else memcpy(xg + (size_t)g * E, c->xn + (size_t)t * E, sizeof(float) * E);
+                    c->moe_row[g] = t * K + j; c->moe_pos[t * K + j] = g; g++;
                 }
-        if (!n) continue;
-        if ((st = lk__mm(c, &gw, &gb, c->moe_x, n, c->ff1)) || (st = lk__mm(c, &uw, &ub, c->moe_x, n, c->ff2))) return st;
-        /* the expert's scales (LK__T_FFN_S): ff1, ff2 [n, Fe] *= s[e] before SwiGLU, o [n, E] *= s[e] before the weights */
-        if (L->s_gate_exps.data) lk__scale_rows(c->ff1, Fe, n, LK__CAST(const float *, L->s_gate_exps.data)[e]);
-        if (L->s_up_exps.data) lk__scale_rows(c->ff2, Fe, n, LK__CAST(const float *, L->s_up_exps.data)[e]);
-        if (c->m->ai->ffn == LK__FFN_SWIGLU_OAI) lk__swiglu_oai_row(c->ff1, c->ff2, (size_t)n * (size_t)Fe);
-        else if (c->m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(c, c->ff2, c->ff1, (size_t)n * (size_t)Fe, 1);   /* gemma4's experts */
-        else lk__swiglu(c, n, Fe);
-        if ((st = lk__mm(c, &dw, &db, c->ff2, n, c->o))) return st;
-        if (L->s_down_exps.data) lk__scale_rows(c->o, E, n, LK__CAST(const float *, L->s_down_exps.data)[e]);
-        for (t = 0; t < n; t++) {   /* y[token, rank] = w * down(...) (gating 4: the input had it) */
-            const float wt = hp->expert_gating == 4 ? 1.0f : c->moe_w[c->moe_row[t]];
-            float *y = c->moe_y + (size_t)c->moe_row[t] * E;
-            const float *d = c->o + (size_t)t * E;
-            for (i = 0; i < E; i++) y[i] = d[i] * wt;
-        }
+        if (g == g0) continue;
+        if ((st = lk__mmb_add(c, &bt, &gw, &gb, xg + (size_t)g0 * E, g - g0, c->ff1 + (size_t)g0 * Fe, 0)) ||
+            (st = lk__mmb_add(c, &bt, &uw, &ub, xg + (size_t)g0 * E, g - g0, c->ff2 + (size_t)g0 * Fe, 1))) return st;
     }
-    for (t = 0; t < T; t++) {
+    lk__mmb_run(c, &bt);
+    /* the expert's scales (LK__T_FFN_S): its rows of ff1, ff2 [n, Fe] *= s[e] before the activation */
+    for (g0 = 0; g0 < N && (L->s_gate_exps.data || L->s_up_exps.data); g0 = g) {
+        e = c->moe_sel[c->moe_row[g0]];
+        for (g = g0 + 1; g < N && c->moe_sel[c->moe_row[g]] == e; g++) {}
+        if (L->s_gate_exps.data) lk__scale_rows(c->ff1 + (size_t)g0 * Fe, Fe, g - g0, LK__CAST(const float *, L->s_gate_exps.data)[e]);
+        if (L->s_up_exps.data) lk__scale_rows(c->ff2 + (size_t)g0 * Fe, Fe, g - g0, LK__CAST(const float *, L->s_up_exps.data)[e]);
+    }
+    if (c->m->ai->ffn == LK__FFN_SWIGLU_OAI) lk__swiglu_oai_row(c->ff1, c->ff2, (size_t)N * (size_t)Fe);
+    else if (c->m->ai->ffn == LK__FFN_GEGLU) lk__gelu_rows(c, c->ff2, c->ff1, (size_t)N * (size_t)Fe, 1);   /* gemma4's experts */
+    else lk__swiglu(c, N, Fe);
+    /* downs: expert e's hidden rows ff2 [g0, g) -> moe_y rows [g0, g) */
+    for (g0 = 0; g0 < N; g0 = g) {
+        lk_tensor dw, db;
+        e = c->moe_sel[c->moe_row[g0]];
+        for (g = g0 + 1; g < N && c->moe_sel[c->moe_row[g]] == e; g++) {}
+        dw = lk__expert(&L->down_exps, e); db = lk__expert_bias(&L->b_down_exps, e);
+        if ((st = lk__mmb_add(c, &bt, &dw, &db, c->ff2 + (size_t)g0 * Fe, g - g0, c->moe_y + (size_t)g0 * E, 0))) return st;
+    }
+    lk__mmb_run(c, &bt);
+    for (g = 0; g < N; g++) {   /* y[g] = w * (s[e] *) down(...) (gating 4: the input had the weight) */
+        const int r = c->moe_row[g];
+        float *y = c->moe_y + (size_t)g * E;
+        if (L->s_down_exps.data) lk__scale_rows(y, E, 1, LK__CAST(const float *, L->s_down_exps.data)[c->moe_sel[r]]);
+        if (hp->expert_gating != 4) { const float wt = c->moe_w[r]; for (i = 0; i < E; i++) y[i] *= wt; }
+    }
+    for (t = 0; t < T; t++) {   /* o[t] = y(t, 0) + y(t, 1) + ..., in rank order */
         float *o = c->o + (size_t)t * E;
-        const float *y = c->moe_y + (size_t)t * K * E;
-        memcpy(o, y, sizeof(float) * E);
-        for (j = 1; j < K; j++) for (i = 0; i < E; i++) o[i] += y[(size_t)j * E + i];
+        memcpy(o, c->moe_y + (size_t)c->moe_pos[t * K] * E, sizeof(float) * E);
+        for (j = 1; j < K; j++) {
+            const float *y = c->moe_y + (size_t)c->moe_pos[t * K + j] * E;
+            for (i = 0; i < E; i++) o[i] += y[i];
+        }
     }
     return LK_OK;
 }

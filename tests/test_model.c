@@ -25,6 +25,7 @@
 #define NAME_W 28   /* the width of a file's name in the rules' lines */
 static lk_token seq[MAXT]; static int nseq;
 static int run_pos0;   /* > 0: the runs below put token i at position run_pos0 + i (llama4's file) */
+static int run_repack; /* the runs' lk_model_params.repack (1: an in-memory load repacks too) */
 
 /* logits of all positions through the same path as tools/logits; the
  * model from path, or (path NULL) from buf[len] */
@@ -33,8 +34,10 @@ static float *run_model_mem(const char *path, const void *buf, size_t len, const
     lk_model *m; lk_context *c;
     lk_context_params cp = lk_context_default_params();
     float *out;
+    lk_model_params mp = lk_model_default_params();
     int done = 0, r;
-    if (path ? lk_model_load_file(path, NULL, &m) : lk_model_load_memory(buf, len, NULL, &m)) {
+    mp.repack = run_repack;
+    if (path ? lk_model_load_file(path, &mp, &m) : lk_model_load_memory(buf, len, &mp, &m)) {
         printf("  load %s: %s\n", path ? path : "(memory)", lk_last_error());
         return NULL;
     }
@@ -1271,6 +1274,46 @@ static void check_gen_shared_kv(const gen_arch *a, const unsigned char *f32, siz
         lk_t_end();
     }
 }
+/* A Q4_K expert file repacked (repack 1; the in-memory loads above keep
+ * rows): its experts [E, Fe, X] become interleaved rows (LK_LAYOUT_R8),
+ * which lk__moe reads one expert's 2-D view of. The repacked bytes must
+ * cover every Q4_K expert tensor of the file, and the logits at the
+ * reference's positions meet the same rule against llama.cpp's (whose own
+ * experts run its repacked q4_K kernels) as the rows did. */
+static void check_gen_r8(const char *label, const unsigned char *q, size_t q_len, const float *ref, const float *ref32, int T, const int *pos) {
+    char name[128];
+    lk_model_params mp = lk_model_default_params();
+    lk_model *m;
+    lk_gguf *g;
+    float *ours, *sel;
+    size_t rb = 0, eb = 0;
+    uint64_t i;
+    int V = 512, p;
+    snprintf(name, sizeof name, "logits %s (generated) repacked experts", label);
+    lk_t_begin(name);
+    mp.repack = 1;
+    if (lk_model_load_memory(q, q_len, &mp, &m) == LK_OK) { rb = lk_model_repacked_bytes(m); lk_model_free(m); }
+    if (lk_gguf_read_memory(q, q_len, NULL, &g) == LK_OK) {
+        for (i = 0; i < g->n_tensors; i++)
+            if (g->tensors[i].type == LK_TYPE_Q4_K && strstr(g->tensors[i].name.ptr, "_exps.weight") == g->tensors[i].name.ptr + g->tensors[i].name.len - 12)
+                eb += (size_t)g->tensors[i].nbytes;
+        lk_gguf_free(g);
+    }
+    CHECK(eb > 0 && rb >= eb, "%s: %zu bytes repacked, the Q4_K experts alone hold %zu", label, rb, eb);
+    run_repack = 1;
+    ours = run_model_mem(NULL, q, q_len, seq, nseq, LK_TYPE_F32, 2, 512, &V);
+    run_repack = 0;
+    CHECK(ours && V == 512, "could not run the repacked %s", label);
+    if (ours && V == 512) {
+        sel = (float *)malloc(sizeof(float) * (size_t)T * V);
+        for (p = 0; p < T; p++) memcpy(sel + (size_t)p * V, ours + (size_t)pos[p] * V, sizeof(float) * V);
+        printf("  %-28s %zu of %zu bytes repacked (Q4_K experts %zu)\n", name + 7, rb, q_len, eb);
+        lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, 0.6, 1.0);
+        free(sel);
+    }
+    free(ours);
+    lk_t_end();
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M", "MXFP4_MOE" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M, LK_FTYPE_MXFP4_MOE };
@@ -1344,8 +1387,11 @@ static void check_generated(const gen_arch *a) {
             else if (ref32) lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, 0.6, 1.0);
             free(sel);
         }
-        free(ours); free(ref); free(q);
+        free(ours);
         lk_t_end();
+        /* (where this build has the interleaved q4_K kernel: else nothing repacks) */
+        if (q && ref && ref32 && a->X && fts[k] == LK_FTYPE_Q4_K_M && lk__kernels_of(LK_TYPE_Q4_K)->r8_simd) check_gen_r8(label, q, q_len, ref, ref32, T, pos);
+        free(ref); free(q);
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
