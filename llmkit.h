@@ -7886,71 +7886,89 @@ static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
  * that results equal llama.cpp's on x86 bit for bit (the integer lanes are
  * exact in any order). The FP4 codes become their doubled E2M1 levels by a
  * 16-entry byte table lookup (pshufb), as iq4_nl's in lk__tile_b32_x86. */
-/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a). 8 int32 lanes of 4
- * products per block; even blocks in acc[0], odd in acc[1]:
- * acc = fma(dy * 2^(e-128), lanes, acc); lk__hsum8(acc[0] + acc[1]); an odd
- * last block then adds as in the reference (lk__mxfp4_dot_from). */
-static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) {
-    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
-    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
-    const int64_t nb = n / 32;
-    __m256 acc[2];
-    int64_t i;
-    int k;
-    acc[0] = acc[1] = _mm256_setzero_ps();
-    for (i = 0; i + 1 < nb; i += 2)
-        LK__UNROLL for (k = 0; k < 2; k++) {
-            const unsigned char *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
-            const __m256i p = lk__dp4s_x(_mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1)), LK__LD256(a + 2));
-            acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(a)) * lk__e8m0_half(b[0])), _mm256_cvtepi32_ps(p), acc[k]);
-        }
-    *s = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[0], acc[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
+/* MXFP4's levels + 12 (lk__fp4_values + 12: unsigned, 0..24), by 4-bit code */
+static const uint8_t lk__fp4_u12[16] = { 12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0 };
+/* E8M0 exponent e -> the bits of lk__e8m0_half(e) = 2^(e-128) (a constant
+ * table: one broadcast load per block instead of a conversion in scalar code) */
+#define LK__E8(e) ((e) < 2 ? 0x00200000u << ((e) & 1) : (uint32_t)((e) - 1) << 23)   /* as lk__e8m0_half */
+#define LK__E8x4(e) LK__E8(e), LK__E8((e) + 1), LK__E8((e) + 2), LK__E8((e) + 3)
+#define LK__E8x16(e) LK__E8x4(e), LK__E8x4((e) + 4), LK__E8x4((e) + 8), LK__E8x4((e) + 12)
+#define LK__E8x64(e) LK__E8x16(e), LK__E8x16((e) + 16), LK__E8x16((e) + 32), LK__E8x16((e) + 48)
+static const uint32_t lk__e8m0_half_bits[256] = { LK__E8x64(0), LK__E8x64(64), LK__E8x64(128), LK__E8x64(192) };
+#undef LK__E8x64
+#undef LK__E8x16
+#undef LK__E8x4
+#undef LK__E8
+/* one MXFP4 block b (17 bytes) -> its 32 levels + 12 as bytes, element j in
+ * byte j: the 16 code bytes in both halves, the high half shifted right by
+ * 4 (one 64-bit shift per half), low nibbles kept, looked up */
+LK__AINL __m256i lk__mxfp4_u12_x(const unsigned char *b) {
+    const __m256i q = _mm256_broadcastsi128_si256(LK__LD128(b + 1));
+    return _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__fp4_u12)),
+                               _mm256_and_si256(_mm256_srlv_epi64(q, _mm256_setr_epi64x(0, 0, 4, 4)), _mm256_set1_epi8(15)));
 }
-/* MXFP4 . Q8_0 tiles, R rows x C columns (R x C <= 4: 8 accumulators):
- * every (row, column) keeps lk__vd_mxfp4_t's order (even blocks in acc[0],
- * odd in acc[1], each acc = fma(dy * 2^(e-128), lanes, acc); lk__hsum8(acc[0]
- * + acc[1]); an odd last block as the reference), so each output equals that
- * vec_dot bit for bit. Shared: a row's FP4 levels are looked up and its
- * scale converted once per block for all columns, a column's q8 and d
- * loaded once for all rows. reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a) */
+/* MXFP4 . Q8_0 tiles, R rows x C columns (R x C <= 4: 8 accumulators;
+ * 1 x 1 is the vec_dot): every (row, column) keeps ggml's AVX2 order (even
+ * blocks in acc[0], odd in acc[1], each acc = fma(dy * 2^(e-128), lanes,
+ * acc); lk__hsum8(acc[0] + acc[1]); an odd last block as the reference,
+ * lk__mxfp4_dot_from), so each output equals ggml's vec_dot bit for bit.
+ * The integer lanes (8 int32, 4 products each; exact):
+ *   lanes = madd16(maddubs(v + 12, q8) - maddubs(12, q8), 1)
+ * v + 12 unsigned (lk__fp4_u12), |pair sums| <= 24 * 127 * 2: no int16
+ * saturation (Q8_0 activations are within +-127). Shared: a row's levels
+ * looked up and its scale loaded once per block for all columns, a
+ * column's q8, its 12 q8 pairs and d loaded once for all rows. 1 column
+ * (decode) prefetches each row R rows ahead (the next tile's rows; 1 row:
+ * LK__PFB bytes ahead), once per 34 bytes.
+ * reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a), in its order of blocks */
 LK__AINL void lk__tile_mxfp4_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                                  int R, int C) {
-    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const __m256i c12 = _mm256_set1_epi8(12), one = _mm256_set1_epi16(1);
     const int64_t nb = n / 32;
+    const size_t pf = R > 1 ? (size_t)R * ws : LK__PFB;
     __m256 acc[4][2][2];   /* [row][column][block parity] */
     int64_t i;
     int k, r, c;
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c][0] = acc[r][c][1] = _mm256_setzero_ps();
     for (i = 0; i + 1 < nb; i += 2)
         LK__UNROLL for (k = 0; k < 2; k++) {
-            __m256i xv[4], yv[2];
-            float dx[4], dy[2];
+            __m256i xv[4], yv[4], cy[4];
+            __m256 dx[4], dy[4];
             LK__UNROLL for (r = 0; r < R; r++) {
                 const unsigned char *b = w + (size_t)r * ws + (size_t)(i + k) * 17;
-                if (C == 1) _mm_prefetch((const char *)b + LK__PFB, _MM_HINT_T0);   /* decode streams the weights once */
-                xv[r] = _mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1));
-                dx[r] = lk__e8m0_half(b[0]);
+                if (C == 1 && k == 0) _mm_prefetch((const char *)b + pf, _MM_HINT_T0);   /* decode streams the weights once */
+                xv[r] = lk__mxfp4_u12_x(b);
+                dx[r] = _mm256_castsi256_ps(_mm256_set1_epi32((int)lk__e8m0_half_bits[b[0]]));
             }
             LK__UNROLL for (c = 0; c < C; c++) {
                 const unsigned char *b = a + (size_t)c * as + (size_t)(i + k) * 34;
                 yv[c] = LK__LD256(b + 2);
-                dy[c] = _mm_cvtss_f32(lk__h2f2_x(b));
+                cy[c] = _mm256_maddubs_epi16(c12, yv[c]);
+                dy[c] = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(b)));
             }
             LK__UNROLL for (r = 0; r < R; r++)
-                LK__UNROLL for (c = 0; c < C; c++)
-                    acc[r][c][k] = _mm256_fmadd_ps(_mm256_set1_ps(dy[c] * dx[r]), _mm256_cvtepi32_ps(lk__dp4s_x(xv[r], yv[c])), acc[r][c][k]);
+                LK__UNROLL for (c = 0; c < C; c++) {
+                    const __m256i p = _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(xv[r], yv[c]), cy[c]), one);
+                    acc[r][c][k] = _mm256_fmadd_ps(_mm256_mul_ps(dy[c], dx[r]), _mm256_cvtepi32_ps(p), acc[r][c][k]);
+                }
         }
     LK__UNROLL for (r = 0; r < R; r++)
         LK__UNROLL for (c = 0; c < C; c++)
             y[c * ys + r] = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[r][c][0], acc[r][c][1])), nb - i, w + (size_t)r * ws + (size_t)i * 17,
                                                a + (size_t)c * as + (size_t)i * 34);
 }
+/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a); order: ggml's AVX2 vec_dot
+ * (lk__tile_mxfp4_x86 above, one row and one column) */
+static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) {
+    lk__tile_mxfp4_x86(n, LK__CAST(const unsigned char *, vx), 0, LK__CAST(const unsigned char *, vy), 0, s, 0, 1, 1);
+}
 /* The same outputs, R x C <= 8, each (row, column)'s even blocks first and
  * then its odd ones (two passes of 8 accumulators: each row's levels looked
- * up once for C columns); the sums and their order are lk__vd_mxfp4_t's */
+ * up once for C columns); the lanes as lk__tile_mxfp4_x86's, the sums and
+ * their order lk__vd_mxfp4_t's */
 LK__AINL void lk__tile_mxfp4_2p_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                                     int R, int C) {
-    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const __m256i c12 = _mm256_set1_epi8(12), one = _mm256_set1_epi16(1);
     const int64_t nb = n / 32, np = nb / 2;
     __m256 acc[8], even[8];   /* [r * C + c] */
     int64_t j;
@@ -7963,15 +7981,17 @@ LK__AINL void lk__tile_mxfp4_2p_x86(int64_t n, const unsigned char *w, size_t ws
             __m256 dxb[8];
             LK__UNROLL for (r = 0; r < R; r++) {
                 const unsigned char *b = w + (size_t)r * ws + bi * 17;
-                xv[r] = _mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1));
-                dxb[r] = _mm256_set1_ps(lk__e8m0_half(b[0]));
+                xv[r] = lk__mxfp4_u12_x(b);
+                dxb[r] = _mm256_castsi256_ps(_mm256_set1_epi32((int)lk__e8m0_half_bits[b[0]]));
             }
             LK__UNROLL for (c = 0; c < C; c++) {
                 const unsigned char *b = a + (size_t)c * as + bi * 34;
-                const __m256i yv = LK__LD256(b + 2);
+                const __m256i yv = LK__LD256(b + 2), cy = _mm256_maddubs_epi16(c12, yv);
                 const __m256 dyb = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(b)));
-                LK__UNROLL for (r = 0; r < R; r++)
-                    acc[r * C + c] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, dxb[r]), _mm256_cvtepi32_ps(lk__dp4s_x(xv[r], yv)), acc[r * C + c]);
+                LK__UNROLL for (r = 0; r < R; r++) {
+                    const __m256i p = _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(xv[r], yv), cy), one);
+                    acc[r * C + c] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, dxb[r]), _mm256_cvtepi32_ps(p), acc[r * C + c]);
+                }
             }
         }
         if (k == 0) LK__UNROLL for (r = 0; r < R * C; r++) even[r] = acc[r];
