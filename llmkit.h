@@ -3747,6 +3747,9 @@ static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
  *            kernel family (the families' enums, 14.7s); NULL: none
  *   tile1    the same family at LK__TR rows x 1 column
  *   kind     the variant tile and tile1 run (0 for families of one type)
+ *   dec      1: a one-column product (decode) runs tile1 too, LK__TR rows
+ *            at once (the kernel prefetches the rows it streams); 0: one
+ *            row at a time by vec_dot, a single sequential weight stream
  *   r8       the type's interleaved-row layout (LK_LAYOUT_R8, 14.7r):
  *            elements per block (0: no layout), bytes of a group's block,
  *            the repack of one group, the scalar reference kernel
@@ -3768,6 +3771,7 @@ typedef struct lk__kernels {
     lk_vec_dot_fn vec_dot;
     lk__tile_fn tile, tile1;
     int kind;
+    int dec;
     lk__r8_layout r8;
     lk__r8_fn r8_simd;
 } lk__kernels;
@@ -5549,13 +5553,15 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
     }
     job.tile = kt->tile;
     job.kind = kt->kind;
-    /* 1 column (decode) keeps one row at a time: a single sequential weight
-     * stream is faster than several rows read side by side (much faster on
-     * wide rows, no slower on the 64-wide rows of stories260K; f16 gets
-     * several rows in one stream from LK_LAYOUT_R8 instead), except
-     * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
-     * stories260K's 172) run four rows interleaved */
-    job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? kt->tile1 : NULL;
+    /* 1 column (decode) keeps one row at a time where the kernel table's
+     * dec is 0: a single sequential weight stream is faster than several
+     * rows read side by side (much faster on wide rows, no slower on the
+     * 64-wide rows of stories260K; f16 gets several rows in one stream from
+     * LK_LAYOUT_R8 instead), except f32 rows of ggml's vec_dot order, whose
+     * scalar tails (the 44 last of stories260K's 172) run four rows
+     * interleaved. dec 1 (MXFP4, whose dot is compute-bound: its tile shares
+     * a column's loads and prefetches the rows): LK__TR rows at once */
+    job.tile1 = n_cols > 1 || kt->dec || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? kt->tile1 : NULL;
 #if defined(LK__X86)   /* (NEON's f32 vec_dot has other lanes) */
     job.f32_rows8 = W->type == LK_TYPE_F32 && job.n_in % 16 && W->nb[1] % sizeof(float) == 0;
 #endif
@@ -8920,7 +8926,7 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
  * shape) still runs code compiled for its constants (LK__TR, LK__TC or 1,
  * the kind) without a wrapper per type.
  * ========================================================================== */
-#define LK__K_NONE { NULL, NULL, NULL, 0, LK__R8_NONE, NULL }
+#define LK__K_NONE { NULL, NULL, NULL, 0, 0, LK__R8_NONE, NULL }
 #if defined(LK__X86)
 #if defined(LK__X86_512)   /* f32 / f16 dots: the zmm 1 x 1 tile */
 #define lk__vd_f32_x86 lk__vd_f32_t
@@ -8930,38 +8936,38 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
 #define LK__R8_F16_X86 NULL
 #endif
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile (LK__TR x LK__TC)      tile1 (LK__TR x 1)          kind            r8 layout     r8 SIMD */
-    /*  0 f32     */ { lk__vd_f32_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F32,    LK__R8_NONE,  NULL },
-    /*  1 f16     */ { lk__vd_f16_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F16,    LK__R8_F16,   LK__R8_F16_X86 },
-    /*  2 q4_0    */ { lk__vd_q4_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_0,   LK__R8_Q4_0,  lk__r8_q4_0_x86 },
-    /*  3 q4_1    */ { lk__vd_q4_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_1,   LK__R8_NONE,  NULL },
+    /*               vec_dot                    tile (LK__TR x LK__TC)      tile1 (LK__TR x 1)          kind            dec r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F32,    0, LK__R8_NONE,  NULL },
+    /*  1 f16     */ { lk__vd_f16_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F16,    0, LK__R8_F16,   LK__R8_F16_X86 },
+    /*  2 q4_0    */ { lk__vd_q4_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_0,   0, LK__R8_Q4_0,  lk__r8_q4_0_x86 },
+    /*  3 q4_1    */ { lk__vd_q4_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_1,   0, LK__R8_NONE,  NULL },
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
-    /*  6 q5_0    */ { lk__vd_q5_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_0,   LK__R8_NONE,  NULL },
-    /*  7 q5_1    */ { lk__vd_q5_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_1,   LK__R8_NONE,  NULL },
-    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   LK__R8_NONE,  NULL },
+    /*  6 q5_0    */ { lk__vd_q5_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_0,   0, LK__R8_NONE,  NULL },
+    /*  7 q5_1    */ { lk__vd_q5_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_1,   0, LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   0, LK__R8_NONE,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
-    /* 10 q2_K    */ { lk__vd_q2_K_t,           lk__tile44_q2_K,            lk__tile41_q2_K,            0,              LK__R8_NONE,  NULL },
-    /* 11 q3_K    */ { lk__vd_q3_K_t,           lk__tile44_q3_K,            lk__tile41_q3_K,            0,              LK__R8_NONE,  NULL },
-    /* 12 q4_K    */ { lk__vd_q4_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q4_K,   LK__R8_Q4_K,  lk__r8_q4_K_x86 },
-    /* 13 q5_K    */ { lk__vd_q5_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q5_K,   LK__R8_NONE,  NULL },
-    /* 14 q6_K    */ { lk__vd_q6_K_t,           lk__tile44_q6_K,            lk__tile41_q6_K,            0,              LK__R8_NONE,  NULL },
+    /* 10 q2_K    */ { lk__vd_q2_K_t,           lk__tile44_q2_K,            lk__tile41_q2_K,            0,              0, LK__R8_NONE,  NULL },
+    /* 11 q3_K    */ { lk__vd_q3_K_t,           lk__tile44_q3_K,            lk__tile41_q3_K,            0,              0, LK__R8_NONE,  NULL },
+    /* 12 q4_K    */ { lk__vd_q4_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q4_K,   0, LK__R8_Q4_K,  lk__r8_q4_K_x86 },
+    /* 13 q5_K    */ { lk__vd_q5_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q5_K,   0, LK__R8_NONE,  NULL },
+    /* 14 q6_K    */ { lk__vd_q6_K_t,           lk__tile44_q6_K,            lk__tile41_q6_K,            0,              0, LK__R8_NONE,  NULL },
     /* 15 q8_K    */ LK__K_NONE,
     /* 16 iq2_xxs */ LK__K_NONE,
     /* 17 iq2_xs  */ LK__K_NONE,
     /* 18 iq3_xxs */ LK__K_NONE,
     /* 19 iq1_s   */ LK__K_NONE,
-    /* 20 iq4_nl  */ { LK__IQK(lk__vd_iq4_nl_t), LK__IQK(lk__tile44_b32),   LK__IQK(lk__tile41_b32),    LK__B32_IQ4_NL, LK__R8_NONE,  NULL },
+    /* 20 iq4_nl  */ { LK__IQK(lk__vd_iq4_nl_t), LK__IQK(lk__tile44_b32),   LK__IQK(lk__tile41_b32),    LK__B32_IQ4_NL, 0, LK__R8_NONE,  NULL },
     /* 21 iq3_s   */ LK__K_NONE,
     /* 22 iq2_s   */ LK__K_NONE,
-    /* 23 iq4_xs  */ { LK__IQK(lk__vd_iq4_xs_t), LK__IQK(lk__tile44_iq4_xs), LK__IQK(lk__tile41_iq4_xs), 0,            LK__R8_NONE,  NULL },
+    /* 23 iq4_xs  */ { LK__IQK(lk__vd_iq4_xs_t), LK__IQK(lk__tile44_iq4_xs), LK__IQK(lk__tile41_iq4_xs), 0,            0, LK__R8_NONE,  NULL },
     /* 24 i8      */ LK__K_NONE,
     /* 25 i16     */ LK__K_NONE,
     /* 26 i32     */ LK__K_NONE,
     /* 27 i64     */ LK__K_NONE,
     /* 28 f64     */ LK__K_NONE,
     /* 29 iq1_m   */ LK__K_NONE,
-    /* 30 bf16    */ { lk__vd_bf16_x86,         lk__tile44_flt,             lk__tile41_flt,             LK__FLT_BF16,   LK__R8_NONE,  NULL },
+    /* 30 bf16    */ { lk__vd_bf16_x86,         lk__tile44_flt,             lk__tile41_flt,             LK__FLT_BF16,   0, LK__R8_NONE,  NULL },
     /* 31         */ LK__K_NONE,
     /* 32         */ LK__K_NONE,
     /* 33         */ LK__K_NONE,
@@ -8970,61 +8976,61 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 36         */ LK__K_NONE,
     /* 37         */ LK__K_NONE,
     /* 38         */ LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              LK__R8_NONE,  NULL },
-    /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
-    /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
-    /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              1, LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
 };
 #undef LK__R8_F16_X86
 #elif defined(LK__ARM)
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
-    /*  0 f32     */ { lk__vd_f32_arm,          NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /*  1 f16     */ { lk__vd_f16_arm,          NULL, NULL,  0,    LK__R8_F16,   NULL },
-    /*  2 q4_0    */ { lk__vd_q4_0_arm,         NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*               vec_dot                    tile  tile1  kind  dec  r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_arm,          NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /*  1 f16     */ { lk__vd_f16_arm,          NULL, NULL,  0,    0, LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { lk__vd_q4_0_arm,         NULL, NULL,  0,    0, LK__R8_Q4_0,  NULL },
     /*  3 q4_1    */ LK__K_NONE,
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
-    /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
-    /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
+    /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /* 15 .. 38   */ LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
                      LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
                      LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
 };
 #elif defined(LK__MVE) || defined(LK__DSP)
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
-    /*  0 f32     */ { lk__vd_f32_mcu,          NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    LK__R8_F16,   NULL },
-    /*  2 q4_0    */ { lk__vd_q4_0_mcu,         NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*               vec_dot                    tile  tile1  kind  dec  r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_mcu,          NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    0, LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { lk__vd_q4_0_mcu,         NULL, NULL,  0,    0, LK__R8_Q4_0,  NULL },
     /*  3 q4_1    */ LK__K_NONE,
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
-    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
 };
 #else
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
+    /*               vec_dot                    tile  tile1  kind  dec  r8 layout     r8 SIMD */
     /*  0 f32     */ LK__K_NONE,
-    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    LK__R8_F16,   NULL },
-    /*  2 q4_0    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    0, LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_0,  NULL },
     /*  3 q4_1    */ LK__K_NONE,
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
@@ -9034,7 +9040,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
-    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
 };
 #endif
 static const lk__kernels *lk__kernels_of(lk_type type) {

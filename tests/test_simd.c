@@ -224,6 +224,7 @@ static void test_kernel_table(void) {
         if (!tt || !tt->vec_dot) continue;
         CHECK(tc != NULL, "%s has a kernel-table row but no reference in this test (kCases)", tt->name);
         CHECK((k->tile == NULL) == (k->tile1 == NULL), "%s: one tile shape without the other", tt->name);
+        CHECK(!k->dec || k->tile1, "%s: dec (decode runs the 1-column tile) without a 1-column tile", tt->name);
         if (k->r8.qk || k->r8_simd) {
             int tested = 0;
             for (i = 0; i < (int)(sizeof r8_tested / sizeof r8_tested[0]); i++) tested |= r8_tested[i] == (lk_type)t;
@@ -277,7 +278,8 @@ static void test_kernel_table(void) {
  * pair sums of the x86 kernels' unsigned-offset lanes), mixed signs, and
  * exponents 127..129 with activation scale 1 (every product and sum an
  * exact float: any order gives the reference's bits). vec_dot and
- * lk_matmul of 1 column (decode) and 5 columns against lk__vec_dot_mxfp4_q8_0_ref per element;
+ * lk_matmul of 1 column (decode: the kernel table's dec tile where the row
+ * has one) and 5 columns against lk__vec_dot_mxfp4_q8_0_ref per element;
  * on x86 also every E8M0 byte's scale from lk__e8m0_half_bits against
  * lk__e8m0_half. */
 static void test_mxfp4_extremes(void) {
