@@ -3756,6 +3756,9 @@ static void lk__act_quantize_q8_1(const float *x, void *y, int64_t n);
  *            kernel family (the families' enums, 14.7s); NULL: none
  *   tile1    the same family at LK__TR rows x 1 column
  *   kind     the variant tile and tile1 run (0 for families of one type)
+ *   dec      1: a one-column product (decode) runs tile1 too, LK__TR rows
+ *            at once (the kernel prefetches the rows it streams); 0: one
+ *            row at a time by vec_dot, a single sequential weight stream
  *   r8       the type's interleaved-row layout (LK_LAYOUT_R8, 14.7r):
  *            elements per block (0: no layout), bytes of a group's block,
  *            the repack of one group, the scalar reference kernel
@@ -3777,6 +3780,7 @@ typedef struct lk__kernels {
     lk_vec_dot_fn vec_dot;
     lk__tile_fn tile, tile1;
     int kind;
+    int dec;
     lk__r8_layout r8;
     lk__r8_fn r8_simd;
 } lk__kernels;
@@ -5558,13 +5562,15 @@ static lk_status lk__matmul_prep(lk__matmul_job *jp, const lk_tensor *W, const f
     }
     job.tile = kt->tile;
     job.kind = kt->kind;
-    /* 1 column (decode) keeps one row at a time: a single sequential weight
-     * stream is faster than several rows read side by side (much faster on
-     * wide rows, no slower on the 64-wide rows of stories260K; f16 gets
-     * several rows in one stream from LK_LAYOUT_R8 instead), except
-     * f32 rows of ggml's vec_dot order, whose scalar tails (the 44 last of
-     * stories260K's 172) run four rows interleaved */
-    job.tile1 = n_cols > 1 || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? kt->tile1 : NULL;
+    /* 1 column (decode) keeps one row at a time where the kernel table's
+     * dec is 0: a single sequential weight stream is faster than several
+     * rows read side by side (much faster on wide rows, no slower on the
+     * 64-wide rows of stories260K; f16 gets several rows in one stream from
+     * LK_LAYOUT_R8 instead), except f32 rows of ggml's vec_dot order, whose
+     * scalar tails (the 44 last of stories260K's 172) run four rows
+     * interleaved. dec 1 (MXFP4, whose dot is compute-bound: its tile shares
+     * a column's loads and prefetches the rows): LK__TR rows at once */
+    job.tile1 = n_cols > 1 || kt->dec || (W->type == LK_TYPE_F32 && (job.n_in % 16 || job.n_in <= 256)) ? kt->tile1 : NULL;
 #if defined(LK__X86)   /* (NEON's f32 vec_dot has other lanes) */
     job.f32_rows8 = W->type == LK_TYPE_F32 && job.n_in % 16 && W->nb[1] % sizeof(float) == 0;
 #endif
@@ -7896,71 +7902,89 @@ static void lk__vd_q5_1_t(int64_t n, float *s, const void *x, const void *y) {
  * that results equal llama.cpp's on x86 bit for bit (the integer lanes are
  * exact in any order). The FP4 codes become their doubled E2M1 levels by a
  * 16-entry byte table lookup (pshufb), as iq4_nl's in lk__tile_b32_x86. */
-/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a). 8 int32 lanes of 4
- * products per block; even blocks in acc[0], odd in acc[1]:
- * acc = fma(dy * 2^(e-128), lanes, acc); lk__hsum8(acc[0] + acc[1]); an odd
- * last block then adds as in the reference (lk__mxfp4_dot_from). */
-static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) {
-    const unsigned char *x = LK__CAST(const unsigned char *, vx), *y = LK__CAST(const unsigned char *, vy);
-    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
-    const int64_t nb = n / 32;
-    __m256 acc[2];
-    int64_t i;
-    int k;
-    acc[0] = acc[1] = _mm256_setzero_ps();
-    for (i = 0; i + 1 < nb; i += 2)
-        LK__UNROLL for (k = 0; k < 2; k++) {
-            const unsigned char *b = x + (size_t)(i + k) * 17, *a = y + (size_t)(i + k) * 34;
-            const __m256i p = lk__dp4s_x(_mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1)), LK__LD256(a + 2));
-            acc[k] = _mm256_fmadd_ps(_mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(a)) * lk__e8m0_half(b[0])), _mm256_cvtepi32_ps(p), acc[k]);
-        }
-    *s = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[0], acc[1])), nb - i, x + (size_t)i * 17, y + (size_t)i * 34);
+/* MXFP4's levels + 12 (lk__fp4_values + 12: unsigned, 0..24), by 4-bit code */
+static const uint8_t lk__fp4_u12[16] = { 12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0 };
+/* E8M0 exponent e -> the bits of lk__e8m0_half(e) = 2^(e-128) (a constant
+ * table: one broadcast load per block instead of a conversion in scalar code) */
+#define LK__E8(e) ((e) < 2 ? 0x00200000u << ((e) & 1) : (uint32_t)((e) - 1) << 23)   /* as lk__e8m0_half */
+#define LK__E8x4(e) LK__E8(e), LK__E8((e) + 1), LK__E8((e) + 2), LK__E8((e) + 3)
+#define LK__E8x16(e) LK__E8x4(e), LK__E8x4((e) + 4), LK__E8x4((e) + 8), LK__E8x4((e) + 12)
+#define LK__E8x64(e) LK__E8x16(e), LK__E8x16((e) + 16), LK__E8x16((e) + 32), LK__E8x16((e) + 48)
+static const uint32_t lk__e8m0_half_bits[256] = { LK__E8x64(0), LK__E8x64(64), LK__E8x64(128), LK__E8x64(192) };
+#undef LK__E8x64
+#undef LK__E8x16
+#undef LK__E8x4
+#undef LK__E8
+/* one MXFP4 block b (17 bytes) -> its 32 levels + 12 as bytes, element j in
+ * byte j: the 16 code bytes in both halves, the high half shifted right by
+ * 4 (one 64-bit shift per half), low nibbles kept, looked up */
+LK__AINL __m256i lk__mxfp4_u12_x(const unsigned char *b) {
+    const __m256i q = _mm256_broadcastsi128_si256(LK__LD128(b + 1));
+    return _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(LK__LD128(lk__fp4_u12)),
+                               _mm256_and_si256(_mm256_srlv_epi64(q, _mm256_setr_epi64x(0, 0, 4, 4)), _mm256_set1_epi8(15)));
 }
-/* MXFP4 . Q8_0 tiles, R rows x C columns (R x C <= 4: 8 accumulators):
- * every (row, column) keeps lk__vd_mxfp4_t's order (even blocks in acc[0],
- * odd in acc[1], each acc = fma(dy * 2^(e-128), lanes, acc); lk__hsum8(acc[0]
- * + acc[1]); an odd last block as the reference), so each output equals that
- * vec_dot bit for bit. Shared: a row's FP4 levels are looked up and its
- * scale converted once per block for all columns, a column's q8 and d
- * loaded once for all rows. reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a) */
+/* MXFP4 . Q8_0 tiles, R rows x C columns (R x C <= 4: 8 accumulators;
+ * 1 x 1 is the vec_dot): every (row, column) keeps ggml's AVX2 order (even
+ * blocks in acc[0], odd in acc[1], each acc = fma(dy * 2^(e-128), lanes,
+ * acc); lk__hsum8(acc[0] + acc[1]); an odd last block as the reference,
+ * lk__mxfp4_dot_from), so each output equals ggml's vec_dot bit for bit.
+ * The integer lanes (8 int32, 4 products each; exact):
+ *   lanes = madd16(maddubs(v + 12, q8) - maddubs(12, q8), 1)
+ * v + 12 unsigned (lk__fp4_u12), |pair sums| <= 24 * 127 * 2: no int16
+ * saturation (Q8_0 activations are within +-127). Shared: a row's levels
+ * looked up and its scale loaded once per block for all columns, a
+ * column's q8, its 12 q8 pairs and d loaded once for all rows. 1 column
+ * (decode) prefetches each row R rows ahead (the next tile's rows; 1 row:
+ * LK__PFB bytes ahead), once per 34 bytes.
+ * reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a), in its order of blocks */
 LK__AINL void lk__tile_mxfp4_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                                  int R, int C) {
-    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const __m256i c12 = _mm256_set1_epi8(12), one = _mm256_set1_epi16(1);
     const int64_t nb = n / 32;
+    const size_t pf = R > 1 ? (size_t)R * ws : LK__PFB;
     __m256 acc[4][2][2];   /* [row][column][block parity] */
     int64_t i;
     int k, r, c;
     LK__UNROLL for (r = 0; r < R; r++) LK__UNROLL for (c = 0; c < C; c++) acc[r][c][0] = acc[r][c][1] = _mm256_setzero_ps();
     for (i = 0; i + 1 < nb; i += 2)
         LK__UNROLL for (k = 0; k < 2; k++) {
-            __m256i xv[4], yv[2];
-            float dx[4], dy[2];
+            __m256i xv[4], yv[4], cy[4];
+            __m256 dx[4], dy[4];
             LK__UNROLL for (r = 0; r < R; r++) {
                 const unsigned char *b = w + (size_t)r * ws + (size_t)(i + k) * 17;
-                if (C == 1) _mm_prefetch((const char *)b + LK__PFB, _MM_HINT_T0);   /* decode streams the weights once */
-                xv[r] = _mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1));
-                dx[r] = lk__e8m0_half(b[0]);
+                if (C == 1 && k == 0) _mm_prefetch((const char *)b + pf, _MM_HINT_T0);   /* decode streams the weights once */
+                xv[r] = lk__mxfp4_u12_x(b);
+                dx[r] = _mm256_castsi256_ps(_mm256_set1_epi32((int)lk__e8m0_half_bits[b[0]]));
             }
             LK__UNROLL for (c = 0; c < C; c++) {
                 const unsigned char *b = a + (size_t)c * as + (size_t)(i + k) * 34;
                 yv[c] = LK__LD256(b + 2);
-                dy[c] = _mm_cvtss_f32(lk__h2f2_x(b));
+                cy[c] = _mm256_maddubs_epi16(c12, yv[c]);
+                dy[c] = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(b)));
             }
             LK__UNROLL for (r = 0; r < R; r++)
-                LK__UNROLL for (c = 0; c < C; c++)
-                    acc[r][c][k] = _mm256_fmadd_ps(_mm256_set1_ps(dy[c] * dx[r]), _mm256_cvtepi32_ps(lk__dp4s_x(xv[r], yv[c])), acc[r][c][k]);
+                LK__UNROLL for (c = 0; c < C; c++) {
+                    const __m256i p = _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(xv[r], yv[c]), cy[c]), one);
+                    acc[r][c][k] = _mm256_fmadd_ps(_mm256_mul_ps(dy[c], dx[r]), _mm256_cvtepi32_ps(p), acc[r][c][k]);
+                }
         }
     LK__UNROLL for (r = 0; r < R; r++)
         LK__UNROLL for (c = 0; c < C; c++)
             y[c * ys + r] = lk__mxfp4_dot_from(lk__hsum8_x(_mm256_add_ps(acc[r][c][0], acc[r][c][1])), nb - i, w + (size_t)r * ws + (size_t)i * 17,
                                                a + (size_t)c * as + (size_t)i * 34);
 }
+/* reference: lk__vec_dot_mxfp4_q8_0_ref (14.7a); order: ggml's AVX2 vec_dot
+ * (lk__tile_mxfp4_x86 above, one row and one column) */
+static void lk__vd_mxfp4_t(int64_t n, float *s, const void *vx, const void *vy) {
+    lk__tile_mxfp4_x86(n, LK__CAST(const unsigned char *, vx), 0, LK__CAST(const unsigned char *, vy), 0, s, 0, 1, 1);
+}
 /* The same outputs, R x C <= 8, each (row, column)'s even blocks first and
  * then its odd ones (two passes of 8 accumulators: each row's levels looked
- * up once for C columns); the sums and their order are lk__vd_mxfp4_t's */
+ * up once for C columns); the lanes as lk__tile_mxfp4_x86's, the sums and
+ * their order lk__vd_mxfp4_t's */
 LK__AINL void lk__tile_mxfp4_2p_x86(int64_t n, const unsigned char *w, size_t ws, const unsigned char *a, size_t as, float *y, int64_t ys,
                                     int R, int C) {
-    const __m256i tbl = _mm256_broadcastsi128_si256(LK__LD128(lk__fp4_values));
+    const __m256i c12 = _mm256_set1_epi8(12), one = _mm256_set1_epi16(1);
     const int64_t nb = n / 32, np = nb / 2;
     __m256 acc[8], even[8];   /* [r * C + c] */
     int64_t j;
@@ -7973,15 +7997,17 @@ LK__AINL void lk__tile_mxfp4_2p_x86(int64_t n, const unsigned char *w, size_t ws
             __m256 dxb[8];
             LK__UNROLL for (r = 0; r < R; r++) {
                 const unsigned char *b = w + (size_t)r * ws + bi * 17;
-                xv[r] = _mm256_shuffle_epi8(tbl, lk__nib32_x(b + 1));
-                dxb[r] = _mm256_set1_ps(lk__e8m0_half(b[0]));
+                xv[r] = lk__mxfp4_u12_x(b);
+                dxb[r] = _mm256_castsi256_ps(_mm256_set1_epi32((int)lk__e8m0_half_bits[b[0]]));
             }
             LK__UNROLL for (c = 0; c < C; c++) {
                 const unsigned char *b = a + (size_t)c * as + bi * 34;
-                const __m256i yv = LK__LD256(b + 2);
+                const __m256i yv = LK__LD256(b + 2), cy = _mm256_maddubs_epi16(c12, yv);
                 const __m256 dyb = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(b)));
-                LK__UNROLL for (r = 0; r < R; r++)
-                    acc[r * C + c] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, dxb[r]), _mm256_cvtepi32_ps(lk__dp4s_x(xv[r], yv)), acc[r * C + c]);
+                LK__UNROLL for (r = 0; r < R; r++) {
+                    const __m256i p = _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(xv[r], yv), cy), one);
+                    acc[r * C + c] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, dxb[r]), _mm256_cvtepi32_ps(p), acc[r * C + c]);
+                }
             }
         }
         if (k == 0) LK__UNROLL for (r = 0; r < R * C; r++) even[r] = acc[r];
@@ -8910,7 +8936,7 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
  * shape) still runs code compiled for its constants (LK__TR, LK__TC or 1,
  * the kind) without a wrapper per type.
  * ========================================================================== */
-#define LK__K_NONE { NULL, NULL, NULL, 0, LK__R8_NONE, NULL }
+#define LK__K_NONE { NULL, NULL, NULL, 0, 0, LK__R8_NONE, NULL }
 #if defined(LK__X86)
 #if defined(LK__X86_512)   /* f32 / f16 dots: the zmm 1 x 1 tile */
 #define lk__vd_f32_x86 lk__vd_f32_t
@@ -8920,38 +8946,38 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
 #define LK__R8_F16_X86 NULL
 #endif
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile (LK__TR x LK__TC)      tile1 (LK__TR x 1)          kind            r8 layout     r8 SIMD */
-    /*  0 f32     */ { lk__vd_f32_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F32,    LK__R8_NONE,  NULL },
-    /*  1 f16     */ { lk__vd_f16_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F16,    LK__R8_F16,   LK__R8_F16_X86 },
-    /*  2 q4_0    */ { lk__vd_q4_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_0,   LK__R8_Q4_0,  lk__r8_q4_0_x86 },
-    /*  3 q4_1    */ { lk__vd_q4_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_1,   LK__R8_NONE,  NULL },
+    /*               vec_dot                    tile (LK__TR x LK__TC)      tile1 (LK__TR x 1)          kind            dec r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F32,    0, LK__R8_NONE,  NULL },
+    /*  1 f16     */ { lk__vd_f16_x86,          lk__tile44_flt,             lk__tile41_flt,             LK__FLT_F16,    0, LK__R8_F16,   LK__R8_F16_X86 },
+    /*  2 q4_0    */ { lk__vd_q4_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_0,   0, LK__R8_Q4_0,  lk__r8_q4_0_x86 },
+    /*  3 q4_1    */ { lk__vd_q4_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q4_1,   0, LK__R8_NONE,  NULL },
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
-    /*  6 q5_0    */ { lk__vd_q5_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_0,   LK__R8_NONE,  NULL },
-    /*  7 q5_1    */ { lk__vd_q5_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_1,   LK__R8_NONE,  NULL },
-    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   LK__R8_NONE,  NULL },
+    /*  6 q5_0    */ { lk__vd_q5_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_0,   0, LK__R8_NONE,  NULL },
+    /*  7 q5_1    */ { lk__vd_q5_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_1,   0, LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   0, LK__R8_NONE,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
-    /* 10 q2_K    */ { lk__vd_q2_K_t,           lk__tile44_q2_K,            lk__tile41_q2_K,            0,              LK__R8_NONE,  NULL },
-    /* 11 q3_K    */ { lk__vd_q3_K_t,           lk__tile44_q3_K,            lk__tile41_q3_K,            0,              LK__R8_NONE,  NULL },
-    /* 12 q4_K    */ { lk__vd_q4_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q4_K,   LK__R8_Q4_K,  lk__r8_q4_K_x86 },
-    /* 13 q5_K    */ { lk__vd_q5_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q5_K,   LK__R8_NONE,  NULL },
-    /* 14 q6_K    */ { lk__vd_q6_K_t,           lk__tile44_q6_K,            lk__tile41_q6_K,            0,              LK__R8_NONE,  NULL },
+    /* 10 q2_K    */ { lk__vd_q2_K_t,           lk__tile44_q2_K,            lk__tile41_q2_K,            0,              0, LK__R8_NONE,  NULL },
+    /* 11 q3_K    */ { lk__vd_q3_K_t,           lk__tile44_q3_K,            lk__tile41_q3_K,            0,              0, LK__R8_NONE,  NULL },
+    /* 12 q4_K    */ { lk__vd_q4_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q4_K,   0, LK__R8_Q4_K,  lk__r8_q4_K_x86 },
+    /* 13 q5_K    */ { lk__vd_q5_K_t,           lk__tile44_q45_K,           lk__tile41_q45_K,           LK__Q45_Q5_K,   0, LK__R8_NONE,  NULL },
+    /* 14 q6_K    */ { lk__vd_q6_K_t,           lk__tile44_q6_K,            lk__tile41_q6_K,            0,              0, LK__R8_NONE,  NULL },
     /* 15 q8_K    */ LK__K_NONE,
     /* 16 iq2_xxs */ LK__K_NONE,
     /* 17 iq2_xs  */ LK__K_NONE,
     /* 18 iq3_xxs */ LK__K_NONE,
     /* 19 iq1_s   */ LK__K_NONE,
-    /* 20 iq4_nl  */ { LK__IQK(lk__vd_iq4_nl_t), LK__IQK(lk__tile44_b32),   LK__IQK(lk__tile41_b32),    LK__B32_IQ4_NL, LK__R8_NONE,  NULL },
+    /* 20 iq4_nl  */ { LK__IQK(lk__vd_iq4_nl_t), LK__IQK(lk__tile44_b32),   LK__IQK(lk__tile41_b32),    LK__B32_IQ4_NL, 0, LK__R8_NONE,  NULL },
     /* 21 iq3_s   */ LK__K_NONE,
     /* 22 iq2_s   */ LK__K_NONE,
-    /* 23 iq4_xs  */ { LK__IQK(lk__vd_iq4_xs_t), LK__IQK(lk__tile44_iq4_xs), LK__IQK(lk__tile41_iq4_xs), 0,            LK__R8_NONE,  NULL },
+    /* 23 iq4_xs  */ { LK__IQK(lk__vd_iq4_xs_t), LK__IQK(lk__tile44_iq4_xs), LK__IQK(lk__tile41_iq4_xs), 0,            0, LK__R8_NONE,  NULL },
     /* 24 i8      */ LK__K_NONE,
     /* 25 i16     */ LK__K_NONE,
     /* 26 i32     */ LK__K_NONE,
     /* 27 i64     */ LK__K_NONE,
     /* 28 f64     */ LK__K_NONE,
     /* 29 iq1_m   */ LK__K_NONE,
-    /* 30 bf16    */ { lk__vd_bf16_x86,         lk__tile44_flt,             lk__tile41_flt,             LK__FLT_BF16,   LK__R8_NONE,  NULL },
+    /* 30 bf16    */ { lk__vd_bf16_x86,         lk__tile44_flt,             lk__tile41_flt,             LK__FLT_BF16,   0, LK__R8_NONE,  NULL },
     /* 31         */ LK__K_NONE,
     /* 32         */ LK__K_NONE,
     /* 33         */ LK__K_NONE,
@@ -8960,61 +8986,61 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 36         */ LK__K_NONE,
     /* 37         */ LK__K_NONE,
     /* 38         */ LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              LK__R8_NONE,  NULL },
-    /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
-    /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
-    /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              1, LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
 };
 #undef LK__R8_F16_X86
 #elif defined(LK__ARM)
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
-    /*  0 f32     */ { lk__vd_f32_arm,          NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /*  1 f16     */ { lk__vd_f16_arm,          NULL, NULL,  0,    LK__R8_F16,   NULL },
-    /*  2 q4_0    */ { lk__vd_q4_0_arm,         NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*               vec_dot                    tile  tile1  kind  dec  r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_arm,          NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /*  1 f16     */ { lk__vd_f16_arm,          NULL, NULL,  0,    0, LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { lk__vd_q4_0_arm,         NULL, NULL,  0,    0, LK__R8_Q4_0,  NULL },
     /*  3 q4_1    */ LK__K_NONE,
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
-    /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
-    /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 12 q4_K    */ { lk__vd_q4_K_arm,         NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
+    /* 13 q5_K    */ { lk__vd_q5_K_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 14 q6_K    */ { lk__vd_q6_K_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /* 15 .. 38   */ LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
                      LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
                      LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
 };
 #elif defined(LK__MVE) || defined(LK__DSP)
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
-    /*  0 f32     */ { lk__vd_f32_mcu,          NULL, NULL,  0,    LK__R8_NONE,  NULL },
-    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    LK__R8_F16,   NULL },
-    /*  2 q4_0    */ { lk__vd_q4_0_mcu,         NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*               vec_dot                    tile  tile1  kind  dec  r8 layout     r8 SIMD */
+    /*  0 f32     */ { lk__vd_f32_mcu,          NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    0, LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { lk__vd_q4_0_mcu,         NULL, NULL,  0,    0, LK__R8_Q4_0,  NULL },
     /*  3 q4_1    */ LK__K_NONE,
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
-    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
 };
 #else
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
-    /*               vec_dot                    tile  tile1  kind  r8 layout     r8 SIMD */
+    /*               vec_dot                    tile  tile1  kind  dec  r8 layout     r8 SIMD */
     /*  0 f32     */ LK__K_NONE,
-    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    LK__R8_F16,   NULL },
-    /*  2 q4_0    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_0,  NULL },
+    /*  1 f16     */ { NULL,                    NULL, NULL,  0,    0, LK__R8_F16,   NULL },
+    /*  2 q4_0    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_0,  NULL },
     /*  3 q4_1    */ LK__K_NONE,
     /*  4         */ LK__K_NONE,
     /*  5         */ LK__K_NONE,
@@ -9024,7 +9050,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
-    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    LK__R8_Q4_K,  NULL },
+    /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
 };
 #endif
 static const lk__kernels *lk__kernels_of(lk_type type) {

@@ -224,6 +224,7 @@ static void test_kernel_table(void) {
         if (!tt || !tt->vec_dot) continue;
         CHECK(tc != NULL, "%s has a kernel-table row but no reference in this test (kCases)", tt->name);
         CHECK((k->tile == NULL) == (k->tile1 == NULL), "%s: one tile shape without the other", tt->name);
+        CHECK(!k->dec || k->tile1, "%s: dec (decode runs the 1-column tile) without a 1-column tile", tt->name);
         if (k->r8.qk || k->r8_simd) {
             int tested = 0;
             for (i = 0; i < (int)(sizeof r8_tested / sizeof r8_tested[0]); i++) tested |= r8_tested[i] == (lk_type)t;
@@ -269,6 +270,65 @@ static void test_kernel_table(void) {
         }
     }
     CHECK(rows >= 3, "%d rows (every build has at least the three interleaved layouts)", rows);
+    lk_t_end();
+}
+
+/* MXFP4 at its extremes, where exact mode's scale 1 and activations within
+ * +-7 do not reach: levels +-12 against Q8_0 quants +-127 (the largest
+ * pair sums of the x86 kernels' unsigned-offset lanes), mixed signs, and
+ * exponents 127..129 with activation scale 1 (every product and sum an
+ * exact float: any order gives the reference's bits). vec_dot and
+ * lk_matmul of 1 column (decode: the kernel table's dec tile where the row
+ * has one) and 5 columns against lk__vec_dot_mxfp4_q8_0_ref per element;
+ * on x86 also every E8M0 byte's scale from lk__e8m0_half_bits against
+ * lk__e8m0_half. */
+static void test_mxfp4_extremes(void) {
+    enum { N_IN = 32 * 33, N_OUT = 11, NC = 5 };
+    static unsigned char w[N_OUT * (N_IN / 32) * 17], aq[NC * (N_IN / 32) * 34];
+    static float x[NC * N_IN], y1[NC * N_OUT], y2[NC * N_OUT];
+    int64_t ne[2] = { N_IN, N_OUT };
+    const size_t ws = (N_IN / 32) * 17, as = (N_IN / 32) * 34;
+    size_t scr_n = lk_matmul_scratch_size(LK_TYPE_MXFP4, N_IN, NC);
+    unsigned char *scr = (unsigned char *)malloc(scr_n ? scr_n : 1);
+    lk_tensor W;
+    int r, c, j, b, mode, nc;
+    lk_t_begin("mxfp4 extremes: levels +-12 x quants +-127, exponents 127..129 = reference (vec_dot, matmul 1 and 5 columns)");
+#if defined(LK__X86)
+    for (j = 0; j < 256; j++) {
+        const float f = lk__e8m0_half((unsigned)j);
+        CHECK(memcmp(&lk__e8m0_half_bits[j], &f, 4) == 0, "E8M0 %d: table %08x, lk__e8m0_half %a", j, (unsigned)lk__e8m0_half_bits[j], f);
+    }
+#endif
+    for (mode = 0; mode < 3; mode++) {
+        for (r = 0; r < N_OUT; r++)
+            for (b = 0; b < N_IN / 32; b++) {
+                unsigned char *p = w + (size_t)r * ws + (size_t)b * 17;
+                p[0] = (unsigned char)(mode == 2 ? rng_int(127, 129) : 128);
+                for (j = 0; j < 16; j++)   /* codes 7 (+12) and 15 (-12); mode 1: any code */
+                    p[1 + j] = mode == 1 ? (unsigned char)rng_u64() : (unsigned char)((rng_int(0, 1) ? 0x07 : 0x0f) | (rng_int(0, 1) ? 0x70 : 0xf0));
+            }
+        ne[0] = N_IN; ne[1] = N_OUT;
+        CHECK_OK(lk_tensor_init(&W, LK_TYPE_MXFP4, 2, ne, w));
+        for (c = 0; c < NC; c++)   /* activations whose Q8_0 quants are +-127 (mode 0: all of one sign per block) */
+            for (j = 0; j < N_IN; j++) x[c * N_IN + j] = mode == 0 ? ((j / 32 + c) % 2 ? -1.0f : 1.0f) : (rng_int(0, 1) ? 1.0f : -1.0f);
+        for (c = 0; c < NC; c++) {
+            lk__act_quantize_q8_0(x + c * N_IN, aq + (size_t)c * as, N_IN);
+            for (r = 0; r < N_OUT; r++) {
+                float got;
+                lk__vec_dot_mxfp4_q8_0_ref(N_IN, &y1[c * N_OUT + r], w + (size_t)r * ws, aq + (size_t)c * as);
+                lk_type_get(LK_TYPE_MXFP4)->vec_dot(N_IN, &got, w + (size_t)r * ws, aq + (size_t)c * as);
+                CHECK(memcmp(&got, &y1[c * N_OUT + r], 4) == 0, "mode %d row %d column %d: vec_dot %a, reference %a", mode, r, c, got, y1[c * N_OUT + r]);
+            }
+        }
+        for (nc = 1; nc <= NC; nc += NC - 1) {
+            lk_threads T;
+            memset(&T, 0, sizeof T); T.n_threads = 1;
+            memset(y2, 0, sizeof y2);
+            CHECK_OK(lk_matmul(&W, x, nc, y2, scr, scr_n, &T));
+            CHECK(memcmp(y1, y2, sizeof(float) * (size_t)N_OUT * nc) == 0, "mode %d, %d columns: lk_matmul differs from the reference", mode, nc);
+        }
+    }
+    free(scr);
     lk_t_end();
 }
 
@@ -883,6 +943,7 @@ int main(void) {
     test_act_quant();
     test_dots();
     test_kernel_table();
+    test_mxfp4_extremes();
     test_matmul();
     test_bf16_tiny();
     test_repack_r8();
