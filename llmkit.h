@@ -652,13 +652,15 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * blocks in order (llama.cpp's repacked kernels' order), for any n_cols and
  * any thread count. F16 (rows of a multiple of 16 elements) keeps the rows'
  * order, so its results equal the row layout's bit for bit; decode then
- * reads 4 rows in one sequential stream. lk_model_load_* repacks the layer
+ * reads 4 rows in one sequential stream. MXFP4 keeps the order of its x86
+ * dot (ggml's AVX2 vec_dot), so on x86 its results equal the row layout's
+ * bit for bit; decode reads 8 rows in one stream. lk_model_load_* repacks the layer
  * matrices this way where the build has a SIMD kernel for the type (see
  * lk_model_params.repack).
  * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K,
- * F16).
+ * F16, MXFP4).
  * lk_repack_r8: W 2-D with ne[1] % 8 == 0 (F16: and ne[0] % 16 == 0); writes
- * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0 and F16;
+ * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0, F16 and MXFP4;
  * 2.8 % more for Q4_K, whose scales are stored decoded), not overlapping W's
  * data, and makes *out a view of dst with the layout (out may be W itself).
  * Matrices of 1 MiB and more are shuffled on the default threads
@@ -1668,8 +1670,8 @@ typedef struct lk_model_params {
                                    * for the layer matrices (experts included:
                                    * each expert's matrix its own groups) and
                                    * the output head,
-                                   * where the build has a kernel (Q4_0, Q4_K:
-                                   * x86 AVX2; F16: x86 AVX-512):
+                                   * where the build has a kernel (Q4_0, Q4_K,
+                                   * MXFP4: x86 AVX2; F16: x86 AVX-512):
                                    *  0 (default): when the file is mapped
                                    *    (lk_model_load_file with mmap), whose
                                    *    pages are then dropped from the

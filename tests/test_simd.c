@@ -465,7 +465,8 @@ static void test_matmul(void) {
  * order), bit for bit, for column counts 1..70 and 1 or 2 threads (so the
  * result is independent of both); against the row layout within float
  * rounding (f16, whose layout keeps the rows' order: bit for bit, except
- * on NEON, whose f16 rows have other lanes); and the refusals (row count,
+ * on NEON, whose f16 rows have other lanes; mxfp4, which keeps the x86
+ * dot's order: bit for bit on x86); and the refusals (row count,
  * f16 row length, type, overlap, bad layout). */
 /* mxfp4's interleaved layout read back by its description (14.7r), not by
  * llmkit's code: block i of row r of group g is at position i / 2 (even i),
