@@ -652,13 +652,15 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * blocks in order (llama.cpp's repacked kernels' order), for any n_cols and
  * any thread count. F16 (rows of a multiple of 16 elements) keeps the rows'
  * order, so its results equal the row layout's bit for bit; decode then
- * reads 4 rows in one sequential stream. lk_model_load_* repacks the layer
+ * reads 4 rows in one sequential stream. MXFP4 keeps the order of its x86
+ * dot (ggml's AVX2 vec_dot), so on x86 its results equal the row layout's
+ * bit for bit; decode reads 8 rows in one stream. lk_model_load_* repacks the layer
  * matrices this way where the build has a SIMD kernel for the type (see
  * lk_model_params.repack).
  * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K,
- * F16).
+ * F16, MXFP4).
  * lk_repack_r8: W 2-D with ne[1] % 8 == 0 (F16: and ne[0] % 16 == 0); writes
- * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0 and F16;
+ * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0, F16 and MXFP4;
  * 2.8 % more for Q4_K, whose scales are stored decoded), not overlapping W's
  * data, and makes *out a view of dst with the layout (out may be W itself).
  * Matrices of 1 MiB and more are shuffled on the default threads
@@ -1668,8 +1670,8 @@ typedef struct lk_model_params {
                                    * for the layer matrices (experts included:
                                    * each expert's matrix its own groups) and
                                    * the output head,
-                                   * where the build has a kernel (Q4_0, Q4_K:
-                                   * x86 AVX2; F16: x86 AVX-512):
+                                   * where the build has a kernel (Q4_0, Q4_K,
+                                   * MXFP4: x86 AVX2; F16: x86 AVX-512):
                                    *  0 (default): when the file is mapped
                                    *    (lk_model_load_file with mmap), whose
                                    *    pages are then dropped from the
@@ -5106,6 +5108,73 @@ static LK__UNUSED void lk__r8_f16_ref(int64_t n, const unsigned char *g, const u
         y[r] = lk__hsum16(acc);
     }
 }
+/* MXFP4, a group of 8 rows of nb = n/32 blocks, 136 bytes per block (the
+ * group as long as its 8 rows, one sequential stream):
+ *   block position p: bytes 0..7 the E8M0 exponents of rows 0..7,
+ *                     bytes 8 + 16r .. 23 + 16r row r's 16 bytes of nibbles
+ *   positions [0, np) hold blocks 0, 2, .., 2np - 2 (np = nb/2), [np, 2np)
+ *   blocks 1, 3, .., 2np - 1, and an odd nb's last block sits at 2np.
+ * Output: lk__vd_mxfp4_t's order (ggml's AVX2 vec_dot), so an MXFP4 matrix
+ * gives the same bits in either layout on x86. Per row, with v_j the
+ * doubled level of element j (low nibbles elements 0..15, high 16..31) and
+ * dy the column block's d:
+ *   lane l < 8 of a block  L_l = sum_{j = 4l}^{4l+3} v_j y_j        exact int32
+ *   E_l = fma(dy * 2^(e-128), (float)L_l, E_l) over the even blocks, in order
+ *   O_l likewise over the odd blocks (the pairs' second blocks)
+ *   s = lk__hsum8(E + O, lane by lane); an odd nb's last block then
+ *   s += (dy * 2^(e-128)) * (float)isum              (lk__mxfp4_dot_from)
+ * The even/odd split keeps each pass one sequential stream with 8
+ * accumulators (8 rows) for a column. SIMD: lk__r8_mxfp4_x86 (14.7s). */
+#define LK__R8_MXFP4_BLK 136
+static void lk__repack_mxfp4_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb) {   /* one group */
+    const int64_t np = nb / 2;
+    int64_t i;
+    int r;
+    for (i = 0; i < nb; i++) {
+        const int64_t p = i < 2 * np ? (i % 2) * np + i / 2 : i;   /* the block's position */
+        unsigned char *o = dst + (size_t)p * LK__R8_MXFP4_BLK;
+        for (r = 0; r < 8; r++) {
+            const unsigned char *b = src + (size_t)r * row_bytes + (size_t)i * 17;
+            o[r] = b[0];
+            memcpy(o + 8 + 16 * r, b + 1, 16);
+        }
+    }
+}
+/* s + row r's dot of the block at position b . the q8_0 block ya, ggml's
+ * scalar step (an odd nb's last block) */
+static float lk__r8_mxfp4_last(float s, const unsigned char *b, int r, const unsigned char *ya) {
+    const float d = LK__H2F((uint16_t)(ya[0] | ya[1] << 8)) * lk__e8m0_half(b[r]);
+    int32_t isum = 0;
+    int j;
+    for (j = 0; j < 16; j++) isum += lk__fp4_values[b[8 + 16 * r + j] & 15] * (int8_t)ya[2 + j] + lk__fp4_values[b[8 + 16 * r + j] >> 4] * (int8_t)ya[18 + j];
+    return s + d * (float)isum;
+}
+/* y[0..7] = the group's 8 rows . one q8_0 column a (reference) */
+static LK__UNUSED void lk__r8_mxfp4_ref(int64_t n, const unsigned char *g, const unsigned char *a, float *y) {
+    const int64_t nb = n / 32, np = nb / 2;
+    int64_t j;
+    int r, k, l, e;
+    for (r = 0; r < 8; r++) {
+        float acc[2][8], lanes[8];
+        for (l = 0; l < 8; l++) acc[0][l] = acc[1][l] = 0.0f;
+        for (k = 0; k < 2; k++)   /* the even blocks, then the odd ones */
+            for (j = 0; j < np; j++) {
+                const unsigned char *b = g + (size_t)(k * np + j) * LK__R8_MXFP4_BLK, *ya = a + (size_t)(2 * j + k) * 34;
+                const float d = LK__H2F((uint16_t)(ya[0] | ya[1] << 8)) * lk__e8m0_half(b[r]);
+                for (l = 0; l < 8; l++) {
+                    int32_t p = 0;
+                    for (e = 4 * l; e < 4 * l + 4; e++) {
+                        const int q = b[8 + 16 * r + e % 16];
+                        p += lk__fp4_values[e < 16 ? q & 15 : q >> 4] * (int8_t)ya[2 + e];
+                    }
+                    acc[k][l] = fmaf(d, (float)p, acc[k][l]);
+                }
+            }
+        for (l = 0; l < 8; l++) lanes[l] = acc[0][l] + acc[1][l];
+        y[r] = lk__hsum8(lanes);
+        if (nb % 2) y[r] = lk__r8_mxfp4_last(y[r], g + (size_t)(2 * np) * LK__R8_MXFP4_BLK, r, a + (size_t)(2 * np) * 34);
+    }
+}
 /* the references as group kernels (lk__r8_fn): one column at a time */
 static LK__UNUSED void lk__r8_q4_0_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                                         float *y, int64_t ys, int C) {
@@ -5118,6 +5187,12 @@ static LK__UNUSED void lk__r8_f16_refc(int64_t n, const unsigned char *g, const 
     int c;
     (void)ysum; (void)nbk;
     for (c = 0; c < C; c++) lk__r8_f16_ref(n, g, a + (size_t)c * as, y + c * ys);
+}
+static LK__UNUSED void lk__r8_mxfp4_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                                         float *y, int64_t ys, int C) {
+    int c;
+    (void)ysum; (void)nbk;
+    for (c = 0; c < C; c++) lk__r8_mxfp4_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
 static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                                         float *y, int64_t ys, int C) {
@@ -5133,6 +5208,7 @@ static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const
 #define LK__R8_Q4_0 { 32, LK__R8_Q4_0_BLK, lk__repack_q4_0_r8, lk__r8_q4_0_refc }
 #define LK__R8_Q4_K { LK_QK_K, LK__R8_Q4_K_BLK, lk__repack_q4_K_r8, lk__r8_q4_K_refc }
 #define LK__R8_F16 { 16, LK__R8_F16_BLK, lk__repack_f16_r8, lk__r8_f16_refc }
+#define LK__R8_MXFP4 { 32, LK__R8_MXFP4_BLK, lk__repack_mxfp4_r8, lk__r8_mxfp4_refc }
 LKDEF int lk_repack_r8_supported(lk_type type) { return lk__kernels_of(type)->r8.qk != 0; }
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
     const lk__r8_layout *L = W ? &lk__kernels_of(W->type)->r8 : NULL;
@@ -8910,6 +8986,90 @@ static void lk__r8_q4_K_x86(int64_t n, const unsigned char *g, const unsigned ch
     default: lk__r8_q4_K_xc(n, g, a, as, y, ys, 1); break;
     }
 }
+/* MXFP4 x q8_0 (reference lk__r8_mxfp4_ref): rows r0..r0+R-1 of the group
+ * x C columns, R x C <= 8 accumulators, the lanes and sums of
+ * lk__tile_mxfp4_2p_x86 (so lk__vd_mxfp4_t's bits): pass k reads the
+ * positions [k np, (k + 1) np) in order, one sequential stream; each row's
+ * levels are looked up once for the C columns. */
+LK__AINL void lk__r8_mxfp4_xc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys, int r0, int R, int C) {
+    const __m256i c12 = _mm256_set1_epi8(12), one = _mm256_set1_epi16(1);
+    const int64_t nb = n / 32, np = nb / 2;
+    __m256 acc[8], even[8];   /* [r * C + c] */
+    int64_t j;
+    int k, r, c;
+    for (k = 0; k < 2; k++) {
+        LK__UNROLL for (r = 0; r < R * C; r++) acc[r] = _mm256_setzero_ps();
+        for (j = 0; j < np; j++) {
+            const unsigned char *b = g + (size_t)(k * np + j) * LK__R8_MXFP4_BLK;
+            const size_t bi = (size_t)(2 * j + k);
+            __m256i xv[8];
+            __m256 dxb[8];
+            if (C == 1) lk__prefetch_blk(b + LK__PFB, LK__R8_MXFP4_BLK);   /* decode streams the group once */
+            if (C == 1) {   /* decode: one row's levels at a time (8 accumulators, few registers besides) */
+                const unsigned char *q = a + bi * 34;
+                const __m256i yv = LK__LD256(q + 2), cy = _mm256_maddubs_epi16(c12, yv);
+                const __m256 dyb = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(q)));
+                LK__UNROLL for (r = 0; r < R; r++) {
+                    const __m256i x1 = lk__mxfp4_u12_x(b + 7 + 16 * (r0 + r));   /* (it reads the 16 bytes after its pointer's first) */
+                    const __m256 d1 = _mm256_castsi256_ps(_mm256_set1_epi32((int)lk__e8m0_half_bits[b[r0 + r]]));
+                    const __m256i p = _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(x1, yv), cy), one);
+                    acc[r] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, d1), _mm256_cvtepi32_ps(p), acc[r]);
+                }
+                continue;
+            }
+            LK__UNROLL for (r = 0; r < R; r++) {
+                xv[r] = lk__mxfp4_u12_x(b + 7 + 16 * (r0 + r));
+                dxb[r] = _mm256_castsi256_ps(_mm256_set1_epi32((int)lk__e8m0_half_bits[b[r0 + r]]));
+            }
+            LK__UNROLL for (c = 0; c < C; c++) {
+                const unsigned char *q = a + (size_t)c * as + bi * 34;
+                const __m256i yv = LK__LD256(q + 2), cy = _mm256_maddubs_epi16(c12, yv);
+                const __m256 dyb = _mm256_set1_ps(_mm_cvtss_f32(lk__h2f2_x(q)));
+                LK__UNROLL for (r = 0; r < R; r++) {
+                    const __m256i p = _mm256_madd_epi16(_mm256_sub_epi16(_mm256_maddubs_epi16(xv[r], yv), cy), one);
+                    acc[r * C + c] = _mm256_fmadd_ps(_mm256_mul_ps(dyb, dxb[r]), _mm256_cvtepi32_ps(p), acc[r * C + c]);
+                }
+            }
+        }
+        if (k == 0) LK__UNROLL for (r = 0; r < R * C; r++) even[r] = acc[r];
+    }
+    LK__UNROLL for (r = 0; r < R; r++)
+        LK__UNROLL for (c = 0; c < C; c++) {
+            float s = lk__hsum8_x(_mm256_add_ps(even[r * C + c], acc[r * C + c]));
+            if (nb % 2) s = lk__r8_mxfp4_last(s, g + (size_t)(2 * np) * LK__R8_MXFP4_BLK, r0 + r, a + (size_t)c * as + (size_t)(2 * np) * 34);
+            y[c * ys + r0 + r] = s;
+        }
+}
+/* the shapes, each its own function (one loop nest per register
+ * allocation): 1 column, the 8 rows in one pass pair; 2 columns, 4 rows at
+ * a time; 3 or 4, 2 rows (R x C <= 8) */
+static LK__NOINL void lk__r8_mxfp4_c1(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys) {
+    lk__r8_mxfp4_xc(n, g, a, as, y, ys, 0, 8, 1);
+}
+static LK__NOINL void lk__r8_mxfp4_c2(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys) {
+    int r;
+    for (r = 0; r < 8; r += 4) lk__r8_mxfp4_xc(n, g, a, as, y, ys, r, 4, 2);
+}
+static LK__NOINL void lk__r8_mxfp4_c3(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys) {
+    int r;
+    for (r = 0; r < 8; r += 2) lk__r8_mxfp4_xc(n, g, a, as, y, ys, r, 2, 3);
+}
+static LK__NOINL void lk__r8_mxfp4_c4(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, float *y, int64_t ys) {
+    int r;
+    for (r = 0; r < 8; r += 2) lk__r8_mxfp4_xc(n, g, a, as, y, ys, r, 2, 4);
+}
+/* more columns than 4 (VNNI's LK__R8_NC of 8) 4 at a time */
+static void lk__r8_mxfp4_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                             float *y, int64_t ys, int C) {
+    (void)ysum; (void)nbk;
+    for (; C > 4; C -= 4, a += 4 * as, y += 4 * ys) lk__r8_mxfp4_c4(n, g, a, as, y, ys);
+    switch (C) {
+    case 4: lk__r8_mxfp4_c4(n, g, a, as, y, ys); break;
+    case 3: lk__r8_mxfp4_c3(n, g, a, as, y, ys); break;
+    case 2: lk__r8_mxfp4_c2(n, g, a, as, y, ys); break;
+    default: lk__r8_mxfp4_c1(n, g, a, as, y, ys); break;
+    }
+}
 #endif
 
 /* ==== the kernel table ====================================================
@@ -8986,7 +9146,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 36         */ LK__K_NONE,
     /* 37         */ LK__K_NONE,
     /* 38         */ LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              1, LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_t,          lk__tile44_mxfp4,           lk__tile41_mxfp4,           0,              1, LK__R8_MXFP4, lk__r8_mxfp4_x86 },
     /* 40 nvfp4   */ { lk__vd_nvfp4_t,          NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
     /* 41 q1_0    */ { lk__vd_q1_0_t,           NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
     /* 42 q2_0    */ { lk__vd_q2_0_t,           NULL,                       NULL,                       0,              0, LK__R8_NONE,  NULL },
@@ -9013,7 +9173,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 15 .. 38   */ LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
                      LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
                      LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE, LK__K_NONE,
-    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /* 39 mxfp4   */ { lk__vd_mxfp4_arm,        NULL, NULL,  0,    0, LK__R8_MXFP4, NULL },
     /* 40 nvfp4   */ { lk__vd_nvfp4_arm,        NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /* 41 q1_0    */ { lk__vd_q1_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
     /* 42 q2_0    */ { lk__vd_q2_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
@@ -9034,6 +9194,33 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
     /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
+    /* 13 q5_K    */ LK__K_NONE,
+    /* 14 q6_K    */ LK__K_NONE,
+    /* 15 q8_K    */ LK__K_NONE,
+    /* 16 iq2_xxs */ LK__K_NONE,
+    /* 17 iq2_xs  */ LK__K_NONE,
+    /* 18 iq3_xxs */ LK__K_NONE,
+    /* 19 iq1_s   */ LK__K_NONE,
+    /* 20 iq4_nl  */ LK__K_NONE,
+    /* 21 iq3_s   */ LK__K_NONE,
+    /* 22 iq2_s   */ LK__K_NONE,
+    /* 23 iq4_xs  */ LK__K_NONE,
+    /* 24 i8      */ LK__K_NONE,
+    /* 25 i16     */ LK__K_NONE,
+    /* 26 i32     */ LK__K_NONE,
+    /* 27 i64     */ LK__K_NONE,
+    /* 28 f64     */ LK__K_NONE,
+    /* 29 iq1_m   */ LK__K_NONE,
+    /* 30 bf16    */ LK__K_NONE,
+    /* 31         */ LK__K_NONE,
+    /* 32         */ LK__K_NONE,
+    /* 33         */ LK__K_NONE,
+    /* 34 tq1_0   */ LK__K_NONE,
+    /* 35 tq2_0   */ LK__K_NONE,
+    /* 36         */ LK__K_NONE,
+    /* 37         */ LK__K_NONE,
+    /* 38         */ LK__K_NONE,
+    /* 39 mxfp4   */ { NULL,                    NULL, NULL,  0,    0, LK__R8_MXFP4, NULL },
 };
 #else
 static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
@@ -9051,6 +9238,33 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
     /* 12 q4_K    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q4_K,  NULL },
+    /* 13 q5_K    */ LK__K_NONE,
+    /* 14 q6_K    */ LK__K_NONE,
+    /* 15 q8_K    */ LK__K_NONE,
+    /* 16 iq2_xxs */ LK__K_NONE,
+    /* 17 iq2_xs  */ LK__K_NONE,
+    /* 18 iq3_xxs */ LK__K_NONE,
+    /* 19 iq1_s   */ LK__K_NONE,
+    /* 20 iq4_nl  */ LK__K_NONE,
+    /* 21 iq3_s   */ LK__K_NONE,
+    /* 22 iq2_s   */ LK__K_NONE,
+    /* 23 iq4_xs  */ LK__K_NONE,
+    /* 24 i8      */ LK__K_NONE,
+    /* 25 i16     */ LK__K_NONE,
+    /* 26 i32     */ LK__K_NONE,
+    /* 27 i64     */ LK__K_NONE,
+    /* 28 f64     */ LK__K_NONE,
+    /* 29 iq1_m   */ LK__K_NONE,
+    /* 30 bf16    */ LK__K_NONE,
+    /* 31         */ LK__K_NONE,
+    /* 32         */ LK__K_NONE,
+    /* 33         */ LK__K_NONE,
+    /* 34 tq1_0   */ LK__K_NONE,
+    /* 35 tq2_0   */ LK__K_NONE,
+    /* 36         */ LK__K_NONE,
+    /* 37         */ LK__K_NONE,
+    /* 38         */ LK__K_NONE,
+    /* 39 mxfp4   */ { NULL,                    NULL, NULL,  0,    0, LK__R8_MXFP4, NULL },
 };
 #endif
 static const lk__kernels *lk__kernels_of(lk_type type) {

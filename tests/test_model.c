@@ -1274,13 +1274,24 @@ static void check_gen_shared_kv(const gen_arch *a, const unsigned char *f32, siz
         lk_t_end();
     }
 }
-/* A Q4_K expert file repacked (repack 1; the in-memory loads above keep
- * rows): its experts [E, Fe, X] become interleaved rows (LK_LAYOUT_R8),
- * which lk__moe reads one expert's 2-D view of. The repacked bytes must
- * cover every Q4_K expert tensor of the file, and the logits at the
+/* The expert files checked repacked, by file type: the experts' weight
+ * type, and whether the layout's kernel keeps the rows' summation order
+ * (mxfp4's keeps the x86 vec_dot's: the logits must then equal the rows'
+ * bit for bit; q4_K's has its own order). */
+static const struct { lk_ftype ft; lk_type et; int same_bits; } gen_r8_files[] = {
+    { LK_FTYPE_Q4_K_M, LK_TYPE_Q4_K, 0 },
+    { LK_FTYPE_MXFP4_MOE, LK_TYPE_MXFP4, 1 },
+};
+/* An expert file repacked (repack 1; the in-memory loads above keep rows):
+ * its experts [E, Fe, X] become interleaved rows (LK_LAYOUT_R8), which
+ * lk__moe reads one expert's 2-D view of. The repacked bytes must cover
+ * every expert tensor of the file in the row's type, and the logits at the
  * reference's positions meet the same rule against llama.cpp's (whose own
- * experts run its repacked q4_K kernels) as the rows did. */
-static void check_gen_r8(const char *label, const unsigned char *q, size_t q_len, const float *ref, const float *ref32, int T, const int *pos) {
+ * experts run its repacked kernels) as the rows did; where the layout keeps
+ * the rows' order, every logit of every position equals the rows' run
+ * (rows: its logits, all nseq positions). */
+static void check_gen_r8(const char *label, int fi, const unsigned char *q, size_t q_len, const float *ref, const float *ref32, int T, const int *pos,
+                         const float *rows) {
     char name[128];
     lk_model_params mp = lk_model_default_params();
     lk_model *m;
@@ -1295,11 +1306,11 @@ static void check_gen_r8(const char *label, const unsigned char *q, size_t q_len
     if (lk_model_load_memory(q, q_len, &mp, &m) == LK_OK) { rb = lk_model_repacked_bytes(m); lk_model_free(m); }
     if (lk_gguf_read_memory(q, q_len, NULL, &g) == LK_OK) {
         for (i = 0; i < g->n_tensors; i++)
-            if (g->tensors[i].type == LK_TYPE_Q4_K && strstr(g->tensors[i].name.ptr, "_exps.weight") == g->tensors[i].name.ptr + g->tensors[i].name.len - 12)
+            if (g->tensors[i].type == gen_r8_files[fi].et && strstr(g->tensors[i].name.ptr, "_exps.weight") == g->tensors[i].name.ptr + g->tensors[i].name.len - 12)
                 eb += (size_t)g->tensors[i].nbytes;
         lk_gguf_free(g);
     }
-    CHECK(eb > 0 && rb >= eb, "%s: %zu bytes repacked, the Q4_K experts alone hold %zu", label, rb, eb);
+    CHECK(eb > 0 && rb >= eb, "%s: %zu bytes repacked, the %s experts alone hold %zu", label, rb, lk_type_name(gen_r8_files[fi].et), eb);
     run_repack = 1;
     ours = run_model_mem(NULL, q, q_len, seq, nseq, LK_TYPE_F32, 2, 512, &V);
     run_repack = 0;
@@ -1307,7 +1318,13 @@ static void check_gen_r8(const char *label, const unsigned char *q, size_t q_len
     if (ours && V == 512) {
         sel = (float *)malloc(sizeof(float) * (size_t)T * V);
         for (p = 0; p < T; p++) memcpy(sel + (size_t)p * V, ours + (size_t)pos[p] * V, sizeof(float) * V);
-        printf("  %-28s %zu of %zu bytes repacked (Q4_K experts %zu)\n", name + 7, rb, q_len, eb);
+        printf("  %-28s %zu of %zu bytes repacked (%s experts %zu)\n", name + 7, rb, q_len, gen_r8_files[fi].et == LK_TYPE_Q4_K ? "Q4_K" : "MXFP4", eb);
+        if (gen_r8_files[fi].same_bits) {
+            int bad = 0;
+            for (p = 0; p < nseq; p++) bad += memcmp(ours + (size_t)p * V, rows + (size_t)p * V, sizeof(float) * V) != 0;
+            printf("  %-28s %d of %d positions bit-identical to the rows' run (required)\n", name + 7, nseq - bad, nseq);
+            CHECK(bad == 0, "%s: %d of %d positions differ from the rows' run in some bit", label, bad, nseq);
+        }
         lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, 0.6, 1.0);
         free(sel);
     }
@@ -1321,7 +1338,7 @@ static void check_generated(const gen_arch *a) {
     unsigned char *f32 = NULL;
     size_t f32_len = 0;
     float *ref32 = NULL;
-    int k, V = 512, T = 0, p, pos[MAXT];
+    int k, V = 512, T = 0, p, pos[MAXT], fi;
     for (p = 3; p < nseq; p += 4) pos[T++] = p;   /* the positions the reference keeps */
     snprintf(name, sizeof name, "generated %s-F32 model", a->label);
     if (!lk_t_fixture("stories260K/stories260K-F32.gguf")) { lk_t_skip(name, "stories260K-F32.gguf (its vocabulary) absent"); return; }
@@ -1387,11 +1404,12 @@ static void check_generated(const gen_arch *a) {
             else if (ref32) lk_t_q_rule(name + 7, NAME_W, sel, ref, ref32, T, V, 0.6, 1.0);
             free(sel);
         }
-        free(ours);
         lk_t_end();
-        /* (where this build has the interleaved q4_K kernel: else nothing repacks) */
-        if (q && ref && ref32 && a->X && fts[k] == LK_FTYPE_Q4_K_M && lk__kernels_of(LK_TYPE_Q4_K)->r8_simd) check_gen_r8(label, q, q_len, ref, ref32, T, pos);
-        free(ref); free(q);
+        /* (where this build has the type's interleaved kernel: else nothing repacks) */
+        for (fi = 0; fi < (int)(sizeof gen_r8_files / sizeof gen_r8_files[0]); fi++)
+            if (q && ref && ref32 && ours && a->X && fts[k] == gen_r8_files[fi].ft && lk__kernels_of(gen_r8_files[fi].et)->r8_simd)
+                check_gen_r8(label, fi, q, q_len, ref, ref32, T, pos, ours);
+        free(ours); free(ref); free(q);
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);

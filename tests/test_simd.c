@@ -209,7 +209,7 @@ static void test_act_quant(void) {
  * here, whichever column it is in; a row with an interleaved layout must
  * be one of test_repack_r8's types (which checks its kernels). */
 static void test_kernel_table(void) {
-    static const lk_type r8_tested[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16 };   /* test_repack_r8's types */
+    static const lk_type r8_tested[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16, LK_TYPE_MXFP4 };   /* test_repack_r8's types */
     static const int64_t lens[] = { 256, 512, 172 };
     int t, li, r, c, rows = 0, i;
     lk_t_begin("kernel table: every row's vec_dot and tiles = the type's scalar reference (exact mode)");
@@ -465,12 +465,59 @@ static void test_matmul(void) {
  * order), bit for bit, for column counts 1..70 and 1 or 2 threads (so the
  * result is independent of both); against the row layout within float
  * rounding (f16, whose layout keeps the rows' order: bit for bit, except
- * on NEON, whose f16 rows have other lanes); and the refusals (row count,
+ * on NEON, whose f16 rows have other lanes; mxfp4, which keeps the x86
+ * dot's order: bit for bit on x86); and the refusals (row count,
  * f16 row length, type, overlap, bad layout). */
+/* mxfp4's interleaved layout read back by its description (14.7r), not by
+ * llmkit's code: block i of row r of group g is at position i / 2 (even i),
+ * np + i / 2 (odd i < 2 np), or 2 np (an odd nb's last block), np = nb / 2;
+ * a position holds the rows' 8 exponents then their 16 nibble bytes each.
+ * The round trip must give the rows' bytes back, and the group reference
+ * must equal the type's dot of each row (within rounding; bit for bit on
+ * x86, whose dot sums in the layout's order). */
+static void check_mxfp4_r8_layout(const unsigned char *w, size_t ws, int64_t n_in, int64_t n_out, const unsigned char *w8, size_t rsz) {
+    const int64_t nb = n_in / 32, np = nb / 2;
+    const size_t gb = rsz / (size_t)(n_out / 8);
+    unsigned char *back = (unsigned char *)malloc(ws * (size_t)n_out), *aq = (unsigned char *)malloc((size_t)nb * 34);
+    float *x = (float *)malloc(sizeof(float) * (size_t)n_in);
+    int64_t g, i, j;
+    int r, bad = 0;
+    CHECK(gb == (size_t)nb * 136 && rsz == ws * (size_t)n_out, "mxfp4 r8: %zu bytes per group, %zu in all", gb, rsz);
+    for (g = 0; g < n_out / 8; g++)
+        for (i = 0; i < nb; i++) {
+            const int64_t p = i % 2 == 0 ? (i / 2 < np ? i / 2 : 2 * np) : np + i / 2;
+            const unsigned char *b = w8 + (size_t)g * gb + (size_t)p * 136;
+            for (r = 0; r < 8; r++) {
+                unsigned char *o = back + (size_t)(8 * g + r) * ws + (size_t)i * 17;
+                o[0] = b[r];
+                memcpy(o + 1, b + 8 + 16 * r, 16);
+            }
+        }
+    CHECK(memcmp(back, w, ws * (size_t)n_out) == 0, "mxfp4 r8 [%d x %d]: the layout read back differs from the rows", (int)n_in, (int)n_out);
+    for (j = 0; j < n_in; j++) x[j] = rng_f() * (j % 11 == 0 ? 6.0f : 1.0f);
+    lk__act_quantize_q8_0(x, aq, n_in);
+    for (g = 0; g < n_out / 8; g++) {
+        float yg[8], yd;
+        lk__r8_mxfp4_ref(n_in, w8 + (size_t)g * gb, aq, yg);
+        for (r = 0; r < 8; r++) {
+            lk_type_get(LK_TYPE_MXFP4)->vec_dot(n_in, &yd, w + (size_t)(8 * g + r) * ws, aq);
+#if defined(LK__X86)
+            bad += memcmp(&yd, &yg[r], 4) != 0;
+#else
+            bad += fabsf(yd - yg[r]) > 1e-5f * (fabsf(yd) + 1.0f);
+#endif
+        }
+    }
+    CHECK(bad == 0, "mxfp4 r8 [%d x %d]: %d rows' reference differs from the type's dot", (int)n_in, (int)n_out, bad);
+    free(back); free(aq); free(x);
+}
 static void test_repack_r8(void) {
     static const int cols[] = { 1, 2, 3, 4, 5, 7, 8, 13, 33, 70 };
-    static const int64_t shapes[][2] = { { 256, 8 }, { 512, 48 }, { 2048, 24 } };
-    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16 };
+    /* (a shape whose rows the type's layout cannot hold is skipped: q4_K
+     * takes 160 / 32 in neither; mxfp4's odd block counts 5 and 1 put a
+     * last block after the pairs) */
+    static const int64_t shapes[][2] = { { 256, 8 }, { 512, 48 }, { 2048, 24 }, { 160, 16 }, { 32, 8 } };
+    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16, LK_TYPE_MXFP4 };
     size_t si, ti;
     for (ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
     const lk_type wtp = types[ti], vtp = lk_type_get(wtp)->vec_dot_type;
@@ -481,6 +528,7 @@ static void test_repack_r8(void) {
         const int64_t n_in = shapes[si][0], n_out = shapes[si][1];
         const size_t ws = lk_row_size(wtp, n_in), as = lk_row_size(vtp, n_in), scr_n = lk_matmul_scratch_size(wtp, n_in, 70);
         size_t rsz;
+        if (n_in % lk__kernels_of(wtp)->r8.qk) continue;
         unsigned char *w = (unsigned char *)malloc(ws * (size_t)n_out), *w8;
         unsigned char *aq = (unsigned char *)malloc(as), *scr = (unsigned char *)malloc(scr_n);
         float *x = (float *)malloc(sizeof(float) * (size_t)n_in * 70), *xf = (float *)malloc(sizeof(float) * (size_t)n_in);
@@ -491,6 +539,8 @@ static void test_repack_r8(void) {
         int ci, th;
         for (r = 0; r < n_out; r++) {
             for (j = 0; j < n_in; j++) xf[j] = rng_f() * (float)(1 + r % 5) + (wtp == LK_TYPE_Q4_K ? 0.3f * (float)(j % 7) : 0.0f);
+            if (wtp == LK_TYPE_MXFP4)   /* blocks 2^-4 .. 2^4 apart: their products round in the sums, so the order shows */
+                for (j = 0; j < n_in; j++) xf[j] *= ldexpf(1.0f, (int)(j / 32 % 9) - 4);
             lk_quantize_row(wtp, xf, w + (size_t)r * ws, n_in);
         }
         for (j = 0; j < n_in * 70; j++) x[j] = rng_f() * (j % 13 == 0 ? 8.0f : 1.0f);
@@ -501,6 +551,7 @@ static void test_repack_r8(void) {
         w8 = (unsigned char *)malloc(rsz);
         CHECK_OK(lk_repack_r8(&W, w8, rsz, &W8));
         CHECK(W8.layout == LK_LAYOUT_R8 && W8.data == w8 && W.layout == LK_LAYOUT_ROWS, "repacked view");
+        if (wtp == LK_TYPE_MXFP4) check_mxfp4_r8_layout(w, ws, n_in, n_out, w8, rsz);
         for (c = 0; c < 70; c++) {   /* the reference, one group and column at a time */
             if (vtp == LK_TYPE_Q8_0) lk__act_quantize_q8_0(x + c * n_in, aq, n_in);
             else lk_type_get(vtp)->from_float(x + c * n_in, aq, n_in);
@@ -508,6 +559,7 @@ static void test_repack_r8(void) {
                 const unsigned char *grp = w8 + (size_t)(r / 8) * (rsz / (size_t)(n_out / 8));
                 if (wtp == LK_TYPE_Q4_0) lk__r8_q4_0_ref(n_in, grp, aq, yr + c * n_out + r);
                 else if (wtp == LK_TYPE_F16) lk__r8_f16_ref(n_in, grp, aq, yr + c * n_out + r);
+                else if (wtp == LK_TYPE_MXFP4) lk__r8_mxfp4_ref(n_in, grp, aq, yr + c * n_out + r);
                 else lk__r8_q4_K_ref(n_in, grp, aq, yr + c * n_out + r);
             }
         }
@@ -531,6 +583,11 @@ static void test_repack_r8(void) {
 #if !defined(LK__ARM)
                 if (wtp == LK_TYPE_F16)
                     CHECK(memcmp(y, yrow, sizeof(float) * (size_t)n_out * nc) == 0, "[%d x %d] %d columns, %d threads: f16 r8 differs from rows",
+                          (int)n_in, (int)n_out, nc, th);
+#endif
+#if defined(LK__X86)   /* mxfp4's layout keeps the x86 vec_dot's order (ggml's AVX2 lanes); NEON and scalar rows sum otherwise */
+                if (wtp == LK_TYPE_MXFP4)
+                    CHECK(memcmp(y, yrow, sizeof(float) * (size_t)n_out * nc) == 0, "[%d x %d] %d columns, %d threads: mxfp4 r8 differs from rows",
                           (int)n_in, (int)n_out, nc, th);
 #endif
             }
