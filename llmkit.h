@@ -647,10 +647,12 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
 /* Interleaved rows (LK_LAYOUT_R8, 14.7r): the same bytes as W's rows,
  * reordered so that 8 rows are read together, their scales first; lk_matmul
  * then runs a GEMM micro-kernel over 8 rows x 4 columns (and the same kernel
- * on 1 column for decode). Q4_0 and Q4_K have their own summation order:
- * per output, per block, acc = fma((float)exact_int_dot, d_row * d_col, acc),
- * blocks in order (llama.cpp's repacked kernels' order), for any n_cols and
- * any thread count. F16 (rows of a multiple of 16 elements) keeps the rows'
+ * on 1 column for decode). Q4_0, Q4_K and Q8_0 have their own summation
+ * order: per output, per block, acc = fma((float)exact_int_dot, d_row *
+ * d_col, acc), blocks in order (llama.cpp's repacked kernels' order; for
+ * Q8_0, which llama.cpp does not repack on x86, its Arm one: Q8_0 is
+ * repacked unless lk_model_params.exact), for any n_cols and any thread
+ * count. F16 (rows of a multiple of 16 elements) keeps the rows'
  * order, so its results equal the row layout's bit for bit; decode then
  * reads 4 rows in one sequential stream. MXFP4 keeps the order of its x86
  * dot (ggml's AVX2 vec_dot), so on x86 its results equal the row layout's
@@ -658,9 +660,9 @@ LKDEF lk_status lk_matmul(const lk_tensor *W, const float *x, int64_t n_cols, fl
  * matrices this way where the build has a SIMD kernel for the type (see
  * lk_model_params.repack).
  * lk_repack_r8_supported: 1 for the types that have the layout (Q4_0, Q4_K,
- * F16, MXFP4).
+ * F16, MXFP4, Q8_0).
  * lk_repack_r8: W 2-D with ne[1] % 8 == 0 (F16: and ne[0] % 16 == 0); writes
- * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0, F16 and MXFP4;
+ * lk_repack_r8_size(W) bytes to dst (the size of W's data for Q4_0, F16, MXFP4 and Q8_0;
  * 2.8 % more for Q4_K, whose scales are stored decoded), not overlapping W's
  * data, and makes *out a view of dst with the layout (out may be W itself).
  * Matrices of 1 MiB and more are shuffled on the default threads
@@ -1671,7 +1673,8 @@ typedef struct lk_model_params {
                                    * each expert's matrix its own groups) and
                                    * the output head,
                                    * where the build has a kernel (Q4_0, Q4_K,
-                                   * MXFP4: x86 AVX2; F16: x86 AVX-512):
+                                   * MXFP4, Q8_0 (see exact): x86 AVX2; F16:
+                                   * x86 AVX-512):
                                    *  0 (default): when the file is mapped
                                    *    (lk_model_load_file with mmap), whose
                                    *    pages are then dropped from the
@@ -1682,6 +1685,15 @@ typedef struct lk_model_params {
                                    *    fread loads (a copy beside the buffer);
                                    * -1: never (the file's layout and the
                                    *    row kernels' summation order).       */
+    int exact;                    /* 1: keep llama.cpp's summation order for
+                                   * every weight type: no interleaved layout
+                                   * whose kernel sums in another order (Q8_0's:
+                                   * per block, an exact integer dot, then one
+                                   * fma; ggml's x86 dot sums 8 lanes per block
+                                   * and the lanes at the end). 0 (default): the
+                                   * faster order, whose logits differ in the
+                                   * last bits (tools/PERFORMANCE.md has its KL
+                                   * divergence against llama.cpp's).         */
 } lk_model_params;
 
 /* lk_model: declared in section 12b, whose chat functions take one */
@@ -3777,7 +3789,7 @@ typedef void (*lk__r8_fn)(int64_t n, const unsigned char *g, const unsigned char
                           float *y, int64_t ys, int C);
 /* one group of 8 rows (row_bytes apart) of nb layout blocks -> dst */
 typedef void (*lk__repack_fn)(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb);
-typedef struct lk__r8_layout { int64_t qk; size_t blk; lk__repack_fn repack; lk__r8_fn ref; } lk__r8_layout;
+typedef struct lk__r8_layout { int64_t qk; size_t blk; lk__repack_fn repack; lk__r8_fn ref; int reorders; } lk__r8_layout;
 typedef struct lk__kernels {
     lk_vec_dot_fn vec_dot;
     lk__tile_fn tile, tile1;
@@ -5019,6 +5031,48 @@ static LK__UNUSED void lk__r8_q4_0_ref(int64_t n, const unsigned char *g, const 
     }
     memcpy(y, acc, sizeof acc);
 }
+/* Q8_0, a group of 8 rows of nb = n/32 blocks; block i of the group at
+ * group + 272 i (as long as its 8 rows):
+ *   bytes 0..15     d of rows 0..7 (f16)
+ *   bytes 16..271   8 chunks of 32: chunk k holds row r's qs[4k..4k+3] at
+ *                   bytes 4r..4r+3
+ * Output (row r, column c of q8_0 activations), blocks in order, acc = 0:
+ *   isum = sum_j q_j y_j                        exact int32
+ *   acc  = fma((float)isum, d_r * d_c, acc)     (d_r * d_c rounded first)
+ * the order of Q4_0's layout (and of llama.cpp's repacked q8_0 kernels for
+ * Arm), not that of ggml's x86 q8_0 dot (8 lanes per block, then a lane sum):
+ * results differ from the row layout in the last bits, so the layout is
+ * taken only where lk_model_params.repack allows another order (14.7r).
+ * SIMD: lk__r8_q8_0_x86 (8 rows x up to LK__R8_NC columns, 14.7s). */
+#define LK__R8_Q8_0_BLK 272
+static void lk__repack_q8_0_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb) {   /* one group */
+    int64_t i;
+    int r, k;
+    for (i = 0; i < nb; i++) {
+        unsigned char *o = dst + (size_t)i * LK__R8_Q8_0_BLK;
+        for (r = 0; r < 8; r++) {
+            const unsigned char *b = src + (size_t)r * row_bytes + (size_t)i * 34;
+            memcpy(o + 2 * r, b, 2);
+            for (k = 0; k < 8; k++) memcpy(o + 16 + 32 * k + 4 * r, b + 2 + 4 * k, 4);
+        }
+    }
+}
+/* y[0..7] = the group's 8 rows . one q8_0 column a (reference) */
+static LK__UNUSED void lk__r8_q8_0_ref(int64_t n, const unsigned char *g, const unsigned char *a, float *y) {
+    int64_t i, nb = n / 32;
+    float acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+    int r, j;
+    for (i = 0; i < nb; i++) {
+        const unsigned char *b = g + (size_t)i * LK__R8_Q8_0_BLK, *ya = a + (size_t)i * 34;
+        const float dy = LK__H2F((uint16_t)(ya[0] | ya[1] << 8));
+        for (r = 0; r < 8; r++) {
+            int32_t sum = 0;
+            for (j = 0; j < 32; j++) sum += (int8_t)b[16 + 32 * (j / 4) + 4 * r + j % 4] * (int8_t)ya[2 + j];
+            acc[r] = fmaf((float)sum, LK__H2F((uint16_t)(b[2 * r] | b[2 * r + 1] << 8)) * dy, acc[r]);
+        }
+    }
+    memcpy(y, acc, sizeof acc);
+}
 /* Q4_K, a group of 8 rows of nb = n/256 super-blocks; super-block i of the
  * group at group + 1184 i (2.8 % more than the 8 rows: the scales decoded):
  *   0..15     d of rows 0..7 (f16)        16..31   dmin of rows 0..7 (f16)
@@ -5182,6 +5236,12 @@ static LK__UNUSED void lk__r8_q4_0_refc(int64_t n, const unsigned char *g, const
     (void)ysum; (void)nbk;
     for (c = 0; c < C; c++) lk__r8_q4_0_ref(n, g, a + (size_t)c * as, y + c * ys);
 }
+static LK__UNUSED void lk__r8_q8_0_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                                        float *y, int64_t ys, int C) {
+    int c;
+    (void)ysum; (void)nbk;
+    for (c = 0; c < C; c++) lk__r8_q8_0_ref(n, g, a + (size_t)c * as, y + c * ys);
+}
 static LK__UNUSED void lk__r8_f16_refc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
                                        float *y, int64_t ys, int C) {
     int c;
@@ -5202,13 +5262,15 @@ static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const
 }
 /* The layouts as the kernel table's r8 column (lk__r8_layout): a block's
  * elements per row (rows hold a whole number of them), a group's bytes per
- * block, the repack, the reference. Every target's table names them (the
+ * block, the repack, the reference, and 1 where its order is neither the
+ * rows' nor llama.cpp's (lk_model_params.exact then keeps the rows). Every target's table names them (the
  * layout exists in every build; only its SIMD kernel is the target's). */
-#define LK__R8_NONE { 0, 0, NULL, NULL }
-#define LK__R8_Q4_0 { 32, LK__R8_Q4_0_BLK, lk__repack_q4_0_r8, lk__r8_q4_0_refc }
-#define LK__R8_Q4_K { LK_QK_K, LK__R8_Q4_K_BLK, lk__repack_q4_K_r8, lk__r8_q4_K_refc }
-#define LK__R8_F16 { 16, LK__R8_F16_BLK, lk__repack_f16_r8, lk__r8_f16_refc }
-#define LK__R8_MXFP4 { 32, LK__R8_MXFP4_BLK, lk__repack_mxfp4_r8, lk__r8_mxfp4_refc }
+#define LK__R8_NONE { 0, 0, NULL, NULL, 0 }
+#define LK__R8_Q4_0 { 32, LK__R8_Q4_0_BLK, lk__repack_q4_0_r8, lk__r8_q4_0_refc, 0 }
+#define LK__R8_Q4_K { LK_QK_K, LK__R8_Q4_K_BLK, lk__repack_q4_K_r8, lk__r8_q4_K_refc, 0 }
+#define LK__R8_F16 { 16, LK__R8_F16_BLK, lk__repack_f16_r8, lk__r8_f16_refc, 0 }
+#define LK__R8_MXFP4 { 32, LK__R8_MXFP4_BLK, lk__repack_mxfp4_r8, lk__r8_mxfp4_refc, 0 }
+#define LK__R8_Q8_0 { 32, LK__R8_Q8_0_BLK, lk__repack_q8_0_r8, lk__r8_q8_0_refc, 1 }
 LKDEF int lk_repack_r8_supported(lk_type type) { return lk__kernels_of(type)->r8.qk != 0; }
 LKDEF size_t lk_repack_r8_size(const lk_tensor *W) {
     const lk__r8_layout *L = W ? &lk__kernels_of(W->type)->r8 : NULL;
@@ -8894,6 +8956,51 @@ static void lk__r8_q4_0_x86(int64_t n, const unsigned char *g, const unsigned ch
     default: lk__r8_q4_0_xc(n, g, a, as, ysum, nbk, y, ys, 1); break;
     }
 }
+/* q8_0 x q8_0 (reference lk__r8_q8_0_ref). Per block and column: for each
+ * of the 8 chunks, |w| times the column's 4 broadcast quants signed by w
+ * (the sign trick: products <= 128 * 127, pairs fit int16) to int32 groups
+ * of 4 (lk__dp4_x: maddubs + madd, or VNNI), summed over the chunks = the
+ * exact isum of each row in its lane; then fma as the reference. */
+LK__AINL void lk__r8_q8_0_xc(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                             float *y, int64_t ys, int C) {
+    const int64_t nb = n / 32;
+    __m256 acc[LK__R8_NC];
+    int64_t i;
+    int c, k;
+    LK__UNROLL for (c = 0; c < C; c++) acc[c] = _mm256_setzero_ps();
+    for (i = 0; i < nb; i++) {
+        const unsigned char *b = g + (size_t)i * LK__R8_Q8_0_BLK;
+        const __m256 dw = _mm256_cvtph_ps(LK__LD128(b));
+        __m256i t[LK__R8_NC];
+        LK__UNROLL for (c = 0; c < C; c++) t[c] = _mm256_setzero_si256();
+        LK__UNROLL for (k = 0; k < 8; k++) {
+            const __m256i w = LK__LD256(b + 16 + 32 * k), aw = _mm256_sign_epi8(w, w);
+            LK__UNROLL for (c = 0; c < C; c++)
+                t[c] = lk__dp4_x(t[c], aw, _mm256_sign_epi8(lk__bcast4_x(a + (size_t)c * as + (size_t)i * 34 + 2 + 4 * k), w));
+        }
+        LK__UNROLL for (c = 0; c < C; c++) {
+            float dy;
+            memcpy(&dy, &ysum[2 * (c * nbk + i) + 1], 4);
+            acc[c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(t[c]), _mm256_mul_ps(dw, _mm256_set1_ps(dy)), acc[c]);
+        }
+    }
+    LK__UNROLL for (c = 0; c < C; c++) _mm256_storeu_ps(y + c * ys, acc[c]);
+}
+static void lk__r8_q8_0_x86(int64_t n, const unsigned char *g, const unsigned char *a, size_t as, const int32_t *ysum, int64_t nbk,
+                            float *y, int64_t ys, int C) {
+    switch (C) {   /* constant column counts, so the loops unroll */
+#if LK__R8_NC == 8
+    case 8: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 8); break;
+    case 7: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 7); break;
+    case 6: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 6); break;
+    case 5: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 5); break;
+#endif
+    case 4: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 4); break;
+    case 3: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 3); break;
+    case 2: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 2); break;
+    default: lk__r8_q8_0_xc(n, g, a, as, ysum, nbk, y, ys, 1); break;
+    }
+}
 /* q4_K x q8_K (reference lk__r8_q4_K_ref). Per super-block and column: for
  * each sub-block the 8 groups' nibbles times the column's 4 broadcast quants
  * (maddubs, pairs <= 3810, eight of them <= 30480) in int16, then madd with
@@ -9115,7 +9222,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ { lk__vd_q5_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_0,   0, LK__R8_NONE,  NULL },
     /*  7 q5_1    */ { lk__vd_q5_1_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q5_1,   0, LK__R8_NONE,  NULL },
-    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   0, LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_t,           lk__tile44_b32,             lk__tile41_b32,             LK__B32_Q8_0,   0, LK__R8_Q8_0,  lk__r8_q8_0_x86 },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ { lk__vd_q2_K_t,           lk__tile44_q2_K,            lk__tile41_q2_K,            0,              0, LK__R8_NONE,  NULL },
     /* 11 q3_K    */ { lk__vd_q3_K_t,           lk__tile44_q3_K,            lk__tile41_q3_K,            0,              0, LK__R8_NONE,  NULL },
@@ -9163,7 +9270,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_arm,         NULL, NULL,  0,    0, LK__R8_Q8_0,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
@@ -9189,7 +9296,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    0, LK__R8_NONE,  NULL },
+    /*  8 q8_0    */ { lk__vd_q8_0_mcu,         NULL, NULL,  0,    0, LK__R8_Q8_0,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
@@ -16235,6 +16342,7 @@ static const lk_option lk__model_options[] = {
     /* name            alias kind        field (offset, size)                          lo  hi  choices arg       help */
     { "check-tensors", NULL, LK_OPT_INT, LK__FIELD(lk_model_params, check_tensors), 0,  1,  NULL,   "0|1",    "1: check every weight at load (finite floats and block scales)" },
     { "repack",        NULL, LK_OPT_INT, LK__FIELD(lk_model_params, repack),        -1, 1,  NULL,   "-1|0|1", "interleaved weight rows: 0 when the file is mapped, 1 always, -1 never" },
+    { "exact",         NULL, LK_OPT_INT, LK__FIELD(lk_model_params, exact),         0,  1,  NULL,   "0|1",    "1: llama.cpp's summation order for every type (no Q8_0 interleaved rows)" },
 };
 LKDEF lk_status lk_model_params_set(lk_model_params *p, const char *name, const char *v) {
     return lk__options_set(lk__model_options, (int)(sizeof lk__model_options / sizeof lk__model_options[0]), "model",
@@ -16942,7 +17050,7 @@ static void lk__gelu_table(uint16_t *tab) {   /* tab[h] = GELU of the f16 value 
  * n_out X rows: expert e's groups are then the e-th n_out / 8 of them, at
  * e nb[2] with nb[2] = the repacked bytes / X, so lk__expert's view of
  * one is a 2-D interleaved matrix. */
-static void lk__model_repack(lk_model *m) {
+static void lk__model_repack(lk_model *m, int exact) {
     lk_tensor *ts[24];
     size_t total = 0, off = 0;
     int pass, il, k;
@@ -16964,7 +17072,7 @@ static void lk__model_repack(lk_model *m) {
                 const unsigned char *src = LK__CAST(const unsigned char *, t->data);
                 int64_t r0, step;
                 if (t->ne[2] > 1 && t->ne[1] % 8 == 0 && t->ne[3] == 1 && t->nb[2] == t->nb[1] * (size_t)t->ne[1]) { f.ne[1] *= t->ne[2]; f.ne[2] = 1; }
-                size = t->data && lk__kernels_of(t->type)->r8_simd ? lk_repack_r8_size(&f) : 0;
+                size = t->data && lk__kernels_of(t->type)->r8_simd && !(exact && lk__kernels_of(t->type)->r8.reorders) ? lk_repack_r8_size(&f) : 0;
                 nb = (size + 63) & ~(size_t)63;
                 if (!size || t->layout != LK_LAYOUT_ROWS || f.ne[2] != 1 || f.ne[3] != 1 || t->nb[1] != lk_row_size(t->type, t->ne[0])) continue;
                 if (!pass) { total += nb; continue; }
@@ -17003,7 +17111,7 @@ static lk_status lk__model_finish(lk_model *m, const lk_model_params *p, lk_mode
         lk_model_free(m);
         return st;
     }
-    if ((p ? p->repack : 0) > 0 || ((p ? p->repack : 0) == 0 && m->g->mapping_fd_ > 0)) lk__model_repack(m);
+    if ((p ? p->repack : 0) > 0 || ((p ? p->repack : 0) == 0 && m->g->mapping_fd_ > 0)) lk__model_repack(m, p ? p->exact : 0);
     if (m->ai->ffn == LK__FFN_GELU || m->ai->ffn == LK__FFN_GEGLU) {
         /* lk_gelu depends only on the f16 value of its input (|x| < 10):
          * one table of 65536 f16 results, as ggml's; without memory for it

@@ -26,6 +26,7 @@
 static lk_token seq[MAXT]; static int nseq;
 static int run_pos0;   /* > 0: the runs below put token i at position run_pos0 + i (llama4's file) */
 static int run_repack; /* the runs' lk_model_params.repack (1: an in-memory load repacks too) */
+static int run_exact;  /* the runs' lk_model_params.exact (1: llama.cpp's order, no Q8_0 interleaved rows) */
 
 /* logits of all positions through the same path as tools/logits; the
  * model from path, or (path NULL) from buf[len] */
@@ -37,6 +38,7 @@ static float *run_model_mem(const char *path, const void *buf, size_t len, const
     lk_model_params mp = lk_model_default_params();
     int done = 0, r;
     mp.repack = run_repack;
+    mp.exact = run_exact;
     if (path ? lk_model_load_file(path, &mp, &m) : lk_model_load_memory(buf, len, &mp, &m)) {
         printf("  load %s: %s\n", path ? path : "(memory)", lk_last_error());
         return NULL;
@@ -64,6 +66,13 @@ static float *run_model(const char *path, const lk_token *toks, int n, lk_type k
     return run_model_mem(path, NULL, 0, toks, n, kv, n_threads, n_batch, n_vocab);
 }
 
+/* 1 if the file, loaded with the default parameters, has interleaved rows */
+static int repacked(const char *path) {
+    lk_model *m;
+    int r8 = 0;
+    if (lk_model_load_file(path, NULL, &m) == LK_OK) { r8 = lk_model_repacked_bytes(m) > 0; lk_model_free(m); }
+    return r8;
+}
 /* 1 if llama.cpp's kernels for every weight type in the file are ours bit for bit */
 static int exact_types(const char *path) {
     lk_gguf *g;
@@ -105,7 +114,12 @@ static void check_arch(const char *arch) {
             snprintf(name, sizeof name, "logits %s-%s kv%s", arch, types[k], kvs);
             if (!mp) { lk_t_skip(name, "model file absent"); continue; }
             lk_t_begin(name);
+            /* Q8_0's interleaved rows sum in another order than ggml's x86 q8_0 dot
+             * (14.7r): the bit-for-bit check runs the exact path (lk_model_params.exact),
+             * the default interleaved run is checked below */
+            run_exact = 1;
             ours = run_model(mp, seq, nseq, kvi ? LK_TYPE_F16 : LK_TYPE_F32, 2, 512, &V);
+            run_exact = 0;
             ref = lk_t_read_floats(lp, (size_t)nseq * 512);
             CHECK(ours && ref && V == 512, "could not run or read");
             if (ours && ref) {
@@ -119,6 +133,20 @@ static void check_arch(const char *arch) {
                 if (k == 0 && kvi == 0) { ref32 = (float *)malloc(sizeof(float) * nseq * V); memcpy(ref32, ref, sizeof(float) * nseq * V); }
                 if (k == 0) lk_t_f32_rule(name + 7, NAME_W, ours, ref, nseq, V, LK_T_F32_MEDIAN);
                 else if (ref32) lk_t_q_rule(name + 7, NAME_W, ours, ref, ref32, nseq, V, LK_T_Q_MEDIAN, LK_T_Q_MAX);
+            }
+            if (ours && ref && ref32 && !strcmp(types[k], "Q8_0") && repacked(mp)) {
+                /* the default run (Q8_0 interleaved rows, another order) against
+                 * llama.cpp's logits of this file: the quantized rule with the
+                 * limits of the repacked Q4_K experts below (their own order too);
+                 * these random-weight models move by whole percents on one ulp
+                 * (tools/ulp-sensitivity), a trained model does not: its KL
+                 * divergence is in tools/PERFORMANCE.md */
+                float *r8 = run_model(mp, seq, nseq, kvi ? LK_TYPE_F16 : LK_TYPE_F32, 2, 512, &V);
+                char rn[80];
+                snprintf(rn, sizeof rn, "%.60s r8", name + 7);
+                CHECK(r8 != NULL, "could not run %s", rn);
+                if (r8) lk_t_q_rule(rn, NAME_W, r8, ref, ref32, nseq, V, 0.6, 1.0);
+                free(r8);
             }
             free(ours); free(ref);
             lk_t_end();
@@ -1289,7 +1317,8 @@ static const struct { lk_ftype ft; lk_type et; int same_bits; } gen_r8_files[] =
  * reference's positions meet the same rule against llama.cpp's (whose own
  * experts run its repacked kernels) as the rows did; where the layout keeps
  * the rows' order, every logit of every position equals the rows' run
- * (rows: its logits, all nseq positions). */
+ * (rows: its logits, all nseq positions), loaded exact (lk_model_params:
+ * no layout of another order for the file's other types). */
 static void check_gen_r8(const char *label, int fi, const unsigned char *q, size_t q_len, const float *ref, const float *ref32, int T, const int *pos,
                          const float *rows) {
     char name[128];
@@ -1303,6 +1332,7 @@ static void check_gen_r8(const char *label, int fi, const unsigned char *q, size
     snprintf(name, sizeof name, "logits %s (generated) repacked experts", label);
     lk_t_begin(name);
     mp.repack = 1;
+    mp.exact = gen_r8_files[fi].same_bits;   /* the other types' layouts then keep the order too (no Q8_0 interleaving) */
     if (lk_model_load_memory(q, q_len, &mp, &m) == LK_OK) { rb = lk_model_repacked_bytes(m); lk_model_free(m); }
     if (lk_gguf_read_memory(q, q_len, NULL, &g) == LK_OK) {
         for (i = 0; i < g->n_tensors; i++)
@@ -1311,9 +1341,9 @@ static void check_gen_r8(const char *label, int fi, const unsigned char *q, size
         lk_gguf_free(g);
     }
     CHECK(eb > 0 && rb >= eb, "%s: %zu bytes repacked, the %s experts alone hold %zu", label, rb, lk_type_name(gen_r8_files[fi].et), eb);
-    run_repack = 1;
+    run_repack = 1; run_exact = gen_r8_files[fi].same_bits;
     ours = run_model_mem(NULL, q, q_len, seq, nseq, LK_TYPE_F32, 2, 512, &V);
-    run_repack = 0;
+    run_repack = 0; run_exact = 0;
     CHECK(ours && V == 512, "could not run the repacked %s", label);
     if (ours && V == 512) {
         sel = (float *)malloc(sizeof(float) * (size_t)T * V);

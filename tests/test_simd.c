@@ -209,7 +209,7 @@ static void test_act_quant(void) {
  * here, whichever column it is in; a row with an interleaved layout must
  * be one of test_repack_r8's types (which checks its kernels). */
 static void test_kernel_table(void) {
-    static const lk_type r8_tested[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16, LK_TYPE_MXFP4 };   /* test_repack_r8's types */
+    static const lk_type r8_tested[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16, LK_TYPE_MXFP4, LK_TYPE_Q8_0 };   /* test_repack_r8's types */
     static const int64_t lens[] = { 256, 512, 172 };
     int t, li, r, c, rows = 0, i;
     lk_t_begin("kernel table: every row's vec_dot and tiles = the type's scalar reference (exact mode)");
@@ -517,7 +517,7 @@ static void test_repack_r8(void) {
      * takes 160 / 32 in neither; mxfp4's odd block counts 5 and 1 put a
      * last block after the pairs) */
     static const int64_t shapes[][2] = { { 256, 8 }, { 512, 48 }, { 2048, 24 }, { 160, 16 }, { 32, 8 } };
-    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16, LK_TYPE_MXFP4 };
+    static const lk_type types[] = { LK_TYPE_Q4_0, LK_TYPE_Q4_K, LK_TYPE_F16, LK_TYPE_MXFP4, LK_TYPE_Q8_0 };
     size_t si, ti;
     for (ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
     const lk_type wtp = types[ti], vtp = lk_type_get(wtp)->vec_dot_type;
@@ -557,10 +557,7 @@ static void test_repack_r8(void) {
             else lk_type_get(vtp)->from_float(x + c * n_in, aq, n_in);
             for (r = 0; r < n_out; r += 8) {
                 const unsigned char *grp = w8 + (size_t)(r / 8) * (rsz / (size_t)(n_out / 8));
-                if (wtp == LK_TYPE_Q4_0) lk__r8_q4_0_ref(n_in, grp, aq, yr + c * n_out + r);
-                else if (wtp == LK_TYPE_F16) lk__r8_f16_ref(n_in, grp, aq, yr + c * n_out + r);
-                else if (wtp == LK_TYPE_MXFP4) lk__r8_mxfp4_ref(n_in, grp, aq, yr + c * n_out + r);
-                else lk__r8_q4_K_ref(n_in, grp, aq, yr + c * n_out + r);
+                lk__kernels_of(wtp)->r8.ref(n_in, grp, aq, 0, NULL, 0, yr + c * n_out + r, n_out, 1);   /* the layout's scalar reference */
             }
         }
         for (ci = 0; ci < (int)(sizeof cols / sizeof cols[0]); ci++)
@@ -609,8 +606,8 @@ static void test_repack_r8(void) {
                 Wq8 = W8; Wq8.ne[0] = n_in - 8;
                 CHECK(lk_matmul(&Wq8, x, 1, y, scr, scr_n, NULL) == LK_ERR_INVALID_ARG, "f16 r8 rows of %d accepted", (int)Wq8.ne[0]);
             }
-            CHECK_OK(lk_tensor_init(&Wq8, LK_TYPE_Q8_0, 2, ne, w));
-            CHECK(lk_repack_r8(&Wq8, w8, rsz, &W7) == LK_ERR_UNSUPPORTED, "q8_0 accepted");
+            CHECK_OK(lk_tensor_init(&Wq8, LK_TYPE_Q5_0, 2, ne, w));
+            CHECK(lk_repack_r8(&Wq8, w8, rsz, &W7) == LK_ERR_UNSUPPORTED, "q5_0 (no layout) accepted");
             W7 = W; W7.layout = 7;
             CHECK(lk_matmul(&W7, x, 1, y, scr, scr_n, NULL) == LK_ERR_INVALID_ARG, "layout 7 accepted");
             W7 = W8; W7.ne[1] = n_out - 1;
