@@ -9340,7 +9340,7 @@ static const lk__kernels lk__kernel_table[LK_TYPE_COUNT] = {
     /*  5         */ LK__K_NONE,
     /*  6 q5_0    */ LK__K_NONE,
     /*  7 q5_1    */ LK__K_NONE,
-    /*  8 q8_0    */ LK__K_NONE,
+    /*  8 q8_0    */ { NULL,                    NULL, NULL,  0,    0, LK__R8_Q8_0,  NULL },
     /*  9 q8_1    */ LK__K_NONE,
     /* 10 q2_K    */ LK__K_NONE,
     /* 11 q3_K    */ LK__K_NONE,
