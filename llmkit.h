@@ -1595,7 +1595,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
     LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2,
-    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_COUNT
+    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1657,6 +1657,11 @@ typedef struct lk_hparams {
      * per-layer arrays (n_head_kv, n_ff above: layer 0's, as llama.cpp's
      * n_head_kv() and n_ff()); the runtime sizes each layer by its own */
     int head_dim_swa;
+    /* recurrent layers (lfm2): n_layer_rec of the n_layer blocks keep a
+     * state instead of a KV cache (lfm2: those whose head_count_kv entry is
+     * 0, n_head_kv above the others'); lfm2's are short convolutions of
+     * n_conv taps (shortconv.l_cache) */
+    int n_layer_rec, n_conv;
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -1748,6 +1753,11 @@ typedef struct lk_context_params {
     int n_seq_max;                /* > 0: that many independent sequences share
                                    * the KV pool (lk_decode_batch, below)     */
     int kv_page;                  /* with n_seq_max: rows per KV page (16)     */
+    int n_rs_seq;                 /* models with recurrent layers (lfm2): their
+                                   * state is kept for the last n_rs_seq tokens
+                                   * (16), so lk_context_truncate (and
+                                   * speculative decoding) can take back that
+                                   * many exactly; further back only to 0     */
     lk_parallel_for_fn parallel_for; /* optional hook (section 3b): NULL = OpenMP or serial */
     void *parallel_user;
     const lk_allocator *alloc;    /* NULL = default                            */
@@ -1761,7 +1771,7 @@ LKDEF lk_context_params lk_context_default_params(void);
  * kv_zip_bits; the others clear it), kv-window, kv-rotate 0|1, tree-nodes,
  * kv-policy (a name of lk_kv_policy_name), kv-budget, n-sink, kv-recent,
  * page-size, top-p-attn, twilight-base full|quest, kv-seed, reuse-cos,
- * parallel (np) = n_seq_max, kv-page. */
+ * parallel (np) = n_seq_max, kv-page, rs-checkpoints = n_rs_seq. */
 LKDEF lk_status lk_context_params_set(lk_context_params *p, const char *name, const char *value);
 /* Bytes lk_context_new will allocate for these parameters. */
 LKDEF size_t lk_context_memory_size(const lk_model *m, const lk_context_params *p);
@@ -9664,7 +9674,7 @@ LKDEF int lk_quant_wants_quantize(const char *name, int n_dims, int leave_output
     static const char *const never[] = { "_norm.weight", "ffn_gate_inp.weight", "ssm_conv1d.weight", "time_mix_first.weight",
                                          "time_mix_w1.weight", "time_mix_w2.weight", "time_mix_decay_w1.weight",
                                          "time_mix_decay_w2.weight", "time_mix_lerp_fused.weight", "attn_rel_b.weight",
-                                         "per_layer_model_proj" };
+                                         "per_layer_model_proj", "shortconv.conv.weight" };
     size_t len, i;
     if (!name) return 0;
     len = strlen(name);
@@ -16120,8 +16130,9 @@ enum {
                               * stream times it after the block (gemma4)                     */
     LK__T_VNORM  = 1 << 13,  /* V RMS-normed per head without weight; attn_v optional (absent:
                               * V is the K projection before its norm) (gemma4)               */
-    LK__T_FREQS_FULL = 1 << 14   /* rope_freqs.weight [head_dim / 2] required when a layer has
+    LK__T_FREQS_FULL = 1 << 14,  /* rope_freqs.weight [head_dim / 2] required when a layer has
                               * full attention, applied on those layers only (gemma4)        */
+    LK__T_ONORM_E = 1 << 15  /* the output norm is named token_embd_norm.weight (lfm2)    */
 };
 /* Every row: the attention weights' scales (attn_q/k/v/qkv/output.scale,
  * [1]) multiply the product before the bias, y = (W x) s + b; the FFN's,
@@ -16157,6 +16168,7 @@ typedef struct lk__arch_info {
     int nope;                   /* n > 0: layer il has no RoPE when (il + 1) % n == 0 */
     unsigned short keys;        /* LK__K_*: the keys only its graph reads            */
     unsigned char attn;         /* the row of lk__attn_kinds (0: none of its features) */
+    unsigned char rec;          /* the row of lk__rec_kinds: its recurrent layers (0: none) */
 } lk__arch_info;
 /* Attention features of a row (its attn column), as llama.cpp's graph for
  * it has them (llama4's, src/models/llama4.cpp):
@@ -16176,6 +16188,23 @@ static const lk__attn_kind lk__attn_kinds[] = {
     /* chunk  temp  temp_off kq_l2 kq_l2_off */
     { 0,      0.f,  0.f,     0,    0 },     /* none   */
     { 8192,   0.1f, 1.f,     1,    128 },   /* llama4 */
+};
+/* Recurrent layer kinds (a row's rec column), as llama.cpp's graph for the
+ * architecture has them: the layers whose attention.head_count_kv entry is
+ * 0 keep a state instead of a KV cache (llama.cpp's is_recr); taps_key:
+ * the key giving the conv's width (required, in [2, max_taps]); block: the
+ * layer's mixer in place of attention. The context keeps each such layer's
+ * state (lk_context: rs) for the next token and for rollback. */
+static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, const int *seg, int T);
+typedef struct lk__rec_kind {
+    const char *name, *taps_key;
+    int max_taps;
+    lk_status (*block)(lk_context *c, int il, const int *pos, const int *seg, int T);
+} lk__rec_kind;
+static const lk__rec_kind lk__rec_kinds[] = {
+    /* name          taps_key             max_taps block */
+    { NULL,          NULL,                0,       NULL },                  /* none */
+    { "short conv",  "shortconv.l_cache", 1024,    lk__shortconv_block },   /* lfm2 */
 };
 /* Keys an architecture's loader reads beyond the common ones */
 enum {
@@ -16208,29 +16237,30 @@ enum {
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
-    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope keys attn */
-    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
-    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0 },
-    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
-    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0, LK__K_SOFTCAP, 0 },
-    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
-    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0 },
-    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0, LK__K_SOFTCAP, 0 },
-    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0 },
-    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0 },
-    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0, 0 },
-    { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP, 0 },
-    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP, 0 },
+    /* name     rope            ln qkv opt                                      ffn                   post swa qkn esc qpre pos ffe caps         base  base_swa win nope keys attn rec */
+    { "llama",  LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                              LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0, 0 },
+    { "qwen2",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_OUT_B | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0, 0 },
+    { "gemma",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        0,   1,  0,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0, 0 },
+    { "gemma2", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B,                              LK__FFN_GEGLU,        1,   2,  0,  1,  1,   0,  0,  50.f, 30.f, 1e4f, 0.f, 4096, 0, LK__K_SOFTCAP, 0, 0 },
+    { "phi3",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 0,   0,  0,  0,  1,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0, 0 },
+    { "gpt2",   -1,             1, 1, LK__T_BIAS | LK__T_UNTIED,                LK__FFN_GELU,         0,   0,  0,  0,  0,   1,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0, 0 },
+    { "gemma3", LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_GEGLU,        1,   6,  1,  1,  1,   0,  0,   0.f,  0.f, 1e4f, 1e4f, 0, 0, LK__K_SOFTCAP, 0, 0 },
+    { "qwen3",  LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0, 0 },
+    { "qwen3moe", LK_ROPE_NEOX, 0, 0, LK__T_QKV_B | LK__T_FFN_S | LK__T_UNTIED, LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  1,   0.f,  0.f, 1e6f, 0.f, 0, 0, 0, 0, 0 },
+    { "smollm3", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,             LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 4, 0, 0, 0 },
+    { "mistral3", LK_ROPE_NORMAL, 0, 0, LK__T_LLAMA,                          LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_YARN | LK__K_TEMP, 0, 0 },
+    { "glm4",   LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_UNTIED,               LK__FFN_SWIGLU_FUSED, 1,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP, 0, 0 },
     { "gpt-oss", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_UNTIED | LK__T_SINKS | LK__T_EXP_B | LK__T_PAN,
-                                                                                LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0, 0 },
+                                                                                LK__FFN_SWIGLU_OAI,   0,   2,  0,  0,  0,   0,  2,   0.f,  0.f, 1e4f, -1.f, -1, 0, 0, 0, 0 },
     { "glm4moe", LK_ROPE_NEOX,  0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_PAN | LK__T_QKN,
-                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP | LK__K_MTP_TRUNK, 0 },
+                                                                                LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  3,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_SECTIONS | LK__K_MTP | LK__K_MTP_TRUNK, 0, 0 },
     { "deepseek2", LK_ROPE_NORMAL, 0, 0, LK__T_UNTIED,                        LK__FFN_SWIGLU,       0,   1,  0,  0,  0,   0,  4,   0.f,  0.f, 1e4f, 0.f, 0, 0,
-                                                                                LK__K_YARN | LK__K_MLA | LK__K_TEMP | LK__K_NEXTN, 0 },
-    { "llama4", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_FREQS | LK__T_UNTIED,  LK__FFN_SWIGLU,       0,   4,  0,  0,  0,   0,  5,   0.f,  0.f, 1e4f, -1.f, 0, 4, 0, 1 },
+                                                                                LK__K_YARN | LK__K_MLA | LK__K_TEMP | LK__K_NEXTN, 0, 0 },
+    { "llama4", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_FREQS | LK__T_UNTIED,  LK__FFN_SWIGLU,       0,   4,  0,  0,  0,   0,  5,   0.f,  0.f, 1e4f, -1.f, 0, 4, 0, 1, 0 },
     { "gemma4", LK_ROPE_NEOX,   0, 0, LK__T_FFN_S | LK__T_UNTIED | LK__T_OSCALE | LK__T_VNORM | LK__T_FREQS_FULL,
                                                                                 LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  6,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
-      LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS | LK__K_LAYER_ARR, 0 },
+      LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS | LK__K_LAYER_ARR, 0, 0 },
+    { "lfm2",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_ONORM_E, LK__FFN_SWIGLU,      0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_LAYER_ARR, 0, 1 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -16312,6 +16342,12 @@ typedef struct lk__layer {
     int chunk;                             /* attention chunk of this layer, 0 = none (lk__attn_kinds) */
     unsigned char temp, kq_l2;             /* the attention temperature on q; q, k RMS-normalised after RoPE */
     const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
+    /* a recurrent layer (rec > 0: its lk__rec_kinds row; n_kv 0, no KV):
+     * lfm2's short conv, K = n_conv taps: shortconv.conv [K, E] (f32, channel
+     * e's taps oldest first), in_proj [E, 3E] (rows [B | C | X]), out_proj [E, E] */
+    lk_tensor sc_conv, sc_in, sc_out;
+    unsigned char rec;
+    int rec_i;                             /* its index among the recurrent layers (its state's) */
 } lk__layer;
 
 struct lk_model {
@@ -16565,7 +16601,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -16577,8 +16613,19 @@ static lk_status lk__model_hparams(lk_model *m) {
         (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
         return st;
     /* per-layer rows: layer 0's here, each layer's (checked) at its binding */
-    if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, hp->n_head, 1, hp->n_head, &hp->n_head_kv)))
+    if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, hp->n_head, ai->rec ? 0 : 1,
+                            hp->n_head, &hp->n_head_kv)))
         return st;
+    if (ai->rec) {   /* entries 0: recurrent layers; n_head_kv the first attention layer's (n_head if none) */
+        int G = 0;
+        hp->n_head_kv = 0;
+        for (i = 0; i < hp->n_layer; i++) {
+            if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", i, hp->n_layer, hp->n_head, 0, hp->n_head, &G))) return st;
+            if (!G) hp->n_layer_rec++;
+            else if (!hp->n_head_kv) hp->n_head_kv = G;
+        }
+        if (!hp->n_head_kv) hp->n_head_kv = hp->n_head;
+    }
     if (hp->n_head % hp->n_head_kv)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
     hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
@@ -16723,6 +16770,16 @@ static lk_status lk__model_hparams(lk_model *m) {
             hp->n_ff_shexp = hp->n_ff_exp * hp->n_expert_shared;
         } else if (mk->need) return lk_set_error(LK_ERR_FORMAT, "model: %s needs expert_count > 0", arch);
     }
+    if (ai->rec) {   /* the recurrent kind's keys, as llama.cpp's loader requires them */
+        const lk__rec_kind *rk = &lk__rec_kinds[ai->rec];
+        char key[96];
+        if ((st = lk__hp_int(g, arch, rk->taps_key, -1, 2, rk->max_taps, &hp->n_conv))) return st;
+        lk__fmt(key, sizeof key, "%s.attention.layer_norm_rms_epsilon", arch);
+        if (lk_gguf_find_key(g, key) < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
+        if (hp->sliding_window > 0)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with attention.sliding_window %d (its sliding-window variant) is not supported",
+                                arch, hp->sliding_window);
+    }
     if (ai->attn_softcap > 0.0f && (st = lk__hp_float(g, arch, "attn_logit_softcapping", ai->attn_softcap, &hp->attn_softcap))) return st;
     if ((ai->keys & LK__K_SOFTCAP) && (st = lk__hp_float(g, arch, "final_logit_softcapping", ai->final_softcap, &hp->final_softcap))) return st;
     if (hp->attn_softcap < 0.0f || hp->final_softcap < 0.0f) return lk_set_error(LK_ERR_FORMAT, "model: negative soft-cap");
@@ -16754,7 +16811,7 @@ static lk_status lk__model_bind_globals(lk_model *m) {
     if (hp->n_vocab <= 0) return lk_set_error(LK_ERR_FORMAT, "model: token_embd.weight has an unusable vocabulary size");
     if ((st = lk__bind(m, "token_embd.weight", LK__EMB, E, hp->n_vocab, 1, &m->tok_embd))) return st;
     if (m->ai->pos_embd && (st = lk__bind(m, "position_embd.weight", LK__EMB, E, hp->n_ctx_train, 1, &m->pos_embd))) return st;
-    if ((st = lk__bind(m, "output_norm.weight", LK__VEC, E, 0, 1, &m->output_norm))) return st;
+    if ((st = lk__bind(m, m->ai->opt & LK__T_ONORM_E ? "token_embd_norm.weight" : "output_norm.weight", LK__VEC, E, 0, 1, &m->output_norm))) return st;
     if (ln && (st = lk__bind(m, "output_norm.bias", LK__VEC, E, 0, 1, &m->output_norm_b))) return st;
     if ((m->ai->opt & LK__T_UNTIED) && (st = lk__bind(m, "output.weight", LK__MAT, E, hp->n_vocab, 0, &m->output))) return st;
     if (!m->output.data && (st = lk__bind(m, "token_embd.weight", LK__MAT, E, hp->n_vocab, 1, &m->output))) return st;   /* tied */
@@ -16817,9 +16874,9 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     char nm[96];
     lk_status st;
     if (nla && ((st = lk__hp_int_at(m->g, ai->name, "feed_forward_length", il, nla, -1, 1, 1 << 22, &F)) ||
-                (st = lk__hp_int_at(m->g, ai->name, "attention.head_count_kv", il, nla, hp->n_head, 1, hp->n_head, &G))))
+                (st = lk__hp_int_at(m->g, ai->name, "attention.head_count_kv", il, nla, hp->n_head, ai->rec ? 0 : 1, hp->n_head, &G))))
         return st;
-    if (hp->n_head % G)
+    if (G > 0 && hp->n_head % G)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of layer %d's head_count_kv %d", hp->n_head, il, G);
     L->hd = d; L->n_kv = G; L->ff = F;
     nq = hp->n_head * d; nkv = G * d;
@@ -16828,7 +16885,14 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
 #define LK__S(w, n, use, field) do { if ((st = lk__bind_scales(m, il, w, n, use, &L->field))) return st; } while (0)
     LK__B(attn_norm, "attn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(attn_norm_b, "attn_norm.bias", LK__VEC, E, 0, 1);
-    if (hp->n_lora_kv > 0) {   /* multi-head latent attention (lk__mla_block) */
+    if (G == 0) {   /* a recurrent layer of the row's kind (head_count_kv entry 0): lfm2's short conv */
+        int k;
+        L->rec = ai->rec;
+        for (k = 0; k < il; k++) L->rec_i += m->layers[k].rec != 0;
+        LK__B(sc_conv, "shortconv.conv.weight", LK__VEC, hp->n_conv, E, 1);
+        LK__B(sc_in, "shortconv.in_proj.weight", LK__MAT, E, 3 * (int64_t)E, 1);
+        LK__B(sc_out, "shortconv.out_proj.weight", LK__MAT, E, E, 1);
+    } else if (hp->n_lora_kv > 0) {   /* multi-head latent attention (lk__mla_block) */
         const int R = hp->n_lora_kv, r = hp->rope.n_rot, H = hp->n_head, dk = hp->head_dim_k_mla, dv = hp->head_dim_v_mla;
         if (hp->n_lora_q > 0) {
             LK__B(wq_a, "attn_q_a.weight", LK__MAT, E, hp->n_lora_q, 1);
@@ -17065,6 +17129,7 @@ static void lk__model_repack(lk_model *m, int exact) {
                 ts[n++] = &L->ffn_gate; ts[n++] = &L->ffn_up; ts[n++] = &L->ffn_down;
                 ts[n++] = &L->gate_exps; ts[n++] = &L->up_exps; ts[n++] = &L->down_exps;
                 ts[n++] = &L->gate_shexp; ts[n++] = &L->up_shexp; ts[n++] = &L->down_shexp;
+                ts[n++] = &L->sc_in; ts[n++] = &L->sc_out;
             }
             for (k = 0; k < n; k++) {
                 lk_tensor *t = ts[k], f = *t, v, o;   /* f: t as one 2-D matrix [ne0, ne1 X] */
@@ -17188,7 +17253,7 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
     for (il = 0; il < m->hp.n_layer; il++) {
         const lk__layer *L = &m->layers[il];
         const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
-                                 &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b };
+                                 &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b, &L->sc_in, &L->sc_out };
         size_t k;
         for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
     }
@@ -17248,6 +17313,15 @@ struct lk_context {
     int *bn;                        /* [B] how many                             */
     int32_t *logit_tok;             /* [logits rows] the batch index of each row */
     int n_logit_cap, batch_n;       /* logits rows held at most; the last batch's size */
+    /* recurrent layers (hp.n_layer_rec > 0; lk__shortconv_block): each one's
+     * inputs of the last rs_h tokens, token p in row p % rs_h of its
+     * [rs_h, E] ring (rs_h = n_rs_seq + n_conv): the n_conv - 1 the next
+     * token reads and n_rs_seq more, so truncating by up to rs_keep =
+     * n_rs_seq tokens finds its state intact. rs_hi: one past the highest
+     * token ever written since the last truncation to 0 (a ring row of a
+     * token < rs_hi - rs_h has been overwritten) */
+    float *rs;                      /* [n_layer_rec, rs_h, E]                  */
+    int rs_h, rs_keep, rs_hi;
 };
 
 LKDEF lk_context_params lk_context_default_params(void) {
@@ -17256,6 +17330,7 @@ LKDEF lk_context_params lk_context_default_params(void) {
     p.n_ctx = 0; p.n_batch = 512; p.kv_type = LK_TYPE_F16; p.logits_all = 0;
     p.kv_zip_window = 32; p.attn_score = LK_ATTN_SOFTMAX; p.lssar_p = 15.0f;
     p.kv_policy = lk_kv_policy_default_params();
+    p.n_rs_seq = 16;
     return p;
 }
 
@@ -17299,6 +17374,7 @@ static const lk_option lk__context_options[] = {
     { "reuse-cos",     NULL, LK_OPT_FLOAT,  LK__P(reuse_cos),                0,  1,           NULL,                   "C",   "tokenselect: reuse the selection while cos(q, last q) >= C; 0: off" },
     { "parallel",      "np", LK_OPT_INT,    LK__FIELD(LK__C, n_seq_max),     0,  65536,       NULL,                   "N",   "independent sequences in one KV pool (lk_decode_batch)" },
     { "kv-page",       NULL, LK_OPT_INT,    LK__FIELD(LK__C, kv_page),       1,  65536,       NULL,                   "N",   "with parallel: rows per KV page" },
+    { "rs-checkpoints", NULL, LK_OPT_INT,   LK__FIELD(LK__C, n_rs_seq),      0,  65536,       NULL,                   "N",   "recurrent layers: tokens lk_context_truncate can take back exactly" },
 };
 #undef LK__P
 #undef LK__C
@@ -17315,6 +17391,7 @@ typedef struct lk__ctx_sizes {
     size_t lse;                     /* [B, H] floats (attention sinks)        */
     size_t ple;                     /* [B + 1, L, P] floats (per-layer embeddings) */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
+    size_t rs; int rs_h;            /* recurrent layers: [n_layer_rec, rs_h, E] floats, rs_h ring rows each */
     int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
     int var;                        /* the layers' head sizes differ: narrower rows (zeroed) */
     size_t scr_f;
@@ -17341,6 +17418,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
         LK__MM(L->wq_a); LK__MM(L->wq_b); LK__MM(L->wkv_a); LK__MM(L->wk_b); LK__MM(L->wv_b);
         LK__MM(L->gate_shexp); LK__MM(L->up_shexp); LK__MM(L->down_shexp);
         LK__MM(L->pe_gate); LK__MM(L->pe_proj);
+        LK__MM(L->sc_in); LK__MM(L->sc_out);
     }
     LK__MM(m->output); LK__MM(m->pe_model_proj);
 #undef LK__MM
@@ -17350,20 +17428,24 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
     int nq, nkv = 0, f1, f2, d = 0, F = 0, L = hp->n_layer_kv, il, var = 0, bad32 = 0, badrot = 0;   /* L: cache layers */
+    int r0 = 0;   /* the first attention layer (recurrent layers have no KV rows) */
     lk_status st;
+    while (r0 < hp->n_layer - 1 && !m->layers[r0].n_kv) r0++;
     /* the largest layer's sizes (gemma4's differ per layer): the scratch and
      * the cache rows (a narrower layer's rows fill the first part of theirs) */
     for (il = 0; il < hp->n_layer; il++) {
         const lk__layer *ly = &m->layers[il];
         const int k = ly->n_kv * ly->hd;
+        if (ly->ff > F) F = ly->ff;
+        if (!ly->n_kv) continue;   /* a recurrent layer */
         if (ly->hd > d) d = ly->hd;
         if (k > nkv) nkv = k;
-        if (ly->ff > F) F = ly->ff;
-        var |= ly->hd != m->layers[0].hd || ly->n_kv != m->layers[0].n_kv;
+        var |= ly->hd != m->layers[r0].hd || ly->n_kv != m->layers[r0].n_kv;
         if (k % 32 && !bad32) bad32 = k;
         if ((ly->hd & (ly->hd - 1)) && !badrot) badrot = ly->hd;
     }
     nq = hp->n_head * d;
+    if (hp->n_layer_rec > 0 && nq < hp->n_embd) nq = hp->n_embd;   /* att: a recurrent block's output [B, E] */
     memset(z, 0, sizeof *z);
     z->var = var;
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
@@ -17379,6 +17461,19 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->n_ctx = (z->n_ctx + z->pg - 1) / z->pg * z->pg;
     }
     if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
+    if (hp->n_layer_rec > 0) {   /* recurrent layers: one state, the full cache; their ring (lk__shortconv_block) */
+        const char *rn = lk__rec_kinds[m->ai->rec].name, *an = m->ai->name;
+        if (p->n_seq_max > 0)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "context: n_seq_max %d (many sequences) with the recurrent layers of %s (%s) is not supported yet: "
+                                "one sequence per context", p->n_seq_max, an, rn);
+        if (p->kv_policy.policy != LK_KV_FULL || p->kv_zip_bits)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "context: %s with the recurrent layers of %s (%s) is not supported (the full KV cache only)",
+                                p->kv_zip_bits ? "the zip KV format" : lk_kv_policy_name(p->kv_policy.policy), an, rn);
+        if (p->n_rs_seq < 0 || p->n_rs_seq > 65536)
+            return lk_set_error(LK_ERR_INVALID_ARG, "context: n_rs_seq %d must be in [0, 65536]", p->n_rs_seq);
+        z->rs_h = p->n_rs_seq + hp->n_conv;
+        z->rs = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->rs_h, (size_t)hp->n_embd), (size_t)hp->n_layer_rec));
+    }
     if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_Q8_0 && p->kv_type != LK_TYPE_Q4_0)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16, q8_0, q4_0)", lk_type_name(p->kv_type));
     if (hp->n_lora_kv > 0) {   /* the latent cache (MLA): one head whose rows are also the values */
@@ -17442,6 +17537,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         if (hp->head_dim_v_mla > nq) nq = hp->head_dim_v_mla;
     }
     if (hp->n_embd_per_layer > f1) f1 = hp->n_embd_per_layer;
+    if (hp->n_layer_rec > 0 && 3 * hp->n_embd > f1) f1 = 3 * hp->n_embd;   /* in_proj's [B | C | X] */
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -17493,7 +17589,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? lk__sza(lk__sza(z->moe_k, z->moe_k), z->x) : 0,
-                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh };
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh, z->rs };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -17551,6 +17647,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     if (z.lse) LK__TAKE(c->lse, float *, z.lse);
     if (z.ple) LK__TAKE(c->ple, float *, z.ple);
     if (z.moe_sh) LK__TAKE(c->moe_sh, float *, z.moe_sh);
+    if (z.rs) { LK__TAKE(c->rs, float *, z.rs); c->rs_h = z.rs_h; c->rs_keep = p.n_rs_seq; memset(c->rs, 0, z.rs); }
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     LK__TAKE(c->tree_par, int32_t *, z.posb);
@@ -17579,7 +17676,8 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
         lk_context_free(c);
         return st;
     }
-    if (z.var) {   /* the narrower layers' rows end in bytes never stored: zero (saved states are deterministic) */
+    if (z.var || z.rs) {   /* the narrower layers' rows end in bytes never stored, a recurrent layer's rows are never
+                            * stored: zero (saved states are deterministic) */
         memset(c->kv.k, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_k);
         memset(c->kv.v, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_v);
     }
@@ -17605,6 +17703,11 @@ LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
     if (c->tree_n > 0 && n > c->tree_slot0)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: a token tree is pending after token %d: commit it (lk_context_tree_commit) or truncate to at most %d", c->tree_slot0, c->tree_slot0);
+    if (c->rs && n > 0 && c->rs_hi - n > c->rs_keep)   /* the ring no longer holds the state at n */
+        return lk_set_error(LK_ERR_UNSUPPORTED, "context: the state of %s's recurrent layers (%s) can be taken back by at most %d tokens "
+                            "(n_rs_seq, option rs-checkpoints), not from %d to %d: truncate to 0 to start over", c->m->ai->name,
+                            lk__rec_kinds[c->m->ai->rec].name, c->rs_keep, c->rs_hi, n);
+    if (c->rs && n == 0) c->rs_hi = 0;
     c->tree_n = 0;
     lk_kv_cache_truncate(&c->kv, n);
     lk__kvp_truncate(&c->kp, n);
@@ -18390,6 +18493,49 @@ static lk_status lk__ple_layer(lk_context *c, int il, int T) {
     return LK_OK;
 }
 
+/* LFM2's short convolution block (llama.cpp's lfm2 graph; ggml_ssm_conv),
+ * E = n_embd, K = n_conv taps, ring: the layer's [rs_h, E] (lk_context rs):
+ *   xn   = RMSNorm(x) attn_norm                                [T, E]
+ *   [b | g | u] = in_proj xn                                   [T, 3E] (ff1)
+ *   bx_p = b u, into ring row p % rs_h (token p = kv.n + t)     [E]
+ *   y_p[e] = g[e] sum_{j<K} w[e][j] bx_{p-K+1+j}[e]              [T, E] (att)
+ *            (bx of a token before 0: 0; the sum from 0.0f, j ascending,
+ *            one fmaf per tap: ggml_ssm_conv's order, contracted as its
+ *            -O3 build of ops.cpp does)
+ *   x   += out_proj y                                           [T, E]
+ * Token by token through the ring, so every chunking (and the state kept
+ * for rollback) sums alike. Scalar: K E multiply-adds per token. */
+static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
+    const lk_model *m = c->m;
+    const lk__layer *L = &m->layers[il];
+    const int E = m->hp.n_embd, K = m->hp.n_conv, H = c->rs_h;
+    const float *w = LK__CAST(const float *, L->sc_conv.data);   /* [E][K] */
+    float *ring = c->rs + (size_t)L->rec_i * (size_t)H * (size_t)E;
+    int t, e, j;
+    lk_status st;
+    if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
+        for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
+    lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
+    if ((st = lk__mm(c, &L->sc_in, NULL, c->xn, T, c->ff1))) return st;
+    for (t = 0; t < T; t++) {
+        const int p = c->kv.n + t;
+        const float *b = c->ff1 + (size_t)t * 3 * (size_t)E, *g = b + E, *u = b + 2 * (size_t)E;
+        float *bx = ring + (size_t)(p % H) * (size_t)E, *y = c->att + (size_t)t * (size_t)E;
+        for (e = 0; e < E; e++) bx[e] = b[e] * u[e];
+        for (e = 0; e < E; e++) y[e] = 0.0f;
+        for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
+            const int q = p - K + 1 + j;
+            const float *r = q < 0 ? NULL : ring + (size_t)(q % H) * (size_t)E;
+            for (e = 0; e < E; e++) y[e] = fmaf(r ? r[e] : 0.0f, w[(size_t)e * K + j], y[e]);
+        }
+        for (e = 0; e < E; e++) y[e] = g[e] * y[e];
+    }
+    if (c->kv.n + T > c->rs_hi) c->rs_hi = c->kv.n + T;
+    if ((st = lk__mm(c, &L->sc_out, NULL, c->att, T, c->o))) return st;
+    lk__residual(c, &L->post_attn_norm, T);   /* no post norm: x += o */
+    return LK_OK;
+}
+
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n + T - 1;
  * kv.n advances only when the whole chunk succeeded (lk__decode). tok0:
  * the chunk's first token's index in the call (for messages). */
@@ -18400,7 +18546,10 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
     if (c->ple && (st = lk__ple_inputs(c, tok, T))) return st;
     for (il = 0; il < c->m->hp.n_layer; il++) {
         const lk_tensor *os = &c->m->layers[il].out_scale;
-        if ((st = (c->m->layers[il].wkv_a.data ? lk__mla_block : lk__attn_block)(c, il, pos, seg, T)) || (st = lk__ffn_block(c, il, T))) return st;
+        if (c->m->layers[il].rec) {   /* a recurrent layer: its kind's block in place of attention */
+            if ((st = lk__rec_kinds[c->m->layers[il].rec].block(c, il, pos, seg, T))) return st;
+        } else if ((st = (c->m->layers[il].wkv_a.data ? lk__mla_block : lk__attn_block)(c, il, pos, seg, T))) return st;
+        if ((st = lk__ffn_block(c, il, T))) return st;
         if (c->ple && (st = lk__ple_layer(c, il, T))) return st;
         if (os->data) lk__scale_rows(c->x, c->m->hp.n_embd, T, *LK__CAST(const float *, os->data));   /* layer_output_scale */
     }
@@ -18419,6 +18568,9 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
     if (!c || !tokens || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: no tokens");
     if (c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: the context holds sequences (n_seq_max > 0): use lk_decode_batch");
     if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode: a token tree is pending: commit it first (lk_context_tree_commit)");
+    if (seg && c->rs)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_decode_ext: segments with the recurrent layers of %s (%s) are not supported: their state runs "
+                            "through every token in order", c->m->ai->name, lk__rec_kinds[c->m->ai->rec].name);
     V = c->m->hp.n_vocab;
     if (n > c->n_ctx - c->kv.n)
         return lk_set_error(LK_ERR_RANGE, "lk_decode: context overflow: %d tokens stored + %d new > n_ctx %d", c->kv.n, n, c->n_ctx);
@@ -18450,6 +18602,7 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
         int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
         for (i = 0; i < T; i++) { c->posbuf[i] = pos ? pos[done + i] : base + done + i; c->segbuf[i] = seg ? seg[done + i] : 0; }
         if ((st = lk__forward(c, tokens + done, c->posbuf, seg ? c->segbuf : NULL, T, out_from, done))) {
+            if (c->rs && c->rs_hi - n0 > c->rs_keep) n0 = 0;   /* the recurrent state at n0 is gone: start over */
             lk_context_truncate(c, n0);   /* keeps the message: it only fails for n0 > kv.n */
             return st;
         }
@@ -18658,6 +18811,16 @@ LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int 
     if (!c || !tokens || !parents || n <= 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: NULL argument or no nodes");
     if (c->n_seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: the context holds sequences (n_seq_max > 0): not supported");
     if (c->tree_n > 0) return lk_set_error(LK_ERR_INVALID_ARG, "lk_decode_tree: a token tree is already pending: commit it first");
+    if (c->rs) {   /* recurrent layers: one chain, short enough to take its rejected nodes back */
+        for (i = 0; i < n; i++)
+            if (parents[i] != i - 1)
+                return lk_set_error(LK_ERR_UNSUPPORTED, "lk_decode_tree: a token tree (node %d's parent %d) with the recurrent layers of %s (%s) "
+                                    "is not supported: only a chain (each node's parent the node before it)", i, parents[i], c->m->ai->name,
+                                    lk__rec_kinds[c->m->ai->rec].name);
+        if (n > c->rs_keep)
+            return lk_set_error(LK_ERR_UNSUPPORTED, "lk_decode_tree: a chain of %d nodes with the recurrent layers of %s needs n_rs_seq >= %d "
+                                "(has %d: option rs-checkpoints)", n, c->m->ai->name, n, c->rs_keep);
+    }
     max_n = c->p.logits_all ? c->n_batch : c->p.n_tree > 1 ? c->p.n_tree : 1;   /* one logits row always exists */
     if (n > max_n)
         return lk_set_error(LK_ERR_RANGE, "lk_decode_tree: %d nodes, the context takes at most %d (lk_context_params.n_tree, option tree-nodes)", n, max_n);
@@ -19198,6 +19361,11 @@ static uint64_t lk__settings_hash(const lk_context *c) {
     v[0] = (int32_t)c->kv.type; v[1] = c->kv.zip_bits; v[2] = c->kv.zip_window; v[3] = c->kv.n_layer; v[4] = c->kv.n_embd_k;
     v[5] = c->kv.head_dim; v[6] = (int32_t)c->p.attn_score; v[7] = (int32_t)c->p.kv_policy.policy; v[8] = c->kp.pg;
     v[9] = c->p.kv_policy.policy == LK_KV_TWILIGHT ? (int32_t)c->p.kv_policy.twilight_base : -1; v[10] = 0x4c4b; v[11] = 1 + 2 * (c->p.kv_rotate != 0);
+    if (c->rs) {   /* the recurrent layers' rings */
+        int32_t r[2];
+        r[0] = c->rs_h; r[1] = c->rs_keep;
+        return lk__fnv(lk__fnv(LK__FNV0, v, sizeof v), r, sizeof r);
+    }
     return lk__fnv(LK__FNV0, v, sizeof v);
 }
 #define LK__STATE_MAGIC 0x564b4b4cu   /* "LKKV" */
@@ -19237,6 +19405,11 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
         for (il = 0; il < c->kv.n_layer; il++)
             for (g = 0; g < hp->n_head_kv; g++)
                 LK__IO(c->kp.quest + (((size_t)il * hp->n_head_kv + g) * c->kp.n_pages) * 2 * hp->head_dim_k, sizeof(float) * pages * 2 * hp->head_dim_k);
+    }
+    if (c->rs) {   /* the recurrent layers' rings (their state and rollback) and the ring's frontier */
+        LK__IO(&c->rs_hi, sizeof c->rs_hi);
+        if (in && (c->rs_hi < n || c->rs_hi - n > c->rs_keep)) return 0;
+        LK__IO(c->rs, sizeof(float) * (size_t)c->rs_h * (size_t)hp->n_embd * (size_t)hp->n_layer_rec);
     }
 #undef LK__IO
     return 1;

@@ -1134,6 +1134,9 @@ LKDEF lk_status lk_cuda_model_new(const lk_model *m, int device, lk_cuda_model *
     *out = NULL;
     if (!m) return lk_set_error(LK_ERR_INVALID_ARG, "lk_cuda_model_new: NULL model");
     hp = &m->hp;
+    if (hp->n_layer_rec > 0)   /* named before any device is looked for */
+        return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: recurrent layers (%s: %d of %d blocks, %s) run on the CPU only", lk_arch_name(hp->arch),
+                            hp->n_layer_rec, hp->n_layer, lk__rec_kinds[m->ai->rec].name);
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev <= 0) { cudaGetLastError(); return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: no CUDA device"); }
     if (device < 0 || device >= ndev) return lk_set_error(LK_ERR_RANGE, "cuda: device %d does not exist (%d present)", device, ndev);
     if (m->layers[0].sinks.data) return lk_set_error(LK_ERR_UNSUPPORTED, "cuda: attention sinks (%s) run on the CPU only", lk_arch_name(hp->arch));

@@ -391,6 +391,23 @@ static const gen_key glm4_nextn_keys[] = {
     { "post_norm.weight", 256, 0, 0 }, { "layer_output_scale.weight", 1, 0, 0 } }
 static const gen_tensor g4s_win[] = G4S_LAYER(32, 4, 256), g4s_full[] = G4S_LAYER(64, 1, 256);
 static const gen_tensor g4s_win2[] = G4S_LAYER(32, 4, 512), g4s_full2[] = G4S_LAYER(64, 1, 512);
+/* lfm2 (issue 33): short-conv layers 0, 1, 3, 5 (head_count_kv entry 0:
+ * shortconv.conv [3, E] drawn as v, in_proj [E, 3E], out_proj [E, E]) and
+ * attention layers 2, 4 (2 KV heads of 32, q/k norms; gen_blocks); the
+ * output norm is token_embd_norm; tied output; head size n_embd / n_head
+ * (no key_length, as llama.cpp's converter writes none) */
+#define LFM2_FFN { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 }, \
+    { "ffn_down.weight", 512, 256, 0 }
+static const gen_tensor lfm2_conv[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "shortconv.conv.weight", 3, 256, 0 }, { "shortconv.in_proj.weight", 256, 768, 0 },
+    { "shortconv.out_proj.weight", 256, 256, 0 }, LFM2_FFN };
+static const gen_tensor lfm2_attn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_k.weight", 256, 64, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_q_norm.weight", 32, 0, 0 }, { "attn_k_norm.weight", 32, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, LFM2_FFN };
+#undef LFM2_FFN
+static const gen_tensor lfm2_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "token_embd_norm.weight", 256, 0, 0 } };
+static const int32_t lfm2_kvh[] = { 0, 0, 2, 0, 2, 0 };
+static const gen_key lfm2_keys[] = { { "attention.head_count_kv", GK_I32S, NULL, 0, lfm2_kvh, 6 }, { "shortconv.l_cache", GK_U32, NULL, 3, NULL, 0 } };
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
@@ -400,6 +417,7 @@ static const gen_block gen_blocks[] = {
     { "glm4-nextn", 3, glm4_nextn_l3, GEN_N(glm4_nextn_l3) },
     { "gemma4-sizes", 3, g4s_full, GEN_N(g4s_full) }, { "gemma4-sizes", 4, g4s_win2, GEN_N(g4s_win2) },
     { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
+    { "lfm2", 2, lfm2_attn, GEN_N(lfm2_attn) }, { "lfm2", 4, lfm2_attn, GEN_N(lfm2_attn) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
  * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
@@ -542,13 +560,14 @@ static const unsigned gen_opt_types[] = {
     0x1,   /* 5: glm4-nextn: F32 */
     0x7,   /* 6: deepseek2: F32, Q8_0, Q4_K_M */
     0x7,   /* 7: gemma4-moe: F32, Q8_0, Q4_K_M (the experts' rule: none exact) */
+    0x7,   /* 8: lfm2 (recurrent layers: check_gen_rec): F32, Q8_0, Q4_K_M */
 };
 /* the types whose logits must equal llama.cpp's bit for bit, by opt: Q8_0
  * where ggml's order is kept (one 8-bit rounding of the activations, the
  * same block sums); Q4_K_M is not (ggml's Q4_K/Q6_K dots sum in another
  * order: the quantized rule). Required on the references' kind of machine
  * (x86 without AVX-512): the AVX-512 build sums in another order */
-static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0 };
+static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2 };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -576,6 +595,8 @@ static const gen_arch gen_archs[] = {
     { "gemma4-moe", "gemma4", 33, GE, 4, 4, 2, 64, 256, 8, 1e-06f, 1000000.0f, gemma4_moe_layer, 23, gemma4_moe_glob, 3, 4, 2, 128, gemma4_moe_keys, 4, 7 },
     { "gemma4-sizes", "gemma4", 35, GE, 6, 4, 4, 64, 256, 8, 1e-06f, 1000000.0f, g4s_win, GEN_N(g4s_win), gemma4_glob, 6, 0, 0, 0,
       gemma4_sizes_keys, GEN_N(gemma4_sizes_keys), 4 },
+    { "lfm2", "lfm2", 38, GE, 6, 8, 2, 0, 512, 0, 1e-05f, 1000000.0f, lfm2_conv, GEN_N(lfm2_conv), lfm2_glob, 2, 0, 0, 0,
+      lfm2_keys, GEN_N(lfm2_keys), 8 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {
@@ -624,7 +645,8 @@ static int gen_unit(const char *name, size_t nl) {
 }
 /* drawn as v: routers (and their biases, and selection biases); as v * 16: gpt-oss's gate/up expert biases */
 static int gen_router(const char *name) {
-    return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias") || !strcmp(name, "exp_probs_b.bias");
+    return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias") || !strcmp(name, "exp_probs_b.bias") ||
+           !strcmp(name, "shortconv.conv.weight");   /* lfm2's conv taps: of either sign, large enough that a wrong tap shows */
 }
 static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
@@ -827,6 +849,7 @@ static const int32_t glm4_mrope[] = { 8, 4, 4, 0 };
 static const int32_t g4s_ff7[] = { 256, 256, 256, 256, 512, 512, 512 }, g4s_ff0[] = { 256, 256, 0, 256, 512, 512 },
                      g4s_ffbig[] = { 256, 256, 256, 256, 512, 8388608 }, g4s_kv8[] = { 8, 4, 4, 1, 4, 1 }, g4s_kv0[] = { 4, 4, 4, 0, 4, 1 },
                      g4s_kv3[] = { 4, 4, 4, 3, 4, 3 }, g4s_kv2[] = { 4, 4, 4, 2, 4, 2 }, g4s_kvsh[] = { 4, 4, 4, 1, 4, 2 };
+static const int32_t lfm2_kv3[] = { 0, 0, 3, 0, 2, 0 }, lfm2_kv9[] = { 0, 0, 9, 0, 2, 0 }, lfm2_kvc[] = { 0, 0, 0, 0, 2, 0 };
 static const gen_refusal gen_refusals[] = {
     { "mistral3", "mistral3: post_attention_norm (not in its graph)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.post_attention_norm.weight", 256, LK_ERR_FORMAT, "blk.0.post_attention_norm.weight" },
     { "mistral3", "mistral3: rope_factors_long (longrope only)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_factors_long.weight", 16, LK_ERR_FORMAT, "rope_factors_long.weight" },
@@ -860,6 +883,19 @@ static const gen_refusal gen_refusals[] = {
     { "gemma4-sizes", "gemma4-sizes: key_length_swa 1024", { "attention.key_length_swa", GK_U32, NULL, 1024, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.key_length_swa' = 1024" },
     { "gemma4-sizes", "gemma4-sizes: key_length_swa 0", { "attention.key_length_swa", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "gemma4.attention.key_length_swa' = 0" },
     { "gemma4-sizes", "gemma4-sizes: rope.dimension_count_swa 64 > key_length_swa 32", { "rope.dimension_count_swa", GK_U32, NULL, 64, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "rope.dimension_count_swa" },
+    /* lfm2: the conv's width out of range or against its tensors, layer-kind arrays of the wrong length or values, the SWA variant */
+    { "lfm2", "lfm2: shortconv.l_cache 0", { "shortconv.l_cache", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "lfm2.shortconv.l_cache' = 0" },
+    { "lfm2", "lfm2: shortconv.l_cache 1 (no past input)", { "shortconv.l_cache", GK_U32, NULL, 1, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "lfm2.shortconv.l_cache' = 1" },
+    { "lfm2", "lfm2: shortconv.l_cache 2^20", { "shortconv.l_cache", GK_U32, NULL, 1048576, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "lfm2.shortconv.l_cache' = 1048576" },
+    { "lfm2", "lfm2: shortconv.l_cache 4 (its taps' tensors have 3)", { "shortconv.l_cache", GK_U32, NULL, 4, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.shortconv.conv.weight" },
+    { "lfm2", "lfm2: head_count_kv of 5 entries for 6 layers", { "attention.head_count_kv", GK_I32S, NULL, 0, lfm2_kvh, 5 }, NULL, 0, LK_ERR_FORMAT, "has 5 entries for 6 layers" },
+    { "lfm2", "lfm2: head_count_kv entry 3 (8 heads)", { "attention.head_count_kv", GK_I32S, NULL, 0, lfm2_kv3, 6 }, NULL, 0, LK_ERR_FORMAT, "is not a multiple of head_count_kv 3" },
+    { "lfm2", "lfm2: head_count_kv entry 9 > head_count 8", { "attention.head_count_kv", GK_I32S, NULL, 0, lfm2_kv9, 6 }, NULL, 0, LK_ERR_FORMAT, "lfm2.attention.head_count_kv' entry 2 = 9" },
+    { "lfm2", "lfm2: head_count_kv 0 for an attention layer", { "attention.head_count_kv", GK_I32S, NULL, 0, lfm2_kvc, 6 }, NULL, 0, LK_ERR_FORMAT, "blk.2.shortconv.conv.weight" },
+    { "lfm2", "lfm2: attention.sliding_window 8 (the SWA variant)", { "attention.sliding_window", GK_U32, NULL, 8, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "sliding-window variant" },
+    { "lfm2", "lfm2: output_norm (its output norm is token_embd_norm)", { NULL, 0, NULL, 0, NULL, 0 }, "output_norm.weight", 256, LK_ERR_FORMAT, "output_norm.weight" },
+    { "lfm2", "lfm2: shortconv.in_proj.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.shortconv.in_proj.scale", 1, LK_ERR_FORMAT, "blk.0.shortconv.in_proj.scale" },
+    { "lfm2", "lfm2: shortconv.conv on an attention layer", { NULL, 0, NULL, 0, NULL, 0 }, "blk.2.shortconv.conv.weight", 3, LK_ERR_FORMAT, "blk.2.shortconv.conv.weight" },
 };
 static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) {
     char key[128];
@@ -1152,6 +1188,13 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         /* without rope.dimension_count_swa the window layers would rotate rope.dimension_count's 64 of their 32 dims */
     { "gemma4-sizes", "gemma4.rope.dimension_count_swa", NULL, NULL, 0, "rope.dimension_count_swa 64 is odd or more than key_length_swa 32", LK_ERR_FORMAT, 0 },
     { "gemma4-sizes", "gemma4.attention.value_length_swa", NULL, NULL, 0, "gemma4.attention.value_length_swa", LK_ERR_FORMAT, 0 },
+    { "lfm2", "lfm2.shortconv.l_cache", NULL, NULL, 0, "lfm2.shortconv.l_cache", LK_ERR_FORMAT, 0 },
+    { "lfm2", "lfm2.attention.layer_norm_rms_epsilon", NULL, NULL, 0, "lfm2.attention.layer_norm_rms_epsilon", LK_ERR_FORMAT, 0 },
+    { "lfm2", NULL, "blk.1.shortconv.in_proj.weight", "blk.1.shortconv.in_proj.weight", 768, "blk.1.shortconv.in_proj.weight' has shape", LK_ERR_FORMAT, 0 },
+    { "lfm2", NULL, "blk.3.shortconv.out_proj.weight", NULL, 0, "blk.3.shortconv.out_proj.weight", LK_ERR_FORMAT, 0 },
+    { "lfm2", NULL, "blk.5.shortconv.conv.weight", NULL, 0, "blk.5.shortconv.conv.weight", LK_ERR_FORMAT, 0 },
+    { "lfm2", NULL, "token_embd_norm.weight", NULL, 0, "token_embd_norm.weight", LK_ERR_FORMAT, 0 },
+    { "lfm2", NULL, "blk.2.attn_k_norm.weight", NULL, 0, "blk.2.attn_k_norm.weight", LK_ERR_FORMAT, 0 },
     };
     char name[128];
     size_t k;
@@ -1361,6 +1404,104 @@ static void check_gen_r8(const char *label, int fi, const unsigned char *q, size
     free(ours);
     lk_t_end();
 }
+/* A model with recurrent layers (lfm2's short conv), against itself:
+ *   chunks    prefill in chunks of 1, 7 and 64 (and 2 threads) = the same
+ *             logits bit for bit: the state runs token by token, so the conv
+ *             sums in one order whatever the chunking (the 64-token run is the
+ *             one check_generated holds to llama.cpp's);
+ *   rollback  60 tokens (seq A's, reordered), 8 wrong ones after the first 52
+ *             (a rejected draft), lk_context_truncate back to 52, the right
+ *             8: the last logits = a fresh context's over the 60, bit for
+ *             bit; again with 16 (the default n_rs_seq) taken back;
+ *   refusals  truncating further back than n_rs_seq (from 60 to 20) is
+ *             refused naming rs-checkpoints and leaves the context as it was;
+ *             to 0 then starts over (= fresh); n_rs_seq 0 takes back nothing
+ *             but 0; segments (lk_decode_ext) refused. */
+static float *rec_last(const unsigned char *f32, size_t len, lk_context_params cp, const lk_token *t, int n, int V) {
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    float *out = NULL;
+    if (!lk_model_load_memory(f32, len, NULL, &m) && !lk_context_new(m, &cp, &c) && !lk_decode(c, t, n) && lk_logits(c, -1)) {
+        out = (float *)malloc(sizeof(float) * (size_t)V);
+        memcpy(out, lk_logits(c, -1), sizeof(float) * (size_t)V);
+    }
+    lk_context_free(c); lk_model_free(m);
+    return out;
+}
+static void check_gen_rec(const gen_arch *a, const unsigned char *f32, size_t len) {
+    static const int chunks[] = { 1, 7, 64 };
+    char name[160];
+    lk_model *m = NULL;
+    lk_context *c = NULL;
+    lk_context_params cp = lk_context_default_params();
+    float *ref = NULL, *fresh = NULL;
+    lk_token wrong[16], toks[60];
+    int V = 512, V2 = 0, k, th, i, n = 60;
+    if (lk_model_load_memory(f32, len, NULL, &m) || lk_model_hparams(m)->n_layer_rec == 0) { lk_model_free(m); return; }
+    for (i = 0; i < n; i++) toks[i] = seq[(i * 3 + i / nseq) % nseq];   /* seq A's tokens, 60 of them in another order */
+    snprintf(name, sizeof name, "recurrent %s-F32: prefill in chunks of 1, 7, 64 (1, 2 threads) bit-identical", a->label);
+    lk_t_begin(name);
+    ref = run_model_mem(NULL, f32, len, toks, n, LK_TYPE_F32, 1, 1, &V);
+    CHECK(ref != NULL, "one token at a time: %s", lk_last_error());
+    for (k = 0; ref && k < 3; k++)
+        for (th = 1; th <= 2; th++) {
+            float *got = run_model_mem(NULL, f32, len, toks, n, LK_TYPE_F32, th, chunks[k], &V2);
+            CHECK(got && V2 == V && !memcmp(got, ref, sizeof(float) * (size_t)n * V), "chunks of %d, %d threads: logits differ from token by token",
+                  chunks[k], th);
+            free(got);
+        }
+    printf("  %-28s %d positions, chunks of 1, 7, 64 x 1, 2 threads: %s\n", a->label, n, lk_t_failed_ ? "differ" : "bit-identical");
+    lk_t_end();
+    snprintf(name, sizeof name, "recurrent %s-F32: rollback (truncate after a rejected draft) = a fresh run, bit for bit", a->label);
+    lk_t_begin(name);
+    for (i = 0; i < 16; i++) wrong[i] = seq[(i * 7 + 5) % nseq];
+    cp.n_ctx = 64; cp.n_threads = 2; cp.kv_type = LK_TYPE_F32;
+    fresh = rec_last(f32, len, cp, toks, n, V);
+    CHECK(fresh != NULL, "the fresh run: %s", lk_last_error());
+    for (k = 0; fresh && k < 2; k++) {   /* take back 8, then 16 (= n_rs_seq) */
+        const int back = k ? 16 : 8;
+        CHECK_OK(lk_context_new(m, &cp, &c));
+        if (!c) break;
+        CHECK_OK(lk_decode(c, toks, n - back));
+        for (i = 0; i < back; i++) CHECK_OK(lk_decode(c, &wrong[i], 1));   /* a draft, token by token */
+        CHECK_OK(lk_context_truncate(c, n - back));
+        CHECK_OK(lk_decode(c, toks + n - back, back));
+        CHECK(lk_logits(c, -1) && !memcmp(lk_logits(c, -1), fresh, sizeof(float) * V), "%d tokens taken back: logits differ from the fresh run", back);
+        printf("  %-28s %d of %d tokens taken back and redone: %s\n", a->label, back, n, lk_t_failed_ ? "differ" : "bit-identical to a fresh run");
+        if (k) {   /* further back than n_rs_seq: refused, the context unchanged; to 0: start over */
+            lk_status st = lk_context_truncate(c, 20);
+            CHECK(st == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "rs-checkpoints") && lk_context_n_past(c) == n, "truncate %d -> 20: status %d, '%s'",
+                  n, (int)st, lk_last_error());
+            CHECK_OK(lk_context_truncate(c, 0));
+            CHECK_OK(lk_decode(c, toks, n));
+            CHECK(lk_logits(c, -1) && !memcmp(lk_logits(c, -1), fresh, sizeof(float) * V), "after truncating to 0: logits differ from the fresh run");
+            {   /* segments: refused naming the recurrent layers */
+                int pos[2] = { 0, 1 }, sg[2] = { 0, 1 };
+                CHECK_OK(lk_context_truncate(c, 0));
+                st = lk_decode_ext(c, seq, pos, sg, 2);
+                CHECK(st == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "recurrent layers"), "segments: status %d, '%s'", (int)st, lk_last_error());
+            }
+        }
+        lk_context_free(c); c = NULL;
+    }
+    {   /* n_rs_seq 0: nothing to take back but everything */
+        lk_context_params c0 = cp;
+        c0.n_rs_seq = 0;
+        CHECK_OK(lk_context_new(m, &c0, &c));
+        if (c) {
+            lk_status st;
+            CHECK_OK(lk_decode(c, seq, 10));
+            st = lk_context_truncate(c, 9);
+            CHECK(st == LK_ERR_UNSUPPORTED && strstr(lk_last_error(), "rs-checkpoints"), "n_rs_seq 0, truncate 10 -> 9: status %d", (int)st);
+            CHECK_OK(lk_context_truncate(c, 10));
+            CHECK_OK(lk_context_truncate(c, 0));
+        }
+        lk_context_free(c);
+    }
+    lk_t_end();
+    free(ref); free(fresh);
+    lk_model_free(m);
+}
 static void check_generated(const gen_arch *a) {
     static const char *types[] = { "F32", "Q8_0", "Q4_K_M", "MXFP4_MOE" };
     static const lk_ftype fts[] = { LK_FTYPE_F32, LK_FTYPE_Q8_0, LK_FTYPE_Q4_K_M, LK_FTYPE_MXFP4_MOE };
@@ -1442,6 +1583,7 @@ static void check_generated(const gen_arch *a) {
         free(ours); free(ref); free(q);
     }
     if (f32 && a->opt) check_greedy(a, f32, f32_len);
+    if (f32) check_gen_rec(a, f32, f32_len);
     if (f32) check_refusals(a, f32, f32_len);
     if (f32 && (a->opt == 3 || a->opt == 4 || a->opt == 6)) check_gen_paths(a, f32, f32_len);
     if (f32 && a->opt) check_gen_refusals(a, f32, f32_len);

@@ -64,6 +64,7 @@ static const exp_opt expected[] = {
     { LK_OPTIONS_CONTEXT, "reuse-cos", NULL, F, POL(reuse_cos), 0, 0, 0, 1 },
     { LK_OPTIONS_CONTEXT, "parallel", "np", I, FLD(lk_context_params, n_seq_max), 0, 65536, 0, 0 },
     { LK_OPTIONS_CONTEXT, "kv-page", NULL, I, FLD(lk_context_params, kv_page), 1, 65536, 0, 0 },
+    { LK_OPTIONS_CONTEXT, "rs-checkpoints", NULL, I, FLD(lk_context_params, n_rs_seq), 0, 65536, 0, 0 },
 
     { LK_OPTIONS_SAMPLER, "temp", NULL, F, FLD(lk_sampler_params, temperature), 0, 0, -INF, INF },
     { LK_OPTIONS_SAMPLER, "top-k", NULL, I, FLD(lk_sampler_params, top_k), INT_MIN, INT_MAX, 0, 0 },

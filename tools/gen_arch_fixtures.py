@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -30,6 +30,8 @@ seed S, element i (0-based, row-major as stored):
     MoE routers (ffn_gate_inp, its bias, exp_probs_b): v (wide, so that no top-k choice
                                                  is a near-tie that the last bit
                                                  of a sum could flip)
+    lfm2's shortconv.conv (the short conv's taps): v (of either sign and large
+                                                 enough that a wrong tap shows)
     gpt-oss's ffn_gate/up_exps.bias: v * 16      (exact; wide enough that some of
                                                  the clamped SwiGLU's inputs pass 7)
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
@@ -64,8 +66,9 @@ def unit(name):   # the tensors drawn as 1 + v * N
             name.endswith("attn_sinks.weight") or name.endswith("layer_output_scale.weight") or name.endswith("norm_1.weight") or
             name.endswith("norm_2.weight"))
 
-def router(name):  # the tensors drawn as v
-    return name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias")
+def router(name):  # the tensors drawn as v (and lfm2's short conv kernels: taps of either sign, large enough to matter)
+    return (name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias") or
+            name.endswith("shortconv.conv.weight"))
 
 def wide(name):    # the tensors drawn as v * 16
     return name.endswith("ffn_gate_exps.bias") or name.endswith("ffn_up_exps.bias")
@@ -462,6 +465,25 @@ def opt_specs():
          ("ffn_down_exps.weight", [Fe, E, X]), ("ffn_gate_shexp.weight", [E, Fe]), ("ffn_up_shexp.weight", [E, Fe]),
          ("ffn_down_shexp.weight", [Fe, E])],
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512]), ("rope_freqs.weight", [d // 2])]))
+    # lfm2 (dense, no window): short-conv layers 0, 1, 3, 5 (head_count_kv
+    # entry 0) and attention layers 2, 4 (2 KV heads of 32, q/k RMS norms);
+    # a conv layer: in_proj [E, 3E] -> B, C, x; B x through the causal
+    # depthwise conv of shortconv.l_cache 3 taps ([3, E], drawn as v),
+    # times C, out_proj [E, E]; the output norm is token_embd_norm; tied
+    # output; head size n_embd / n_head (no key_length, as the converter)
+    E, L, H, G, F, K = 256, 6, 8, 2, 512, 3
+    kinds = [0, 0, 1, 0, 1, 0]   # 1: attention
+    def lfm2_layer(il, E=E, H=H, G=G, F=F, K=K, kinds=kinds):   # bound now: specs() reuses names
+        d = E // H
+        mix = ([("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+                ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E])] if kinds[il] else
+               [("shortconv.conv.weight", [K, E]), ("shortconv.in_proj.weight", [E, 3 * E]), ("shortconv.out_proj.weight", [E, E])])
+        return [("attn_norm.weight", [E])] + mix + [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+                                                   ("ffn_down.weight", [F, E])]
+    out.append(("lfm2", "lfm2", 38, dict(E=E, L=L, H=H, G=G, d=0, F=F, eps=1e-5, base=1e6, window=0,
+        keys=[("attention.head_count_kv", "i32s", [G if k else 0 for k in kinds]), ("shortconv.l_cache", "u32", K)]),
+        lfm2_layer,
+        [("token_embd.weight", [E, 512]), ("token_embd_norm.weight", [E])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
