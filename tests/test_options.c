@@ -41,6 +41,7 @@ typedef struct exp_opt {
 static const exp_opt expected[] = {
     { LK_OPTIONS_MODEL, "check-tensors", NULL, I, FLD(lk_model_params, check_tensors), 0, 1, 0, 0 },
     { LK_OPTIONS_MODEL, "repack", NULL, I, FLD(lk_model_params, repack), -1, 1, 0, 0 },
+    { LK_OPTIONS_MODEL, "exact", NULL, I, FLD(lk_model_params, exact), 0, 1, 0, 0 },
 
     { LK_OPTIONS_CONTEXT, "ctx-size", "c", I, FLD(lk_context_params, n_ctx), 0, INT_MAX, 0, 0 },
     { LK_OPTIONS_CONTEXT, "batch-size", "b", I, FLD(lk_context_params, n_batch), 1, INT_MAX, 0, 0 },
