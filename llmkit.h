@@ -5052,7 +5052,7 @@ static LK__UNUSED void lk__r8_q4_0_ref(int64_t n, const unsigned char *g, const 
  * the order of Q4_0's layout (and of llama.cpp's repacked q8_0 kernels for
  * Arm), not that of ggml's x86 q8_0 dot (8 lanes per block, then a lane sum):
  * results differ from the row layout in the last bits, so the layout is
- * taken only where lk_model_params.repack allows another order (14.7r).
+ * not taken with lk_model_params.exact (14.7r).
  * SIMD: lk__r8_q8_0_x86 (8 rows x up to LK__R8_NC columns, 14.7s). */
 #define LK__R8_Q8_0_BLK 272
 static void lk__repack_q8_0_r8(const unsigned char *src, size_t row_bytes, unsigned char *dst, int64_t nb) {   /* one group */
@@ -5273,8 +5273,9 @@ static LK__UNUSED void lk__r8_q4_K_refc(int64_t n, const unsigned char *g, const
 /* The layouts as the kernel table's r8 column (lk__r8_layout): a block's
  * elements per row (rows hold a whole number of them), a group's bytes per
  * block, the repack, the reference, and 1 where its order is neither the
- * rows' nor llama.cpp's (lk_model_params.exact then keeps the rows). Every target's table names them (the
- * layout exists in every build; only its SIMD kernel is the target's). */
+ * rows' nor llama.cpp's (lk_model_params.exact then keeps the rows). Every
+ * target's table names them (the layout exists in every build; only its
+ * SIMD kernel is the target's). */
 #define LK__R8_NONE { 0, 0, NULL, NULL, 0 }
 #define LK__R8_Q4_0 { 32, LK__R8_Q4_0_BLK, lk__repack_q4_0_r8, lk__r8_q4_0_refc, 0 }
 #define LK__R8_Q4_K { LK_QK_K, LK__R8_Q4_K_BLK, lk__repack_q4_K_r8, lk__r8_q4_K_refc, 0 }

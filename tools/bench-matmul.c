@@ -10,7 +10,7 @@
  * multiply-add). The memory line is a plain read of a 512 MiB buffer with
  * the same threads. Best of REPS runs (default 5) each: the machine may be
  * shared. --r8 first repacks the types that have interleaved rows (q4_0, f16,
- * q4_K, mxfp4) as the runtime does for mapped files. Markdown table on stdout. */
+ * q4_K, mxfp4, q8_0) as the runtime does for mapped files. Markdown table on stdout. */
 #include "lk_tool.h"
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
