@@ -76,10 +76,8 @@ static int repacked(const char *path) {
 /* 1 if llama.cpp's kernels for every weight type in the file are ours bit for bit */
 static int exact_types(const char *path) {
     lk_gguf *g;
-    lk_model *m;
     uint64_t i;
-    int ok = 1, r8 = 0;
-    if (lk_model_load_file(path, NULL, &m) == LK_OK) { r8 = lk_model_repacked_bytes(m) > 0; lk_model_free(m); }
+    int ok = 1, r8 = repacked(path);
     if (lk_gguf_read_file(path, NULL, &g)) return 0;
     for (i = 0; i < g->n_tensors; i++)
         switch (g->tensors[i].type) {
