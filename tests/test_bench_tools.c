@@ -278,8 +278,26 @@ int main(void) {
         out = run_capture(cmd);
         CHECK(out && strstr(out, "| model") && strstr(out, "pp8") && strstr(out, "tg2"), "md output");
         free(out);
+        /* -d (llama-bench's depth): every test again after 24 tokens, which take room in the context */
+        snprintf(cmd, sizeof cmd, "build/bench -m %s -p 8 -n 2 -d 0,24 -t 1 -r 1 -o json --no-bw", path);
+        out = run_capture(cmd);
+        CHECK(out && json_valid(out), "%s: not valid JSON", cmd);
+        if (out) {
+            int k;
+            for (k = 0; k < 4; k++)
+                CHECK(json_num(out, "n_depth", k) == (k < 2 ? 0 : 24) && json_num(out, "n_ctx", k) == (k < 2 ? 0 : 24) + (k % 2 ? 2 : 8) &&
+                      json_num(out, "avg_ts", k) > 0, "record %d: n_depth %g n_ctx %g", k, json_num(out, "n_depth", k), json_num(out, "n_ctx", k));
+            free(out);
+        }
+        snprintf(cmd, sizeof cmd, "build/bench -m %s -p 8 -n 0 -d 24 -t 1 -r 1 --no-bw", path);
+        out = run_capture(cmd);
+        CHECK(out && strstr(out, "pp8 @ d24"), "md output names the depth as llama-bench: %s", out ? out : "(failed)");
+        free(out);
+        snprintf(cmd, sizeof cmd, "build/bench -m %s -p 8 -n 0 -d 24 -c 31 -t 1 -r 1 --no-bw > /dev/null 2>&1", path);
+        CHECK(system(cmd) == 256, "-c 31 < depth 24 + pp8 accepted");
         /* bad input: an error exit, not a crash */
         CHECK(system("build/bench -m /nonexistent.gguf -r 1 > /dev/null 2>&1") == 256, "missing model file");
+        CHECK(system("build/bench -m /nonexistent.gguf -d -1 > /dev/null 2>&1") == 512, "negative depth");
         CHECK(system("build/synth --preset no-such -o /tmp/lk_x.gguf > /dev/null 2>&1") == 512, "unknown preset");
     }
     lk_t_end();
@@ -296,14 +314,14 @@ int main(void) {
     } else {
         char *out;
         lk_t_begin("compare-llamacpp-script");
-        snprintf(cmd, sizeof cmd, "tools/compare-llamacpp.sh -B %s -t 1 -r 1 -p 8 -n 4 %s 2>/dev/null", bdir, path);
+        snprintf(cmd, sizeof cmd, "tools/compare-llamacpp.sh -B %s -t 1 -r 1 -p 8 -n 4 -d 0,8 %s 2>/dev/null", bdir, path);
         out = run_capture(cmd);
         CHECK(out != NULL, "%s failed", cmd);
         if (out) {
             /* one row per test with two positive rates and a ratio */
             const char *q = strstr(out, "| pp8 | "), *q2 = strstr(out, "| tg4 | ");
             double a = 0, b = 0, r = 0, sa, sb;
-            CHECK(q && q2, "rows missing:\n%s", out);
+            CHECK(q && q2 && strstr(out, "| tg4@d8 | ") && strstr(out, "| pp8@d8 | "), "rows missing:\n%s", out);
             if (q) CHECK(sscanf(q, "| pp8 | %lf ± %lf | %lf ± %lf | %lf |", &a, &sa, &b, &sb, &r) == 5 && a > 0 && b > 0 &&
                          fabs(r - a / b) < 0.01 * r + 0.002, "pp8 row: %s", q);
             if (q2) {   /* the last column: both programs' peak resident memory, MiB */

@@ -1,6 +1,6 @@
 /* bench - prompt processing and generation speed, modelled on llama-bench.
  *
- *   bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS]
+ *   bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-d N[,N..]] [-t N[,N..]] [-r REPS]
  *         [-c CTX] [-b BATCH] [-o md|csv|json|jsonl] [--no-bw] [-v]
  *         [any other option of the model and context tables: --kv f16|f32|q8_0|q4_0|zip4|zip2,
  *          --attn, --kv-policy, --kv-budget N, ..., --check-tensors 0|1]
@@ -17,6 +17,13 @@
  * REPS timed repetitions, each from an empty KV cache (lk_context_truncate
  * to 0: the context is fresh, its buffers are reused). Tokens are random in
  * [0, n_vocab) from a fixed seed.
+ *
+ * -d N (llama-bench's depth) runs every test after N tokens already in the
+ * context ("pp512 @ d4096"): N random tokens are decoded once per test,
+ * untimed, the context's state saved (lk_context_state_save), and every
+ * repetition (and the warm-up) starts from that state reloaded, untimed, as
+ * llama-bench restores its cached depth state. The context is then
+ * N + n_prompt + n_gen (or -c).
  *
  * For tg tests the achieved weight-read bandwidth is reported:
  * GB/s = lk_model_weight_bytes(m) * t/s / 1e9, and that as a percentage of a
@@ -42,12 +49,13 @@
 #endif
 
 #define USAGE \
-    "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-t N[,N..]] [-r REPS] [-c CTX] [-b BATCH]\n" \
+    "bench -m FILE [-m FILE ...] [-p N[,N..]] [-n N[,N..]] [-d N[,N..]] [-t N[,N..]] [-r REPS] [-c CTX] [-b BATCH]\n" \
     "             [-o md|csv|json|jsonl] [--no-bw] [-v] [OPTIONS]\n" \
     "       bench --bw-only [-t N]    (memory-read bandwidth only, one JSON line)\n" \
     "  -m FILE                         a GGUF file (repeat for more)\n" \
     "  -p N[,N..]                      a prefill test of N tokens each (default 512; 0: none)\n" \
     "  -n N[,N..]                      a generation test of N tokens each (default 128; 0: none)\n" \
+    "  -d, --n-depth N[,N..]           run each test after N tokens in the context (default 0)\n" \
     "  -t, --threads N[,N..]           threads (default: all cores)\n" \
     "  -r REPS                         timed repetitions (default 5)\n" \
     "  -c, --ctx-size CTX              the context (default: n_prompt + n_gen of the test)\n" \
@@ -56,7 +64,7 @@
     "      --no-bw                     skip the memory-read bandwidth\n" \
     "  -v                              progress on stderr"
 #define SETS (TOOL_OPTS_MODEL | TOOL_OPTS_CONTEXT)
-static const char *const own[] = { "ctx-size", "batch-size", "threads", NULL };   /* bench's own -c, -b, -t */
+static const char *const own[] = { "ctx-size", "batch-size", "threads", "n-depth", NULL };   /* bench's own -c, -b, -t */
 
 /* ---- memory-read bandwidth ----------------------------------------------- */
 typedef struct bw_job { const uint64_t *buf; size_t n; uint64_t sums[256]; } bw_job;
@@ -128,7 +136,7 @@ typedef struct res {
     const char *file;
     char model_type[96];
     uint64_t model_size, n_params, weight_bytes;
-    int n_prompt, n_gen, n_threads, n_batch, n_ctx;
+    int n_prompt, n_gen, n_depth, n_threads, n_batch, n_ctx;
     int ti;                    /* index into the thread list */
     int n_samples;
     double *ns;                /* per repetition, nanoseconds */
@@ -185,13 +193,14 @@ static void model_desc(const lk_model *m, uint64_t n_params, char *buf, size_t l
 }
 
 static void print_md_header(void) {
-    printf("| %-30s | %10s | %10s | %-7s | %7s | %13s | %20s | %8s | %6s |\n", "model", "size", "params", "backend", "threads",
+    printf("| %-30s | %10s | %10s | %-7s | %7s | %16s | %20s | %8s | %6s |\n", "model", "size", "params", "backend", "threads",
            "test", "t/s", "GB/s", "% bw");
-    printf("| %-30s | %10s | %10s | %-7s | %7s | %13s | %20s | %8s | %6s |\n", "------------------------------", "---------:",
-           "---------:", "-------", "------:", "------------:", "-------------------:", "-------:", "-----:");
+    printf("| %-30s | %10s | %10s | %-7s | %7s | %16s | %20s | %8s | %6s |\n", "------------------------------", "---------:",
+           "---------:", "-------", "------:", "---------------:", "-------------------:", "-------:", "-----:");
 }
 static void print_md(const res *r) {
-    char size[32], params[32], test[32], ts[48], gbs[16] = "", pct[16] = "";
+    char size[32], params[32], test[48], ts[48], gbs[16] = "", pct[16] = "";
+    size_t tl;
     if (r->model_size >= (1ull << 30)) snprintf(size, sizeof size, "%.2f GiB", (double)r->model_size / 1073741824.0);
     else snprintf(size, sizeof size, "%.2f MiB", (double)r->model_size / 1048576.0);
     if (r->n_params >= 1000000000ull) snprintf(params, sizeof params, "%.2f B", (double)r->n_params / 1e9);
@@ -199,22 +208,24 @@ static void print_md(const res *r) {
     if (r->n_prompt && !r->n_gen) snprintf(test, sizeof test, "pp%d", r->n_prompt);
     else if (!r->n_prompt) snprintf(test, sizeof test, "tg%d", r->n_gen);
     else snprintf(test, sizeof test, "pp%d+tg%d", r->n_prompt, r->n_gen);
+    tl = strlen(test);
+    if (r->n_depth > 0) snprintf(test + tl, sizeof test - tl, " @ d%d", r->n_depth);   /* llama-bench's name */
     snprintf(ts, sizeof ts, "%.2f ± %.2f", r->avg_ts, r->stddev_ts);
     if (r->n_gen && !r->n_prompt) {
         snprintf(gbs, sizeof gbs, "%.2f", r->gbs);
         if (r->bw > 0) snprintf(pct, sizeof pct, "%.1f", r->bw_pct);
     }
-    printf("| %-30s | %10s | %10s | %-7s | %7d | %13s | %20s | %8s | %6s |\n", r->model_type, size, params, "CPU", r->n_threads,
+    printf("| %-30s | %10s | %10s | %-7s | %7d | %16s | %20s | %8s | %6s |\n", r->model_type, size, params, "CPU", r->n_threads,
            test, ts, gbs, pct);
 }
 static void print_csv_header(void) {
-    printf("model_filename,model_type,model_size,model_n_params,n_batch,n_threads,n_ctx,type_k,n_prompt,n_gen,test_time,"
+    printf("model_filename,model_type,model_size,model_n_params,n_batch,n_threads,n_ctx,type_k,n_prompt,n_gen,n_depth,test_time,"
            "avg_ns,stddev_ns,avg_ts,stddev_ts,weight_bytes,weight_gbs,mem_bw_gbs,bw_pct\n");
 }
 static void print_csv(const res *r, const char *type_k) {
-    printf("\"%s\",\"%s\",%llu,%llu,%d,%d,%d,%s,%d,%d,%s,%.0f,%.0f,%.6f,%.6f,%llu,%.4f,%.4f,%.2f\n", r->file, r->model_type,
+    printf("\"%s\",\"%s\",%llu,%llu,%d,%d,%d,%s,%d,%d,%d,%s,%.0f,%.0f,%.6f,%.6f,%llu,%.4f,%.4f,%.2f\n", r->file, r->model_type,
            (unsigned long long)r->model_size, (unsigned long long)r->n_params, r->n_batch, r->n_threads, r->n_ctx, type_k,
-           r->n_prompt, r->n_gen, r->time_str, r->avg_ns, r->stddev_ns, r->avg_ts, r->stddev_ts,
+           r->n_prompt, r->n_gen, r->n_depth, r->time_str, r->avg_ns, r->stddev_ns, r->avg_ts, r->stddev_ts,
            (unsigned long long)r->weight_bytes, r->gbs, r->bw, r->bw_pct);
 }
 static void print_json_str(const char *s) {
@@ -241,6 +252,7 @@ static void print_json(const res *r, const char *type_k, int first, int jsonl) {
     printf("%s\"type_k\": \"%s\",%s", ind, type_k, nl);
     printf("%s\"n_prompt\": %d,%s", ind, r->n_prompt, nl);
     printf("%s\"n_gen\": %d,%s", ind, r->n_gen, nl);
+    printf("%s\"n_depth\": %d,%s", ind, r->n_depth, nl);
     printf("%s\"test_time\": \"%s\",%s", ind, r->time_str, nl);
     printf("%s\"avg_ns\": %.0f,%s", ind, r->avg_ns, nl);
     printf("%s\"stddev_ns\": %.0f,%s", ind, r->stddev_ns, nl);
@@ -266,11 +278,12 @@ static const char *kv_name(const lk_context_params *p) {
     return lk_type_name(p->kv_type);
 }
 
-/* one timed run (or warm-up) of a test; returns seconds, < 0 on error */
-static double run_once(lk_context *c, const lk_token *toks, int n_prompt, int n_gen) {
+/* one timed run (or warm-up) of a test, from an empty context or (depth:
+ * n bytes) the depth's saved state; returns seconds, < 0 on error */
+static double run_once(lk_context *c, const void *depth, size_t n, const lk_token *toks, int n_prompt, int n_gen) {
     double t0, t1;
     int i;
-    if (lk_context_truncate(c, 0)) return -1;
+    if (depth ? lk_context_state_load(c, depth, n) : lk_context_truncate(c, 0)) return -1;
     t0 = tool_now();
     if (n_prompt > 0 && lk_decode(c, toks, n_prompt)) return -1;
     for (i = 0; i < n_gen; i++)
@@ -281,7 +294,7 @@ static double run_once(lk_context *c, const lk_token *toks, int n_prompt, int n_
 
 int main(int argc, char **argv) {
     const char *models[MAX_LIST];
-    int n_models = 0, pp[MAX_LIST], n_pp = 0, tg[MAX_LIST], n_tg = 0, thr[MAX_LIST], n_thr = 0;
+    int n_models = 0, pp[MAX_LIST], n_pp = 0, tg[MAX_LIST], n_tg = 0, thr[MAX_LIST], n_thr = 0, dep[MAX_LIST], n_dep = 0;
     int reps = 5, n_ctx_arg = 0, n_batch = 512, verbose = 0, no_bw = 0, bw_only = 0, first = 1, fmt = 0, k, im, it;
     lk_context_params base = lk_context_default_params();   /* every other context option (--kv-type, --attn, --kv-policy, ...) */
     lk_model_params mp = lk_model_default_params();          /* --check-tensors */
@@ -301,6 +314,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-m")) { if (n_models >= MAX_LIST) return tool_fail(2, "at most %d models", MAX_LIST); models[n_models++] = x; }
         else if (!strcmp(a, "-p")) { if (parse_list(x, pp, &n_pp, 0)) return tool_fail(2, "-p expects counts in [0, 1000000], got '%s'", x); }
         else if (!strcmp(a, "-n")) { if (parse_list(x, tg, &n_tg, 0)) return tool_fail(2, "-n expects counts in [0, 1000000], got '%s'", x); }
+        else if (!strcmp(a, "-d") || !strcmp(a, "--n-depth")) { if (parse_list(x, dep, &n_dep, 0)) return tool_fail(2, "%s expects counts in [0, 1000000], got '%s'", a, x); }
         else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) { if (parse_list(x, thr, &n_thr, 1)) return tool_fail(2, "%s expects counts in [1, 1000000], got '%s'", a, x); }
         else if (!strcmp(a, "-r")) { if (!tool_parse_int(x, 1, 10000, &reps)) return tool_fail(2, "-r expects a count in [1, 10000], got '%s'", x); }
         else if (!strcmp(a, "-c") || !strcmp(a, "--ctx-size")) { if (!tool_parse_int(x, 0, 1 << 24, &n_ctx_arg)) return tool_fail(2, "%s expects a size in [0, 16777216], got '%s'", a, x); }
@@ -325,9 +339,10 @@ int main(int argc, char **argv) {
     if (!n_models) return tool_bad_usage(USAGE, SETS, own, "-m FILE is required");
     if (!n_pp) pp[n_pp++] = 512;
     if (!n_tg) tg[n_tg++] = 128;
+    if (!n_dep) dep[n_dep++] = 0;
     if (!n_thr) { lk_threads th; memset(&th, 0, sizeof th); thr[n_thr++] = lk_threads_count(&th); }
     for (k = 0; k < n_thr; k++) { bw_have[k] = 0; bw_cache[k] = 0; }
-    all = (res *)calloc((size_t)(n_models * n_thr * (n_pp + n_tg)), sizeof *all);
+    all = (res *)calloc((size_t)(n_models * n_thr * n_dep * (n_pp + n_tg)), sizeof *all);
     if (!all) return tool_fail(1, "out of memory");
 
     for (im = 0; im < n_models; im++) {
@@ -349,9 +364,12 @@ int main(int argc, char **argv) {
         n_vocab = lk_model_n_vocab(m);
         model_desc(m, n_params, desc, sizeof desc);
         for (ti = 0; ti < n_thr; ti++) {
-            /* the tests: every -p value as ppN, then every -n value as tgN */
-            for (it = 0; it < n_pp + n_tg; it++) {
-                int n_prompt = it < n_pp ? pp[it] : 0, n_gen = it < n_pp ? 0 : tg[it - n_pp], rep;
+            /* the tests: every -p value as ppN, then every -n value as tgN, at each depth */
+            for (it = 0; it < (n_pp + n_tg) * n_dep; it++) {
+                const int ix = it % (n_pp + n_tg), n_depth = dep[it / (n_pp + n_tg)];
+                int n_prompt = ix < n_pp ? pp[ix] : 0, n_gen = ix < n_pp ? 0 : tg[ix - n_pp], rep;
+                void *dstate = NULL;
+                size_t dn = 0;
                 lk_context_params cp = base;
                 lk_token *toks;
                 lk_context *c;
@@ -364,9 +382,10 @@ int main(int argc, char **argv) {
                 snprintf(r.model_type, sizeof r.model_type, "%s", desc);
                 r.model_size = size; r.n_params = n_params; r.weight_bytes = wbytes;
                 r.load_s = tl; r.repacked_mib = (double)lk_model_repacked_bytes(m) / 1048576.0;
-                r.n_prompt = n_prompt; r.n_gen = n_gen; r.n_threads = thr[ti]; r.n_batch = n_batch; r.ti = ti;
-                r.n_ctx = n_ctx_arg ? n_ctx_arg : n_prompt + n_gen;
-                if (r.n_ctx < n_prompt + n_gen) return tool_fail(1, "-c %d < n_prompt + n_gen = %d", r.n_ctx, n_prompt + n_gen);
+                r.n_prompt = n_prompt; r.n_gen = n_gen; r.n_depth = n_depth; r.n_threads = thr[ti]; r.n_batch = n_batch; r.ti = ti;
+                r.n_ctx = n_ctx_arg ? n_ctx_arg : n_depth + n_prompt + n_gen;
+                if (r.n_ctx < n_depth + n_prompt + n_gen)
+                    return tool_fail(1, "-c %d < n_depth + n_prompt + n_gen = %d", r.n_ctx, n_depth + n_prompt + n_gen);
                 now = time(NULL);
                 strftime(r.time_str, sizeof r.time_str, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
                 cp.n_ctx = r.n_ctx; cp.n_batch = n_batch; cp.n_threads = thr[ti];
@@ -376,19 +395,32 @@ int main(int argc, char **argv) {
                 if (!toks || !r.ns) return tool_fail(1, "out of memory");
                 lk_rng_seed(&rng, 1234);
                 for (k = 0; k < n_prompt + n_gen; k++) toks[k] = (lk_token)lk_rng_below(&rng, (uint32_t)n_vocab);
+                if (n_depth > 0) {   /* the depth: decoded once, its state kept for every run */
+                    lk_token *dt = (lk_token *)malloc(sizeof(lk_token) * (size_t)n_depth);
+                    lk_status st;
+                    if (!dt) return tool_fail(1, "out of memory");
+                    lk_rng_seed(&rng, 4321);
+                    for (k = 0; k < n_depth; k++) dt[k] = (lk_token)lk_rng_below(&rng, (uint32_t)n_vocab);
+                    st = lk_decode(c, dt, n_depth);
+                    free(dt);
+                    if (st || lk_context_state_save(c, NULL, 0, &dn) || !(dstate = malloc(dn)) || lk_context_state_save(c, dstate, dn, &dn))
+                        return tool_fail(1, "%s: depth %d: %s", models[im], n_depth, dstate || st ? lk_last_error() : "out of memory");
+                    if (verbose) fprintf(stderr, "bench: %s depth %d: state of %.1f MiB\n", models[im], n_depth, (double)dn / 1048576.0);
+                }
                 /* warm-up (touches every weight page and the scratch): a prompt of
                  * min(n_prompt, 32) tokens, or one generated token. llama-bench
                  * warms up with the full prompt; ours is shorter to save time. */
-                if (run_once(c, toks, n_prompt < 32 ? n_prompt : 32, n_prompt ? 0 : 1) < 0) 
+                if (run_once(c, dstate, dn, toks, n_prompt < 32 ? n_prompt : 32, n_prompt ? 0 : 1) < 0)
                     return tool_fail(1, "%s: %s", models[im], lk_last_error());
                 for (rep = 0; rep < reps; rep++) {
-                    double s = run_once(c, toks, n_prompt, n_gen);
+                    double s = run_once(c, dstate, dn, toks, n_prompt, n_gen);
                     if (s < 0) return tool_fail(1, "%s: %s", models[im], lk_last_error());
                     r.ns[r.n_samples++] = s * 1e9;
-                    if (verbose) fprintf(stderr, "bench: %s pp%d tg%d t%d rep %d: %.3f s\n", models[im], n_prompt, n_gen, thr[ti], rep, s);
+                    if (verbose) fprintf(stderr, "bench: %s pp%d tg%d d%d t%d rep %d: %.3f s\n", models[im], n_prompt, n_gen, n_depth, thr[ti], rep, s);
                 }
                 lk_context_free(c);
                 free(toks);
+                free(dstate);
                 stats(&r);
                 if (n_gen && !n_prompt) {
                     r.gbs = (double)wbytes * r.avg_ts / 1e9;

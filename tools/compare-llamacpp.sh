@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # compare-llamacpp.sh - llmkit's bench against llama.cpp's llama-bench on the same files.
 #
-#   tools/compare-llamacpp.sh [-B LLAMA_BUILD_DIR] [-t THREADS] [-r REPS] [-p LIST] [-n LIST]
+#   tools/compare-llamacpp.sh [-B LLAMA_BUILD_DIR] [-t THREADS] [-r REPS] [-p LIST] [-n LIST] [-d LIST]
 #                             [--rounds K] [--bench PATH] [--keep DIR] MODEL.gguf...
 #   tools/compare-llamacpp.sh --report DIR MODEL.gguf...   (table from a --keep DIR, e.g. of a cut-short run)
 #
 # Defaults: -B the current llama.cpp that tools/llamacpp.sh builds (0c1e570; pass
 # -B /path/to/build for another, e.g. c392e5094 that made the fixtures), -t 2,
-# -r 3, -p 64,512, -n 128, --rounds 1, --bench build/bench. For every round, model and test (ppN for each -p value,
-# tgN for each -n value) it runs llama-bench and then our bench (the order
+# -r 3, -p 64,512, -n 128, -d 0, --rounds 1, --bench build/bench. For every round, model and test (ppN for each -p value,
+# tgN for each -n value, each at every depth of -d: "tg128@d4096", both tools' -d) it runs llama-bench and then our bench (the order
 # flips every round), each with the same file, thread count and REPS
 # repetitions, and collects the per-repetition t/s from both tools' -o json
 # output. It prints a markdown table: mean ± stddev t/s over all samples of
@@ -18,7 +18,7 @@
 # the memory-read bandwidth our bench measured in the same run.
 # --keep DIR keeps the raw json files (written as they finish). Needs bash and python3.
 set -u
-LB=; T=2; R=3; P=64,512; N=128; ROUNDS=1
+LB=; T=2; R=3; P=64,512; N=128; D=0; ROUNDS=1
 BENCH=build/bench; KEEP=; REPORT=
 usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 models=()
@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
     -r) R=$2; shift 2 ;;
     -p) P=$2; shift 2 ;;
     -n) N=$2; shift 2 ;;
+    -d) D=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --bench) BENCH=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
@@ -51,8 +52,13 @@ if [ -n "$REPORT" ]; then :
 elif [ -n "$KEEP" ]; then mkdir -p "$KEEP"; out=$KEEP; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
 
 tests=()
-IFS=, read -ra ps <<< "$P"; for p in "${ps[@]}"; do [ "$p" -gt 0 ] 2>/dev/null && tests+=("pp$p"); done
-IFS=, read -ra ns <<< "$N"; for n in "${ns[@]}"; do [ "$n" -gt 0 ] 2>/dev/null && tests+=("tg$n"); done
+IFS=, read -ra ds <<< "$D"
+for d in "${ds[@]}"; do
+  [ "$d" -ge 0 ] 2>/dev/null || { echo "compare-llamacpp: -d expects depths >= 0, got '$d'" >&2; exit 2; }
+  if [ "$d" -gt 0 ]; then at="@d$d"; else at=; fi
+  IFS=, read -ra ps <<< "$P"; for p in "${ps[@]}"; do [ "$p" -gt 0 ] 2>/dev/null && tests+=("pp$p$at"); done
+  IFS=, read -ra ns <<< "$N"; for n in "${ns[@]}"; do [ "$n" -gt 0 ] 2>/dev/null && tests+=("tg$n$at"); done
+done
 [ ${#tests[@]} -gt 0 ] || { echo "compare-llamacpp: no tests" >&2; exit 2; }
 
 echo "# llama.cpp: $LBENCH; llmkit: $BENCH; threads $T; $R reps x $ROUNDS round(s); tests ${tests[*]}" >&2
@@ -61,7 +67,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
   for mi in "${!models[@]}"; do
     m=${models[$mi]}
     for t in "${tests[@]}"; do
-      case "$t" in pp*) pa=${t#pp}; na=0 ;; tg*) pa=0; na=${t#tg} ;; esac
+      tt=${t%@d*}; da=0; [ "$tt" != "$t" ] && da=${t#*@d}
+      case "$tt" in pp*) pa=${tt#pp}; na=0 ;; tg*) pa=0; na=${tt#tg} ;; esac
       if [ $((round % 2)) = 1 ]; then order="llama ours"; else order="ours llama"; fi
       for tool in $order; do
         k=$((k + 1))
@@ -73,7 +80,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
         python3 -c 'import resource, subprocess, sys
 rc = subprocess.call(sys.argv[3:], stdout=open(sys.argv[1], "w"), stderr=open(sys.argv[2], "w"))
 open(sys.argv[1] + ".rss", "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-sys.exit(rc)' "$f" "$f.err" "$exe" -m "$m" -p "$pa" -n "$na" -t "$T" -r "$R" -o json $bw
+sys.exit(rc)' "$f" "$f.err" "$exe" -m "$m" -p "$pa" -n "$na" -d "$da" -t "$T" -r "$R" -o json $bw
         rc=$?
         if [ $rc -ne 0 ]; then echo "compare-llamacpp: $tool failed on $m $t (exit $rc):" >&2; tail -5 "$f.err" >&2; exit 1; fi
         echo "#   $(( $(date +%s) - start )) s" >&2
@@ -117,7 +124,10 @@ def ms(v):
     return (st.mean(v), st.stdev(v) if len(v) > 1 else 0.0) if v else (float("nan"), 0.0)
 print("| model | test | llmkit t/s | llama.cpp t/s | llmkit / llama.cpp | ratio of best samples | llmkit GB/s (% bw) | llama.cpp GB/s (% bw) | peak RSS MiB llmkit / llama.cpp |")
 print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-tests = sorted({k[1] for k in samples}, key=lambda t: (t[:2] != "pp", int(t[2:])))
+def tkey(t):   # ppN before tgN, by depth then size: "tg128@d4096"
+    n, _, d = t.partition("@d")
+    return (int(d or 0), n[:2] != "pp", int(n[2:]))
+tests = sorted({k[1] for k in samples}, key=tkey)
 bws = set()
 for mi, m in enumerate(models):
     for t in tests:
@@ -127,7 +137,7 @@ for mi, m in enumerate(models):
         ratio = am / bm if b and a and bm > 0 else float("nan")
         rbest = max(a) / max(b) if a and b and max(b) > 0 else float("nan")
         g1 = g2 = ""
-        if t.startswith("tg") and mi in info:
+        if t.startswith("tg") and mi in info:   # (at depth the cache is read too: GB/s counts the weights only)
             wb, bw = info[mi], bwbest
             bws.add(round(bw, 2))
             def fmt(x):
