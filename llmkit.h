@@ -883,6 +883,34 @@ LKDEF lk_quantize_gguf_params lk_quantize_gguf_default_params(void);
  * must outlive *out. Rows are quantized independently, so the bytes do not
  * depend on the thread count. stats may be NULL. On error *out is NULL. */
 LKDEF lk_status lk_quantize_gguf(const lk_gguf *in, const lk_quantize_gguf_params *p, lk_gguf_writer **out, lk_quantize_gguf_stats *stats);
+
+/* Rotation before quantization (QuaRot; MambaQuant's Hadamard): the
+ * residual stream x (n = n_embd) is replaced by H x, H = B D with D random
+ * signs (from seed; 0: none) and B block-diagonal orthonormal Walsh-Hadamard
+ * blocks (the largest power of two dividing n). Fused into the weights, so
+ * the model computes the same function and nothing changes at run time:
+ *   every RMS norm in front of a residual read (attn_norm, ffn_norm, the
+ *   output norm) is folded into the matrices that read it and set to 1:
+ *   W <- W diag(w) H^T (each row r <- H (r w)); rms(H x) = rms(x);
+ *   the matrices writing the residual (attn_output, ffn_down and the
+ *   experts', shortconv.out_proj, ssm_out) and their biases: W <- H W;
+ *   token_embd rows <- H row; a tied output head is written untied.
+ * Rotated tensors become F32 (quantize them after: tools/quantize --rotate).
+ * The rotation spreads outliers over their block, which can lower the
+ * quantization error. Refused (LK_ERR_UNSUPPORTED, naming the cause):
+ * LayerNorm architectures, any tensor the rotation does not know (post
+ * norms, per-layer embeddings, ...), quantized input tensors. */
+typedef struct lk_rotate_params {
+    uint64_t seed;                /* the signs D (default 1; 0: none)              */
+    const lk_allocator *alloc;    /* the writer's and scratch memory; NULL: default */
+} lk_rotate_params;
+LKDEF lk_rotate_params lk_rotate_default_params(void);
+/* The rotated model as a new writer *out (free with lk_gguf_writer_free):
+ * metadata copied in order (minus general.file_type) plus
+ * llmkit.rotation.seed and llmkit.rotation.block; tensors in in's order
+ * (output.weight added last when the head was tied); the tensors it leaves
+ * point into in's buffer, so `in` must outlive *out. */
+LKDEF lk_status lk_rotate_gguf(const lk_gguf *in, const lk_rotate_params *p, lk_gguf_writer **out);
 /* end of 7c */
 #endif /* LLMKIT_NO_QUANTIZE */
 
@@ -16298,6 +16326,240 @@ static const lk__moe_kind lk__moe_kinds[] = {
     { 0, 2, 1, 1, 0, 0, 0, 0, 0, 1 },   /* gemma4: softmax, top k, normalised; beside the dense FFN */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
+#ifndef LLMKIT_NO_QUANTIZE
+/* ---- rotation before quantization (lk_rotate_gguf) ------------------------ */
+/* The roles of a model's tensors for the rotation, by the name after
+ * "blk.N." (or the whole name): what each does to the residual stream */
+enum { LK__ROT_KEEP, LK__ROT_NORM, LK__ROT_READ, LK__ROT_READ_F, LK__ROT_WRITE, LK__ROT_WBIAS, LK__ROT_EMBED, LK__ROT_HEAD };
+typedef struct lk__rot_role { const char *name; unsigned char role; } lk__rot_role;
+static const lk__rot_role lk__rot_roles[] = {
+    /* norms in front of a residual read: folded into the readers, then 1 */
+    { "attn_norm.weight", LK__ROT_NORM }, { "ffn_norm.weight", LK__ROT_NORM },
+    { "output_norm.weight", LK__ROT_NORM }, { "token_embd_norm.weight", LK__ROT_NORM },
+    { "post_attention_norm.weight", LK__ROT_NORM },   /* only where it is the FFN's input norm (LK__T_PAN) */
+    /* readers behind attn_norm (READ) and the FFN's norm (READ_F): rows <- H (row w) */
+    { "attn_q.weight", LK__ROT_READ }, { "attn_k.weight", LK__ROT_READ }, { "attn_v.weight", LK__ROT_READ },
+    { "attn_qkv.weight", LK__ROT_READ }, { "attn_q_a.weight", LK__ROT_READ }, { "attn_kv_a_mqa.weight", LK__ROT_READ },
+    { "attn_gate.weight", LK__ROT_READ }, { "shortconv.in_proj.weight", LK__ROT_READ }, { "ssm_in.weight", LK__ROT_READ },
+    { "ssm_beta.weight", LK__ROT_READ }, { "ssm_alpha.weight", LK__ROT_READ },
+    { "ffn_gate.weight", LK__ROT_READ_F }, { "ffn_up.weight", LK__ROT_READ_F }, { "ffn_gate_inp.weight", LK__ROT_READ_F },
+    { "ffn_gate_exps.weight", LK__ROT_READ_F }, { "ffn_up_exps.weight", LK__ROT_READ_F },
+    { "ffn_gate_shexp.weight", LK__ROT_READ_F }, { "ffn_up_shexp.weight", LK__ROT_READ_F }, { "ffn_gate_inp_shexp.weight", LK__ROT_READ_F },
+    /* writers: W <- H W, their biases b <- H b */
+    { "attn_output.weight", LK__ROT_WRITE }, { "ffn_down.weight", LK__ROT_WRITE }, { "ffn_down_exps.weight", LK__ROT_WRITE },
+    { "ffn_down_shexp.weight", LK__ROT_WRITE }, { "shortconv.out_proj.weight", LK__ROT_WRITE }, { "ssm_out.weight", LK__ROT_WRITE },
+    { "attn_output.bias", LK__ROT_WBIAS }, { "ffn_down.bias", LK__ROT_WBIAS }, { "ffn_down_exps.bias", LK__ROT_WBIAS },
+    { "ffn_down_shexp.bias", LK__ROT_WBIAS },
+    { "token_embd.weight", LK__ROT_EMBED }, { "output.weight", LK__ROT_HEAD },
+    /* inside a block or after the head: unchanged */
+    { "attn_q.bias", LK__ROT_KEEP }, { "attn_k.bias", LK__ROT_KEEP }, { "attn_v.bias", LK__ROT_KEEP }, { "attn_qkv.bias", LK__ROT_KEEP },
+    { "attn_q_norm.weight", LK__ROT_KEEP }, { "attn_k_norm.weight", LK__ROT_KEEP }, { "attn_sinks.weight", LK__ROT_KEEP },
+    { "attn_q_a_norm.weight", LK__ROT_KEEP }, { "attn_kv_a_norm.weight", LK__ROT_KEEP }, { "attn_q_b.weight", LK__ROT_KEEP },
+    { "attn_k_b.weight", LK__ROT_KEEP }, { "attn_v_b.weight", LK__ROT_KEEP }, { "attn_kv_b.weight", LK__ROT_KEEP },
+    { "rope_freqs.weight", LK__ROT_KEEP }, { "output.bias", LK__ROT_KEEP },
+    { "ffn_gate.bias", LK__ROT_KEEP }, { "ffn_up.bias", LK__ROT_KEEP }, { "ffn_gate_inp.bias", LK__ROT_KEEP }, { "exp_probs_b.bias", LK__ROT_KEEP },
+    { "ffn_gate_exps.bias", LK__ROT_KEEP }, { "ffn_up_exps.bias", LK__ROT_KEEP },
+    { "shortconv.conv.weight", LK__ROT_KEEP }, { "ssm_conv1d.weight", LK__ROT_KEEP }, { "ssm_conv1d.bias", LK__ROT_KEEP },
+    { "ssm_dt.bias", LK__ROT_KEEP }, { "ssm_a", LK__ROT_KEEP }, { "ssm_d", LK__ROT_KEEP }, { "ssm_norm.weight", LK__ROT_KEEP },
+    { NULL, 0 }
+};
+/* the role of tensor `nm` (len bytes), -1 unknown; *sfx: its name after "blk.N." */
+static int lk__rot_role_of(const char *nm, size_t len, const char **sfx) {
+    size_t i = 0, k;
+    if (len > 4 && !memcmp(nm, "blk.", 4)) {
+        for (i = 4; i < len && nm[i] >= '0' && nm[i] <= '9'; i++) {}
+        if (i == 4 || i >= len || nm[i] != '.') return -1;
+        i++;
+    }
+    *sfx = nm + i;
+    for (k = 0; lk__rot_roles[k].name; k++)
+        if (strlen(lk__rot_roles[k].name) == len - i && !memcmp(lk__rot_roles[k].name, nm + i, len - i)) {
+            const int r = lk__rot_roles[k].role;
+            if (i == 0 && r != LK__ROT_EMBED && r != LK__ROT_HEAD && r != LK__ROT_KEEP && r != LK__ROT_NORM) return -1;
+            if (i > 0 && (r == LK__ROT_EMBED || r == LK__ROT_HEAD)) return -1;
+            return r;
+        }
+    if (len > 6 && !memcmp(nm + len - 6, ".scale", 6)) return LK__ROT_KEEP;   /* a product's scalar scale */
+    return -1;
+}
+/* is t's name after "blk.N." (sfx, not NUL-terminated) exactly s */
+static int lk__rot_is(const lk_gguf_tensor *t, const char *sfx, const char *s) {
+    const size_t len = (size_t)t->name.len - (size_t)(sfx - t->name.ptr);
+    return strlen(s) == len && !memcmp(sfx, s, len);
+}
+/* v[n] <- H v = B (D v): signs, then each block's Walsh-Hadamard */
+static void lk__rot_vec(float *v, const float *sg, int n, int b) {
+    int i;
+    for (i = 0; i < n; i++) v[i] *= sg[i];
+    for (i = 0; i < n; i += b) lk_hadamard(v + i, b);
+}
+typedef struct lk__rot { lk_allocator a; float *buf, *col; size_t cap; } lk__rot;
+/* tensor t as F32 into r->buf (its elements); non-float inputs refused */
+static lk_status lk__rot_load(lk__rot *r, const lk_gguf_tensor *t, int64_t nel) {
+    int64_t i, rows;
+    const size_t rb = lk_row_size(t->type, t->ne[0]);
+    if (t->type != LK_TYPE_F32 && t->type != LK_TYPE_F16 && t->type != LK_TYPE_BF16)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: tensor '%.*s' is %s: rotate the F32, F16 or BF16 model, then quantize",
+                            (int)t->name.len, t->name.ptr, lk_type_name(t->type));
+    if ((uint64_t)nel > SIZE_MAX / sizeof(float) / 2) return lk_set_error(LK_ERR_NOMEM, "lk_rotate_gguf: tensor too large");
+    if ((size_t)nel > r->cap) {
+        lk__free(&r->a, r->buf, r->cap * sizeof(float));
+        r->cap = 0;
+        if (!(r->buf = LK__CAST(float *, lk__alloc(&r->a, (size_t)nel * sizeof(float))))) return lk_set_error(LK_ERR_NOMEM, "lk_rotate_gguf: out of memory");
+        r->cap = (size_t)nel;
+    }
+    rows = nel / t->ne[0];
+    for (i = 0; i < rows; i++) lk_dequantize_row(t->type, LK__CAST(const unsigned char *, t->data) + (size_t)i * rb, r->buf + (size_t)i * t->ne[0], t->ne[0]);
+    return LK_OK;
+}
+/* the F32 values of tensor "blk.N.<norm>" (N: the prefix of name up to sfx) or of top-level `norm` */
+static const lk_gguf_tensor *lk__rot_find(const lk_gguf *in, const lk_gguf_tensor *t, const char *sfx, const char *norm) {
+    char nm[160];
+    const size_t pre = (size_t)(sfx - t->name.ptr);
+    int64_t k;
+    if (pre + strlen(norm) + 1 > sizeof nm) return NULL;
+    memcpy(nm, t->name.ptr, pre);
+    memcpy(nm + pre, norm, strlen(norm) + 1);
+    k = lk_gguf_find_tensor(in, nm);
+    return k < 0 ? NULL : &in->tensors[k];
+}
+LKDEF lk_rotate_params lk_rotate_default_params(void) {
+    lk_rotate_params p;
+    memset(&p, 0, sizeof p);
+    p.seed = 1;
+    return p;
+}
+LKDEF lk_status lk_rotate_gguf(const lk_gguf *in, const lk_rotate_params *p, lk_gguf_writer **out) {
+    const lk__arch_info *ai = NULL;
+    lk_gguf_params wp = lk_gguf_default_params();
+    lk_gguf_writer *w = NULL;
+    lk__rot r;
+    float *sg = NULL, *nw = NULL;
+    const char *onorm;
+    char key[96];
+    lk_str arch;
+    uint32_t E = 0;
+    int n = 0, b, tied, i;
+    uint64_t k, ti;
+    lk_status st = LK_OK;
+    lk_rng rng;
+    if (out) *out = NULL;
+    if (!in || !p || !out) return lk_set_error(LK_ERR_INVALID_ARG, "lk_rotate_gguf: NULL argument");
+    if (lk_gguf_get_str(in, "general.architecture", &arch)) return lk_set_error(LK_ERR_FORMAT, "lk_rotate_gguf: no general.architecture");
+    for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(arch, lk__archs[i].name)) { ai = &lk__archs[i]; break; }
+    if (!ai) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: architecture '%.*s' is not one llmkit runs", (int)arch.len, arch.ptr);
+    if (ai->layernorm)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: %s normalises with LayerNorm, which a rotation does not commute with", ai->name);
+    lk__fmt(key, sizeof key, "%s.embedding_length", ai->name);
+    if (lk_gguf_get_u32(in, key, &E) || E < 1 || E > (1u << 20)) return lk_set_error(LK_ERR_FORMAT, "lk_rotate_gguf: no valid %s", key);
+    n = (int)E;
+    b = n & -n;
+    if (b < 8) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: n_embd %d has no power-of-two block of at least 8", n);
+    onorm = ai->opt & LK__T_ONORM_E ? "token_embd_norm.weight" : "output_norm.weight";
+    tied = lk_gguf_find_tensor(in, "output.weight") < 0;
+    if (tied && !(ai->opt & LK__T_UNTIED))
+        return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: %s's head is token_embd, which the rotation must untie", ai->name);
+    memset(&r, 0, sizeof r);
+    r.a = lk__resolve_alloc(p->alloc);
+    /* first pass: every tensor known, shaped for its role, its norm present */
+    for (ti = 0; ti < in->n_tensors; ti++) {
+        const lk_gguf_tensor *t = &in->tensors[ti];
+        const char *sfx;
+        const int role = lk__rot_role_of(t->name.ptr, (size_t)t->name.len, &sfx);
+        int bad = 0;
+        if (role < 0 || (role == LK__ROT_NORM && !(lk_str_eq(t->name, onorm) || (sfx != t->name.ptr &&
+            (lk__rot_is(t, sfx, "attn_norm.weight") || lk__rot_is(t, sfx, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight"))))))
+            return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: %s's tensor '%.*s' is not one the rotation knows how to carry (%s)",
+                                ai->name, (int)t->name.len, t->name.ptr, role < 0 ? "unknown role" : "a norm outside the residual reads");
+        if (role == LK__ROT_NORM || role == LK__ROT_WBIAS) bad = t->ne[0] != n || t->n_dims != 1;
+        if (role == LK__ROT_READ || role == LK__ROT_READ_F || role == LK__ROT_EMBED || role == LK__ROT_HEAD) bad = t->ne[0] != n;
+        if (role == LK__ROT_WRITE) bad = t->n_dims < 2 || t->ne[1] != n;
+        if (role == LK__ROT_WBIAS && sfx != t->name.ptr && !strncmp(sfx, "ffn_down_exps", 13)) bad = t->ne[0] != n;
+        if (bad) return lk_set_error(LK_ERR_FORMAT, "lk_rotate_gguf: tensor '%.*s' does not have n_embd %d where its role needs it",
+                                     (int)t->name.len, t->name.ptr, n);
+        if ((role == LK__ROT_READ || role == LK__ROT_READ_F) &&
+            !lk__rot_find(in, t, sfx, role == LK__ROT_READ ? "attn_norm.weight" : ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight"))
+            return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: '%.*s' reads the residual stream without the norm the rotation folds",
+                                (int)t->name.len, t->name.ptr);
+    }
+    if (lk_gguf_find_tensor(in, onorm) < 0) return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: no output norm %s", onorm);
+    sg = LK__CAST(float *, lk__alloc(&r.a, 2 * (size_t)n * sizeof(float)));
+    if (!sg) return lk_set_error(LK_ERR_NOMEM, "lk_rotate_gguf: out of memory");
+    nw = sg + n;
+    lk_rng_seed(&rng, p->seed);
+    for (i = 0; i < n; i++) sg[i] = p->seed && (lk_rng_u32(&rng) & 1) ? -1.0f : 1.0f;
+    wp.alloc = &r.a;
+    if ((st = lk_gguf_writer_new(&wp, &w))) goto done;
+    for (k = 0; k < in->n_kv; k++) {
+        const lk_gguf_kv *kv = &in->kv[k];
+        char kb[256];
+        if (lk_str_eq(kv->key, "general.file_type") || lk_str_eq(kv->key, "llmkit.rotation.seed") || lk_str_eq(kv->key, "llmkit.rotation.block")) continue;
+        if (kv->key.len >= sizeof kb) { st = lk_set_error(LK_ERR_RANGE, "lk_rotate_gguf: a key of %llu bytes", (unsigned long long)kv->key.len); goto done; }
+        memcpy(kb, kv->key.ptr, (size_t)kv->key.len); kb[kv->key.len] = 0;
+        if ((st = strcmp(kb, "general.alignment") == 0 && kv->value.type == LK_GGUF_UINT32 ? lk_gguf_writer_set_alignment(w, (uint32_t)kv->value.v.u)
+                                                                                          : lk_gguf_writer_add_value(w, kb, &kv->value))) goto done;
+    }
+    if ((st = lk_gguf_writer_add_u64(w, "llmkit.rotation.seed", p->seed)) || (st = lk_gguf_writer_add_u32(w, "llmkit.rotation.block", (uint32_t)b))) goto done;
+    for (ti = 0; ti <= in->n_tensors; ti++) {   /* the last step: a tied head, written as output.weight */
+        const lk_gguf_tensor *t = ti < in->n_tensors ? &in->tensors[ti] : NULL;
+        const char *sfx = NULL;
+        int role = t ? lk__rot_role_of(t->name.ptr, (size_t)t->name.len, &sfx) : LK__ROT_HEAD;
+        int64_t ne[LK_MAX_DIMS], nel = 1, rows, j, z;
+        char nm[160];
+        int d, nd;
+        if (!t) {
+            int64_t e = lk_gguf_find_tensor(in, "token_embd.weight");
+            if (!tied) break;
+            if (e < 0) { st = lk_set_error(LK_ERR_FORMAT, "lk_rotate_gguf: no token_embd.weight"); goto done; }
+            t = &in->tensors[e];
+        }
+        if (role == LK__ROT_KEEP) {   /* as it is, pointing into in */
+            lk__fmt(nm, sizeof nm, "%.*s", (int)t->name.len, t->name.ptr);
+            if ((st = lk_gguf_writer_add_tensor(w, nm, t->type, t->n_dims, t->ne, t->data, 0))) goto done;
+            continue;
+        }
+        for (d = 0; d < LK_MAX_DIMS; d++) { ne[d] = d < t->n_dims ? t->ne[d] : 1; nel *= ne[d]; }
+        nd = t->n_dims;
+        if ((st = lk__rot_load(&r, t, nel))) goto done;
+        rows = nel / ne[0];
+        if (role == LK__ROT_NORM) for (j = 0; j < nel; j++) r.buf[j] = 1.0f;
+        if (role == LK__ROT_READ || role == LK__ROT_READ_F || role == LK__ROT_HEAD) {   /* rows <- H (row w) */
+            const lk_gguf_tensor *nt = role == LK__ROT_HEAD ? &in->tensors[lk_gguf_find_tensor(in, onorm)]
+                                     : lk__rot_find(in, t, sfx, role == LK__ROT_READ ? "attn_norm.weight" : ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight");
+            if (nt->type != LK_TYPE_F32 || nt->ne[0] != n) { st = lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: norm '%.*s' is not F32 [%d]", (int)nt->name.len, nt->name.ptr, n); goto done; }
+            memcpy(nw, nt->data, sizeof(float) * (size_t)n);
+            for (j = 0; j < rows; j++) {
+                float *row = r.buf + (size_t)j * n;
+                for (i = 0; i < n; i++) row[i] *= nw[i];
+                lk__rot_vec(row, sg, n, b);
+            }
+        }
+        if (role == LK__ROT_EMBED) for (j = 0; j < rows; j++) lk__rot_vec(r.buf + (size_t)j * n, sg, n, b);
+        if (role == LK__ROT_WBIAS) for (j = 0; j < rows; j++) lk__rot_vec(r.buf + (size_t)j * n, sg, n, b);   /* one per expert */
+        if (role == LK__ROT_WRITE) {   /* W <- H W: column c of each [ne0, n] slice, over its n rows */
+            if (!r.col && !(r.col = LK__CAST(float *, lk__alloc(&r.a, sizeof(float) * (size_t)n)))) { st = lk_set_error(LK_ERR_NOMEM, "lk_rotate_gguf: out of memory"); goto done; }
+            for (z = 0; z < nel / (ne[0] * ne[1]); z++) {
+                float *S = r.buf + (size_t)z * (size_t)(ne[0] * ne[1]);
+                for (j = 0; j < ne[0]; j++) {
+                    for (i = 0; i < n; i++) r.col[i] = S[(size_t)i * ne[0] + j];
+                    lk__rot_vec(r.col, sg, n, b);
+                    for (i = 0; i < n; i++) S[(size_t)i * ne[0] + j] = r.col[i];
+                }
+            }
+        }
+        if (ti < in->n_tensors) lk__fmt(nm, sizeof nm, "%.*s", (int)t->name.len, t->name.ptr);
+        else lk__fmt(nm, sizeof nm, "output.weight");
+        if ((st = lk_gguf_writer_add_tensor(w, nm, LK_TYPE_F32, nd, ne, r.buf, 1))) goto done;
+    }
+done:
+    lk__free(&r.a, r.buf, r.cap * sizeof(float));
+    if (r.col) lk__free(&r.a, r.col, sizeof(float) * (size_t)n);
+    lk__free(&r.a, sg, 2 * (size_t)n * sizeof(float));
+    if (st) { lk_gguf_writer_free(w); return st; }
+    *out = w;
+    return LK_OK;
+}
+#endif /* LLMKIT_NO_QUANTIZE */
 
 /* One transformer block's weights, bound in place (E = n_embd, F = n_ff,
  * Q = n_head * head_dim, K = n_head_kv * head_dim; [in, out] = out rows of
