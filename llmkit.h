@@ -16715,15 +16715,14 @@ static lk_status lk__model_hparams(lk_model *m) {
         const float ms = af * (1.0f + 0.1f * hp->yarn_log_mul * logf(1.0f / hp->rope.freq_scale));
         hp->attn_scale = 1.0f * ms * ms / sqrtf((float)hp->head_dim_k_mla);
     }
-    if (ai->keys & LK__K_GRANITE) {   /* granite's scalars, each 0 or absent meaning none; RoPE unless rope.scaling.finetuned is false */
+    if (ai->keys & LK__K_GRANITE) {   /* granite's scalars (finite: lk__hp_float), each 0 or absent meaning none; RoPE unless
+                                        * rope.scaling.finetuned is false */
         float es = 0.0f, as = 0.0f;
         int rope = 1;
         char key[96];
         if ((st = lk__hp_float(g, arch, "embedding_scale", 0.0f, &es)) || (st = lk__hp_float(g, arch, "residual_scale", 0.0f, &hp->res_scale)) ||
             (st = lk__hp_float(g, arch, "attention.scale", 0.0f, &as)) || (st = lk__hp_float(g, arch, "logit_scale", 0.0f, &hp->logit_scale)))
             return st;
-        if (!(es - es == 0.0f && as - as == 0.0f && hp->res_scale - hp->res_scale == 0.0f && hp->logit_scale - hp->logit_scale == 0.0f))
-            return lk_set_error(LK_ERR_FORMAT, "model: %s's embedding_scale, residual_scale, attention.scale and logit_scale must be finite", arch);
         if (es != 0.0f) hp->embd_scale = es;
         if (as != 0.0f) hp->attn_scale = as;
         lk__fmt(key, sizeof key, "%s.rope.scaling.finetuned", arch);
@@ -16814,6 +16813,9 @@ static lk_status lk__model_hparams(lk_model *m) {
     {
         const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
         if ((st = lk__hp_int(g, arch, "expert_count", mk->need ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
+        if (hp->n_expert > 0 && (ai->keys & LK__K_GRANITE))   /* no fixture proves granite's experts yet */
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with experts (expert_count %d: Granite 4.0's MoE variants) is not supported yet, "
+                                "only its dense FFN", arch, hp->n_expert);
         hp->n_moe_step = 1;
         if (mk->step && (st = lk__hp_int(g, arch, "interleave_moe_layer_step", -1, 0, 4096, &hp->n_moe_step))) return st;
         if (hp->n_expert > 0 && ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI && !mk->beside)   /* SwiGLU experts, or gemma4's */
