@@ -18719,21 +18719,78 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
  * branch), P channels of N states: S [P, N] the state (in place: s0 may be
  * s; s0 NULL: the zero state before token 0), x [P], B, Cm [N] (the head's
  * group), dt: softplus(dt + dt_bias) > 0, a = exp(dt A):
- *   S[i][n] = S0[i][n] a + B[n] (x[i] dt)
- *   y[i]    = sum_n S[i][n] Cm[n]              (from 0.0f, n ascending)
- * Scalar: 3 P N multiply-adds. */
+ *   S[i][n] = fma(S0[i][n], a, B[n] (x[i] dt))
+ *   y[i]    = sum_n S[i][n] Cm[n]: 8 lanes, lane n % 8 = fma(S, Cm, lane),
+ *             added as an AVX 8-lane horizontal add (lk__hsum8)
+ * lk__ssm_scan_head_ref is the reference; the AVX2 kernel takes the same
+ * steps 8 states at a time, so both give the same bits (tests/test_simd.c) (ggml sums in 32 lanes when N % 32 == 0,
+ * else serially: the F32 rule). 3 P N multiply-adds. */
+static LK__UNUSED void lk__ssm_scan_head_ref(float *s, const float *s0, const float *x, const float *B, const float *Cm, float dt, float a, int P, int N,
+                                  float *y) {
+    int i, n;
+    for (i = 0; i < P; i++) {
+        const float xdt = x[i] * dt;
+        float *si = s + (size_t)i * N, acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+        const float *s0i = s0 ? s0 + (size_t)i * N : NULL;
+        for (n = 0; n < N; n++) {
+            const float t = B[n] * xdt, v = s0i ? fmaf(s0i[n], a, t) : t;
+            si[n] = v;
+            acc[n & 7] = fmaf(v, Cm[n], acc[n & 7]);
+        }
+        y[i] = lk__hsum8(acc);
+    }
+}
+#if defined(LK__X86)
+/* AVX2: 8 states at a time in the lanes of acc, the rest as the reference */
 static void lk__ssm_scan_head(float *s, const float *s0, const float *x, const float *B, const float *Cm, float dt, float a, int P, int N, float *y) {
     int i, n;
     for (i = 0; i < P; i++) {
         const float xdt = x[i] * dt;
-        float *si = s + (size_t)i * N, sum = 0.0f;
+        const __m256 va = _mm256_set1_ps(a), vx = _mm256_set1_ps(xdt);
+        __m256 vacc = _mm256_setzero_ps();
+        float *si = s + (size_t)i * N, acc[8];
         const float *s0i = s0 ? s0 + (size_t)i * N : NULL;
-        for (n = 0; n < N; n++) {
-            const float v = (s0i ? s0i[n] * a : 0.0f) + B[n] * xdt;
-            si[n] = v;
-            sum += v * Cm[n];
+        for (n = 0; n + 8 <= N; n += 8) {
+            const __m256 t = _mm256_mul_ps(_mm256_loadu_ps(B + n), vx);
+            const __m256 v = s0i ? _mm256_fmadd_ps(_mm256_loadu_ps(s0i + n), va, t) : t;
+            _mm256_storeu_ps(si + n, v);
+            vacc = _mm256_fmadd_ps(v, _mm256_loadu_ps(Cm + n), vacc);
         }
-        y[i] = sum;
+        _mm256_storeu_ps(acc, vacc);
+        for (; n < N; n++) {
+            const float t = B[n] * xdt, v = s0i ? fmaf(s0i[n], a, t) : t;
+            si[n] = v;
+            acc[n & 7] = fmaf(v, Cm[n], acc[n & 7]);
+        }
+        y[i] = lk__hsum8(acc);
+    }
+}
+#else
+#define lk__ssm_scan_head lk__ssm_scan_head_ref
+#endif
+/* heads [h0, h1) of a chunk, each through its T tokens in order (a head's
+ * state depends on no other head's): the scan, then y += x D */
+typedef struct lk__scan_job { lk_context *c; int il, T; } lk__scan_job;
+static void lk__mamba2_scan_task(void *arg, int task, int n_tasks) {
+    const lk__scan_job *j = LK__CAST(const lk__scan_job *, arg);
+    lk_context *c = j->c;
+    const lk_hparams *hp = &c->m->hp;
+    const lk__layer *L = &c->m->layers[j->il];
+    const int Di = hp->ssm_d_inner, N = hp->ssm_d_state, H = hp->ssm_dt_rank, G = hp->ssm_n_group, C = Di + 2 * G * N, P = Di / H;
+    const int W = Di + C + H, T = j->T, h0 = (int)((int64_t)H * task / n_tasks), h1 = (int)((int64_t)H * (task + 1) / n_tasks);
+    const float *D = LK__CAST(const float *, L->ssm_d.data), *dta = c->ff1 + (size_t)T * W;   /* [T, H] the decays a */
+    int t, h, i;
+    for (h = h0; h < h1; h++) {
+        const int gh = h / (H / G);
+        for (t = 0; t < T; t++) {
+            const int p = c->rs_tok[t], own = c->rs_own[t];
+            const float *u = c->rs_x + (size_t)t * C, *sp = c->ff1 + (size_t)t * W + Di + C;   /* softplus(dt + dt_bias) [H] */
+            const float *s0 = p > 0 ? lk__rs_snap(c, j->il, own, p - 1) + (size_t)h * P * N : NULL;
+            float *y = c->att + (size_t)t * Di + (size_t)h * P;
+            lk__ssm_scan_head(lk__rs_snap(c, j->il, own, p) + (size_t)h * P * N, s0, u + (size_t)h * P, u + Di + (size_t)gh * N,
+                              u + Di + (size_t)G * N + (size_t)gh * N, sp[h], dta[(size_t)t * H + h], P, N, y);
+            for (i = 0; i < P; i++) y[i] = fmaf(u[h * P + i], D[h], y[i]);
+        }
     }
 }
 /* A Mamba 2 layer (llama.cpp's build_mamba2_layer), E = n_embd, Di =
@@ -18746,36 +18803,37 @@ static void lk__ssm_scan_head(float *s, const float *s0, const float *x, const f
  *          (a token before 0 reads 0; the sum from 0.0f, taps oldest
  *          first: ggml_ssm_conv's order, as lfm2's short conv)
  *   [x | B | Cm] = u: x [H, P], B [G, N], Cm [G, N]
- *   per head: dt_h = softplus(dt[h] + dt_bias[h]), a_h = exp(dt_h A[h]),
- *     the state [H, P, N] (snapshot of token p) by lk__ssm_scan_head: y [H, P]
- *   y = (y + x D[h]) silu(z)                                    [T, Di] (att)
+ *   per head: dt_h = softplus(dt[h] + dt_bias[h]) (in place of dt),
+ *     a_h = exp(dt_h A[h]) ([T, H] after ff1's T rows); the state [H, P, N]
+ *     (token p's snapshot) by lk__ssm_scan_head: y [H, P]; y += x D[h]
+ *     (heads split over the threads, each through the chunk in order)
+ *   y = y silu(z)                                               [T, Di] (att)
  *   y = RMSNorm of each of the G groups of Di / G, times ssm_norm's row g
  *   x += ssm_out y  (granite: times residual_scale)             [T, E]
  * Token by token through the ring and the snapshots, so every chunking
- * (and the state kept for rollback) computes alike. */
+ * and thread count (and the state kept for rollback) computes alike. */
 static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
     const lk_model *m = c->m;
     const lk_hparams *hp = &m->hp;
     const lk__layer *L = &m->layers[il];
     const int Di = hp->ssm_d_inner, N = hp->ssm_d_state, H = hp->ssm_dt_rank, G = hp->ssm_n_group, K = hp->n_conv;
-    const int C = Di + 2 * G * N, P = Di / H, R = c->rs_h, W = Di + C + H, Dg = Di / G;
+    const int C = Di + 2 * G * N, R = c->rs_h, W = Di + C + H, Dg = Di / G, nt = c->n_threads;
     const float *w = LK__CAST(const float *, L->ssm_conv.data);                /* [C][K] */
     const float *cb = L->ssm_conv_b.data ? LK__CAST(const float *, L->ssm_conv_b.data) : NULL;   /* [C] */
     const float *dtb = LK__CAST(const float *, L->ssm_dt_b.data), *A = LK__CAST(const float *, L->ssm_a.data);
-    const float *D = LK__CAST(const float *, L->ssm_d.data), *nw = LK__CAST(const float *, L->ssm_norm.data);
+    const float *nw = LK__CAST(const float *, L->ssm_norm.data);
+    float *dta = c->ff1 + (size_t)T * W;
+    lk__scan_job job;
     int t, ch, j, h, g;
     lk_status st;
     if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
         for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     if ((st = lk__mm(c, &L->ssm_in, NULL, c->xn, T, c->ff1))) return st;
-    for (t = 0; t < T; t++) {
-        const int p = c->rs_tok[t], own = c->rs_own[t];
-        float *zr = c->ff1 + (size_t)t * W;
-        const float *xbc = zr + Di, *dt = xbc + C;
-        float *ring = lk__rs_ring(c, il, own), *u = c->rs_x + (size_t)t * C, *y = c->att + (size_t)t * Di;
-        float *s = lk__rs_snap(c, il, own, p);
-        const float *s0 = p > 0 ? lk__rs_snap(c, il, own, p - 1) : NULL;
+    for (t = 0; t < T; t++) {   /* the conv, token by token through the ring; dt's softplus and decay */
+        const int p = c->rs_tok[t];
+        const float *xbc = c->ff1 + (size_t)t * W + Di;
+        float *dt = c->ff1 + (size_t)t * W + Di + C, *ring = lk__rs_ring(c, il, c->rs_own[t]), *u = c->rs_x + (size_t)t * C;
         memcpy(ring + (size_t)(p % R) * C, xbc, sizeof(float) * (size_t)C);
         for (ch = 0; ch < C; ch++) u[ch] = 0.0f;
         for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
@@ -18786,12 +18844,15 @@ static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const i
         if (cb) for (ch = 0; ch < C; ch++) u[ch] += cb[ch];
         lk_silu_row(u, u, C);
         for (h = 0; h < H; h++) {
-            const int gh = h / (H / G);
-            const float v = dt[h] + dtb[h], sp = v > 20.0f ? v : log1pf(expf(v)), a = expf(sp * A[h]);
-            lk__ssm_scan_head(s + (size_t)h * P * N, s0 ? s0 + (size_t)h * P * N : NULL, u + (size_t)h * P, u + Di + (size_t)gh * N,
-                              u + Di + (size_t)G * N + (size_t)gh * N, sp, a, P, N, y + (size_t)h * P);
-            for (j = 0; j < P; j++) y[h * P + j] += u[h * P + j] * D[h];
+            const float v = dt[h] + dtb[h], sp = v > 20.0f ? v : log1pf(expf(v));
+            dt[h] = sp; dta[(size_t)t * H + h] = expf(sp * A[h]);
         }
+    }
+    job.c = c; job.il = il; job.T = T;
+    if (nt > 1 && H >= nt && (size_t)T * (size_t)Di * (size_t)N >= 65536) lk_parallel_for(&c->th, nt, lk__mamba2_scan_task, &job);
+    else lk__mamba2_scan_task(&job, 0, 1);
+    for (t = 0; t < T; t++) {   /* y silu(z), then each group's RMSNorm */
+        float *zr = c->ff1 + (size_t)t * W, *y = c->att + (size_t)t * Di;
         lk_silu_row(zr, zr, Di);   /* z is read once: silu(z) in place */
         for (j = 0; j < Di; j++) y[j] *= zr[j];
         for (g = 0; g < G; g++) lk_rmsnorm(y + (size_t)g * Dg, y + (size_t)g * Dg, nw + (size_t)g * Dg, Dg, hp->norm_eps);
