@@ -499,6 +499,8 @@ def opt_specs():
     # in_proj [E, 2 * 512 + 2 * 2 * 32 + 8] -> z, xBC, dt; ssm_norm grouped
     # [512 / 2, 2]; untied output
     E, L, Di, N, Hs, Gs, K = 256, 4, 512, 32, 8, 2, 4
+    if SIZE:   # --size: a published Mamba 2's proportions (head 64, state 128, one group)
+        E, L, Di, N, Hs, Gs = SIZES[SIZE]["E"], SIZES[SIZE]["L"], 2 * SIZES[SIZE]["E"], 128, 2 * SIZES[SIZE]["E"] // 64, 1
     C = Di + 2 * Gs * N
     out.append(("mamba2", "mamba2", 40, dict(E=E, L=L, H=0, G=0, d=0, F=0, eps=1e-5, base=1e4, window=0,
         keys=[("ssm.conv_kernel", "u32", K), ("ssm.inner_size", "u32", Di), ("ssm.state_size", "u32", N),
@@ -516,8 +518,12 @@ def opt_specs():
     # SwiGLU FFN of 512 on every layer; tied output; seed 42 (41's greedy
     # text is fine too)
     E, L, H, G, d, F, Di, N, Hs, Gs, K = 256, 4, 8, 2, 32, 512, 512, 16, 16, 1, 4
-    C = Di + 2 * Gs * N
     gkinds = [0, 1, 0, 0]   # 1: attention
+    if SIZE:   # --size: Granite 4.0-H's proportions (one attention layer in 4, head 64, state 128, one group)
+        E, L, H, G, d, F = dims(E, L, H, G, d, F)
+        Di, N, Hs = 2 * E, 128, 2 * E // 64
+        gkinds = [1 if il % 4 == 3 else 0 for il in range(L)]
+    C = Di + 2 * Gs * N
     def granite_layer(il, E=E, H=H, G=G, d=d, F=F, Di=Di, N=N, Hs=Hs, Gs=Gs, K=K, C=C, kinds=gkinds):
         mix = ([("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
                 ("attn_output.weight", [H * d, E])] if kinds[il] else
