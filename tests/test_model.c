@@ -439,6 +439,14 @@ static const gen_key gh_keys[] = {
     { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 },
     { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
     { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 } };
+/* granitehybrid-nope: the same with rope.scaling.finetuned false (Granite 4.0-H's files: no RoPE) */
+static const gen_key gh_nope_keys[] = {
+    { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvh, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 },
+    { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
+    { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 },
+    { "rope.scaling.finetuned", GK_BOOL, NULL, 0, NULL, 0 } };
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
@@ -449,7 +457,7 @@ static const gen_block gen_blocks[] = {
     { "gemma4-sizes", 3, g4s_full, GEN_N(g4s_full) }, { "gemma4-sizes", 4, g4s_win2, GEN_N(g4s_win2) },
     { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
     { "lfm2", 2, lfm2_attn, GEN_N(lfm2_attn) }, { "lfm2", 4, lfm2_attn, GEN_N(lfm2_attn) },
-    { "granitehybrid", 1, gh_attn, GEN_N(gh_attn) },
+    { "granitehybrid", 1, gh_attn, GEN_N(gh_attn) }, { "granitehybrid-nope", 1, gh_attn, GEN_N(gh_attn) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
  * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
@@ -634,6 +642,8 @@ static const gen_arch gen_archs[] = {
       mamba2_keys, GEN_N(mamba2_keys), 9 },
     { "granitehybrid", "granitehybrid", 42, GE, 4, 8, 2, 32, 512, 0, 1e-05f, 10000.0f, gh_ssm, GEN_N(gh_ssm), gh_glob, 2, 0, 0, 0,
       gh_keys, GEN_N(gh_keys), 9 },
+    { "granitehybrid-nope", "granitehybrid", 43, GE, 4, 8, 2, 32, 512, 0, 1e-05f, 10000.0f, gh_ssm, GEN_N(gh_ssm), gh_glob, 2, 0, 0, 0,
+      gh_nope_keys, GEN_N(gh_nope_keys), 1 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {

@@ -538,6 +538,11 @@ def opt_specs():
               ("attention.scale", "f32", 0.125), ("logit_scale", "f32", 6.0)]),
         granite_layer,
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # granitehybrid-nope: the same with rope.scaling.finetuned false, as the
+    # converter writes Granite 4.0-H's files (no RoPE on any layer); F32 only
+    if not SIZE:
+        out.append(("granitehybrid-nope", "granitehybrid", 43, dict(out[-1][3], keys=out[-1][3]["keys"] + [("rope.scaling.finetuned", "bool", False)]),
+            granite_layer, [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
