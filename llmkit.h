@@ -1623,7 +1623,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
     LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2,
-    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_COUNT
+    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_MAMBA2, LK_ARCH_GRANITE_HYBRID, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -1642,6 +1642,11 @@ typedef struct lk_hparams {
     float embd_scale;             /* gemma: sqrt(n_embd); else 1               */
     float q_scale;                /* applied to q after RoPE (1 = inside attn) */
     float attn_scale;             /* scale inside attention                    */
+    float res_scale, logit_scale; /* granite: each block's output times res_scale
+                                   * before it joins the residual stream; the
+                                   * logits times 1 / logit_scale (0: none)    */
+    int rope_off;                 /* granite: rope.scaling.finetuned false, no
+                                   * RoPE on any layer                         */
     /* mixture of experts (n_expert > 0: every layer's FFN is one, but for the first n_layer_dense_lead) */
     int n_expert, n_expert_used;  /* expert_count, expert_used_count           */
     int n_ff_exp;                 /* expert_feed_forward_length (= n_ff)       */
@@ -16138,8 +16143,9 @@ typedef enum lk__ffn_kind {
     LK__FFN_SWIGLU_FUSED,   /* up holds rows [gate | up] (phi3)                    */
     LK__FFN_GEGLU,          /* down(gelu(gate x) * up x)                           */
     LK__FFN_GELU,           /* down(gelu(up x + b_up)) + b_down                    */
-    LK__FFN_SWIGLU_OAI      /* experts only: down(g sigmoid(1.702 g) * (u + 1)),
+    LK__FFN_SWIGLU_OAI,     /* experts only: down(g sigmoid(1.702 g) * (u + 1)),
                              * g = min(gate x, 7), u = clamp(up x, -7, 7) (gpt-oss) */
+    LK__FFN_NONE            /* no FFN: a block is its mixer alone (mamba2)          */
 } lk__ffn_kind;
 /* The optional tensors a row's graph reads, as llama.cpp's loader creates
  * them for the architecture and its graph uses them. A tensor of the file
@@ -16240,6 +16246,8 @@ struct lk__layer;
 enum { LK__REC_BY_KV0, LK__REC_BY_ALL, LK__REC_BY_INTERVAL };
 static lk_status lk__shortconv_bind(lk_model *m, int il, struct lk__layer *L);
 static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, const int *seg, int T);
+static lk_status lk__mamba2_bind(lk_model *m, int il, struct lk__layer *L);
+static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const int *seg, int T);
 typedef struct lk__rec_kind {
     const char *name, *taps_key;
     int max_taps;
@@ -16251,6 +16259,8 @@ static const lk__rec_kind lk__rec_kinds[] = {
     /* name          taps_key             max_taps by                ssm bind                 block */
     { NULL,          NULL,                0,       0,                0,  NULL,                NULL },                  /* none */
     { "short conv",  "shortconv.l_cache", 1024,    LK__REC_BY_KV0,   0,  lk__shortconv_bind,  lk__shortconv_block },   /* lfm2 */
+    { "mamba2",      "ssm.conv_kernel",   1024,    LK__REC_BY_ALL,   1,  lk__mamba2_bind,     lk__mamba2_block },      /* mamba2 */
+    { "mamba2",      "ssm.conv_kernel",   1024,    LK__REC_BY_KV0,   1,  lk__mamba2_bind,     lk__mamba2_block },      /* granitehybrid */
 };
 /* Keys an architecture's loader reads beyond the common ones */
 enum {
@@ -16278,6 +16288,10 @@ enum {
                                 * attention.key_length_swa / value_length_swa required (equal to
                                 * each other; the window layers' head size, key_length the full
                                 * layers'); rope.dimension_count_swa (default n_rot)        */
+    LK__K_GRANITE  = 1 << 12,  /* embedding_scale, residual_scale, attention.scale, logit_scale
+                                * (each optional, 0 or absent: none); rope.scaling.finetuned
+                                * (default true; false: no RoPE on any layer), as llama.cpp's
+                                * granite graphs read them                                  */
     LK__K_LAYER_ARR = 1 << 11  /* attention.head_count_kv and feed_forward_length: a number or
                                 * an array of block_count entries, one per layer (gemma4)   */
 };
@@ -16307,6 +16321,10 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
                                                                                 LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  6,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
       LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS | LK__K_LAYER_ARR, 0, 0 },
     { "lfm2",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_ONORM_E, LK__FFN_SWIGLU,      0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_LAYER_ARR, 0, 1 },
+    { "mamba2", -1,             0, 0, LK__T_UNTIED,                             LK__FFN_NONE,         0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, 0, 0, 2 },
+    { "granitehybrid", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FREQS | LK__T_UNTIED,
+                                                                                LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0,
+                                                                                LK__K_LAYER_ARR | LK__K_GRANITE, 0, 3 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -16896,17 +16914,21 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2, mamba2, granitehybrid)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
     arch = ai->name;
     if ((st = lk__hp_int(g, arch, "embedding_length", -1, 1, 1 << 20, &hp->n_embd)) ||
         (st = lk__hp_int(g, arch, "block_count", -1, 1, 4096, &hp->n_layer)) ||
-        (st = lk__hp_int_at(g, arch, "feed_forward_length", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, -1, 1, 1 << 22, &hp->n_ff)) ||
-        (st = lk__hp_int(g, arch, "attention.head_count", -1, 1, 4096, &hp->n_head)) ||
+        (st = lk__hp_int_at(g, arch, "feed_forward_length", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, -1, ai->ffn == LK__FFN_NONE ? 0 : 1,
+                            1 << 22, &hp->n_ff)) ||
+        (st = lk__hp_int(g, arch, "attention.head_count", -1, lk__rec_kinds[ai->rec].by == LK__REC_BY_ALL && ai->rec ? 0 : 1, 4096, &hp->n_head)) ||
         (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
         return st;
+    /* no attention layer (mamba2, whose files write head_count 0): one head of
+     * 32 keeps the (unused) attention sizes defined and small */
+    if (!hp->n_head) hp->n_head = 1;
     /* per-layer rows: layer 0's here, each layer's (checked) at its binding */
     if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, hp->n_head, lk__rec_kv_min(ai),
                             hp->n_head, &hp->n_head_kv)))
@@ -16927,6 +16949,7 @@ static lk_status lk__model_hparams(lk_model *m) {
     if (hp->n_head % hp->n_head_kv)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of head_count_kv %d", hp->n_head, hp->n_head_kv);
     hd = hp->n_embd % hp->n_head == 0 ? hp->n_embd / hp->n_head : 0;
+    if (ai->rec && lk__rec_kinds[ai->rec].by == LK__REC_BY_ALL) hd = 32;   /* no attention: see n_head above */
     /* heads up to 512 (the latent cache's one head, kv_lora_rank + n_rot: up to 1024) */
     if ((st = lk__hp_int(g, arch, "attention.key_length", hd ? hd : -1, 1, ai->keys & LK__K_MLA ? 1024 : 512, &hp->head_dim_k)) ||
         (st = lk__hp_int(g, arch, "attention.value_length", hp->head_dim_k, 1, ai->keys & LK__K_MLA ? 1024 : 512, &hp->head_dim_v)))
@@ -16953,6 +16976,21 @@ static lk_status lk__model_hparams(lk_model *m) {
         const float af = hp->rope.attn_factor * (1.0f + 0.1f * logf(1.0f / hp->rope.freq_scale));
         const float ms = af * (1.0f + 0.1f * hp->yarn_log_mul * logf(1.0f / hp->rope.freq_scale));
         hp->attn_scale = 1.0f * ms * ms / sqrtf((float)hp->head_dim_k_mla);
+    }
+    if (ai->keys & LK__K_GRANITE) {   /* granite's scalars (finite: lk__hp_float), each 0 or absent meaning none; RoPE unless
+                                        * rope.scaling.finetuned is false */
+        float es = 0.0f, as = 0.0f;
+        int rope = 1;
+        char key[96];
+        if ((st = lk__hp_float(g, arch, "embedding_scale", 0.0f, &es)) || (st = lk__hp_float(g, arch, "residual_scale", 0.0f, &hp->res_scale)) ||
+            (st = lk__hp_float(g, arch, "attention.scale", 0.0f, &as)) || (st = lk__hp_float(g, arch, "logit_scale", 0.0f, &hp->logit_scale)))
+            return st;
+        if (es != 0.0f) hp->embd_scale = es;
+        if (as != 0.0f) hp->attn_scale = as;
+        lk__fmt(key, sizeof key, "%s.rope.scaling.finetuned", arch);
+        if (lk_gguf_find_key(g, key) >= 0 && (st = lk_gguf_get_bool(g, key, &rope)))
+            return lk_set_error(LK_ERR_FORMAT, "model: '%s' must be a bool", key);
+        hp->rope_off = !rope;
     }
     if ((st = lk__hp_int(g, arch, "attention.sliding_window", ai->window, 0, 1 << 24, &hp->sliding_window))) return st;
     {   /* the row's attention kind (llama4: chunks, temperature of the NoPE layers) */
@@ -17037,6 +17075,9 @@ static lk_status lk__model_hparams(lk_model *m) {
     {
         const lk__moe_kind *mk = &lk__moe_kinds[ai->ffe_key];
         if ((st = lk__hp_int(g, arch, "expert_count", mk->need ? -1 : 0, 0, 1024, &hp->n_expert))) return st;
+        if (hp->n_expert > 0 && (ai->keys & LK__K_GRANITE))   /* no fixture proves granite's experts yet */
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with experts (expert_count %d: Granite 4.0's MoE variants) is not supported yet, "
+                                "only its dense FFN", arch, hp->n_expert);
         hp->n_moe_step = 1;
         if (mk->step && (st = lk__hp_int(g, arch, "interleave_moe_layer_step", -1, 0, 4096, &hp->n_moe_step))) return st;
         if (hp->n_expert > 0 && ai->ffn != LK__FFN_SWIGLU && ai->ffn != LK__FFN_SWIGLU_OAI && !mk->beside)   /* SwiGLU experts, or gemma4's */
@@ -17189,6 +17230,37 @@ static lk_status lk__shortconv_bind(lk_model *m, int il, lk__layer *L) {
     lk__fmt(nm, sizeof nm, "blk.%d.shortconv.out_proj.weight", il);
     return lk__bind(m, nm, LK__MAT, E, E, 1, &L->sc_out);
 }
+/* A Mamba 2 layer (mamba2, granitehybrid), Di = ssm.inner_size, N =
+ * state_size, H = time_step_rank heads, G = group_count, K = conv_kernel,
+ * C = Di + 2 G N: ssm_in [E, 2 Di + 2 G N + H] (rows [z | x B C | dt]),
+ * ssm_conv1d.weight [K, C] (f32, channel c's taps oldest first) and .bias
+ * [C] (granitehybrid: optional, as its loader), ssm_dt.bias [H], ssm_a
+ * [1, H] (A < 0 as the converter stores -exp(A_log)), ssm_d [1, H],
+ * ssm_norm.weight [Di / G, G] (group g's weights in row g), ssm_out [Di, E] */
+static lk_status lk__mamba2_bind(lk_model *m, int il, lk__layer *L) {
+    const lk_hparams *hp = &m->hp;
+    const int64_t E = hp->n_embd, Di = hp->ssm_d_inner, N = hp->ssm_d_state, H = hp->ssm_dt_rank, G = hp->ssm_n_group, C = Di + 2 * G * N;
+    char nm[96];
+    lk_status st;
+    if (Di % G)
+        return lk_set_error(LK_ERR_FORMAT, "model: ssm.inner_size %lld is not a multiple of ssm.group_count %lld (ssm_norm's groups)", (long long)Di,
+                            (long long)G);
+    if (hp->arch == LK_ARCH_GRANITE_HYBRID && Di != 2 * E)   /* llama.cpp's loader asserts it */
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: granitehybrid with ssm.inner_size %lld != 2 embedding_length (%lld) is not supported",
+                            (long long)Di, (long long)(2 * E));
+#define LK__MB(field, sfx, kind, a, b, req) \
+    do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, req, &L->field))) return st; } while (0)
+    LK__MB(ssm_in, "ssm_in.weight", LK__MAT, E, 2 * Di + 2 * G * N + H, 1);
+    LK__MB(ssm_conv, "ssm_conv1d.weight", LK__VEC, hp->n_conv, C, 1);
+    LK__MB(ssm_conv_b, "ssm_conv1d.bias", LK__VEC, C, 0, hp->arch != LK_ARCH_GRANITE_HYBRID);
+    LK__MB(ssm_dt_b, "ssm_dt.bias", LK__VEC, H, 0, 1);
+    LK__MB(ssm_a, "ssm_a", LK__VEC, 1, H, 1);
+    LK__MB(ssm_d, "ssm_d", LK__VEC, 1, H, 1);
+    LK__MB(ssm_norm, "ssm_norm.weight", LK__VEC, Di / G, G, 1);
+    LK__MB(ssm_out, "ssm_out.weight", LK__MAT, Di, E, 1);
+#undef LK__MB
+    return LK_OK;
+}
 /* the weights of block il, as the architecture's row lays them out */
 static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     const lk_hparams *hp = &m->hp;
@@ -17278,6 +17350,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B(pe_proj, "proj.weight", LK__MAT, hp->n_embd_per_layer, E, 1);
         LK__B(pe_norm, "post_norm.weight", LK__VEC, E, 0, 1);
     }
+    if (ai->ffn == LK__FFN_NONE) goto ffn_bound;   /* a block of its mixer alone (mamba2) */
     LK__B(ffn_norm, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(ffn_norm_b, "ffn_norm.bias", LK__VEC, E, 0, 1);
     if (hp->n_expert > 0 && mk->beside)   /* experts where the file has a router */
@@ -17328,11 +17401,13 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         if (L->ffn_gate.data) LK__S("ffn_gate", 1, ffn_s, s_gate);
         LK__S("ffn_down", 1, ffn_s, s_down);
     }
+ffn_bound:
 #undef LK__S
 #undef LK__B
     L->window = swa ? hp->sliding_window : 0;
     L->rope = swa && hp->sliding_window > 0 ? &hp->rope_swa : &hp->rope;
     if (ai->nope > 0 && (il + 1) % ai->nope == 0) L->rope = NULL;   /* a layer without RoPE */
+    if (hp->rope_off) L->rope = NULL;   /* granite's rope.scaling.finetuned false */
     {   /* the row's attention kind: chunks on the window layers, the
          * temperature on the NoPE ones (every layer: mistral3's key), the
          * L2 norm of q and k on the RoPE ones */
@@ -17456,7 +17531,7 @@ static void lk__model_repack(lk_model *m, int exact) {
                 ts[n++] = &L->ffn_gate; ts[n++] = &L->ffn_up; ts[n++] = &L->ffn_down;
                 ts[n++] = &L->gate_exps; ts[n++] = &L->up_exps; ts[n++] = &L->down_exps;
                 ts[n++] = &L->gate_shexp; ts[n++] = &L->up_shexp; ts[n++] = &L->down_shexp;
-                ts[n++] = &L->sc_in; ts[n++] = &L->sc_out;
+                ts[n++] = &L->sc_in; ts[n++] = &L->sc_out; ts[n++] = &L->ssm_in; ts[n++] = &L->ssm_out;
             }
             for (k = 0; k < n; k++) {
                 lk_tensor *t = ts[k], f = *t, v, o;   /* f: t as one 2-D matrix [ne0, ne1 X] */
@@ -17580,7 +17655,8 @@ LKDEF uint64_t lk_model_weight_bytes(const lk_model *m) {
     for (il = 0; il < m->hp.n_layer; il++) {
         const lk__layer *L = &m->layers[il];
         const lk_tensor *w[] = { &L->wq, &L->wk, &L->wv, &L->wqkv, &L->wo, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
-                                 &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b, &L->sc_in, &L->sc_out };
+                                 &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b, &L->sc_in, &L->sc_out,
+                                 &L->ssm_in, &L->ssm_out };
         size_t k;
         for (k = 0; k < sizeof w / sizeof w[0]; k++) if (w[k]->data) n += lk_tensor_nbytes(w[k]);
     }
@@ -17764,7 +17840,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
         LK__MM(L->wq_a); LK__MM(L->wq_b); LK__MM(L->wkv_a); LK__MM(L->wk_b); LK__MM(L->wv_b);
         LK__MM(L->gate_shexp); LK__MM(L->up_shexp); LK__MM(L->down_shexp);
         LK__MM(L->pe_gate); LK__MM(L->pe_proj);
-        LK__MM(L->sc_in); LK__MM(L->sc_out);
+        LK__MM(L->sc_in); LK__MM(L->sc_out); LK__MM(L->ssm_in); LK__MM(L->ssm_out);
     }
     LK__MM(m->output); LK__MM(m->pe_model_proj);
 #undef LK__MM
@@ -17790,6 +17866,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         if (k % 32 && !bad32) bad32 = k;
         if ((ly->hd & (ly->hd - 1)) && !badrot) badrot = ly->hd;
     }
+    if (!nkv) { d = hp->head_dim_k; nkv = hp->n_head_kv * d; }   /* no attention layer (mamba2): its one head of 32, rows never stored */
     nq = hp->n_head * d;
     if (hp->n_layer_rec > 0 && nq < hp->n_embd) nq = hp->n_embd;   /* att: a recurrent block's output [B, E] */
     if (hp->n_layer_rec > 0 && nq < hp->ssm_d_inner) nq = hp->ssm_d_inner;   /* or [B, d_inner] */
@@ -18315,6 +18392,8 @@ static void lk__residual_range(lk_context *c, const lk_tensor *post_norm, int t0
     size_t i, n = (size_t)t1 * (size_t)E;
     if (post_norm->data)
         lk__rmsnorm_rows(c->o + (size_t)t0 * E, c->o + (size_t)t0 * E, LK__CAST(const float *, post_norm->data), E, t1 - t0, c->m->hp.norm_eps);
+    if (c->m->hp.res_scale != 0.0f)   /* granite: o rounded to o * residual_scale first, as ggml_scale then ggml_add */
+        for (i = (size_t)t0 * (size_t)E; i < n; i++) c->o[i] *= c->m->hp.res_scale;
     for (i = (size_t)t0 * (size_t)E; i < n; i++) c->x[i] += c->o[i];
 }
 static void lk__residual(lk_context *c, const lk_tensor *post_norm, int T) {
@@ -18696,6 +18775,7 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
         break;
     case LK__FFN_GEGLU:         /* h = gelu(gate xn) * up xn */
     case LK__FFN_SWIGLU_OAI:    /* (experts only: its rows require them, so never here) */
+    case LK__FFN_NONE:          /* (lk__forward runs no FFN block then) */
     case LK__FFN_SWIGLU: {      /* h = silu(gate xn) * up xn */
         const lk_tensor *w2[2], *b2[2], *s2[2];
         float *y2[2];
@@ -18726,6 +18806,10 @@ static lk_status lk__output_rows(lk_context *c, const float *x, int n_out, float
     lk__norm_rows(c, c->xn, x, &m->output_norm, &m->output_norm_b, n_out);
     if ((st = lk__mm(c, &m->output, &m->output_b, c->xn, n_out, dst))) return st;
     n = (size_t)n_out * V;
+    if (m->hp.logit_scale != 0.0f) {   /* granite: times 1 / logit_scale (ggml_scale's one product) */
+        const float k = 1.0f / m->hp.logit_scale;
+        for (i = 0; i < n; i++) dst[i] *= k;
+    }
     if (cap > 0.0f) for (i = 0; i < n; i++) dst[i] = cap * tanhf(dst[i] * (1.0f / cap));
     if (!lk__all_finite(dst, n)) {
         int r;
@@ -18893,6 +18977,153 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
     return LK_OK;
 }
 
+/* Mamba 2's selective scan of one token, one head (ggml_ssm_scan's Mamba 2
+ * branch), P channels of N states: S [P, N] the state (in place: s0 may be
+ * s; s0 NULL: the zero state before token 0), x [P], B, Cm [N] (the head's
+ * group), dt: softplus(dt + dt_bias) > 0, a = exp(dt A):
+ *   S[i][n] = fma(S0[i][n], a, B[n] (x[i] dt))
+ *   y[i]    = sum_n S[i][n] Cm[n]: 8 lanes, lane n % 8 = fma(S, Cm, lane),
+ *             added as an AVX 8-lane horizontal add (lk__hsum8)
+ * lk__ssm_scan_head_ref is the reference; the AVX2 kernel takes the same
+ * steps 8 states at a time, so both give the same bits (tests/test_simd.c) (ggml sums in 32 lanes when N % 32 == 0,
+ * else serially: the F32 rule). 3 P N multiply-adds. */
+static LK__UNUSED void lk__ssm_scan_head_ref(float *s, const float *s0, const float *x, const float *B, const float *Cm, float dt, float a, int P, int N,
+                                  float *y) {
+    int i, n;
+    for (i = 0; i < P; i++) {
+        const float xdt = x[i] * dt;
+        float *si = s + (size_t)i * N, acc[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+        const float *s0i = s0 ? s0 + (size_t)i * N : NULL;
+        for (n = 0; n < N; n++) {
+            const float t = B[n] * xdt, v = s0i ? fmaf(s0i[n], a, t) : t;
+            si[n] = v;
+            acc[n & 7] = fmaf(v, Cm[n], acc[n & 7]);
+        }
+        y[i] = lk__hsum8(acc);
+    }
+}
+#if defined(LK__X86)
+/* AVX2: 8 states at a time in the lanes of acc, the rest as the reference */
+static void lk__ssm_scan_head(float *s, const float *s0, const float *x, const float *B, const float *Cm, float dt, float a, int P, int N, float *y) {
+    int i, n;
+    for (i = 0; i < P; i++) {
+        const float xdt = x[i] * dt;
+        const __m256 va = _mm256_set1_ps(a), vx = _mm256_set1_ps(xdt);
+        __m256 vacc = _mm256_setzero_ps();
+        float *si = s + (size_t)i * N, acc[8];
+        const float *s0i = s0 ? s0 + (size_t)i * N : NULL;
+        for (n = 0; n + 8 <= N; n += 8) {
+            const __m256 t = _mm256_mul_ps(_mm256_loadu_ps(B + n), vx);
+            const __m256 v = s0i ? _mm256_fmadd_ps(_mm256_loadu_ps(s0i + n), va, t) : t;
+            _mm256_storeu_ps(si + n, v);
+            vacc = _mm256_fmadd_ps(v, _mm256_loadu_ps(Cm + n), vacc);
+        }
+        _mm256_storeu_ps(acc, vacc);
+        for (; n < N; n++) {
+            const float t = B[n] * xdt, v = s0i ? fmaf(s0i[n], a, t) : t;
+            si[n] = v;
+            acc[n & 7] = fmaf(v, Cm[n], acc[n & 7]);
+        }
+        y[i] = lk__hsum8(acc);
+    }
+}
+#else
+#define lk__ssm_scan_head lk__ssm_scan_head_ref
+#endif
+/* heads [h0, h1) of a chunk, each through its T tokens in order (a head's
+ * state depends on no other head's): the scan, then y += x D */
+typedef struct lk__scan_job { lk_context *c; int il, T; } lk__scan_job;
+static void lk__mamba2_scan_task(void *arg, int task, int n_tasks) {
+    const lk__scan_job *j = LK__CAST(const lk__scan_job *, arg);
+    lk_context *c = j->c;
+    const lk_hparams *hp = &c->m->hp;
+    const lk__layer *L = &c->m->layers[j->il];
+    const int Di = hp->ssm_d_inner, N = hp->ssm_d_state, H = hp->ssm_dt_rank, G = hp->ssm_n_group, C = Di + 2 * G * N, P = Di / H;
+    const int W = Di + C + H, T = j->T, h0 = (int)((int64_t)H * task / n_tasks), h1 = (int)((int64_t)H * (task + 1) / n_tasks);
+    const float *D = LK__CAST(const float *, L->ssm_d.data), *dta = c->ff1 + (size_t)T * W;   /* [T, H] the decays a */
+    int t, h, i;
+    for (h = h0; h < h1; h++) {
+        const int gh = h / (H / G);
+        for (t = 0; t < T; t++) {
+            const int p = c->rs_tok[t], own = c->rs_own[t];
+            const float *u = c->rs_x + (size_t)t * C, *sp = c->ff1 + (size_t)t * W + Di + C;   /* softplus(dt + dt_bias) [H] */
+            const float *s0 = p > 0 ? lk__rs_snap(c, j->il, own, p - 1) + (size_t)h * P * N : NULL;
+            float *y = c->att + (size_t)t * Di + (size_t)h * P;
+            lk__ssm_scan_head(lk__rs_snap(c, j->il, own, p) + (size_t)h * P * N, s0, u + (size_t)h * P, u + Di + (size_t)gh * N,
+                              u + Di + (size_t)G * N + (size_t)gh * N, sp[h], dta[(size_t)t * H + h], P, N, y);
+            for (i = 0; i < P; i++) y[i] = fmaf(u[h * P + i], D[h], y[i]);
+        }
+    }
+}
+/* A Mamba 2 layer (llama.cpp's build_mamba2_layer), E = n_embd, Di =
+ * ssm.inner_size = H heads x P channels, N = state_size, G groups (head h
+ * reads group h / (H / G)), K = conv_kernel taps, C = Di + 2 G N:
+ *   xn = RMSNorm(x) attn_norm                                   [T, E]
+ *   [z | xBC | dt] = ssm_in xn                                  [T, Di + C + H] (ff1)
+ *   xBC of token p (rs_tok) into ring row p % rs_h               [C]
+ *   u[c] = silu(sum_{j<K} w[c][j] xBC_{p-K+1+j}[c] + b[c])       [T, C] (rs_x)
+ *          (a token before 0 reads 0; the sum from 0.0f, taps oldest
+ *          first: ggml_ssm_conv's order, as lfm2's short conv)
+ *   [x | B | Cm] = u: x [H, P], B [G, N], Cm [G, N]
+ *   per head: dt_h = softplus(dt[h] + dt_bias[h]) (in place of dt),
+ *     a_h = exp(dt_h A[h]) ([T, H] after ff1's T rows); the state [H, P, N]
+ *     (token p's snapshot) by lk__ssm_scan_head: y [H, P]; y += x D[h]
+ *     (heads split over the threads, each through the chunk in order)
+ *   y = y silu(z)                                               [T, Di] (att)
+ *   y = RMSNorm of each of the G groups of Di / G, times ssm_norm's row g
+ *   x += ssm_out y  (granite: times residual_scale)             [T, E]
+ * Token by token through the ring and the snapshots, so every chunking
+ * and thread count (and the state kept for rollback) computes alike. */
+static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const lk__layer *L = &m->layers[il];
+    const int Di = hp->ssm_d_inner, N = hp->ssm_d_state, H = hp->ssm_dt_rank, G = hp->ssm_n_group, K = hp->n_conv;
+    const int C = Di + 2 * G * N, R = c->rs_h, W = Di + C + H, Dg = Di / G, nt = c->n_threads;
+    const float *w = LK__CAST(const float *, L->ssm_conv.data);                /* [C][K] */
+    const float *cb = L->ssm_conv_b.data ? LK__CAST(const float *, L->ssm_conv_b.data) : NULL;   /* [C] */
+    const float *dtb = LK__CAST(const float *, L->ssm_dt_b.data), *A = LK__CAST(const float *, L->ssm_a.data);
+    const float *nw = LK__CAST(const float *, L->ssm_norm.data);
+    float *dta = c->ff1 + (size_t)T * W;
+    lk__scan_job job;
+    int t, ch, j, h, g;
+    lk_status st;
+    if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
+        for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
+    lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
+    if ((st = lk__mm(c, &L->ssm_in, NULL, c->xn, T, c->ff1))) return st;
+    for (t = 0; t < T; t++) {   /* the conv, token by token through the ring; dt's softplus and decay */
+        const int p = c->rs_tok[t];
+        const float *xbc = c->ff1 + (size_t)t * W + Di;
+        float *dt = c->ff1 + (size_t)t * W + Di + C, *ring = lk__rs_ring(c, il, c->rs_own[t]), *u = c->rs_x + (size_t)t * C;
+        memcpy(ring + (size_t)(p % R) * C, xbc, sizeof(float) * (size_t)C);
+        for (ch = 0; ch < C; ch++) u[ch] = 0.0f;
+        for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
+            const int q = p - K + 1 + j;
+            const float *r = q < 0 ? NULL : ring + (size_t)(q % R) * C;
+            for (ch = 0; ch < C; ch++) u[ch] = fmaf(r ? r[ch] : 0.0f, w[(size_t)ch * K + j], u[ch]);
+        }
+        if (cb) for (ch = 0; ch < C; ch++) u[ch] += cb[ch];
+        lk_silu_row(u, u, C);
+        for (h = 0; h < H; h++) {
+            const float v = dt[h] + dtb[h], sp = v > 20.0f ? v : log1pf(expf(v));
+            dt[h] = sp; dta[(size_t)t * H + h] = expf(sp * A[h]);
+        }
+    }
+    job.c = c; job.il = il; job.T = T;
+    if (nt > 1 && H >= nt && (size_t)T * (size_t)Di * (size_t)N >= 65536) lk_parallel_for(&c->th, nt, lk__mamba2_scan_task, &job);
+    else lk__mamba2_scan_task(&job, 0, 1);
+    for (t = 0; t < T; t++) {   /* y silu(z), then each group's RMSNorm */
+        float *zr = c->ff1 + (size_t)t * W, *y = c->att + (size_t)t * Di;
+        lk_silu_row(zr, zr, Di);   /* z is read once: silu(z) in place */
+        for (j = 0; j < Di; j++) y[j] *= zr[j];
+        for (g = 0; g < G; g++) lk_rmsnorm(y + (size_t)g * Dg, y + (size_t)g * Dg, nw + (size_t)g * Dg, Dg, hp->norm_eps);
+    }
+    if ((st = lk__mm(c, &L->ssm_out, NULL, c->att, T, c->o))) return st;
+    lk__residual(c, &L->post_attn_norm, T);   /* no post norm: x += o */
+    return LK_OK;
+}
+
 /* One chunk of T <= n_batch tokens stored at slots kv.n .. kv.n + T - 1;
  * kv.n advances only when the whole chunk succeeded (lk__decode). tok0:
  * the chunk's first token's index in the call (for messages). */
@@ -18906,7 +19137,7 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
         if (c->m->layers[il].rec) {   /* a recurrent layer: its kind's block in place of attention */
             if ((st = lk__rec_kinds[c->m->layers[il].rec].block(c, il, pos, seg, T))) return st;
         } else if ((st = (c->m->layers[il].wkv_a.data ? lk__mla_block : lk__attn_block)(c, il, pos, seg, T))) return st;
-        if ((st = lk__ffn_block(c, il, T))) return st;
+        if (c->m->ai->ffn != LK__FFN_NONE && (st = lk__ffn_block(c, il, T))) return st;
         if (c->ple && (st = lk__ple_layer(c, il, T))) return st;
         if (os->data) lk__scale_rows(c->x, c->m->hp.n_embd, T, *LK__CAST(const float *, os->data));   /* layer_output_scale */
     }

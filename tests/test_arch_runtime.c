@@ -74,6 +74,12 @@ static const rt_row rt_rows[] = {
      * tree-building modes (tree, recycle) are refused; the saved state
      * carries the conv state */
     { "lfm2", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0x9 },
+    /* mamba2 (no attention at all) and granitehybrid (Mamba 2 layers beside
+     * attention): as lfm2, their state a conv ring and the scan's snapshots
+     * (granitehybrid's recycled drafts all come out as chains, so recycle
+     * runs through the rollback and must equal plain greedy too) */
+    { "mamba2", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0x9 },
+    { "granitehybrid", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0xd },
 };
 
 static lk_context *rt_ctx(const lk_model *m, lk_context_params cp) {

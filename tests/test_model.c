@@ -406,6 +406,47 @@ static const gen_tensor lfm2_attn[] = {
 static const gen_tensor lfm2_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "token_embd_norm.weight", 256, 0, 0 } };
 static const int32_t lfm2_kvh[] = { 0, 0, 2, 0, 2, 0 };
 static const gen_key lfm2_keys[] = { { "attention.head_count_kv", GK_I32S, NULL, 0, lfm2_kvh, 6 }, { "shortconv.l_cache", GK_U32, NULL, 3, NULL, 0 } };
+/* mamba2 (issue 33): 4 Mamba 2 layers, no attention, no FFN (head_count,
+ * head_count_kv, feed_forward_length 0); ssm.inner_size 512 = 8 heads of 64,
+ * 2 groups of state 32, conv_kernel 4 over xBC (640 channels); in_proj rows
+ * [z 512 | xBC 640 | dt 8]; ssm_norm [256, 2]; untied output */
+#define M2_LAYER(Di, C, H, G, N) { \
+    { "attn_norm.weight", 256, 0, 0 }, { "ssm_in.weight", 256, (Di) + (C) + (H), 0 }, { "ssm_conv1d.weight", 4, C, 0 }, \
+    { "ssm_conv1d.bias", C, 0, 0 }, { "ssm_dt.bias", H, 0, 0 }, { "ssm_a", 1, H, 0 }, { "ssm_d", 1, H, 0 }, \
+    { "ssm_norm.weight", (Di) / (G), G, 0 }, { "ssm_out.weight", Di, 256, 0 }
+static const gen_tensor mamba2_layer[] = M2_LAYER(512, 640, 8, 2, 32) };
+static const gen_key mamba2_keys[] = {
+    { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 8, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 } };
+/* granitehybrid (issue 33): Mamba 2 layers 0, 2, 3 (head_count_kv entry 0;
+ * 16 heads of 32, 1 group of state 16, conv_kernel 4 over 544 channels) and
+ * attention layer 1 (8 heads, 2 KV heads of 32; gen_blocks); a SwiGLU FFN
+ * of 512 on every layer; granite's embedding_scale 0.5, residual_scale 2,
+ * attention.scale 0.125, logit_scale 6; tied output */
+#define GH_FFN { "ffn_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 }, \
+    { "ffn_down.weight", 512, 256, 0 }
+static const gen_tensor gh_ssm[] = M2_LAYER(512, 544, 16, 1, 16), GH_FFN };
+static const gen_tensor gh_attn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 256, 0 }, { "attn_k.weight", 256, 64, 0 }, { "attn_v.weight", 256, 64, 0 },
+    { "attn_output.weight", 256, 256, 0 }, GH_FFN };
+#undef GH_FFN
+#undef M2_LAYER
+static const gen_tensor gh_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
+static const int32_t gh_kvh[] = { 0, 2, 0, 0 };
+static const gen_key gh_keys[] = {
+    { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvh, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 },
+    { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
+    { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 } };
+/* granitehybrid-nope: the same with rope.scaling.finetuned false (Granite 4.0-H's files: no RoPE) */
+static const gen_key gh_nope_keys[] = {
+    { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvh, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 },
+    { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
+    { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 },
+    { "rope.scaling.finetuned", GK_BOOL, NULL, 0, NULL, 0 } };
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
@@ -416,6 +457,7 @@ static const gen_block gen_blocks[] = {
     { "gemma4-sizes", 3, g4s_full, GEN_N(g4s_full) }, { "gemma4-sizes", 4, g4s_win2, GEN_N(g4s_win2) },
     { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
     { "lfm2", 2, lfm2_attn, GEN_N(lfm2_attn) }, { "lfm2", 4, lfm2_attn, GEN_N(lfm2_attn) },
+    { "granitehybrid", 1, gh_attn, GEN_N(gh_attn) }, { "granitehybrid-nope", 1, gh_attn, GEN_N(gh_attn) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
  * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
@@ -559,13 +601,14 @@ static const unsigned gen_opt_types[] = {
     0x7,   /* 6: deepseek2: F32, Q8_0, Q4_K_M */
     0x7,   /* 7: gemma4-moe: F32, Q8_0, Q4_K_M (the experts' rule: none exact) */
     0x7,   /* 8: lfm2 (recurrent layers: check_gen_rec): F32, Q8_0, Q4_K_M */
+    0x7,   /* 9: mamba2, granitehybrid (check_gen_rec): F32, Q8_0, Q4_K_M */
 };
 /* the types whose logits must equal llama.cpp's bit for bit, by opt: Q8_0
  * where ggml's order is kept (one 8-bit rounding of the activations, the
  * same block sums); Q4_K_M is not (ggml's Q4_K/Q6_K dots sum in another
  * order: the quantized rule). Required on the references' kind of machine
  * (x86 without AVX-512): the AVX-512 build sums in another order */
-static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2 };
+static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2, 0x0 };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -595,6 +638,12 @@ static const gen_arch gen_archs[] = {
       gemma4_sizes_keys, GEN_N(gemma4_sizes_keys), 4 },
     { "lfm2", "lfm2", 38, GE, 6, 8, 2, 0, 512, 0, 1e-05f, 1000000.0f, lfm2_conv, GEN_N(lfm2_conv), lfm2_glob, 2, 0, 0, 0,
       lfm2_keys, GEN_N(lfm2_keys), 8 },
+    { "mamba2", "mamba2", 40, GE, 4, 0, 0, 0, 0, 0, 1e-05f, 10000.0f, mamba2_layer, GEN_N(mamba2_layer), qwen3_glob, 3, 0, 0, 0,
+      mamba2_keys, GEN_N(mamba2_keys), 9 },
+    { "granitehybrid", "granitehybrid", 42, GE, 4, 8, 2, 32, 512, 0, 1e-05f, 10000.0f, gh_ssm, GEN_N(gh_ssm), gh_glob, 2, 0, 0, 0,
+      gh_keys, GEN_N(gh_keys), 9 },
+    { "granitehybrid-nope", "granitehybrid", 43, GE, 4, 8, 2, 32, 512, 0, 1e-05f, 10000.0f, gh_ssm, GEN_N(gh_ssm), gh_glob, 2, 0, 0, 0,
+      gh_nope_keys, GEN_N(gh_nope_keys), 1 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {
@@ -644,7 +693,8 @@ static int gen_unit(const char *name, size_t nl) {
 /* drawn as v: routers (and their biases, and selection biases); as v * 16: gpt-oss's gate/up expert biases */
 static int gen_router(const char *name) {
     return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias") || !strcmp(name, "exp_probs_b.bias") ||
-           !strcmp(name, "shortconv.conv.weight");   /* lfm2's conv taps: of either sign, large enough that a wrong tap shows */
+           !strcmp(name, "shortconv.conv.weight") ||   /* lfm2's conv taps: of either sign, large enough that a wrong tap shows */
+           !strcmp(name, "ssm_conv1d.weight") || !strcmp(name, "ssm_dt.bias") || !strcmp(name, "ssm_d");   /* Mamba 2's likewise */
 }
 static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
@@ -750,8 +800,9 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             if (il < 0) snprintf(name, sizeof name, "%s", tn);
             else snprintf(name, sizeof name, "blk.%d.%s", il, tn);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, gen_unit(tn, nl), gen_router(tn) || gen_wide(tn));
+            gen_values(name, a->seed, v, n, gen_unit(tn, nl) || !strcmp(tn, "ssm_a"), gen_router(tn) || gen_wide(tn));
             if (gen_wide(tn)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
+            if (!strcmp(tn, "ssm_a")) for (i = 0; i < (int)n; i++) v[i] = -v[i];   /* Mamba 2's A: -(1 + v N), a decay */
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
@@ -848,7 +899,33 @@ static const int32_t g4s_ff7[] = { 256, 256, 256, 256, 512, 512, 512 }, g4s_ff0[
                      g4s_ffbig[] = { 256, 256, 256, 256, 512, 8388608 }, g4s_kv8[] = { 8, 4, 4, 1, 4, 1 }, g4s_kv0[] = { 4, 4, 4, 0, 4, 1 },
                      g4s_kv3[] = { 4, 4, 4, 3, 4, 3 }, g4s_kv2[] = { 4, 4, 4, 2, 4, 2 }, g4s_kvsh[] = { 4, 4, 4, 1, 4, 2 };
 static const int32_t lfm2_kv3[] = { 0, 0, 3, 0, 2, 0 }, lfm2_kv9[] = { 0, 0, 9, 0, 2, 0 }, lfm2_kvc[] = { 0, 0, 0, 0, 2, 0 };
+static const int32_t gh_kv5[] = { 0, 2, 0 }, gh_kvall[] = { 0, 0, 0, 0 }, gh_kvattn[] = { 2, 2, 0, 0 };
 static const gen_refusal gen_refusals[] = {
+    /* Mamba 2: sizes out of range or against the tensors, groups not dividing the heads, heads not dividing inner_size */
+    { "mamba2", "mamba2: ssm.state_size 0", { "ssm.state_size", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.state_size' = 0" },
+    { "mamba2", "mamba2: ssm.state_size 2^20", { "ssm.state_size", GK_U32, NULL, 1048576, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.state_size" },
+    { "mamba2", "mamba2: ssm.state_size 64 (its tensors have 32)", { "ssm.state_size", GK_U32, NULL, 64, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.ssm_in.weight" },
+    { "mamba2", "mamba2: ssm.group_count 3 (8 heads)", { "ssm.group_count", GK_U32, NULL, 3, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "ssm.group_count 3" },
+    { "mamba2", "mamba2: ssm.group_count 0", { "ssm.group_count", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.group_count' = 0" },
+    { "mamba2", "mamba2: ssm.group_count 16 > 8 heads", { "ssm.group_count", GK_U32, NULL, 16, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "ssm.group_count 16" },
+    { "mamba2", "mamba2: ssm.conv_kernel 0", { "ssm.conv_kernel", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.conv_kernel' = 0" },
+    { "mamba2", "mamba2: ssm.conv_kernel 2^20", { "ssm.conv_kernel", GK_U32, NULL, 1048576, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.conv_kernel' = 1048576" },
+    { "mamba2", "mamba2: ssm.conv_kernel 5 (its taps' tensors have 4)", { "ssm.conv_kernel", GK_U32, NULL, 5, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.ssm_conv1d.weight" },
+    { "mamba2", "mamba2: ssm.inner_size 500 (8 heads)", { "ssm.inner_size", GK_U32, NULL, 500, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "ssm.inner_size 500" },
+    { "mamba2", "mamba2: ssm.inner_size 2^30", { "ssm.inner_size", GK_U32, NULL, 1073741824, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.inner_size" },
+    { "mamba2", "mamba2: ssm.time_step_rank 0", { "ssm.time_step_rank", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "mamba2.ssm.time_step_rank' = 0" },
+    { "mamba2", "mamba2: ssm.time_step_rank 16 (its tensors have 8)", { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.ssm_in.weight" },
+    { "mamba2", "mamba2: ssm_conv1d.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.ssm_conv1d.scale", 1, LK_ERR_FORMAT, "blk.0.ssm_conv1d.scale" },
+    { "mamba2", "mamba2: attention.sliding_window 8", { "attention.sliding_window", GK_U32, NULL, 8, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "sliding-window" },
+    /* granitehybrid: its layer-kind array, inner_size = 2 n_embd (llama.cpp asserts it), its scalars finite */
+    { "granitehybrid", "granitehybrid: head_count_kv of 3 entries for 4 layers", { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kv5, 3 }, NULL, 0, LK_ERR_FORMAT, "has 3 entries for 4 layers" },
+    { "granitehybrid", "granitehybrid: head_count_kv 0 for its attention layer", { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvall, 4 }, NULL, 0, LK_ERR_FORMAT, "blk.1.ssm_in.weight" },
+    { "granitehybrid", "granitehybrid: head_count_kv 2 for a Mamba 2 layer", { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvattn, 4 }, NULL, 0, LK_ERR_FORMAT, "blk.0.attn_q.weight" },
+    { "granitehybrid", "granitehybrid: ssm.inner_size 256 != 2 n_embd", { "ssm.inner_size", GK_U32, NULL, 256, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "2 embedding_length" },
+    { "granitehybrid", "granitehybrid: logit_scale inf", { "logit_scale", GK_F32, NULL, INFINITY, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "logit_scale' is not a finite number" },
+    { "granitehybrid", "granitehybrid: expert_count 4 (its MoE variant)", { "expert_count", GK_U32, NULL, 4, NULL, 0 }, NULL, 0, LK_ERR_UNSUPPORTED, "expert_count 4" },
+    { "granitehybrid", "granitehybrid: residual_scale 0 (none) loads", { "residual_scale", GK_F32, NULL, 0, NULL, 0 }, NULL, 0, LK_OK, NULL },
+    { "granitehybrid", "granitehybrid: rope.scaling.finetuned 2 (not a bool)", { "rope.scaling.finetuned", GK_U32, NULL, 2, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "must be a bool" },
     { "mistral3", "mistral3: post_attention_norm (not in its graph)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.post_attention_norm.weight", 256, LK_ERR_FORMAT, "blk.0.post_attention_norm.weight" },
     { "mistral3", "mistral3: rope_factors_long (longrope only)", { NULL, 0, NULL, 0, NULL, 0 }, "rope_factors_long.weight", 16, LK_ERR_FORMAT, "rope_factors_long.weight" },
     { "glm4", "glm4: ffn_gate.weight (gate+up are fused)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.1.ffn_gate.weight", 256, LK_ERR_FORMAT, "blk.1.ffn_gate.weight" },
@@ -1193,6 +1270,27 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
     { "lfm2", NULL, "blk.5.shortconv.conv.weight", NULL, 0, "blk.5.shortconv.conv.weight", LK_ERR_FORMAT, 0 },
     { "lfm2", NULL, "token_embd_norm.weight", NULL, 0, "token_embd_norm.weight", LK_ERR_FORMAT, 0 },
     { "lfm2", NULL, "blk.2.attn_k_norm.weight", NULL, 0, "blk.2.attn_k_norm.weight", LK_ERR_FORMAT, 0 },
+    /* Mamba 2: every ssm key required (as llama.cpp's loaders), each layer's ssm tensors; granitehybrid's conv bias optional */
+    { "mamba2", "mamba2.ssm.state_size", NULL, NULL, 0, "mamba2.ssm.state_size", LK_ERR_FORMAT, 0 },
+    { "mamba2", "mamba2.ssm.group_count", NULL, NULL, 0, "mamba2.ssm.group_count", LK_ERR_FORMAT, 0 },
+    { "mamba2", "mamba2.ssm.conv_kernel", NULL, NULL, 0, "mamba2.ssm.conv_kernel", LK_ERR_FORMAT, 0 },
+    { "mamba2", "mamba2.ssm.inner_size", NULL, NULL, 0, "mamba2.ssm.inner_size", LK_ERR_FORMAT, 0 },
+    { "mamba2", "mamba2.ssm.time_step_rank", NULL, NULL, 0, "mamba2.ssm.time_step_rank", LK_ERR_FORMAT, 0 },
+    { "mamba2", "mamba2.ssm.time_step_rank", NULL, NULL, 0, "mamba2.ssm.time_step_rank", LK_ERR_FORMAT, 1 },
+    { "mamba2", NULL, "blk.1.ssm_a", NULL, 0, "blk.1.ssm_a", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.3.ssm_d", NULL, 0, "blk.3.ssm_d", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.0.ssm_conv1d.bias", NULL, 0, "blk.0.ssm_conv1d.bias", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.2.ssm_conv1d.weight", NULL, 0, "blk.2.ssm_conv1d.weight", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.2.ssm_dt.bias", NULL, 0, "blk.2.ssm_dt.bias", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.1.ssm_norm.weight", NULL, 0, "blk.1.ssm_norm.weight", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.0.ssm_in.weight", NULL, 0, "blk.0.ssm_in.weight", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, "blk.3.ssm_out.weight", NULL, 0, "blk.3.ssm_out.weight", LK_ERR_FORMAT, 0 },
+    { "mamba2", NULL, NULL, "blk.0.ffn_norm.weight", 256, "blk.0.ffn_norm.weight", LK_ERR_FORMAT, 0 },
+    { "granitehybrid", NULL, "blk.2.ssm_a", NULL, 0, "blk.2.ssm_a", LK_ERR_FORMAT, 0 },
+    { "granitehybrid", NULL, "blk.1.attn_k.weight", NULL, 0, "blk.1.attn_k.weight", LK_ERR_FORMAT, 0 },
+    { "granitehybrid", NULL, "blk.3.ffn_down.weight", NULL, 0, "blk.3.ffn_down.weight", LK_ERR_FORMAT, 0 },
+    { "granitehybrid", NULL, NULL, "blk.1.ssm_d", 16, "blk.1.ssm_d", LK_ERR_FORMAT, 0 },
+    { "granitehybrid", "granitehybrid.ssm.state_size", NULL, NULL, 0, "granitehybrid.ssm.state_size", LK_ERR_FORMAT, 0 },
     };
     char name[128];
     size_t k;

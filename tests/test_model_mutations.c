@@ -255,7 +255,9 @@ static const char *const gen_suffixes[] = {
     "attention.sliding_window_pattern", "attention.temperature_scale", "attention.temperature_length",
     "attention.chunk_size", "attention.q_lora_rank", "attention.kv_lora_rank", "attention.shared_kv_layers",
     "embedding_length_per_layer_input", "rope.freq_base_swa", "rope.scaling.yarn_beta_fast", "rope.scaling.yarn_beta_slow",
-    "rope.scaling.yarn_log_multiplier", "rope.dimension_sections", "nextn_predict_layers", "no_rope_layer_step", "shortconv.l_cache", NULL };
+    "rope.scaling.yarn_log_multiplier", "rope.dimension_sections", "nextn_predict_layers", "no_rope_layer_step", "shortconv.l_cache",
+    "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size", "ssm.time_step_rank", "ssm.group_count", "embedding_scale", "residual_scale",
+    "attention.scale", "logit_scale", "rope.scaling.finetuned", NULL };
 /* window patterns as llama.cpp writes them (one bool per layer) but of the
  * wrong length or all false / all true, and as signed ints */
 static void pattern_variants(const lk_gguf *src, const char *label) {
@@ -365,7 +367,8 @@ static void vocab_variants(const lk_gguf *src, const char *label) {
 }
 
 /* the generated bases: labels of test_model.c's gen_archs rows */
-static const char *const gen_bases[] = { "smollm3", "mistral3", "glm4", "gpt-oss", "glm4moe", "deepseek2", "llama4", "gemma4", "gemma4-sizes", "lfm2" };
+static const char *const gen_bases[] = { "smollm3", "mistral3", "glm4", "gpt-oss", "glm4moe", "deepseek2", "llama4", "gemma4", "gemma4-sizes", "lfm2", "mamba2",
+                                         "granitehybrid" };
 
 int main(int argc, char **argv) {
     static const char *const bases[][2] = {

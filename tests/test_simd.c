@@ -872,6 +872,36 @@ static void test_rmsnorm_rows(void) {
     lk_t_end();
 }
 
+/* Mamba 2's selective scan of one head (lk__ssm_scan_head, AVX2) against
+ * its scalar reference, bit for bit: state sizes with and without a tail of
+ * 8 (1-200), from the zero state (token 0) and from a previous one, in place
+ * (s0 = s, as with n_rs_seq 0) and not. */
+static void test_ssm_scan(void) {
+    static const int sizes[] = { 1, 7, 8, 16, 19, 32, 64, 128, 200 };
+    enum { P = 5, NMAX = 200 };
+    float s0[P * NMAX], s1[P * NMAX], s2[P * NMAX], x[P], B[NMAX], Cm[NMAX], y1[P], y2[P];
+    int k, i, mode, bad = 0;
+    lk_t_begin("Mamba 2 scan of one head = its scalar reference, bit for bit");
+    for (k = 0; k < (int)(sizeof sizes / sizeof sizes[0]); k++)
+        for (mode = 0; mode < 3; mode++) {   /* 0: zero state, 1: from s0, 2: in place */
+            const int N = sizes[k];
+            const float dt = 0.1f + 0.9f * (rng_f() + 1.0f), a = 0.5f * (rng_f() + 1.0f);
+            for (i = 0; i < P * N; i++) s0[i] = rng_f() * 4.0f;
+            for (i = 0; i < P; i++) x[i] = rng_f();
+            for (i = 0; i < N; i++) { B[i] = rng_f(); Cm[i] = rng_f(); }
+            memcpy(s1, s0, sizeof(float) * (size_t)(P * N));
+            memcpy(s2, s0, sizeof(float) * (size_t)(P * N));
+            lk__ssm_scan_head_ref(s1, mode == 2 ? s1 : mode ? s0 : NULL, x, B, Cm, dt, a, P, N, y1);
+            lk__ssm_scan_head(s2, mode == 2 ? s2 : mode ? s0 : NULL, x, B, Cm, dt, a, P, N, y2);
+            for (i = 0; i < P; i++)
+                if (lk__f32_bits(y1[i]) != lk__f32_bits(y2[i]) && bad++ < 5) CHECK(0, "N %d mode %d: y[%d] %.9g != %.9g", N, mode, i, y2[i], y1[i]);
+            for (i = 0; i < P * N; i++)
+                if (lk__f32_bits(s1[i]) != lk__f32_bits(s2[i]) && bad++ < 5) CHECK(0, "N %d mode %d: state %d %.9g != %.9g", N, mode, i, s2[i], s1[i]);
+        }
+    CHECK(bad == 0, "%d mismatches", bad);
+    lk_t_end();
+}
+
 /* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
  * decode path of tiny models): each output and lse equal two lk_attn calls
  * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
@@ -995,6 +1025,7 @@ int main(void) {
     printf("SIMD: none (scalar references only)\n");
 #endif
     test_act_quant();
+    test_ssm_scan();
     test_dots();
     test_kernel_table();
     test_mxfp4_extremes();

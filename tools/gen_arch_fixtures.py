@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, mamba2, granitehybrid) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -32,6 +32,10 @@ seed S, element i (0-based, row-major as stored):
                                                  of a sum could flip)
     lfm2's shortconv.conv (the short conv's taps): v (of either sign and large
                                                  enough that a wrong tap shows)
+    Mamba 2's ssm_conv1d.weight, ssm_dt.bias, ssm_d: v (as the taps above; dt's
+                                                 bias and the skip of either sign)
+    Mamba 2's ssm_a:      -(1 + v * N)           (negative: a decay, as the
+                                                 converter's -exp(A_log))
     gpt-oss's ffn_gate/up_exps.bias: v * 16      (exact; wide enough that some of
                                                  the clamped SwiGLU's inputs pass 7)
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
@@ -68,7 +72,11 @@ def unit(name):   # the tensors drawn as 1 + v * N
 
 def router(name):  # the tensors drawn as v (and lfm2's short conv kernels: taps of either sign, large enough to matter)
     return (name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias") or
-            name.endswith("shortconv.conv.weight"))
+            name.endswith("shortconv.conv.weight") or name.endswith("ssm_conv1d.weight") or name.endswith("ssm_dt.bias") or
+            name.endswith(".ssm_d"))
+
+def negative(name):  # drawn as -(1 + v * N): Mamba 2's A (ssm_a), stored as the converter stores it, -exp(A_log) < 0
+    return name.endswith(".ssm_a")
 
 def wide(name):    # the tensors drawn as v * 16
     return name.endswith("ffn_gate_exps.bias") or name.endswith("ffn_up_exps.bias")
@@ -484,6 +492,57 @@ def opt_specs():
         keys=[("attention.head_count_kv", "i32s", [G if k else 0 for k in kinds]), ("shortconv.l_cache", "u32", K)]),
         lfm2_layer,
         [("token_embd.weight", [E, 512]), ("token_embd_norm.weight", [E])]))
+    # mamba2: 4 Mamba 2 layers, no attention, no FFN (head_count 0,
+    # feed_forward_length 0, as the converter writes them); ssm.inner_size 512
+    # = 8 heads (time_step_rank) of 64 in 2 groups of B, C (group_count) of
+    # state_size 32; conv_kernel 4 over xBC (512 + 2 * 2 * 32 = 640 channels);
+    # in_proj [E, 2 * 512 + 2 * 2 * 32 + 8] -> z, xBC, dt; ssm_norm grouped
+    # [512 / 2, 2]; untied output
+    E, L, Di, N, Hs, Gs, K = 256, 4, 512, 32, 8, 2, 4
+    if SIZE:   # --size: a published Mamba 2's proportions (head 64, state 128, one group)
+        E, L, Di, N, Hs, Gs = SIZES[SIZE]["E"], SIZES[SIZE]["L"], 2 * SIZES[SIZE]["E"], 128, 2 * SIZES[SIZE]["E"] // 64, 1
+    C = Di + 2 * Gs * N
+    out.append(("mamba2", "mamba2", 40, dict(E=E, L=L, H=0, G=0, d=0, F=0, eps=1e-5, base=1e4, window=0,
+        keys=[("ssm.conv_kernel", "u32", K), ("ssm.inner_size", "u32", Di), ("ssm.state_size", "u32", N),
+              ("ssm.time_step_rank", "u32", Hs), ("ssm.group_count", "u32", Gs)]),
+        [("attn_norm.weight", [E]), ("ssm_in.weight", [E, Di + C + Hs]), ("ssm_conv1d.weight", [K, C]), ("ssm_conv1d.bias", [C]),
+         ("ssm_dt.bias", [Hs]), ("ssm_a", [1, Hs]), ("ssm_d", [1, Hs]), ("ssm_norm.weight", [Di // Gs, Gs]), ("ssm_out.weight", [Di, E])],
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E]), ("output.weight", [E, 512])]))
+    # granitehybrid (dense): Mamba 2 layers 0, 2, 3 (head_count_kv entry 0)
+    # and an attention layer 1 (8 heads, 2 KV heads of 32); ssm.inner_size
+    # 512 = 2 E (llama.cpp's only expansion) = 16 heads of 32, 1 group of
+    # state_size 16, conv_kernel 4; granite's scalars: embedding_scale 0.5,
+    # residual_scale 2, attention.scale 0.125, logit_scale 6 (the published
+    # files have 12 and 0.22: with these random weights the embedding then
+    # outweighs the layers and the greedy text repeats its last token);
+    # SwiGLU FFN of 512 on every layer; tied output; seed 42 (41's greedy
+    # text is fine too)
+    E, L, H, G, d, F, Di, N, Hs, Gs, K = 256, 4, 8, 2, 32, 512, 512, 16, 16, 1, 4
+    gkinds = [0, 1, 0, 0]   # 1: attention
+    if SIZE:   # --size: Granite 4.0-H's proportions (one attention layer in 4, head 64, state 128, one group)
+        E, L, H, G, d, F = dims(E, L, H, G, d, F)
+        Di, N, Hs = 2 * E, 128, 2 * E // 64
+        gkinds = [1 if il % 4 == 3 else 0 for il in range(L)]
+    C = Di + 2 * Gs * N
+    def granite_layer(il, E=E, H=H, G=G, d=d, F=F, Di=Di, N=N, Hs=Hs, Gs=Gs, K=K, C=C, kinds=gkinds):
+        mix = ([("attn_q.weight", [E, H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+                ("attn_output.weight", [H * d, E])] if kinds[il] else
+               [("ssm_in.weight", [E, Di + C + Hs]), ("ssm_conv1d.weight", [K, C]), ("ssm_conv1d.bias", [C]), ("ssm_dt.bias", [Hs]),
+                ("ssm_a", [1, Hs]), ("ssm_d", [1, Hs]), ("ssm_norm.weight", [Di // Gs, Gs]), ("ssm_out.weight", [Di, E])])
+        return [("attn_norm.weight", [E])] + mix + [("ffn_norm.weight", [E]), ("ffn_gate.weight", [E, F]), ("ffn_up.weight", [E, F]),
+                                                   ("ffn_down.weight", [F, E])]
+    out.append(("granitehybrid", "granitehybrid", 42, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-5, base=1e4, window=0,
+        keys=[("attention.head_count_kv", "i32s", [G if k else 0 for k in gkinds]), ("ssm.conv_kernel", "u32", K),
+              ("ssm.inner_size", "u32", Di), ("ssm.state_size", "u32", N), ("ssm.time_step_rank", "u32", Hs),
+              ("ssm.group_count", "u32", Gs), ("embedding_scale", "f32", 0.5), ("residual_scale", "f32", 2.0),
+              ("attention.scale", "f32", 0.125), ("logit_scale", "f32", 6.0)]),
+        granite_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # granitehybrid-nope: the same with rope.scaling.finetuned false, as the
+    # converter writes Granite 4.0-H's files (no RoPE on any layer); F32 only
+    if not SIZE:
+        out.append(("granitehybrid-nope", "granitehybrid", 43, dict(out[-1][3], keys=out[-1][3]["keys"] + [("rope.scaling.finetuned", "bool", False)]),
+            granite_layer, [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
@@ -573,6 +632,8 @@ def main():
             a = values(name, seed, n, unit(name), router(name) or wide(name))
             if wide(name):
                 a = a * np.float32(16.0)
+            if negative(name):
+                a = values(name, seed, n, True) * np.float32(-1.0)
             a = a.reshape(list(reversed(shape)))
             w.add_tensor(name, a)
             if not SIZE: print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
