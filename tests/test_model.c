@@ -1595,6 +1595,33 @@ static void check_gen_rec(const gen_arch *a, const unsigned char *f32, size_t le
         lk_context_free(c);
     }
     lk_t_end();
+    snprintf(name, sizeof name, "recurrent %s-F32: the Hadamard rotation before quantization (lk_rotate_gguf) leaves its function unchanged", a->label);
+    lk_t_begin(name);
+    {   /* a math identity: rms(H x) = rms(x), H^T H = 1 (MambaQuant's rotation fused into the weights) */
+        lk_gguf *g = NULL;
+        lk_gguf_writer *w = NULL;
+        lk_rotate_params rp = lk_rotate_default_params();
+        unsigned char *rb = NULL;
+        size_t rl = 0;
+        float *rot = NULL;
+        CHECK_OK(lk_gguf_read_memory(f32, len, NULL, &g));
+        if (g) CHECK_OK(lk_rotate_gguf(g, &rp, &w));
+        if (w && (rb = (unsigned char *)malloc(rl = (size_t)lk_gguf_writer_size(w))) && lk_gguf_writer_write_memory(w, rb, rl) == LK_OK)
+            rot = run_model_mem(NULL, rb, rl, toks, n, LK_TYPE_F32, 1, 1, &V2);
+        CHECK(rot != NULL && V2 == V, "the rotated model does not run: %s", lk_last_error());
+        if (rot && ref) {
+            double md = 0, mx = 0;
+            for (i = 0; i < n * V; i++) {
+                if (fabs((double)rot[i] - ref[i]) > md) md = fabs((double)rot[i] - ref[i]);
+                if (fabs((double)ref[i]) > mx) mx = fabs((double)ref[i]);
+            }
+            CHECK(mx > 0 && md <= 1e-5 * mx, "rotated: logits differ by %.3g (max |logit| %.3g)", md, mx);
+            printf("  %-28s rotated (seed 1): max |logit diff| %.3g of %.3g\n", a->label, md, mx);
+        }
+        free(rot); free(rb);
+        lk_gguf_writer_free(w); lk_gguf_free(g);
+    }
+    lk_t_end();
     free(ref); free(fresh);
     lk_model_free(m);
 }
