@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, qwen35) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -32,6 +32,8 @@ seed S, element i (0-based, row-major as stored):
                                                  of a sum could flip)
     lfm2's shortconv.conv (the short conv's taps): v (of either sign and large
                                                  enough that a wrong tap shows)
+    qwen35's ssm_conv1d.weight, ssm_dt.bias: v; its ssm_a: v - 0.5 (negative, as
+                                                 the converter's -exp(A_log))
     gpt-oss's ffn_gate/up_exps.bias: v * 16      (exact; wide enough that some of
                                                  the clamped SwiGLU's inputs pass 7)
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
@@ -68,7 +70,8 @@ def unit(name):   # the tensors drawn as 1 + v * N
 
 def router(name):  # the tensors drawn as v (and lfm2's short conv kernels: taps of either sign, large enough to matter)
     return (name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias") or
-            name.endswith("shortconv.conv.weight"))
+            name.endswith("shortconv.conv.weight") or name.endswith("ssm_conv1d.weight") or name.endswith("ssm_dt.bias") or
+            name.endswith(".ssm_a"))
 
 def wide(name):    # the tensors drawn as v * 16
     return name.endswith("ffn_gate_exps.bias") or name.endswith("ffn_up_exps.bias")
@@ -484,6 +487,35 @@ def opt_specs():
         keys=[("attention.head_count_kv", "i32s", [G if k else 0 for k in kinds]), ("shortconv.l_cache", "u32", K)]),
         lfm2_layer,
         [("token_embd.weight", [E, 512]), ("token_embd_norm.weight", [E])]))
+    # qwen35 (issue 33): gated delta-net layers 0, 1, 3, 4 and gated full
+    # attention layers 2, 5 (full_attention_interval 3, not the default 4);
+    # a delta-net layer: attn_qkv [E, 2 Dk + Dv] through the causal
+    # depthwise conv of ssm.conv_kernel 4 taps (ssm_conv1d [4, 2 Dk + Dv],
+    # drawn as v), attn_gate (z) [E, Dv], ssm_alpha / ssm_beta [E, Hv],
+    # ssm_dt.bias and ssm_a [Hv] (ssm_a drawn as v - 0.5: negative, as the
+    # converter's -exp(A_log)), ssm_norm [Sv], ssm_out [Dv, E]; 2 k heads
+    # (ssm.group_count) of 32 (ssm.state_size), 4 v heads (ssm.time_step_rank),
+    # so a v head's k head is h % 2 (llama.cpp's repeat), not h / 2; an
+    # attention layer: attn_q [E, 2 H d] (each head's q then its gate), q/k
+    # RMS norms, 2 KV heads of 64, rope.dimension_count 16 of 64 (partial)
+    # in rope.dimension_sections [3, 3, 2, 0] (imrope: every pair a text
+    # position); post_attention_norm before the FFN; tied output
+    E, L, H, G, d, F, K, Sk, Gk, Hv = 256, 6, 4, 2, 64, 512, 4, 32, 2, 4
+    def qwen35_layer(il, E=E, H=H, G=G, d=d, F=F, K=K, Sk=Sk, Gk=Gk, Hv=Hv):
+        Dk, Dv = Sk * Gk, Sk * Hv
+        mix = ([("attn_q.weight", [E, 2 * H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+                ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E])] if (il + 1) % 3 == 0 else
+               [("attn_qkv.weight", [E, 2 * Dk + Dv]), ("attn_gate.weight", [E, Dv]), ("ssm_conv1d.weight", [K, 2 * Dk + Dv]),
+                ("ssm_dt.bias", [Hv]), ("ssm_a", [Hv]), ("ssm_beta.weight", [E, Hv]), ("ssm_alpha.weight", [E, Hv]),
+                ("ssm_norm.weight", [Sk]), ("ssm_out.weight", [Dv, E])])
+        return [("attn_norm.weight", [E])] + mix + [("post_attention_norm.weight", [E]), ("ffn_gate.weight", [E, F]),
+                                                   ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])]
+    out.append(("qwen35", "qwen35", 39, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0,
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+              ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
+              ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv)]),
+        qwen35_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
@@ -573,6 +605,8 @@ def main():
             a = values(name, seed, n, unit(name), router(name) or wide(name))
             if wide(name):
                 a = a * np.float32(16.0)
+            if name.endswith(".ssm_a"):   # qwen35's -exp(A_log): negative, in [-1, 0)
+                a = a - np.float32(0.5)
             a = a.reshape(list(reversed(shape)))
             w.add_tensor(name, a)
             if not SIZE: print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))
