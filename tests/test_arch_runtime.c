@@ -74,6 +74,9 @@ static const rt_row rt_rows[] = {
      * tree-building modes (tree, recycle) are refused; the saved state
      * carries the conv state */
     { "lfm2", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0x9 },
+    /* qwen35 (issue 33): its gated delta-net layers keep one state per
+     * context (conv ring and matrix snapshots), refused and working as lfm2's */
+    { "qwen35", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0x9 },
 };
 
 static lk_context *rt_ctx(const lk_model *m, lk_context_params cp) {
