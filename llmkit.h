@@ -1595,7 +1595,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
     LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2,
-    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_QWEN35, LK_ARCH_COUNT
+    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_QWEN35, LK_ARCH_QWEN35MOE, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -16292,6 +16292,7 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
       LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS | LK__K_LAYER_ARR, 0, 0 },
     { "lfm2",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_ONORM_E, LK__FFN_SWIGLU,      0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_LAYER_ARR, 0, 1 },
     { "qwen35", LK_ROPE_NEOX,   0, 0, LK__T_UNTIED | LK__T_PAN,                LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE, 2, 2 },
+    { "qwen35moe", LK_ROPE_NEOX, 0, 0, LK__T_UNTIED | LK__T_PAN,               LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  7,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE, 2, 2 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -16306,7 +16307,12 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
  * leading_dense_block_count read (the first blocks' FFN is dense). shexp:
  * expert_shared_count required, n > 0: ffn_gate/up/down_shexp [E, n Fe],
  * a SwiGLU beside the experts, its output added to theirs; 2: one shared
- * expert as wide as the experts, required (llama4). sel_b:
+ * expert as wide as the experts, required (llama4); 3: one shared expert
+ * of expert_shared_feed_forward_length (absent or 0: feed_forward_length),
+ * required in every layer (as llama.cpp's loader), its output times
+ * sigmoid(ffn_gate_inp_shexp . xn) (ffn_gate_inp_shexp [E], f32; the dot
+ * in ggml's vec_dot_f32 order, lk__gdn_dot) before it is added (qwen35moe).
+ * sel_b:
  * exp_probs_b.bias [X] (1 required, 2 when present), added to the router's
  * probabilities for the choice only (the weights stay unbiased). step:
  * interleave_moe_layer_step required (experts on layers il with (il + 1) %
@@ -16326,6 +16332,7 @@ static const lk__moe_kind lk__moe_kinds[] = {
     { 1, 2, 1, 0, 1, 1, 1, 2, 0, 0 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
     { 1, 2, 4, 0, 0, 0, 2, 0, 1, 0 },   /* llama4: top k of the logits, their sigmoids scale each expert's input */
     { 0, 2, 1, 1, 0, 0, 0, 0, 0, 1 },   /* gemma4: softmax, top k, normalised; beside the dense FFN */
+    { 1, 1, 1, 1, 0, 0, 3, 0, 0, 0 },   /* qwen35moe: softmax, top k, normalised; a gated shared expert */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 
@@ -16363,6 +16370,7 @@ typedef struct lk__layer {
     lk_tensor gate_shexp, up_shexp;        /* shared experts [E, Fe S] (S = expert_shared_count) */
     lk_tensor down_shexp;                  /* [Fe S, E]                             */
     lk_tensor gate_inp_s, pre_norm_2, post_norm_1, post_norm_2;   /* experts beside the FFN (gemma4): [E] each */
+    lk_tensor gate_inp_shexp;              /* the shared expert's gate [E] (moe kind shexp 3) */
     lk_tensor out_scale;                   /* layer_output_scale [1] (LK__T_OSCALE) */
     lk_tensor pe_gate, pe_proj, pe_norm;   /* per-layer embeddings: inp_gate [E, P], proj [P, E],
                                             * post_norm [E] (P = n_embd_per_layer) */
@@ -16683,7 +16691,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2, qwen35)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2, qwen35, qwen35moe)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -16852,8 +16860,12 @@ static lk_status lk__model_hparams(lk_model *m) {
             }
             if (mk->lead && (st = lk__hp_int(g, arch, "leading_dense_block_count", 0, 0, 1 << 20, &hp->n_layer_dense_lead))) return st;
             if (mk->shexp == 1 && (st = lk__hp_int(g, arch, "expert_shared_count", -1, 0, 64, &hp->n_expert_shared))) return st;
-            if (mk->shexp == 2) hp->n_expert_shared = 1;
+            if (mk->shexp >= 2) hp->n_expert_shared = 1;
             hp->n_ff_shexp = hp->n_ff_exp * hp->n_expert_shared;
+            if (mk->shexp == 3) {   /* its own width (0: feed_forward_length) */
+                if ((st = lk__hp_int(g, arch, "expert_shared_feed_forward_length", 0, 0, 1 << 22, &hp->n_ff_shexp))) return st;
+                if (!hp->n_ff_shexp) hp->n_ff_shexp = hp->n_ff;
+            }
         } else if (mk->need) return lk_set_error(LK_ERR_FORMAT, "model: %s needs expert_count > 0", arch);
     }
     if (ai->rec) {   /* the recurrent kind's keys, as llama.cpp's loader requires them */
@@ -17098,6 +17110,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
             LK__B(b_down_exps, "ffn_down_exps.bias", LK__VEC, E, X, 1);
         }
         if (mk->sel_b) LK__B(exp_probs_b, "exp_probs_b.bias", LK__VEC, X, 0, mk->sel_b == 1);
+        if (Fs > 0 && mk->shexp == 3) LK__B(gate_inp_shexp, "ffn_gate_inp_shexp.weight", LK__VEC, E, 0, 1);   /* its gate */
         if (Fs > 0) {   /* the shared experts: a SwiGLU FFN of Fs = Fe S beside the routed ones */
             LK__B(gate_shexp, "ffn_gate_shexp.weight", LK__MAT, E, Fs, 1);
             LK__B(up_shexp, "ffn_up_shexp.weight", LK__MAT, E, Fs, 1);
@@ -18456,6 +18469,7 @@ static lk_status lk__moe_beside(lk_context *c, const lk__layer *L, int T) {
  * plus a shared expert's SwiGLU when the layer has one (the experts' sum +
  * the shared one's, then the residual, as llama.cpp adds them), or both the
  * FFN and experts (gemma4: lk__moe_beside). hidden h: ff2 [T, F] */
+static float lk__gdn_dot(const float *x, const float *y, int n);   /* ggml's vec_dot_f32 order (below) */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
@@ -18476,6 +18490,15 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
             if ((st = lk__mm_n(c, 2, w2, s2, b2, 0, c->xn, T, y2))) return st;
             lk__swiglu(c, T, Fs);
             if ((st = lk__mm(c, &L->down_shexp, NULL, c->ff2, T, c->moe_x))) return st;
+            if (L->gate_inp_shexp.data) {   /* qwen35moe: moe_x[t] *= sigmoid(gate_inp_shexp . xn[t]) */
+                const int E = m->hp.n_embd;
+                const float *gw = LK__CAST(const float *, L->gate_inp_shexp.data);
+                int t2, e;
+                for (t2 = 0; t2 < T; t2++) {
+                    const float sg = 1.0f / (1.0f + expf(-lk__gdn_dot(gw, c->xn + (size_t)t2 * E, E)));
+                    for (e = 0; e < E; e++) c->moe_x[(size_t)t2 * E + e] *= sg;
+                }
+            }
             for (k = 0; k < n; k++) c->o[k] += c->moe_x[k];
         }
         lk__residual(c, &L->post_ffw_norm, T);
@@ -18766,7 +18789,7 @@ static float lk__gdn_dot(const float *x, const float *y, int n) {   /* the same 
     return s;
 }
 #else
-#define lk__gdn_dot lk__gdn_dot_ref
+static float lk__gdn_dot(const float *x, const float *y, int n) { return lk__gdn_dot_ref(x, y, n); }
 #endif
 /* One v head's delta rule for one token (ggml_gated_delta_net, K = 1):
  * M [S rows j (v) of S (k)]: M[j][i] = the state's S[i][j], as ggml keeps

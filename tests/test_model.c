@@ -431,6 +431,26 @@ static const gen_key qwen35_keys[] = {
     { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
     { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
     { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 } };
+/* qwen35moe: qwen35's layers with experts for the FFN (4 of 128, top 2) and
+ * a shared expert of 192 (expert_shared_feed_forward_length) gated by
+ * sigmoid(ffn_gate_inp_shexp . x) */
+#define Q35M_FFN { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate_inp.weight", 256, 4, 0 }, { "ffn_gate_exps.weight", 256, 128, 4 }, \
+    { "ffn_up_exps.weight", 256, 128, 4 }, { "ffn_down_exps.weight", 128, 256, 4 }, { "ffn_gate_inp_shexp.weight", 256, 0, 0 }, \
+    { "ffn_gate_shexp.weight", 256, 192, 0 }, { "ffn_up_shexp.weight", 256, 192, 0 }, { "ffn_down_shexp.weight", 192, 256, 0 }
+static const gen_tensor qwen35moe_gdn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 256, 0 }, { "attn_gate.weight", 256, 128, 0 }, { "ssm_conv1d.weight", 4, 256, 0 },
+    { "ssm_dt.bias", 4, 0, 0 }, { "ssm_a", 4, 0, 0 }, { "ssm_beta.weight", 256, 4, 0 }, { "ssm_alpha.weight", 256, 4, 0 },
+    { "ssm_norm.weight", 32, 0, 0 }, { "ssm_out.weight", 128, 256, 0 }, Q35M_FFN };
+static const gen_tensor qwen35moe_attn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, Q35M_FFN };
+#undef Q35M_FFN
+static const gen_key qwen35moe_keys[] = {
+    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
+    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 },
+    { "expert_shared_feed_forward_length", GK_U32, NULL, 192, NULL, 0 } };
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
@@ -442,6 +462,7 @@ static const gen_block gen_blocks[] = {
     { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
     { "lfm2", 2, lfm2_attn, GEN_N(lfm2_attn) }, { "lfm2", 4, lfm2_attn, GEN_N(lfm2_attn) },
     { "qwen35", 2, qwen35_attn, GEN_N(qwen35_attn) }, { "qwen35", 5, qwen35_attn, GEN_N(qwen35_attn) },
+    { "qwen35moe", 2, qwen35moe_attn, GEN_N(qwen35moe_attn) }, { "qwen35moe", 5, qwen35moe_attn, GEN_N(qwen35moe_attn) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
  * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
@@ -586,13 +607,14 @@ static const unsigned gen_opt_types[] = {
     0x7,   /* 7: gemma4-moe: F32, Q8_0, Q4_K_M (the experts' rule: none exact) */
     0x7,   /* 8: lfm2 (recurrent layers: check_gen_rec): F32, Q8_0, Q4_K_M */
     0x7,   /* 9: qwen35 (recurrent layers: check_gen_rec): F32, Q8_0, Q4_K_M */
+    0x7,   /* 10: qwen35moe: F32, Q8_0, Q4_K_M (the experts' rule) */
 };
 /* the types whose logits must equal llama.cpp's bit for bit, by opt: Q8_0
  * where ggml's order is kept (one 8-bit rounding of the activations, the
  * same block sums); Q4_K_M is not (ggml's Q4_K/Q6_K dots sum in another
  * order: the quantized rule). Required on the references' kind of machine
  * (x86 without AVX-512): the AVX-512 build sums in another order */
-static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2, 0x2 };
+static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2, 0x2, 0x2 };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -624,6 +646,8 @@ static const gen_arch gen_archs[] = {
       lfm2_keys, GEN_N(lfm2_keys), 8 },
     { "qwen35", "qwen35", 39, GE, 6, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35_gdn, GEN_N(qwen35_gdn), qwen35_glob, 2, 0, 0, 0,
       qwen35_keys, GEN_N(qwen35_keys), 9 },
+    { "qwen35moe", "qwen35moe", 40, GE, 6, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35moe_gdn, GEN_N(qwen35moe_gdn), qwen35_glob, 2, 4, 2, 128,
+      qwen35moe_keys, GEN_N(qwen35moe_keys), 10 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {
@@ -946,6 +970,8 @@ static const gen_refusal gen_refusals[] = {
     { "qwen35", "qwen35: ssm_a on an attention layer", { NULL, 0, NULL, 0, NULL, 0 }, "blk.2.ssm_a", 4, LK_ERR_FORMAT, "blk.2.ssm_a" },
     { "qwen35", "qwen35: attn_qkv on an attention layer (gated q: apart only)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.5.attn_qkv.weight", 256, LK_ERR_FORMAT, "blk.5.attn_qkv.weight" },
     { "qwen35", "qwen35: ffn_norm (its FFN norm is post_attention_norm)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.ffn_norm.weight", 256, LK_ERR_FORMAT, "blk.0.ffn_norm.weight" },
+    { "qwen35moe", "qwen35moe: expert_shared_feed_forward_length 128 (its tensors have 192)", { "expert_shared_feed_forward_length", GK_U32, NULL, 128, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.ffn_gate_shexp.weight" },
+    { "qwen35moe", "qwen35moe: expert_count 0", { "expert_count", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35moe needs expert_count > 0" },
 };
 static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) {
     char key[128];
@@ -1189,6 +1215,9 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         { "qwen35", NULL, "blk.4.ssm_alpha.weight", NULL, 0, "blk.4.ssm_alpha.weight", LK_ERR_FORMAT, 0 },
         { "qwen35", NULL, "blk.5.attn_q_norm.weight", NULL, 0, "blk.5.attn_q_norm.weight", LK_ERR_FORMAT, 0 },
         { "qwen35", NULL, "blk.0.post_attention_norm.weight", NULL, 0, "blk.0.post_attention_norm.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35moe", NULL, "blk.3.ffn_gate_inp_shexp.weight", NULL, 0, "blk.3.ffn_gate_inp_shexp.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35moe", NULL, "blk.1.ffn_down_shexp.weight", NULL, 0, "blk.1.ffn_down_shexp.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35moe", "qwen35moe.expert_shared_feed_forward_length", NULL, NULL, 0, "blk.0.ffn_gate_shexp.weight", LK_ERR_FORMAT, 0 },   /* default F = 512 */
         { "deepseek2", "deepseek2.attention.q_lora_rank", NULL, NULL, 0, "deepseek2.attention.q_lora_rank", LK_ERR_FORMAT, 0 },
         { "deepseek2", "deepseek2.attention.kv_lora_rank", NULL, NULL, 0, "deepseek2.attention.kv_lora_rank", LK_ERR_FORMAT, 0 },
         { "deepseek2", "deepseek2.expert_shared_count", NULL, NULL, 0, "deepseek2.expert_shared_count", LK_ERR_FORMAT, 0 },

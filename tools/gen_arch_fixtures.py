@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, qwen35) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, qwen35, qwen35moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -515,6 +515,24 @@ def opt_specs():
               ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
               ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv)]),
         qwen35_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # qwen35moe: qwen35's layers (the same delta-net and gated attention
+    # layers) with experts in place of the dense FFN: 4 experts of 128,
+    # top 2 (softmax, normalised), and a shared expert of 192
+    # (expert_shared_feed_forward_length) gated by sigmoid(ffn_gate_inp_shexp
+    # . x) in every layer (llama.cpp's loader requires it)
+    X, Kx, Fe, Fs = 4, 2, 128, 192
+    def qwen35moe_layer(il, X=X, Fe=Fe, Fs=Fs, E=E):
+        base = [t for t in qwen35_layer(il) if not t[0].startswith("ffn_")]
+        sh = [("ffn_gate_inp_shexp.weight", [E]), ("ffn_gate_shexp.weight", [E, Fs]), ("ffn_up_shexp.weight", [E, Fs]),
+              ("ffn_down_shexp.weight", [Fs, E])]
+        return base + [("ffn_gate_inp.weight", [E, X]), ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]),
+                       ("ffn_down_exps.weight", [Fe, E, X])] + sh
+    out.append(("qwen35moe", "qwen35moe", 40, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0, X=X, K=Kx, Fe=Fe,
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+              ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
+              ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv), ("expert_shared_feed_forward_length", "u32", Fs)]),
+        qwen35moe_layer,
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
