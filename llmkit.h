@@ -16291,8 +16291,8 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
                                                                                 LK__FFN_GEGLU,        1,   2,  1,  1,  2,   0,  6,   0.f,  0.f, 1e4f, 1e4f, -1, 0,
       LK__K_SOFTCAP | LK__K_PLE | LK__K_SHARED_KV | LK__K_SWA_KEYS | LK__K_LAYER_ARR, 0, 0 },
     { "lfm2",   LK_ROPE_NEOX,   0, 0, LK__T_QKV_B | LK__T_UNTIED | LK__T_ONORM_E, LK__FFN_SWIGLU,      0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_LAYER_ARR, 0, 1 },
-    { "qwen35", LK_ROPE_NEOX,   0, 0, LK__T_UNTIED | LK__T_PAN,                LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE, 2, 2 },
-    { "qwen35moe", LK_ROPE_NEOX, 0, 0, LK__T_UNTIED | LK__T_PAN,               LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  7,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE, 2, 2 },
+    { "qwen35", LK_ROPE_NEOX,   0, 0, LK__T_UNTIED | LK__T_PAN,                LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE | LK__K_MTP, 2, 2 },
+    { "qwen35moe", LK_ROPE_NEOX, 0, 0, LK__T_UNTIED | LK__T_PAN,               LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  7,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE | LK__K_MTP, 2, 2 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -16438,7 +16438,8 @@ LKDEF const lk_vocab *lk_model_vocab(const lk_model *m) { return m->vocab; }
 static int lk__rec_layer(const lk_hparams *hp, const lk__arch_info *ai, int il, int G) {
     const int by = lk__rec_kinds[ai->rec].by;
     if (!ai->rec) return 0;
-    return by == LK__REC_BY_ALL || (by == LK__REC_BY_KV0 && G == 0) || (by == LK__REC_BY_INTERVAL && (il + 1) % hp->rs_interval != 0);
+    return by == LK__REC_BY_ALL || (by == LK__REC_BY_KV0 && G == 0) ||
+           (by == LK__REC_BY_INTERVAL && il < hp->n_layer && (il + 1) % hp->rs_interval != 0);   /* MTP blocks (il >= n_layer): attention */
 }
 /* the least attention.head_count_kv entry the row allows: 0 where it marks a recurrent layer */
 static int lk__rec_kv_min(const lk__arch_info *ai) {
@@ -16787,6 +16788,14 @@ static lk_status lk__model_hparams(lk_model *m) {
         if (nn >= hp->n_layer)
             return lk_set_error(LK_ERR_UNSUPPORTED, "model: nextn_predict_layers %d leaves none of the %d blocks to run", nn, hp->n_layer);
         hp->n_layer_nextn = nn; hp->n_layer -= nn;   /* the blocks run (and cached) */
+        if (ai->rec && nn > 0) {   /* the MTP blocks are attention blocks: the recurrent layers among those run */
+            int G = 0;
+            hp->n_layer_rec = 0;
+            for (i = 0; i < hp->n_layer; i++) {
+                if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", i, hp->n_layer + nn, hp->n_head, lk__rec_kv_min(ai), hp->n_head, &G))) return st;
+                hp->n_layer_rec += lk__rec_layer(hp, ai, i, G);
+            }
+        }
     }
     hp->swa_pattern = ai->swa;
     if (ai->swa == 1) hp->sliding_window = 0;
@@ -17145,7 +17154,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     }
     /* shared KV (llama.cpp's reuse for gemma4): a window layer reads layer
      * n_layer_kv - 2's cache, a full one n_layer_kv - 1's; both must be of its kind */
-    L->kv_il = has_kv ? il : hp->n_layer_kv - (swa ? 2 : 1);
+    L->kv_il = has_kv || m->skip ? il : hp->n_layer_kv - (swa ? 2 : 1);   /* (a block not run reads none) */
     if (L->kv_il != il && lk__layer_swa(m, L->kv_il) != swa)
         return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%s attention) would reuse the KV cache of layer %d, which has %s attention "
                             "(attention.shared_kv_layers with this sliding_window_pattern)", il, swa ? "window" : "full", L->kv_il, swa ? "full" : "window");

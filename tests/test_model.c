@@ -431,6 +431,21 @@ static const gen_key qwen35_keys[] = {
     { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
     { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
     { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 } };
+/* qwen35-nextn: qwen35 with a seventh block, a multi-token-prediction block
+ * (nextn_predict_layers 1): an attention block as layer 5 and the nextn
+ * tensors eh_proj, enorm, hnorm, shared_head_norm; loaded, checked, not run */
+static const gen_tensor qwen35_nextn_l6[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 },
+    { "ffn_down.weight", 512, 256, 0 }, { "nextn.eh_proj.weight", 512, 256, 0 }, { "nextn.enorm.weight", 256, 0, 0 },
+    { "nextn.hnorm.weight", 256, 0, 0 }, { "nextn.shared_head_norm.weight", 256, 0, 0 } };
+static const gen_key qwen35_nextn_keys[] = {
+    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
+    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 },
+    { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
 /* qwen35moe: qwen35's layers with experts for the FFN (4 of 128, top 2) and
  * a shared expert of 192 (expert_shared_feed_forward_length) gated by
  * sigmoid(ffn_gate_inp_shexp . x) */
@@ -462,6 +477,8 @@ static const gen_block gen_blocks[] = {
     { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
     { "lfm2", 2, lfm2_attn, GEN_N(lfm2_attn) }, { "lfm2", 4, lfm2_attn, GEN_N(lfm2_attn) },
     { "qwen35", 2, qwen35_attn, GEN_N(qwen35_attn) }, { "qwen35", 5, qwen35_attn, GEN_N(qwen35_attn) },
+    { "qwen35-nextn", 2, qwen35_attn, GEN_N(qwen35_attn) }, { "qwen35-nextn", 5, qwen35_attn, GEN_N(qwen35_attn) },
+    { "qwen35-nextn", 6, qwen35_nextn_l6, GEN_N(qwen35_nextn_l6) },
     { "qwen35moe", 2, qwen35moe_attn, GEN_N(qwen35moe_attn) }, { "qwen35moe", 5, qwen35moe_attn, GEN_N(qwen35moe_attn) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
@@ -646,6 +663,8 @@ static const gen_arch gen_archs[] = {
       lfm2_keys, GEN_N(lfm2_keys), 8 },
     { "qwen35", "qwen35", 39, GE, 6, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35_gdn, GEN_N(qwen35_gdn), qwen35_glob, 2, 0, 0, 0,
       qwen35_keys, GEN_N(qwen35_keys), 9 },
+    { "qwen35-nextn", "qwen35", 41, GE, 7, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35_gdn, GEN_N(qwen35_gdn), qwen35_glob, 2, 0, 0, 0,
+      qwen35_nextn_keys, GEN_N(qwen35_nextn_keys), 5 },
     { "qwen35moe", "qwen35moe", 40, GE, 6, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35moe_gdn, GEN_N(qwen35moe_gdn), qwen35_glob, 2, 4, 2, 128,
       qwen35moe_keys, GEN_N(qwen35moe_keys), 10 },
 };
@@ -1215,6 +1234,10 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         { "qwen35", NULL, "blk.4.ssm_alpha.weight", NULL, 0, "blk.4.ssm_alpha.weight", LK_ERR_FORMAT, 0 },
         { "qwen35", NULL, "blk.5.attn_q_norm.weight", NULL, 0, "blk.5.attn_q_norm.weight", LK_ERR_FORMAT, 0 },
         { "qwen35", NULL, "blk.0.post_attention_norm.weight", NULL, 0, "blk.0.post_attention_norm.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35-nextn", "qwen35.nextn_predict_layers", NULL, NULL, 0, "blk.6.attn_qkv.weight", LK_ERR_FORMAT, 0 },   /* block 6 run: recurrent */
+        { "qwen35-nextn", NULL, "blk.6.nextn.eh_proj.weight", NULL, 0, "blk.6.nextn.eh_proj.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35-nextn", NULL, "blk.6.attn_q_norm.weight", NULL, 0, "blk.6.attn_q_norm.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35-nextn", NULL, NULL, "blk.6.ssm_a", 4, "blk.6.ssm_a", LK_ERR_FORMAT, 0 },
         { "qwen35moe", NULL, "blk.3.ffn_gate_inp_shexp.weight", NULL, 0, "blk.3.ffn_gate_inp_shexp.weight", LK_ERR_FORMAT, 0 },
         { "qwen35moe", NULL, "blk.1.ffn_down_shexp.weight", NULL, 0, "blk.1.ffn_down_shexp.weight", LK_ERR_FORMAT, 0 },
         { "qwen35moe", "qwen35moe.expert_shared_feed_forward_length", NULL, NULL, 0, "blk.0.ffn_gate_shexp.weight", LK_ERR_FORMAT, 0 },   /* default F = 512 */

@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, qwen35, qwen35moe) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, qwen35, qwen35-nextn, qwen35moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -515,6 +515,18 @@ def opt_specs():
               ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
               ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv)]),
         qwen35_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # qwen35-nextn: qwen35's file with a seventh block, a multi-token-prediction
+    # block (nextn_predict_layers 1: an attention block, as layer 5, and the
+    # nextn tensors eh_proj, enorm, hnorm, shared_head_norm; llama.cpp loads
+    # it and does not run it)
+    q35_mtp = qwen35_layer(5) + [("nextn.eh_proj.weight", [2 * E, E]), ("nextn.enorm.weight", [E]), ("nextn.hnorm.weight", [E]),
+                                 ("nextn.shared_head_norm.weight", [E])]
+    out.append(("qwen35-nextn", "qwen35", 41, dict(E=E, L=L + 1, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0,
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+              ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
+              ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv), ("nextn_predict_layers", "u32", 1)]),
+        lambda il, L=L, q35_mtp=q35_mtp, qwen35_layer=qwen35_layer: q35_mtp if il == L else qwen35_layer(il),
         [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     # qwen35moe: qwen35's layers (the same delta-net and gated attention
     # layers) with experts in place of the dense FFN: 4 experts of 128,
