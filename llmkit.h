@@ -18797,8 +18797,29 @@ static float lk__gdn_dot(const float *x, const float *y, int n) {   /* the same 
     for (i = np; i < n; i++) s = fmaf(x[i], y[i], s);
     return s;
 }
+#endif
+/* r[i] = fmaf(k[i], a, r[i]) and y[i] = x[i] e (ggml_vec_mad_f32's fmadd,
+ * ggml_vec_scale_f32): one rounding each, so lanes change no bit. Scalar
+ * references of lk__gdn_mad, lk__gdn_scale */
+static LK__UNUSED void lk__gdn_mad_ref(float *r, const float *k, float a, int n) { int i; for (i = 0; i < n; i++) r[i] = fmaf(k[i], a, r[i]); }
+static LK__UNUSED void lk__gdn_scale_ref(float *y, const float *x, float e, size_t n) { size_t i; for (i = 0; i < n; i++) y[i] = x[i] * e; }
+#if defined(LK__X86)
+static void lk__gdn_mad(float *r, const float *k, float a, int n) {   /* AVX2, 8 lanes */
+    const __m256 va = _mm256_set1_ps(a);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(r + i, _mm256_fmadd_ps(_mm256_loadu_ps(k + i), va, _mm256_loadu_ps(r + i)));
+    for (; i < n; i++) r[i] = fmaf(k[i], a, r[i]);
+}
+static void lk__gdn_scale(float *y, const float *x, float e, size_t n) {
+    const __m256 ve = _mm256_set1_ps(e);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), ve));
+    for (; i < n; i++) y[i] = x[i] * e;
+}
 #else
 static float lk__gdn_dot(const float *x, const float *y, int n) { return lk__gdn_dot_ref(x, y, n); }
+#define lk__gdn_mad lk__gdn_mad_ref
+#define lk__gdn_scale lk__gdn_scale_ref
 #endif
 /* One v head's delta rule for one token (ggml_gated_delta_net, K = 1):
  * M [S rows j (v) of S (k)]: M[j][i] = the state's S[i][j], as ggml keeps
@@ -18813,14 +18834,10 @@ static void lk__gdn_head(float *out, const float *in, const float *q, const floa
                          float *o, float *delta, int S) {
     const int SS = S * S;
     int i, j;
-    if (in) for (i = 0; i < SS; i++) out[i] = in[i] * eg;
+    if (in) lk__gdn_scale(out, in, eg, (size_t)SS);
     else for (i = 0; i < SS; i++) out[i] = 0.0f;
     for (j = 0; j < S; j++) delta[j] = (v[j] - lk__gdn_dot(out + (size_t)j * S, k, S)) * beta;
-    for (j = 0; j < S; j++) {
-        float *r = out + (size_t)j * S;
-        const float dj = delta[j];
-        for (i = 0; i < S; i++) r[i] = fmaf(k[i], dj, r[i]);
-    }
+    for (j = 0; j < S; j++) lk__gdn_mad(out + (size_t)j * S, k, delta[j], S);
     for (j = 0; j < S; j++) o[j] = lk__gdn_dot(out + (size_t)j * S, q, S) * qs;
 }
 /* The layer (names above), token by token through the snapshot accessors,

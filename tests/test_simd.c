@@ -881,7 +881,7 @@ static void test_gdn_dot(void) {
     static const int lens[] = { 1, 7, 31, 32, 33, 64, 100, 128, 256, 257 };
     float x[260], y[260];
     int li, off, i, bad = 0, far = 0;
-    lk_t_begin("gated delta net dot (lk__gdn_dot) = its scalar reference, bit for bit");
+    lk_t_begin("gated delta net dot, row update, decay (lk__gdn_dot, _mad, _scale) = their scalar references, bit for bit");
     for (li = 0; li < 10; li++)
         for (off = 0; off < 3; off++) {
             const int n = lens[li];
@@ -895,6 +895,17 @@ static void test_gdn_dot(void) {
             if (fabs((double)r - d) > 1e-5 * (a > 1.0 ? a : 1.0) && far++ < 5) CHECK(0, "n %d offset %d: %.9g, double %.9g", n, off, r, d);
         }
     CHECK(bad == 0 && far == 0, "%d mismatches, %d far from the double sum", bad, far);
+    for (li = 0; li < 10; li++)   /* its row update and decay: lk__gdn_mad, lk__gdn_scale = their references */
+        for (off = 0; off < 3; off++) {
+            const int n = lens[li];
+            float r1[260], r2[260], a = rng_f();
+            for (i = 0; i < n + off; i++) { x[i] = rng_f(); r1[i] = r2[i] = rng_f(); }
+            lk__gdn_mad(r1 + off, x + off, a, n); lk__gdn_mad_ref(r2 + off, x + off, a, n);
+            for (i = off; i < n + off; i++) if (lk__f32_bits(r1[i]) != lk__f32_bits(r2[i]) && bad++ < 5) CHECK(0, "mad n %d offset %d: element %d", n, off, i);
+            lk__gdn_scale(r1 + off, x + off, a, (size_t)n); lk__gdn_scale_ref(r2 + off, x + off, a, (size_t)n);
+            for (i = off; i < n + off; i++) if (lk__f32_bits(r1[i]) != lk__f32_bits(r2[i]) && bad++ < 5) CHECK(0, "scale n %d offset %d: element %d", n, off, i);
+        }
+    CHECK(bad == 0, "%d mismatches (mad, scale)", bad);
     lk_t_end();
 }
 
