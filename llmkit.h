@@ -1623,7 +1623,7 @@ LKDEF int lk_chat_is_eot(const lk_chat *c, lk_token t);
 typedef enum lk_arch {
     LK_ARCH_LLAMA = 0, LK_ARCH_QWEN2, LK_ARCH_GEMMA, LK_ARCH_GEMMA2, LK_ARCH_PHI3, LK_ARCH_GPT2, LK_ARCH_GEMMA3,
     LK_ARCH_QWEN3, LK_ARCH_QWEN3MOE, LK_ARCH_SMOLLM3, LK_ARCH_MISTRAL3, LK_ARCH_GLM4, LK_ARCH_GPT_OSS, LK_ARCH_GLM4MOE, LK_ARCH_DEEPSEEK2,
-    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_MAMBA2, LK_ARCH_GRANITE_HYBRID, LK_ARCH_COUNT
+    LK_ARCH_LLAMA4, LK_ARCH_GEMMA4, LK_ARCH_LFM2, LK_ARCH_MAMBA2, LK_ARCH_GRANITE_HYBRID, LK_ARCH_QWEN35, LK_ARCH_QWEN35MOE, LK_ARCH_COUNT
 } lk_arch;
 
 typedef struct lk_hparams {
@@ -16224,12 +16224,17 @@ typedef struct lk__arch_info {
  *             log(floor((pos + temp_off) / chunk) + 1) * temp + 1
  *   kq_l2     q and k of the RoPE layers RMS-normalised without a weight
  *             after RoPE (Llama4TextL2Norm), except in files with kq_l2_off
- *             experts (llama.cpp's 17B_128E type leaves it out) */
-typedef struct lk__attn_kind { int chunk; float temp, temp_off; unsigned char kq_l2; int kq_l2_off; } lk__attn_kind;
+ *             experts (llama.cpp's 17B_128E type leaves it out)
+ *   qgate     attn_q [E, 2 H d] gives each head its q then a gate g (d
+ *             each); the attention's output o of the head becomes
+ *             o sigmoid(g) before attn_output (qwen35's gated attention;
+ *             attn_q, attn_k, attn_v apart: no fused attn_qkv) */
+typedef struct lk__attn_kind { int chunk; float temp, temp_off; unsigned char kq_l2; int kq_l2_off; unsigned char qgate; } lk__attn_kind;
 static const lk__attn_kind lk__attn_kinds[] = {
-    /* chunk  temp  temp_off kq_l2 kq_l2_off */
-    { 0,      0.f,  0.f,     0,    0 },     /* none   */
-    { 8192,   0.1f, 1.f,     1,    128 },   /* llama4 */
+    /* chunk  temp  temp_off kq_l2 kq_l2_off qgate */
+    { 0,      0.f,  0.f,     0,    0,        0 },   /* none   */
+    { 8192,   0.1f, 1.f,     1,    128,      0 },   /* llama4 */
+    { 0,      0.f,  0.f,     0,    0,        1 },   /* qwen35 */
 };
 /* Recurrent layer kinds (a row's rec column), as llama.cpp's graph for the
  * architecture has them. by: which layers keep a state instead of a KV
@@ -16248,6 +16253,8 @@ static lk_status lk__shortconv_bind(lk_model *m, int il, struct lk__layer *L);
 static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, const int *seg, int T);
 static lk_status lk__mamba2_bind(lk_model *m, int il, struct lk__layer *L);
 static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const int *seg, int T);
+static lk_status lk__gdn_bind(lk_model *m, int il, struct lk__layer *L);
+static lk_status lk__gdn_block(lk_context *c, int il, const int *pos, const int *seg, int T);
 typedef struct lk__rec_kind {
     const char *name, *taps_key;
     int max_taps;
@@ -16261,6 +16268,7 @@ static const lk__rec_kind lk__rec_kinds[] = {
     { "short conv",  "shortconv.l_cache", 1024,    LK__REC_BY_KV0,   0,  lk__shortconv_bind,  lk__shortconv_block },   /* lfm2 */
     { "mamba2",      "ssm.conv_kernel",   1024,    LK__REC_BY_ALL,   1,  lk__mamba2_bind,     lk__mamba2_block },      /* mamba2 */
     { "mamba2",      "ssm.conv_kernel",   1024,    LK__REC_BY_KV0,   1,  lk__mamba2_bind,     lk__mamba2_block },      /* granitehybrid */
+    { "gated delta net", "ssm.conv_kernel", 1024,  LK__REC_BY_INTERVAL, 1, lk__gdn_bind,     lk__gdn_block },         /* qwen35 */
 };
 /* Keys an architecture's loader reads beyond the common ones */
 enum {
@@ -16292,8 +16300,12 @@ enum {
                                 * (each optional, 0 or absent: none); rope.scaling.finetuned
                                 * (default true; false: no RoPE on any layer), as llama.cpp's
                                 * granite graphs read them                                  */
-    LK__K_LAYER_ARR = 1 << 11  /* attention.head_count_kv and feed_forward_length: a number or
+    LK__K_LAYER_ARR = 1 << 11, /* attention.head_count_kv and feed_forward_length: a number or
                                 * an array of block_count entries, one per layer (gemma4)   */
+    LK__K_IMROPE   = 1 << 13   /* rope.dimension_sections required (4 entries): interleaved
+                                * M-RoPE; on text every position component but the 4th (0) is
+                                * the token's, so it is NEOX RoPE where no rotated pair falls in
+                                * the 4th section (lk__model_imrope); else refused         */
 };
 #define LK__T_LLAMA (LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FFN_S | LK__T_FREQS | LK__T_UNTIED)
 static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
@@ -16325,6 +16337,8 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
     { "granitehybrid", LK_ROPE_NORMAL, 0, 0, LK__T_QKV_B | LK__T_WO_B | LK__T_FFN_B | LK__T_FREQS | LK__T_UNTIED,
                                                                                 LK__FFN_SWIGLU,       0,   0,  0,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0,
                                                                                 LK__K_LAYER_ARR | LK__K_GRANITE, 0, 3 },
+    { "qwen35", LK_ROPE_NEOX,   0, 0, LK__T_UNTIED | LK__T_PAN,                LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  0,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE | LK__K_MTP, 2, 4 },
+    { "qwen35moe", LK_ROPE_NEOX, 0, 0, LK__T_UNTIED | LK__T_PAN,               LK__FFN_SWIGLU,       0,   0,  1,  0,  0,   0,  7,   0.f,  0.f, 1e4f, 0.f, 0, 0, LK__K_IMROPE | LK__K_MTP, 2, 4 },
 };
 /* How a row's experts are sized and routed (its ffe_key column), as
  * llama.cpp's graph for it does. need: expert_count required (and > 0);
@@ -16339,7 +16353,12 @@ static const lk__arch_info lk__archs[LK_ARCH_COUNT] = {
  * leading_dense_block_count read (the first blocks' FFN is dense). shexp:
  * expert_shared_count required, n > 0: ffn_gate/up/down_shexp [E, n Fe],
  * a SwiGLU beside the experts, its output added to theirs; 2: one shared
- * expert as wide as the experts, required (llama4). sel_b:
+ * expert as wide as the experts, required (llama4); 3: one shared expert
+ * of expert_shared_feed_forward_length (absent or 0: feed_forward_length),
+ * required in every layer (as llama.cpp's loader), its output times
+ * sigmoid(ffn_gate_inp_shexp . xn) (ffn_gate_inp_shexp [E], f32; the dot
+ * in ggml's vec_dot_f32 order, lk__gdn_dot) before it is added (qwen35moe).
+ * sel_b:
  * exp_probs_b.bias [X] (1 required, 2 when present), added to the router's
  * probabilities for the choice only (the weights stay unbiased). step:
  * interleave_moe_layer_step required (experts on layers il with (il + 1) %
@@ -16359,6 +16378,7 @@ static const lk__moe_kind lk__moe_kinds[] = {
     { 1, 2, 1, 0, 1, 1, 1, 2, 0, 0 },   /* deepseek2: gating, norm and scale from the file (softmax, off), shared experts, dense lead */
     { 1, 2, 4, 0, 0, 0, 2, 0, 1, 0 },   /* llama4: top k of the logits, their sigmoids scale each expert's input */
     { 0, 2, 1, 1, 0, 0, 0, 0, 0, 1 },   /* gemma4: softmax, top k, normalised; beside the dense FFN */
+    { 1, 1, 1, 1, 0, 0, 3, 0, 0, 0 },   /* qwen35moe: softmax, top k, normalised; a gated shared expert */
 };
 LKDEF const char *lk_arch_name(lk_arch a) { return (unsigned)a < (unsigned)LK_ARCH_COUNT ? lk__archs[a].name : "?"; }
 #ifndef LLMKIT_NO_QUANTIZE
@@ -16630,6 +16650,7 @@ typedef struct lk__layer {
     lk_tensor gate_shexp, up_shexp;        /* shared experts [E, Fe S] (S = expert_shared_count) */
     lk_tensor down_shexp;                  /* [Fe S, E]                             */
     lk_tensor gate_inp_s, pre_norm_2, post_norm_1, post_norm_2;   /* experts beside the FFN (gemma4): [E] each */
+    lk_tensor gate_inp_shexp;              /* the shared expert's gate [E] (moe kind shexp 3) */
     lk_tensor out_scale;                   /* layer_output_scale [1] (LK__T_OSCALE) */
     lk_tensor pe_gate, pe_proj, pe_norm;   /* per-layer embeddings: inp_gate [E, P], proj [P, E],
                                             * post_norm [E] (P = n_embd_per_layer) */
@@ -16697,7 +16718,8 @@ LKDEF const lk_vocab *lk_model_vocab(const lk_model *m) { return m->vocab; }
 static int lk__rec_layer(const lk_hparams *hp, const lk__arch_info *ai, int il, int G) {
     const int by = lk__rec_kinds[ai->rec].by;
     if (!ai->rec) return 0;
-    return by == LK__REC_BY_ALL || (by == LK__REC_BY_KV0 && G == 0) || (by == LK__REC_BY_INTERVAL && (il + 1) % hp->rs_interval != 0);
+    return by == LK__REC_BY_ALL || (by == LK__REC_BY_KV0 && G == 0) ||
+           (by == LK__REC_BY_INTERVAL && il < hp->n_layer && (il + 1) % hp->rs_interval != 0);   /* MTP blocks (il >= n_layer): attention */
 }
 /* the least attention.head_count_kv entry the row allows: 0 where it marks a recurrent layer */
 static int lk__rec_kv_min(const lk__arch_info *ai) {
@@ -16901,6 +16923,42 @@ static lk_status lk__model_mla(const lk_gguf *g, const char *arch, lk_hparams *h
     hp->head_dim_v = hp->head_dim_k;   /* the cache's V is its K row (its first R values) */
     return LK_OK;
 }
+/* Interleaved M-RoPE (LK__K_IMROPE, llama.cpp's IMROPE: qwen35) on text.
+ * rope.dimension_sections s[4] (an array of 4, or one number for all, as
+ * llama.cpp's loader reads it), n = s0 + s1 + s2 + s3 in [1, head_dim]:
+ * rotated pair i (i < n_rot / 2) takes the angle of position component
+ *   t  when c % 3 == 0 and c < 3 s0,   h  when c % 3 == 1 and c < 3 s1,
+ *   w  when c % 3 == 2 and c < 3 s2,   e (the 4th) otherwise,  c = i % n.
+ * A text token's t, h, w are its position and e is 0 (llama.cpp's
+ * inp_pos for token input), and t, h, w advance by the same factor per
+ * pair from the same start, so every pair in t, h or w turns by exactly
+ * NEOX RoPE's angle: the model is then NEOX RoPE (hp.rope as read). A pair
+ * in e would stay unrotated at every position: refused, naming it. */
+static lk_status lk__model_imrope(const lk_gguf *g, const char *arch, const lk_hparams *hp) {
+    char key[96];
+    int64_t s[4] = { 0, 0, 0, 0 };
+    uint64_t n = 0;
+    int i, sum;
+    lk__fmt(key, sizeof key, "%s.rope.dimension_sections", arch);
+    if (lk_gguf_find_key(g, key) < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
+    if (lk_gguf_get_arr(g, key, NULL, &n, NULL) == LK_OK) {
+        if (n != 4) return lk_set_error(LK_ERR_FORMAT, "model: %s has %llu entries (4 expected)", key, (unsigned long long)n);
+        for (i = 0; i < 4; i++) if (lk_gguf_get_i64_at(g, key, (uint64_t)i, &s[i])) return lk_set_error(LK_ERR_FORMAT, "model: %s is not an array of integers", key);
+    } else if (lk_gguf_get_i64(g, key, &s[0])) return lk_set_error(LK_ERR_FORMAT, "model: %s is not an integer", key);
+    else s[1] = s[2] = s[3] = s[0];
+    for (i = 0; i < 4; i++)
+        if (s[i] < 0 || s[i] > hp->head_dim_k) return lk_set_error(LK_ERR_FORMAT, "model: %s entry %d = %lld is outside [0, %d]", key, i, (long long)s[i], hp->head_dim_k);
+    sum = (int)(s[0] + s[1] + s[2] + s[3]);
+    if (sum < 1 || sum > hp->head_dim_k)   /* llama.cpp divides by the sum and asserts it <= the head size */
+        return lk_set_error(LK_ERR_FORMAT, "model: %s sums to %d (1 to key_length %d)", key, sum, hp->head_dim_k);
+    for (i = 0; i < hp->rope.n_rot / 2; i++) {
+        const int c = i % sum;
+        if (!((c % 3 == 0 && c < 3 * s[0]) || (c % 3 == 1 && c < 3 * s[1]) || (c % 3 == 2 && c < 3 * s[2])))
+            return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s [%lld, %lld, %lld, %lld] puts rotated pair %d in the 4th section (not rotated on text): "
+                                "not supported", key, (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3], i);
+    }
+    return LK_OK;
+}
 static lk_status lk__model_hparams(lk_model *m) {
     const lk_gguf *g = m->g;
     lk_hparams *hp = &m->hp;
@@ -16914,7 +16972,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         return lk_set_error(LK_ERR_FORMAT, "model: general.architecture is missing or not a string");
     for (i = 0; i < LK_ARCH_COUNT; i++) if (lk_str_eq(s, lk__archs[i].name)) break;
     if (i == LK_ARCH_COUNT)
-        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2, mamba2, granitehybrid)",
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: architecture '%.*s' is not supported (llama, qwen2, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, gpt2, smollm3, mistral3, glm4, gpt-oss, glm4moe, deepseek2, llama4, gemma4, lfm2, mamba2, granitehybrid, qwen35, qwen35moe)",
                             (int)(s.len > 40 ? 40 : s.len), s.ptr);
     hp->arch = (lk_arch)i;
     m->ai = ai = &lk__archs[i];
@@ -17021,6 +17079,7 @@ static lk_status lk__model_hparams(lk_model *m) {
         if (lk_gguf_get_i64_at(g, key, 0, &s0) == LK_OK && lk_gguf_get_i64_at(g, key, 1, &s1) == LK_OK && s0 > 0 && s1 > 0)
             return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with rope.dimension_sections (M-RoPE) is not supported", arch);
     }
+    if ((ai->keys & LK__K_IMROPE) && (st = lk__model_imrope(g, arch, hp))) return st;
     if (ai->keys & (LK__K_NEXTN | LK__K_MTP)) {
         int nn = 0;
         if ((st = lk__hp_int(g, arch, "nextn_predict_layers", 0, 0, hp->n_layer, &nn))) return st;
@@ -17029,6 +17088,14 @@ static lk_status lk__model_hparams(lk_model *m) {
         if (nn >= hp->n_layer)
             return lk_set_error(LK_ERR_UNSUPPORTED, "model: nextn_predict_layers %d leaves none of the %d blocks to run", nn, hp->n_layer);
         hp->n_layer_nextn = nn; hp->n_layer -= nn;   /* the blocks run (and cached) */
+        if (ai->rec && nn > 0) {   /* the MTP blocks are attention blocks: the recurrent layers among those run */
+            int G = 0;
+            hp->n_layer_rec = 0;
+            for (i = 0; i < hp->n_layer; i++) {
+                if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", i, hp->n_layer + nn, hp->n_head, lk__rec_kv_min(ai), hp->n_head, &G))) return st;
+                hp->n_layer_rec += lk__rec_layer(hp, ai, i, G);
+            }
+        }
     }
     hp->swa_pattern = ai->swa;
     if (ai->swa == 1) hp->sliding_window = 0;
@@ -17105,8 +17172,12 @@ static lk_status lk__model_hparams(lk_model *m) {
             }
             if (mk->lead && (st = lk__hp_int(g, arch, "leading_dense_block_count", 0, 0, 1 << 20, &hp->n_layer_dense_lead))) return st;
             if (mk->shexp == 1 && (st = lk__hp_int(g, arch, "expert_shared_count", -1, 0, 64, &hp->n_expert_shared))) return st;
-            if (mk->shexp == 2) hp->n_expert_shared = 1;
+            if (mk->shexp >= 2) hp->n_expert_shared = 1;
             hp->n_ff_shexp = hp->n_ff_exp * hp->n_expert_shared;
+            if (mk->shexp == 3) {   /* its own width (0: feed_forward_length) */
+                if ((st = lk__hp_int(g, arch, "expert_shared_feed_forward_length", 0, 0, 1 << 22, &hp->n_ff_shexp))) return st;
+                if (!hp->n_ff_shexp) hp->n_ff_shexp = hp->n_ff;
+            }
         } else if (mk->need) return lk_set_error(LK_ERR_FORMAT, "model: %s needs expert_count > 0", arch);
     }
     if (ai->rec) {   /* the recurrent kind's keys, as llama.cpp's loader requires them */
@@ -17310,8 +17381,9 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__B(wo, "attn_output.weight", LK__MAT, H * dv, E, 1);
         LK__S("attn_output", 1, 1, so);
     } else {
+    const int qg = lk__attn_kinds[ai->attn].qgate;   /* attn_q [E, 2 nq]: each head's q, then its gate */
     /* fused rows [Q | K | V] when the row needs them or the file has them */
-    LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, ai->fused_qkv && !m->skip);
+    if (!qg) LK__B(wqkv, "attn_qkv.weight", LK__MAT, E, nq + 2 * nkv, ai->fused_qkv && !m->skip);
     /* a block not run (m->skip): fused and apart, weights and biases, each
      * optional, as llama.cpp's loader skips them */
     if (L->wqkv.data || m->skip) {
@@ -17319,7 +17391,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
         LK__S("attn_qkv", 1, 1, sqkv);
     }
     if (!L->wqkv.data || m->skip) {
-        LK__B(wq, "attn_q.weight", LK__MAT, E, nq, !m->skip);   /* a skipped block may lack them */
+        LK__B(wq, "attn_q.weight", LK__MAT, E, (qg ? 2 : 1) * (int64_t)nq, !m->skip);   /* a skipped block may lack them */
         LK__B(wk, "attn_k.weight", LK__MAT, E, nkv, has_kv && !m->skip);
         LK__B(wv, "attn_v.weight", LK__MAT, E, nkv, !(ai->opt & LK__T_VNORM) && !m->skip);
         LK__S("attn_q", 1, 1, sq);
@@ -17382,6 +17454,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
             LK__B(b_down_exps, "ffn_down_exps.bias", LK__VEC, E, X, 1);
         }
         if (mk->sel_b) LK__B(exp_probs_b, "exp_probs_b.bias", LK__VEC, X, 0, mk->sel_b == 1);
+        if (Fs > 0 && mk->shexp == 3) LK__B(gate_inp_shexp, "ffn_gate_inp_shexp.weight", LK__VEC, E, 0, 1);   /* its gate */
         if (Fs > 0) {   /* the shared experts: a SwiGLU FFN of Fs = Fe S beside the routed ones */
             LK__B(gate_shexp, "ffn_gate_shexp.weight", LK__MAT, E, Fs, 1);
             LK__B(up_shexp, "ffn_up_shexp.weight", LK__MAT, E, Fs, 1);
@@ -17418,7 +17491,7 @@ ffn_bound:
     }
     /* shared KV (llama.cpp's reuse for gemma4): a window layer reads layer
      * n_layer_kv - 2's cache, a full one n_layer_kv - 1's; both must be of its kind */
-    L->kv_il = has_kv ? il : hp->n_layer_kv - (swa ? 2 : 1);
+    L->kv_il = has_kv || m->skip ? il : hp->n_layer_kv - (swa ? 2 : 1);   /* (a block not run reads none) */
     if (L->kv_il != il && lk__layer_swa(m, L->kv_il) != swa)
         return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%s attention) would reuse the KV cache of layer %d, which has %s attention "
                             "(attention.shared_kv_layers with this sliding_window_pattern)", il, swa ? "window" : "full", L->kv_il, swa ? "full" : "window");
@@ -17968,6 +18041,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     if (hp->n_layer_rec > 0 && 3 * hp->n_embd > f1) f1 = 3 * hp->n_embd;   /* in_proj's [B | C | X] */
     if (hp->n_layer_rec > 0 && hp->rs_state > 0 && hp->ssm_d_inner + hp->rs_ch + 2 * hp->ssm_dt_rank > f1)
         f1 = hp->ssm_d_inner + hp->rs_ch + 2 * hp->ssm_dt_rank;   /* in_proj's [z | xBC | dt] and room for 2 H per token */
+    if (lk__attn_kinds[m->ai->attn].qgate && 2 * hp->n_head * d > f1) f1 = 2 * hp->n_head * d;   /* gated q [B, H, 2d] (lk__attn_block) */
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -18472,6 +18546,7 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     const lk_hparams *hp = &m->hp;
     const lk__layer *L = &m->layers[il];
     const int H = hp->n_head, G = L->n_kv, d = L->hd, nq = H * d, nkv = G * d;
+    const int qg = lk__attn_kinds[m->ai->attn].qgate;   /* q's gate: in ff1 until after attention */
     lk__attn_job job;
     lk_status st;
     int t, i;
@@ -18500,9 +18575,17 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
         const int n3 = L->kv_il != il ? 1 : L->wv.data ? 3 : 2;
         w3[0] = &L->wq; w3[1] = &L->wk; w3[2] = &L->wv; b3[0] = &L->bq; b3[1] = &L->bk; b3[2] = &L->bv;
         s3[0] = &L->sq; s3[1] = &L->sk; s3[2] = &L->sv;
-        y3[0] = c->q; y3[1] = c->k; y3[2] = c->v;
+        y3[0] = qg ? c->ff1 : c->q; y3[1] = c->k; y3[2] = c->v;
         if ((st = lk__mm_n(c, n3, w3, s3, b3, 1, c->xn, T, y3))) return st;
         if (n3 == 2) memcpy(c->v, c->k, sizeof(float) * (size_t)T * nkv);
+        if (qg)   /* ff1 [T, H, 2d] -> q [T, H, d], the gates packed into ff1 [T, H, d]
+                   * (each moves to an offset at most its own: in place, in order) */
+            for (t = 0; t < T; t++)
+                for (i = 0; i < H; i++) {
+                    const float *r = c->ff1 + ((size_t)t * H + i) * 2 * d;
+                    memcpy(c->q + ((size_t)t * H + i) * d, r, sizeof(float) * d);
+                    memmove(c->ff1 + ((size_t)t * H + i) * d, r + d, sizeof(float) * d);
+                }
     }
     lk__qk_rows(c, il, T, pos);
     if (L->kv_il == il) lk__store_rows(c, il, T, c->kv.n, pos, seg);
@@ -18511,6 +18594,8 @@ static lk_status lk__attn_block(lk_context *c, int il, const int *pos, const int
     if (L->sinks.data) lk__attn_sinks(c, L, T);
     if (c->p.kv_rotate)    /* the output is a mix of rotated V rows: rotate it back */
         for (t = 0; t < T; t++) for (i = 0; i < H; i++) lk_hadamard(c->att + (size_t)t * nq + (size_t)i * d, d);
+    if (qg)   /* gated attention: att [T, nq] *= sigmoid(gate) (ggml_sigmoid: 1 / (1 + expf(-g))) */
+        for (i = 0; i < T * nq; i++) c->att[i] *= 1.0f / (1.0f + expf(-c->ff1[i]));
     if ((st = lk__mm_sb(c, &L->wo, &L->so, &L->bo, 1, c->att, T, c->o))) return st;
     lk__residual(c, &L->post_attn_norm, T);
     return LK_OK;
@@ -18734,6 +18819,7 @@ static lk_status lk__moe_beside(lk_context *c, const lk__layer *L, int T) {
  * plus a shared expert's SwiGLU when the layer has one (the experts' sum +
  * the shared one's, then the residual, as llama.cpp adds them), or both the
  * FFN and experts (gemma4: lk__moe_beside). hidden h: ff2 [T, F] */
+static float lk__gdn_dot(const float *x, const float *y, int n);   /* ggml's vec_dot_f32 order (below) */
 static lk_status lk__ffn_block(lk_context *c, int il, int T) {
     const lk_model *m = c->m;
     const lk__layer *L = &m->layers[il];
@@ -18754,6 +18840,15 @@ static lk_status lk__ffn_block(lk_context *c, int il, int T) {
             if ((st = lk__mm_n(c, 2, w2, s2, b2, 0, c->xn, T, y2))) return st;
             lk__swiglu(c, T, Fs);
             if ((st = lk__mm(c, &L->down_shexp, NULL, c->ff2, T, c->moe_x))) return st;
+            if (L->gate_inp_shexp.data) {   /* qwen35moe: moe_x[t] *= sigmoid(gate_inp_shexp . xn[t]) */
+                const int E = m->hp.n_embd;
+                const float *gw = LK__CAST(const float *, L->gate_inp_shexp.data);
+                int t2, e;
+                for (t2 = 0; t2 < T; t2++) {
+                    const float sg = 1.0f / (1.0f + expf(-lk__gdn_dot(gw, c->xn + (size_t)t2 * E, E)));
+                    for (e = 0; e < E; e++) c->moe_x[(size_t)t2 * E + e] *= sg;
+                }
+            }
             for (k = 0; k < n; k++) c->o[k] += c->moe_x[k];
         }
         lk__residual(c, &L->post_ffw_norm, T);
@@ -19121,6 +19216,199 @@ static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const i
     }
     if ((st = lk__mm(c, &L->ssm_out, NULL, c->att, T, c->o))) return st;
     lk__residual(c, &L->post_attn_norm, T);   /* no post norm: x += o */
+    return LK_OK;
+}
+
+/* Gated DeltaNet (qwen35: llama.cpp's qwen35 graph, delta-net-base.cpp,
+ * ggml_ssm_conv and ggml_gated_delta_net). E = n_embd, Hk = ssm.group_count
+ * k heads and Hv = ssm.time_step_rank v heads (Hk | Hv) of S =
+ * ssm.state_size each (llama.cpp asserts d_inner / Hv = S), Dk = Hk S,
+ * Dv = Hv S = ssm.inner_size, C = 2 Dk + Dv = hp.rs_ch, K = ssm.conv_kernel:
+ *   attn_qkv [E, C] (rows [q | k | v]), attn_gate [E, Dv] (z), ssm_conv1d
+ *   [K, C] (f32, channel c's taps oldest first), ssm_beta, ssm_alpha [E, Hv],
+ *   ssm_dt.bias, ssm_a [Hv] (f32; ssm_a holds -exp(A_log)), ssm_norm [S],
+ *   ssm_out [Dv, E]. */
+#define LK__GDN_SMAX 1024   /* the largest S (a head's delta: S floats on the stack) */
+static lk_status lk__gdn_bind(lk_model *m, int il, lk__layer *L) {
+    const lk_hparams *hp = &m->hp;
+    const int64_t E = hp->n_embd, S = hp->ssm_d_state, Hv = hp->ssm_dt_rank, C = hp->rs_ch, Dv = hp->ssm_d_inner;
+    char nm[96];
+    lk_status st;
+    if ((int64_t)hp->ssm_d_inner != Hv * S)
+        return lk_set_error(LK_ERR_FORMAT, "model: %s: ssm.inner_size %d / ssm.time_step_rank %d (a v head) must equal ssm.state_size %d (a k head)",
+                            m->ai->name, hp->ssm_d_inner, hp->ssm_dt_rank, hp->ssm_d_state);
+    if (S > LK__GDN_SMAX)
+        return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s: ssm.state_size %d > %d is not supported", m->ai->name, hp->ssm_d_state, LK__GDN_SMAX);
+#define LK__GB(field, sfx, kind, a, b) \
+    do { lk__fmt(nm, sizeof nm, "blk.%d.%s", il, sfx); if ((st = lk__bind(m, nm, kind, a, b, 1, &L->field))) return st; } while (0)
+    LK__GB(ssm_qkv, "attn_qkv.weight", LK__MAT, E, C);
+    LK__GB(ssm_gate, "attn_gate.weight", LK__MAT, E, Dv);
+    LK__GB(ssm_conv, "ssm_conv1d.weight", LK__VEC, hp->n_conv, C);
+    LK__GB(ssm_dt_b, "ssm_dt.bias", LK__VEC, Hv, 0);
+    LK__GB(ssm_a, "ssm_a", LK__VEC, Hv, 0);
+    LK__GB(ssm_beta, "ssm_beta.weight", LK__MAT, E, Hv);
+    LK__GB(ssm_alpha, "ssm_alpha.weight", LK__MAT, E, Hv);
+    LK__GB(ssm_norm, "ssm_norm.weight", LK__VEC, S, 0);
+    LK__GB(ssm_out, "ssm_out.weight", LK__MAT, Dv, E);
+#undef LK__GB
+    return LK_OK;
+}
+/* x . y as ggml's vec_dot_f32 sums it on AVX2 (the references' machine):
+ * 4 x 8 fused lanes over each 32 elements (element i in lane i % 32), the
+ * vectors added 0 + 2, 1 + 3, then 0 + 1, the 8 lanes as (l0 + l4 + l1 +
+ * l5) + (l2 + l6 + l3 + l7) in _mm_hadd_ps's pairs, the n % 32 rest fused
+ * one by one. Scalar reference of lk__gdn_dot. */
+static LK__UNUSED float lk__gdn_dot_ref(const float *x, const float *y, int n) {
+    float a[32], t0, t1, t2, t3, s;
+    const int np = n & ~31;
+    int i, l;
+    for (l = 0; l < 32; l++) a[l] = 0.0f;
+    for (i = 0; i < np; i++) a[i & 31] = fmaf(x[i], y[i], a[i & 31]);
+    for (l = 0; l < 8; l++) { a[l] += a[16 + l]; a[8 + l] += a[24 + l]; a[l] += a[8 + l]; }
+    t0 = a[0] + a[4]; t1 = a[1] + a[5]; t2 = a[2] + a[6]; t3 = a[3] + a[7];
+    s = (t0 + t1) + (t2 + t3);
+    for (i = np; i < n; i++) s = fmaf(x[i], y[i], s);
+    return s;
+}
+#if defined(LK__X86)
+static float lk__gdn_dot(const float *x, const float *y, int n) {   /* the same bits (x86 AVX2) */
+    const int np = n & ~31;
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    __m128 h;
+    float s;
+    int i;
+    for (i = 0; i < np; i += 32) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), s1);
+        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(y + i + 16), s2);
+        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 24), _mm256_loadu_ps(y + i + 24), s3);
+    }
+    s0 = _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
+    h = _mm_add_ps(_mm256_castps256_ps128(s0), _mm256_extractf128_ps(s0, 1));
+    h = _mm_hadd_ps(h, h);
+    s = _mm_cvtss_f32(_mm_hadd_ps(h, h));
+    for (i = np; i < n; i++) s = fmaf(x[i], y[i], s);
+    return s;
+}
+#endif
+/* r[i] = fmaf(k[i], a, r[i]) and y[i] = x[i] e (ggml_vec_mad_f32's fmadd,
+ * ggml_vec_scale_f32): one rounding each, so lanes change no bit. Scalar
+ * references of lk__gdn_mad, lk__gdn_scale */
+static LK__UNUSED void lk__gdn_mad_ref(float *r, const float *k, float a, int n) { int i; for (i = 0; i < n; i++) r[i] = fmaf(k[i], a, r[i]); }
+static LK__UNUSED void lk__gdn_scale_ref(float *y, const float *x, float e, size_t n) { size_t i; for (i = 0; i < n; i++) y[i] = x[i] * e; }
+#if defined(LK__X86)
+static void lk__gdn_mad(float *r, const float *k, float a, int n) {   /* AVX2, 8 lanes */
+    const __m256 va = _mm256_set1_ps(a);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(r + i, _mm256_fmadd_ps(_mm256_loadu_ps(k + i), va, _mm256_loadu_ps(r + i)));
+    for (; i < n; i++) r[i] = fmaf(k[i], a, r[i]);
+}
+static void lk__gdn_scale(float *y, const float *x, float e, size_t n) {
+    const __m256 ve = _mm256_set1_ps(e);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), ve));
+    for (; i < n; i++) y[i] = x[i] * e;
+}
+#else
+static float lk__gdn_dot(const float *x, const float *y, int n) { return lk__gdn_dot_ref(x, y, n); }
+#define lk__gdn_mad lk__gdn_mad_ref
+#define lk__gdn_scale lk__gdn_scale_ref
+#endif
+/* One v head's delta rule for one token (ggml_gated_delta_net, K = 1):
+ * M [S rows j (v) of S (k)]: M[j][i] = the state's S[i][j], as ggml keeps
+ * it; in: the state before the token (NULL: zero), out: after it (may be
+ * in). q, k: the head's L2-normalised q, k [S]; v [S]; eg = exp(g); beta;
+ *   M   = eg M_in                                   (ggml_vec_scale_f32)
+ *   d_j = (v_j - M[j] . k) beta                     (lk__gdn_dot)
+ *   M[j] += d_j k        (fused: ggml_vec_mad_f32's fmadd)
+ *   o_j = (M[j] . q) / sqrt(S)
+ * 3 S^2 multiply-adds. */
+static void lk__gdn_head(float *out, const float *in, const float *q, const float *k, const float *v, float eg, float beta, float qs,
+                         float *o, float *delta, int S) {
+    const int SS = S * S;
+    int i, j;
+    if (in) lk__gdn_scale(out, in, eg, (size_t)SS);
+    else for (i = 0; i < SS; i++) out[i] = 0.0f;
+    for (j = 0; j < S; j++) delta[j] = (v[j] - lk__gdn_dot(out + (size_t)j * S, k, S)) * beta;
+    for (j = 0; j < S; j++) lk__gdn_mad(out + (size_t)j * S, k, delta[j], S);
+    for (j = 0; j < S; j++) o[j] = lk__gdn_dot(out + (size_t)j * S, q, S) * qs;
+}
+/* The layer (names above), token by token through the snapshot accessors,
+ * so every chunking, and the state kept for rollback, computes alike:
+ *   xn = RMSNorm(x) attn_norm                                 [T, E]
+ *   qkv, z, b, a = attn_qkv xn, attn_gate xn, ssm_beta xn, ssm_alpha xn
+ *                  (ff1: [T, C], [T, Dv], [T, Hv], [T, Hv])
+ *   token p of its owner: qkv into ring row p % rs_h;
+ *   y = silu(sum_{j<K} w[c][j] qkv_{p-K+1+j}[c])  [C] (rs_x; tokens before 0
+ *       read 0; fmaf per tap from 0.0f, ggml_ssm_conv's order as lfm2's)
+ *   q, k, v = y[0, Dk), y[Dk, 2Dk), y[2Dk, C); each q, k head x / sqrt(sum
+ *       x^2 + eps) as llama.cpp's rms_norm(x, eps / S) / sqrt(S)
+ *   per v head h (k head h % Hk: llama.cpp's repeat tiles the k heads):
+ *       g = softplus(a_h + dt_h) ssm_a_h (softplus: x > 20 ? x : log(1 + e^x)),
+ *       beta = sigmoid(b_h); lk__gdn_head from the state after p - 1 (zero
+ *       for p = 0) into the state after p (lk__rs_snap), o_h [S] (att)
+ *   o_h = RMSNorm(o_h) ssm_norm silu(z_h)                       [T, Dv]
+ *   x += ssm_out o                                              [T, E] */
+static lk_status lk__gdn_block(lk_context *c, int il, const int *pos, const int *seg, int T) {
+    const lk_model *m = c->m;
+    const lk_hparams *hp = &m->hp;
+    const lk__layer *L = &m->layers[il];
+    const int S = hp->ssm_d_state, Hk = hp->ssm_n_group, Hv = hp->ssm_dt_rank, Dk = Hk * S, Dv = hp->ssm_d_inner;
+    const int C = hp->rs_ch, K = hp->n_conv, RH = c->rs_h;
+    const size_t SS = (size_t)S * (size_t)S;
+    const float *w = LK__CAST(const float *, L->ssm_conv.data);   /* [C][K] */
+    const float *dt = LK__CAST(const float *, L->ssm_dt_b.data), *A = LK__CAST(const float *, L->ssm_a.data);
+    const float *nw = LK__CAST(const float *, L->ssm_norm.data);
+    const float eps_l2 = hp->norm_eps / (float)S, l2s = 1.0f / sqrtf((float)S), qs = 1.0f / sqrtf((float)S);
+    float *qkv = c->ff1, *z = qkv + (size_t)T * C, *bt = z + (size_t)T * Dv, *al = bt + (size_t)T * Hv;
+    float delta[LK__GDN_SMAX], zs[LK__GDN_SMAX];
+    lk_tensor none;
+    const lk_tensor *w4[4], *n4[4];
+    float *y4[4];
+    int t, h, j, ch;
+    lk_status st;
+    memset(&none, 0, sizeof none);
+    if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
+        for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
+    lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
+    w4[0] = &L->ssm_qkv; w4[1] = &L->ssm_gate; w4[2] = &L->ssm_beta; w4[3] = &L->ssm_alpha;
+    n4[0] = n4[1] = n4[2] = n4[3] = &none;
+    y4[0] = qkv; y4[1] = z; y4[2] = bt; y4[3] = al;
+    if ((st = lk__mm_n(c, 4, w4, n4, n4, 1, c->xn, T, y4))) return st;
+    for (t = 0; t < T; t++) {
+        const int own = c->rs_own[t], p = c->rs_tok[t];
+        float *ring = lk__rs_ring(c, il, own), *y = c->rs_x + (size_t)t * C, *o = c->att + (size_t)t * Dv;
+        float *q = y, *kk = y + Dk, *v = y + 2 * (size_t)Dk;
+        memcpy(ring + (size_t)(p % RH) * C, qkv + (size_t)t * C, sizeof(float) * (size_t)C);
+        for (ch = 0; ch < C; ch++) y[ch] = 0.0f;
+        for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
+            const int r = p - K + 1 + j;
+            const float *row = r < 0 ? NULL : ring + (size_t)(r % RH) * C;
+            if (row) for (ch = 0; ch < C; ch++) y[ch] = fmaf(row[ch], w[(size_t)ch * K + j], y[ch]);
+            else for (ch = 0; ch < C; ch++) y[ch] = fmaf(0.0f, w[(size_t)ch * K + j], y[ch]);
+        }
+        lk_silu_row(y, y, C);
+        lk__rmsnorm_rows(q, q, NULL, S, Hk, eps_l2);
+        lk__rmsnorm_rows(kk, kk, NULL, S, Hk, eps_l2);
+        for (ch = 0; ch < 2 * Dk; ch++) y[ch] *= l2s;
+        for (h = 0; h < Hv; h++) {
+            const float xa = al[(size_t)t * Hv + h] + dt[h];
+            const float g = (xa > 20.0f ? xa : logf(1.0f + expf(xa))) * A[h];
+            const float beta = 1.0f / (1.0f + expf(-bt[(size_t)t * Hv + h]));
+            const float *sin = p > 0 ? lk__rs_snap(c, il, own, p - 1) + (size_t)h * SS : NULL;
+            float *sout = lk__rs_snap(c, il, own, p) + (size_t)h * SS;
+            const int kh = h % Hk;
+            lk__gdn_head(sout, sin, q + (size_t)kh * S, kk + (size_t)kh * S, v + (size_t)h * S, expf(g), beta, qs, o + (size_t)h * S, delta, S);
+        }
+        for (h = 0; h < Hv; h++) {   /* gated RMSNorm: (RMSNorm(o_h) ssm_norm) silu(z_h) */
+            float *oh = o + (size_t)h * S;
+            lk_rmsnorm(oh, oh, nw, S, hp->norm_eps);
+            lk_silu_row(zs, z + (size_t)t * Dv + (size_t)h * S, S);
+            for (j = 0; j < S; j++) oh[j] *= zs[j];
+        }
+    }
+    if ((st = lk__mm(c, &L->ssm_out, NULL, c->att, T, c->o))) return st;
+    lk__residual(c, &L->post_attn_norm, T);   /* x += o (post_attention_norm is the FFN's input norm) */
     return LK_OK;
 }
 

@@ -447,6 +447,66 @@ static const gen_key gh_nope_keys[] = {
     { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
     { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 },
     { "rope.scaling.finetuned", GK_BOOL, NULL, 0, NULL, 0 } };
+/* qwen35 (issue 33): gated delta-net layers 0, 1, 3, 4 (full_attention_interval
+ * 3: attn_qkv [E, 2 Dk + Dv = 256], attn_gate [E, Dv = 128], ssm_conv1d [4, 256]
+ * drawn as v, ssm_dt.bias as v, ssm_a as v - 0.5, ssm_beta / ssm_alpha [E, 4],
+ * ssm_norm [32], ssm_out [128, E]; 2 k heads, 4 v heads of 32) and gated
+ * attention layers 2, 5 (attn_q [E, 2 H d]: each head's q then its gate; 2
+ * KV heads of 64, q/k norms, 16 of 64 dims rotated in imrope sections
+ * [3, 3, 2, 0]; gen_blocks); post_attention_norm is the FFN's norm; tied output */
+#define Q35_FFN { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 }, \
+    { "ffn_down.weight", 512, 256, 0 }
+static const gen_tensor qwen35_gdn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 256, 0 }, { "attn_gate.weight", 256, 128, 0 }, { "ssm_conv1d.weight", 4, 256, 0 },
+    { "ssm_dt.bias", 4, 0, 0 }, { "ssm_a", 4, 0, 0 }, { "ssm_beta.weight", 256, 4, 0 }, { "ssm_alpha.weight", 256, 4, 0 },
+    { "ssm_norm.weight", 32, 0, 0 }, { "ssm_out.weight", 128, 256, 0 }, Q35_FFN };
+static const gen_tensor qwen35_attn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, Q35_FFN };
+#undef Q35_FFN
+static const gen_tensor qwen35_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
+static const int32_t qwen35_sect[] = { 3, 3, 2, 0 }, qwen35_sect_e[] = { 2, 3, 3, 0 }, qwen35_sect_big[] = { 40, 40, 0, 0 },
+                     qwen35_sect_0[] = { 0, 0, 0, 0 }, qwen35_sect_1[] = { 1, 1, 1, 0 };
+static const gen_key qwen35_keys[] = {
+    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
+    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 } };
+/* qwen35-nextn: qwen35 with a seventh block, a multi-token-prediction block
+ * (nextn_predict_layers 1): an attention block as layer 5 and the nextn
+ * tensors eh_proj, enorm, hnorm, shared_head_norm; loaded, checked, not run */
+static const gen_tensor qwen35_nextn_l6[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
+    { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 },
+    { "ffn_down.weight", 512, 256, 0 }, { "nextn.eh_proj.weight", 512, 256, 0 }, { "nextn.enorm.weight", 256, 0, 0 },
+    { "nextn.hnorm.weight", 256, 0, 0 }, { "nextn.shared_head_norm.weight", 256, 0, 0 } };
+static const gen_key qwen35_nextn_keys[] = {
+    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
+    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 },
+    { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
+/* qwen35moe: qwen35's layers with experts for the FFN (4 of 128, top 2) and
+ * a shared expert of 192 (expert_shared_feed_forward_length) gated by
+ * sigmoid(ffn_gate_inp_shexp . x) */
+#define Q35M_FFN { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate_inp.weight", 256, 4, 0 }, { "ffn_gate_exps.weight", 256, 128, 4 }, \
+    { "ffn_up_exps.weight", 256, 128, 4 }, { "ffn_down_exps.weight", 128, 256, 4 }, { "ffn_gate_inp_shexp.weight", 256, 0, 0 }, \
+    { "ffn_gate_shexp.weight", 256, 192, 0 }, { "ffn_up_shexp.weight", 256, 192, 0 }, { "ffn_down_shexp.weight", 192, 256, 0 }
+static const gen_tensor qwen35moe_gdn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 256, 0 }, { "attn_gate.weight", 256, 128, 0 }, { "ssm_conv1d.weight", 4, 256, 0 },
+    { "ssm_dt.bias", 4, 0, 0 }, { "ssm_a", 4, 0, 0 }, { "ssm_beta.weight", 256, 4, 0 }, { "ssm_alpha.weight", 256, 4, 0 },
+    { "ssm_norm.weight", 32, 0, 0 }, { "ssm_out.weight", 128, 256, 0 }, Q35M_FFN };
+static const gen_tensor qwen35moe_attn[] = {
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, Q35M_FFN };
+#undef Q35M_FFN
+static const gen_key qwen35moe_keys[] = {
+    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
+    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
+    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
+    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 },
+    { "expert_shared_feed_forward_length", GK_U32, NULL, 192, NULL, 0 } };
 /* blocks whose tensors differ from their architecture's row (gen_arch.layer) */
 typedef struct gen_block { const char *label; int il; const gen_tensor *t; int n; } gen_block;
 #define GEN_N(a) (int)(sizeof a / sizeof a[0])
@@ -458,6 +518,10 @@ static const gen_block gen_blocks[] = {
     { "gemma4-sizes", 5, g4s_full2, GEN_N(g4s_full2) },
     { "lfm2", 2, lfm2_attn, GEN_N(lfm2_attn) }, { "lfm2", 4, lfm2_attn, GEN_N(lfm2_attn) },
     { "granitehybrid", 1, gh_attn, GEN_N(gh_attn) }, { "granitehybrid-nope", 1, gh_attn, GEN_N(gh_attn) },
+    { "qwen35", 2, qwen35_attn, GEN_N(qwen35_attn) }, { "qwen35", 5, qwen35_attn, GEN_N(qwen35_attn) },
+    { "qwen35-nextn", 2, qwen35_attn, GEN_N(qwen35_attn) }, { "qwen35-nextn", 5, qwen35_attn, GEN_N(qwen35_attn) },
+    { "qwen35-nextn", 6, qwen35_nextn_l6, GEN_N(qwen35_nextn_l6) },
+    { "qwen35moe", 2, qwen35moe_attn, GEN_N(qwen35moe_attn) }, { "qwen35moe", 5, qwen35moe_attn, GEN_N(qwen35moe_attn) },
 };
 /* deepseek2: multi-head latent attention (q low rank 64 with its norm, kv
  * latent 64 + a 32-dim RoPE part shared by the 4 heads, q heads 32 + 32,
@@ -602,13 +666,15 @@ static const unsigned gen_opt_types[] = {
     0x7,   /* 7: gemma4-moe: F32, Q8_0, Q4_K_M (the experts' rule: none exact) */
     0x7,   /* 8: lfm2 (recurrent layers: check_gen_rec): F32, Q8_0, Q4_K_M */
     0x7,   /* 9: mamba2, granitehybrid (check_gen_rec): F32, Q8_0, Q4_K_M */
+    0x7,   /* 10: qwen35moe: F32, Q8_0, Q4_K_M (the experts' rule) */
+    0x7,   /* 11: qwen35 (recurrent layers: check_gen_rec): F32, Q8_0, Q4_K_M */
 };
 /* the types whose logits must equal llama.cpp's bit for bit, by opt: Q8_0
  * where ggml's order is kept (one 8-bit rounding of the activations, the
  * same block sums); Q4_K_M is not (ggml's Q4_K/Q6_K dots sum in another
  * order: the quantized rule). Required on the references' kind of machine
  * (x86 without AVX-512): the AVX-512 build sums in another order */
-static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2, 0x0 };
+static const unsigned gen_opt_exact[] = { 0x0, 0x0, 0x2, 0x2, 0x2, 0x0, 0x2, 0x0, 0x2, 0x0, 0x2, 0x2 };
 static const gen_arch gen_archs[] = {
     { "qwen3", "qwen3", 11, GE, 2, 8, 2, 64, 768, 0, 1e-6f, 1e6f, qwen3_layer, 11, qwen3_glob, 3, 0, 0, 0, NULL, 0, 0 },
     { "gemma3", "gemma3", 12, GE, 6, 4, 1, 64, 512, 8, 1e-6f, 1e6f, gemma3_layer, 13, gemma3_glob, 2, 0, 0, 0, NULL, 0, 0 },
@@ -644,6 +710,12 @@ static const gen_arch gen_archs[] = {
       gh_keys, GEN_N(gh_keys), 9 },
     { "granitehybrid-nope", "granitehybrid", 43, GE, 4, 8, 2, 32, 512, 0, 1e-05f, 10000.0f, gh_ssm, GEN_N(gh_ssm), gh_glob, 2, 0, 0, 0,
       gh_nope_keys, GEN_N(gh_nope_keys), 1 },
+    { "qwen35", "qwen35", 39, GE, 6, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35_gdn, GEN_N(qwen35_gdn), qwen35_glob, 2, 0, 0, 0,
+      qwen35_keys, GEN_N(qwen35_keys), 11 },
+    { "qwen35-nextn", "qwen35", 41, GE, 7, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35_gdn, GEN_N(qwen35_gdn), qwen35_glob, 2, 0, 0, 0,
+      qwen35_nextn_keys, GEN_N(qwen35_nextn_keys), 5 },
+    { "qwen35moe", "qwen35moe", 40, GE, 6, 4, 2, 64, 512, 0, 1e-06f, 10000000.0f, qwen35moe_gdn, GEN_N(qwen35moe_gdn), qwen35_glob, 2, 4, 2, 128,
+      qwen35moe_keys, GEN_N(qwen35moe_keys), 10 },
 };
 /* per-layer tensors some layers of a file do not have (gen_arch_fixtures.py's "drop") */
 static const struct { const char *label, *name; int from, to; } gen_drops[] = {
@@ -694,7 +766,8 @@ static int gen_unit(const char *name, size_t nl) {
 static int gen_router(const char *name) {
     return !strcmp(name, "ffn_gate_inp.weight") || !strcmp(name, "ffn_gate_inp.bias") || !strcmp(name, "exp_probs_b.bias") ||
            !strcmp(name, "shortconv.conv.weight") ||   /* lfm2's conv taps: of either sign, large enough that a wrong tap shows */
-           !strcmp(name, "ssm_conv1d.weight") || !strcmp(name, "ssm_dt.bias") || !strcmp(name, "ssm_d");   /* Mamba 2's likewise */
+           !strcmp(name, "ssm_conv1d.weight") || !strcmp(name, "ssm_dt.bias") || !strcmp(name, "ssm_d") ||   /* Mamba 2's likewise */
+           !strcmp(name, "ssm_a");   /* qwen35's (ssm_a: v - 0.5; Mamba 2's drawn again in gen_model) */
 }
 static int gen_wide(const char *name) { return !strcmp(name, "ffn_gate_exps.bias") || !strcmp(name, "ffn_up_exps.bias"); }
 /* "<label> <name> <type> <hash>" from tests/data/arch/hashes.txt; 0 if absent */
@@ -800,9 +873,12 @@ static unsigned char *gen_model(const gen_arch *a, size_t *len) {
             if (il < 0) snprintf(name, sizeof name, "%s", tn);
             else snprintf(name, sizeof name, "blk.%d.%s", il, tn);
             ne[0] = ts[k].ne0; ne[1] = ts[k].ne1; ne[2] = ts[k].ne2;
-            gen_values(name, a->seed, v, n, gen_unit(tn, nl) || !strcmp(tn, "ssm_a"), gen_router(tn) || gen_wide(tn));
+            gen_values(name, a->seed, v, n, gen_unit(tn, nl), gen_router(tn) || gen_wide(tn));
             if (gen_wide(tn)) for (i = 0; i < (int)n; i++) v[i] *= 16.0f;
-            if (!strcmp(tn, "ssm_a")) for (i = 0; i < (int)n; i++) v[i] = -v[i];   /* Mamba 2's A: -(1 + v N), a decay */
+            if (!strcmp(tn, "ssm_a") && (!strcmp(a->arch, "mamba2") || !strcmp(a->arch, "granitehybrid"))) {
+                gen_values(name, a->seed, v, n, 1, 0);   /* Mamba 2's A: -(1 + v N), a decay */
+                for (i = 0; i < (int)n; i++) v[i] = -v[i];
+            } else if (!strcmp(tn, "ssm_a")) for (i = 0; i < (int)n; i++) v[i] -= 0.5f;   /* qwen35's -exp(A_log): negative */
             CHECK(fnv1a64(v, sizeof(float) * n) == ref_hash(label, name), "%s: the generated data does not hash as gen_arch_fixtures.py's", name);
             lk_gguf_writer_add_tensor(w, name, LK_TYPE_F32, ts[k].ne2 ? 3 : ts[k].ne1 ? 2 : 1, ne, v, 0);
             data[n_data++] = v;
@@ -971,6 +1047,29 @@ static const gen_refusal gen_refusals[] = {
     { "lfm2", "lfm2: output_norm (its output norm is token_embd_norm)", { NULL, 0, NULL, 0, NULL, 0 }, "output_norm.weight", 256, LK_ERR_FORMAT, "output_norm.weight" },
     { "lfm2", "lfm2: shortconv.in_proj.scale (its graph passes none)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.shortconv.in_proj.scale", 1, LK_ERR_FORMAT, "blk.0.shortconv.in_proj.scale" },
     { "lfm2", "lfm2: shortconv.conv on an attention layer", { NULL, 0, NULL, 0, NULL, 0 }, "blk.2.shortconv.conv.weight", 3, LK_ERR_FORMAT, "blk.2.shortconv.conv.weight" },
+    /* qwen35: the layer interval, the delta net's sizes against each other and its tensors, imrope sections text cannot take */
+    { "qwen35", "qwen35: full_attention_interval 0", { "full_attention_interval", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35.full_attention_interval' = 0" },
+    { "qwen35", "qwen35: full_attention_interval 7 > 6 layers (all recurrent)", { "full_attention_interval", GK_U32, NULL, 7, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.2.attn_qkv.weight" },
+    { "qwen35", "qwen35: full_attention_interval 2 (layer 1 attention)", { "full_attention_interval", GK_U32, NULL, 2, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.1.attn_q.weight" },
+    { "qwen35", "qwen35: ssm.group_count 3 does not divide 4 v heads", { "ssm.group_count", GK_U32, NULL, 3, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "ssm.group_count 3" },
+    { "qwen35", "qwen35: ssm.group_count 4 (its tensors have 2 k heads)", { "ssm.group_count", GK_U32, NULL, 4, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.attn_qkv.weight" },
+    { "qwen35", "qwen35: ssm.conv_kernel 0", { "ssm.conv_kernel", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35.ssm.conv_kernel' = 0" },
+    { "qwen35", "qwen35: ssm.conv_kernel 2^20", { "ssm.conv_kernel", GK_U32, NULL, 1048576, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35.ssm.conv_kernel' = 1048576" },
+    { "qwen35", "qwen35: ssm.conv_kernel 3 (its taps' tensors have 4)", { "ssm.conv_kernel", GK_U32, NULL, 3, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.ssm_conv1d.weight" },
+    { "qwen35", "qwen35: ssm.state_size 0", { "ssm.state_size", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35.ssm.state_size' = 0" },
+    { "qwen35", "qwen35: ssm.state_size 16 != inner_size / time_step_rank 32", { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "must equal ssm.state_size 16" },
+    { "qwen35", "qwen35: ssm.inner_size 64 (v heads of 16, k heads of 32)", { "ssm.inner_size", GK_U32, NULL, 64, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "must equal ssm.state_size 32" },
+    { "qwen35", "qwen35: ssm.time_step_rank 0", { "ssm.time_step_rank", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35.ssm.time_step_rank' = 0" },
+    { "qwen35", "qwen35: rope.dimension_sections [2, 3, 3, 0] (pair 6 in the 4th)", { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect_e, 4 }, NULL, 0, LK_ERR_UNSUPPORTED, "rotated pair 6 in the 4th section" },
+    { "qwen35", "qwen35: rope.dimension_sections of 3 entries", { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 3 }, NULL, 0, LK_ERR_FORMAT, "has 3 entries" },
+    { "qwen35", "qwen35: rope.dimension_sections sum 80 > 64", { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect_big, 4 }, NULL, 0, LK_ERR_FORMAT, "sums to 80" },
+    { "qwen35", "qwen35: rope.dimension_sections all 0", { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect_0, 4 }, NULL, 0, LK_ERR_FORMAT, "sums to 0" },
+    { "qwen35", "qwen35: rope.dimension_sections [1, 1, 1, 0] (repeating: text as NEOX)", { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect_1, 4 }, NULL, 0, LK_OK, NULL },
+    { "qwen35", "qwen35: ssm_a on an attention layer", { NULL, 0, NULL, 0, NULL, 0 }, "blk.2.ssm_a", 4, LK_ERR_FORMAT, "blk.2.ssm_a" },
+    { "qwen35", "qwen35: attn_qkv on an attention layer (gated q: apart only)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.5.attn_qkv.weight", 256, LK_ERR_FORMAT, "blk.5.attn_qkv.weight" },
+    { "qwen35", "qwen35: ffn_norm (its FFN norm is post_attention_norm)", { NULL, 0, NULL, 0, NULL, 0 }, "blk.0.ffn_norm.weight", 256, LK_ERR_FORMAT, "blk.0.ffn_norm.weight" },
+    { "qwen35moe", "qwen35moe: expert_shared_feed_forward_length 128 (its tensors have 192)", { "expert_shared_feed_forward_length", GK_U32, NULL, 128, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "blk.0.ffn_gate_shexp.weight" },
+    { "qwen35moe", "qwen35moe: expert_count 0", { "expert_count", GK_U32, NULL, 0, NULL, 0 }, NULL, 0, LK_ERR_FORMAT, "qwen35moe needs expert_count > 0" },
 };
 static void gen_add_key(lk_gguf_writer *w, const char *arch, const gen_key *gk) {
     char key[128];
@@ -1206,6 +1305,21 @@ static void check_gen_refusals(const gen_arch *a, const unsigned char *f32, size
         { "glm4-nextn", NULL, NULL, "blk.4.attn_norm.weight", 256, "blk.4.attn_norm.weight", LK_ERR_FORMAT, 0 },
         { "glm4-nextn", NULL, "blk.3.attn_qkv.weight", NULL, 0, NULL, LK_OK, 0 },
         { "glm4-nextn", NULL, "blk.3.nextn.shared_head_head.weight", NULL, 0, NULL, LK_OK, 0 },
+        { "qwen35", "qwen35.rope.dimension_sections", NULL, NULL, 0, "qwen35.rope.dimension_sections", LK_ERR_FORMAT, 0 },
+        { "qwen35", "qwen35.ssm.state_size", NULL, NULL, 0, "qwen35.ssm.state_size", LK_ERR_FORMAT, 0 },
+        { "qwen35", "qwen35.ssm.conv_kernel", NULL, NULL, 0, "qwen35.ssm.conv_kernel", LK_ERR_FORMAT, 0 },
+        { "qwen35", "qwen35.full_attention_interval", NULL, NULL, 0, "blk.2.attn_qkv.weight", LK_ERR_FORMAT, 0 },   /* default 4: layer 2 recurrent */
+        { "qwen35", NULL, "blk.1.ssm_a", NULL, 0, "blk.1.ssm_a", LK_ERR_FORMAT, 0 },
+        { "qwen35", NULL, "blk.4.ssm_alpha.weight", NULL, 0, "blk.4.ssm_alpha.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35", NULL, "blk.5.attn_q_norm.weight", NULL, 0, "blk.5.attn_q_norm.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35", NULL, "blk.0.post_attention_norm.weight", NULL, 0, "blk.0.post_attention_norm.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35-nextn", "qwen35.nextn_predict_layers", NULL, NULL, 0, "blk.6.attn_qkv.weight", LK_ERR_FORMAT, 0 },   /* block 6 run: recurrent */
+        { "qwen35-nextn", NULL, "blk.6.nextn.eh_proj.weight", NULL, 0, "blk.6.nextn.eh_proj.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35-nextn", NULL, "blk.6.attn_q_norm.weight", NULL, 0, "blk.6.attn_q_norm.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35-nextn", NULL, NULL, "blk.6.ssm_a", 4, "blk.6.ssm_a", LK_ERR_FORMAT, 0 },
+        { "qwen35moe", NULL, "blk.3.ffn_gate_inp_shexp.weight", NULL, 0, "blk.3.ffn_gate_inp_shexp.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35moe", NULL, "blk.1.ffn_down_shexp.weight", NULL, 0, "blk.1.ffn_down_shexp.weight", LK_ERR_FORMAT, 0 },
+        { "qwen35moe", "qwen35moe.expert_shared_feed_forward_length", NULL, NULL, 0, "blk.0.ffn_gate_shexp.weight", LK_ERR_FORMAT, 0 },   /* default F = 512 */
         { "deepseek2", "deepseek2.attention.q_lora_rank", NULL, NULL, 0, "deepseek2.attention.q_lora_rank", LK_ERR_FORMAT, 0 },
         { "deepseek2", "deepseek2.attention.kv_lora_rank", NULL, NULL, 0, "deepseek2.attention.kv_lora_rank", LK_ERR_FORMAT, 0 },
         { "deepseek2", "deepseek2.expert_shared_count", NULL, NULL, 0, "deepseek2.expert_shared_count", LK_ERR_FORMAT, 0 },

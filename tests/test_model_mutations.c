@@ -368,7 +368,7 @@ static void vocab_variants(const lk_gguf *src, const char *label) {
 
 /* the generated bases: labels of test_model.c's gen_archs rows */
 static const char *const gen_bases[] = { "smollm3", "mistral3", "glm4", "gpt-oss", "glm4moe", "deepseek2", "llama4", "gemma4", "gemma4-sizes", "lfm2", "mamba2",
-                                         "granitehybrid" };
+                                         "granitehybrid", "qwen35" };
 
 int main(int argc, char **argv) {
     static const char *const bases[][2] = {

@@ -902,6 +902,43 @@ static void test_ssm_scan(void) {
     lk_t_end();
 }
 
+/* The gated delta net's dot (qwen35: lk__gdn_dot, ggml's AVX2 vec_dot_f32
+ * order) = its scalar reference lk__gdn_dot_ref bit for bit, lengths with
+ * and without a tail past the last 32, offsets that leave the rows
+ * unaligned; and both within 1e-5 (relative to sum |x y|) of the sum in
+ * double, an independent check of the order's arithmetic. */
+static void test_gdn_dot(void) {
+    static const int lens[] = { 1, 7, 31, 32, 33, 64, 100, 128, 256, 257 };
+    float x[260], y[260];
+    int li, off, i, bad = 0, far = 0;
+    lk_t_begin("gated delta net dot, row update, decay (lk__gdn_dot, _mad, _scale) = their scalar references, bit for bit");
+    for (li = 0; li < 10; li++)
+        for (off = 0; off < 3; off++) {
+            const int n = lens[li];
+            double d = 0.0, a = 0.0;
+            float s, r;
+            for (i = 0; i < n + off; i++) { x[i] = rng_f(); y[i] = rng_f() * (i % 5 == 0 ? 30.0f : 1.0f); }
+            s = lk__gdn_dot(x + off, y + off, n);
+            r = lk__gdn_dot_ref(x + off, y + off, n);
+            for (i = off; i < n + off; i++) { d += (double)x[i] * y[i]; a += fabs((double)x[i] * y[i]); }
+            if (lk__f32_bits(s) != lk__f32_bits(r) && bad++ < 5) CHECK(0, "n %d offset %d: %.9g, reference %.9g", n, off, s, r);
+            if (fabs((double)r - d) > 1e-5 * (a > 1.0 ? a : 1.0) && far++ < 5) CHECK(0, "n %d offset %d: %.9g, double %.9g", n, off, r, d);
+        }
+    CHECK(bad == 0 && far == 0, "%d mismatches, %d far from the double sum", bad, far);
+    for (li = 0; li < 10; li++)   /* its row update and decay: lk__gdn_mad, lk__gdn_scale = their references */
+        for (off = 0; off < 3; off++) {
+            const int n = lens[li];
+            float r1[260], r2[260], a = rng_f();
+            for (i = 0; i < n + off; i++) { x[i] = rng_f(); r1[i] = r2[i] = rng_f(); }
+            lk__gdn_mad(r1 + off, x + off, a, n); lk__gdn_mad_ref(r2 + off, x + off, a, n);
+            for (i = off; i < n + off; i++) if (lk__f32_bits(r1[i]) != lk__f32_bits(r2[i]) && bad++ < 5) CHECK(0, "mad n %d offset %d: element %d", n, off, i);
+            lk__gdn_scale(r1 + off, x + off, a, (size_t)n); lk__gdn_scale_ref(r2 + off, x + off, a, (size_t)n);
+            for (i = off; i < n + off; i++) if (lk__f32_bits(r1[i]) != lk__f32_bits(r2[i]) && bad++ < 5) CHECK(0, "scale n %d offset %d: element %d", n, off, i);
+        }
+    CHECK(bad == 0, "%d mismatches (mad, scale)", bad);
+    lk_t_end();
+}
+
 /* Two query heads of one GQA group, head_dim 8 (lk__attn_pair8, the
  * decode path of tiny models): each output and lse equal two lk_attn calls
  * bit for bit; K/V f32 and f16 (with and without ggml's f16 rounding),
@@ -1027,6 +1064,7 @@ int main(void) {
     test_act_quant();
     test_ssm_scan();
     test_dots();
+    test_gdn_dot();
     test_kernel_table();
     test_mxfp4_extremes();
     test_matmul();

@@ -15,7 +15,7 @@ dimensions go through dims() scale, the others keep the test size. No hashes.
 writes OUT_DIR/<label>-F32.gguf (qwen3, gemma3, qwen3moe, llama-moe, and the
 "-opt" files of issue 32: llama, qwen2, qwen3, gemma3, gpt2 and phi3 with every
 optional tensor llama.cpp's graph for them reads - biases, weight scales,
-input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, mamba2, granitehybrid) and prints one line per tensor,
+input scales - and keys at unusual but valid values; and smollm3, mistral3, glm4, gpt-oss, glm4moe, glm4-nextn, deepseek2, llama4, gemma4, gemma4-sizes, gemma4-moe; issue 33's lfm2, mamba2, granitehybrid, qwen35, qwen35-nextn, qwen35moe) and prints one line per tensor,
 "<arch> <name> <fnv1a-64 of the f32 data>", which tests/data/arch/hashes.txt
 keeps. tests/test_model.c rebuilds exactly the same tensors in
 memory from the same generator (below) and checks those hashes, so the
@@ -36,6 +36,8 @@ seed S, element i (0-based, row-major as stored):
                                                  bias and the skip of either sign)
     Mamba 2's ssm_a:      -(1 + v * N)           (negative: a decay, as the
                                                  converter's -exp(A_log))
+    qwen35's ssm_conv1d.weight, ssm_dt.bias: v; its ssm_a: v - 0.5 (negative, as
+                                                 the converter's -exp(A_log))
     gpt-oss's ffn_gate/up_exps.bias: v * 16      (exact; wide enough that some of
                                                  the clamped SwiGLU's inputs pass 7)
     norm weights:         1 + v * float32(N)     N = 0.25 (a power of two: the
@@ -73,10 +75,10 @@ def unit(name):   # the tensors drawn as 1 + v * N
 def router(name):  # the tensors drawn as v (and lfm2's short conv kernels: taps of either sign, large enough to matter)
     return (name.endswith("ffn_gate_inp.weight") or name.endswith("ffn_gate_inp.bias") or name.endswith("exp_probs_b.bias") or
             name.endswith("shortconv.conv.weight") or name.endswith("ssm_conv1d.weight") or name.endswith("ssm_dt.bias") or
-            name.endswith(".ssm_d"))
+            name.endswith(".ssm_d") or name.endswith(".ssm_a"))
 
-def negative(name):  # drawn as -(1 + v * N): Mamba 2's A (ssm_a), stored as the converter stores it, -exp(A_log) < 0
-    return name.endswith(".ssm_a")
+def negative(name, arch):  # drawn as -(1 + v * N): Mamba 2's A (ssm_a), stored as the converter stores it, -exp(A_log) < 0
+    return name.endswith(".ssm_a") and arch in ("mamba2", "granitehybrid")
 
 def wide(name):    # the tensors drawn as v * 16
     return name.endswith("ffn_gate_exps.bias") or name.endswith("ffn_up_exps.bias")
@@ -543,6 +545,65 @@ def opt_specs():
     if not SIZE:
         out.append(("granitehybrid-nope", "granitehybrid", 43, dict(out[-1][3], keys=out[-1][3]["keys"] + [("rope.scaling.finetuned", "bool", False)]),
             granite_layer, [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # qwen35 (issue 33): gated delta-net layers 0, 1, 3, 4 and gated full
+    # attention layers 2, 5 (full_attention_interval 3, not the default 4);
+    # a delta-net layer: attn_qkv [E, 2 Dk + Dv] through the causal
+    # depthwise conv of ssm.conv_kernel 4 taps (ssm_conv1d [4, 2 Dk + Dv],
+    # drawn as v), attn_gate (z) [E, Dv], ssm_alpha / ssm_beta [E, Hv],
+    # ssm_dt.bias and ssm_a [Hv] (ssm_a drawn as v - 0.5: negative, as the
+    # converter's -exp(A_log)), ssm_norm [Sv], ssm_out [Dv, E]; 2 k heads
+    # (ssm.group_count) of 32 (ssm.state_size), 4 v heads (ssm.time_step_rank),
+    # so a v head's k head is h % 2 (llama.cpp's repeat), not h / 2; an
+    # attention layer: attn_q [E, 2 H d] (each head's q then its gate), q/k
+    # RMS norms, 2 KV heads of 64, rope.dimension_count 16 of 64 (partial)
+    # in rope.dimension_sections [3, 3, 2, 0] (imrope: every pair a text
+    # position); post_attention_norm before the FFN; tied output
+    E, L, H, G, d, F, K, Sk, Gk, Hv = 256, 6, 4, 2, 64, 512, 4, 32, 2, 4
+    def qwen35_layer(il, E=E, H=H, G=G, d=d, F=F, K=K, Sk=Sk, Gk=Gk, Hv=Hv):
+        Dk, Dv = Sk * Gk, Sk * Hv
+        mix = ([("attn_q.weight", [E, 2 * H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
+                ("attn_q_norm.weight", [d]), ("attn_k_norm.weight", [d]), ("attn_output.weight", [H * d, E])] if (il + 1) % 3 == 0 else
+               [("attn_qkv.weight", [E, 2 * Dk + Dv]), ("attn_gate.weight", [E, Dv]), ("ssm_conv1d.weight", [K, 2 * Dk + Dv]),
+                ("ssm_dt.bias", [Hv]), ("ssm_a", [Hv]), ("ssm_beta.weight", [E, Hv]), ("ssm_alpha.weight", [E, Hv]),
+                ("ssm_norm.weight", [Sk]), ("ssm_out.weight", [Dv, E])])
+        return [("attn_norm.weight", [E])] + mix + [("post_attention_norm.weight", [E]), ("ffn_gate.weight", [E, F]),
+                                                   ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])]
+    out.append(("qwen35", "qwen35", 39, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0,
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+              ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
+              ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv)]),
+        qwen35_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # qwen35-nextn: qwen35's file with a seventh block, a multi-token-prediction
+    # block (nextn_predict_layers 1: an attention block, as layer 5, and the
+    # nextn tensors eh_proj, enorm, hnorm, shared_head_norm; llama.cpp loads
+    # it and does not run it)
+    q35_mtp = qwen35_layer(5) + [("nextn.eh_proj.weight", [2 * E, E]), ("nextn.enorm.weight", [E]), ("nextn.hnorm.weight", [E]),
+                                 ("nextn.shared_head_norm.weight", [E])]
+    out.append(("qwen35-nextn", "qwen35", 41, dict(E=E, L=L + 1, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0,
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+              ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
+              ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv), ("nextn_predict_layers", "u32", 1)]),
+        lambda il, L=L, q35_mtp=q35_mtp, qwen35_layer=qwen35_layer: q35_mtp if il == L else qwen35_layer(il),
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
+    # qwen35moe: qwen35's layers (the same delta-net and gated attention
+    # layers) with experts in place of the dense FFN: 4 experts of 128,
+    # top 2 (softmax, normalised), and a shared expert of 192
+    # (expert_shared_feed_forward_length) gated by sigmoid(ffn_gate_inp_shexp
+    # . x) in every layer (llama.cpp's loader requires it)
+    X, Kx, Fe, Fs = 4, 2, 128, 192
+    def qwen35moe_layer(il, X=X, Fe=Fe, Fs=Fs, E=E):
+        base = [t for t in qwen35_layer(il) if not t[0].startswith("ffn_")]
+        sh = [("ffn_gate_inp_shexp.weight", [E]), ("ffn_gate_shexp.weight", [E, Fs]), ("ffn_up_shexp.weight", [E, Fs]),
+              ("ffn_down_shexp.weight", [Fs, E])]
+        return base + [("ffn_gate_inp.weight", [E, X]), ("ffn_gate_exps.weight", [E, Fe, X]), ("ffn_up_exps.weight", [E, Fe, X]),
+                       ("ffn_down_exps.weight", [Fe, E, X])] + sh
+    out.append(("qwen35moe", "qwen35moe", 40, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0, X=X, K=Kx, Fe=Fe,
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+              ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
+              ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv), ("expert_shared_feed_forward_length", "u32", Fs)]),
+        qwen35moe_layer,
+        [("token_embd.weight", [E, 512]), ("output_norm.weight", [E])]))
     return out
 
 def in_layer(name, il, hp):   # "<": only the leading dense layers; ">": only the others
@@ -632,8 +693,10 @@ def main():
             a = values(name, seed, n, unit(name), router(name) or wide(name))
             if wide(name):
                 a = a * np.float32(16.0)
-            if negative(name):
+            if negative(name, arch):
                 a = values(name, seed, n, True) * np.float32(-1.0)
+            elif name.endswith(".ssm_a"):   # qwen35's -exp(A_log): negative, in [-1, 0)
+                a = a - np.float32(0.5)
             a = a.reshape(list(reversed(shape)))
             w.add_tensor(name, a)
             if not SIZE: print(label + "-F32", name, "F32", "%016x" % fnv1a64(a.tobytes()))

@@ -62,6 +62,7 @@ int main(int argc, char ** argv) {
         "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
         "deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja",
         "llama-cpp-deepseek-r1.jinja",
+        "Qwen3.5-4B.jinja",   // issue 33: Qwen3.5 (qwen35, qwen35moe)
     };
     const std::vector<std::vector<msg>> convs = {
         { {"system", "You are a helpful assistant"}, {"user", "Hello"}, {"assistant", "Hi there"}, {"user", "Who are you"} },
