@@ -1662,6 +1662,13 @@ typedef struct lk_hparams {
      * 0, n_head_kv above the others'); lfm2's are short convolutions of
      * n_conv taps (shortconv.l_cache) */
     int n_layer_rec, n_conv;
+    /* state-space and linear-attention layers (mamba2, qwen35's Gated
+     * DeltaNet): ssm.inner_size, ssm.state_size, ssm.time_step_rank (heads),
+     * ssm.group_count; qwen35's full_attention_interval. Each recurrent
+     * layer's state: a ring of rs_ch conv inputs per token and, where
+     * rs_state > 0, a matrix state of rs_state floats (lk_context) */
+    int ssm_d_inner, ssm_d_state, ssm_dt_rank, ssm_n_group, rs_interval;
+    int rs_ch, rs_state;
 } lk_hparams;
 
 typedef struct lk_model_params {
@@ -16191,21 +16198,31 @@ static const lk__attn_kind lk__attn_kinds[] = {
     { 8192,   0.1f, 1.f,     1,    128 },   /* llama4 */
 };
 /* Recurrent layer kinds (a row's rec column), as llama.cpp's graph for the
- * architecture has them: the layers whose attention.head_count_kv entry is
- * 0 keep a state instead of a KV cache (llama.cpp's is_recr); taps_key:
- * the key giving the conv's width (required, in [2, max_taps]); block: the
- * layer's mixer in place of attention. The context keeps each such layer's
- * state (lk_context: rs) for the next token and for rollback. */
+ * architecture has them. by: which layers keep a state instead of a KV
+ * cache (llama.cpp's is_recr): LK__REC_BY_KV0 those whose
+ * attention.head_count_kv entry is 0, LK__REC_BY_ALL every layer,
+ * LK__REC_BY_INTERVAL all but every full_attention_interval-th (default 4:
+ * layer il when (il + 1) % interval != 0). taps_key: the key giving the
+ * conv's width (required, in [2, max_taps]); ssm: 1 reads ssm.inner_size,
+ * state_size, time_step_rank and group_count (all required, as llama.cpp's
+ * loaders); bind: the layer's tensors; block: its mixer in place of
+ * attention. The context keeps each such layer's state (lk_context: rs, ss)
+ * for the next token and for rollback. */
+struct lk__layer;
+enum { LK__REC_BY_KV0, LK__REC_BY_ALL, LK__REC_BY_INTERVAL };
+static lk_status lk__shortconv_bind(lk_model *m, int il, struct lk__layer *L);
 static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, const int *seg, int T);
 typedef struct lk__rec_kind {
     const char *name, *taps_key;
     int max_taps;
+    unsigned char by, ssm;
+    lk_status (*bind)(lk_model *m, int il, struct lk__layer *L);
     lk_status (*block)(lk_context *c, int il, const int *pos, const int *seg, int T);
 } lk__rec_kind;
 static const lk__rec_kind lk__rec_kinds[] = {
-    /* name          taps_key             max_taps block */
-    { NULL,          NULL,                0,       NULL },                  /* none */
-    { "short conv",  "shortconv.l_cache", 1024,    lk__shortconv_block },   /* lfm2 */
+    /* name          taps_key             max_taps by                ssm bind                 block */
+    { NULL,          NULL,                0,       0,                0,  NULL,                NULL },                  /* none */
+    { "short conv",  "shortconv.l_cache", 1024,    LK__REC_BY_KV0,   0,  lk__shortconv_bind,  lk__shortconv_block },   /* lfm2 */
 };
 /* Keys an architecture's loader reads beyond the common ones */
 enum {
@@ -16344,9 +16361,14 @@ typedef struct lk__layer {
     unsigned char temp, kq_l2;             /* the attention temperature on q; q, k RMS-normalised after RoPE */
     const lk_rope *rope;                   /* &hp.rope, &hp.rope_swa for window layers, or NULL: no RoPE (nope) */
     /* a recurrent layer (rec > 0: its lk__rec_kinds row; n_kv 0, no KV):
-     * lfm2's short conv, K = n_conv taps: shortconv.conv [K, E] (f32, channel
-     * e's taps oldest first), in_proj [E, 3E] (rows [B | C | X]), out_proj [E, E] */
+     * lfm2's short conv (lk__shortconv_bind) */
     lk_tensor sc_conv, sc_in, sc_out;
+    /* state-space / linear-attention layers (their kinds' bind functions
+     * document the shapes): ssm_in, ssm_conv1d weight and bias, ssm_dt bias,
+     * ssm_a, ssm_d, ssm_norm, ssm_out; Gated DeltaNet's attn_qkv, attn_gate,
+     * ssm_beta, ssm_alpha */
+    lk_tensor ssm_in, ssm_conv, ssm_conv_b, ssm_dt_b, ssm_a, ssm_d, ssm_norm, ssm_out;
+    lk_tensor ssm_qkv, ssm_gate, ssm_beta, ssm_alpha;
     unsigned char rec;
     int rec_i;                             /* its index among the recurrent layers (its state's) */
 } lk__layer;
@@ -16391,6 +16413,16 @@ LKDEF int lk_model_n_vocab(const lk_model *m) { return m->hp.n_vocab; }
 LKDEF const lk_vocab *lk_model_vocab(const lk_model *m) { return m->vocab; }
 
 /* "<arch>.<suffix>" as an int in [lo, hi]; missing -> def (def < 0: required) */
+/* is layer il recurrent (its kind's by rule; G: its attention.head_count_kv entry) */
+static int lk__rec_layer(const lk_hparams *hp, const lk__arch_info *ai, int il, int G) {
+    const int by = lk__rec_kinds[ai->rec].by;
+    if (!ai->rec) return 0;
+    return by == LK__REC_BY_ALL || (by == LK__REC_BY_KV0 && G == 0) || (by == LK__REC_BY_INTERVAL && (il + 1) % hp->rs_interval != 0);
+}
+/* the least attention.head_count_kv entry the row allows: 0 where it marks a recurrent layer */
+static int lk__rec_kv_min(const lk__arch_info *ai) {
+    return ai->rec && lk__rec_kinds[ai->rec].by != LK__REC_BY_INTERVAL ? 0 : 1;
+}
 static lk_status lk__hp_int(const lk_gguf *g, const char *arch, const char *suffix, int64_t def, int64_t lo, int64_t hi, int *out) {
     char key[128];
     int64_t v = 0;
@@ -16614,15 +16646,18 @@ static lk_status lk__model_hparams(lk_model *m) {
         (st = lk__hp_int(g, arch, "context_length", 2048, 1, 1 << 24, &hp->n_ctx_train)))
         return st;
     /* per-layer rows: layer 0's here, each layer's (checked) at its binding */
-    if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, hp->n_head, ai->rec ? 0 : 1,
+    if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", 0, ai->keys & LK__K_LAYER_ARR ? hp->n_layer : 0, hp->n_head, lk__rec_kv_min(ai),
                             hp->n_head, &hp->n_head_kv)))
         return st;
-    if (ai->rec) {   /* entries 0: recurrent layers; n_head_kv the first attention layer's (n_head if none) */
+    if (ai->rec) {   /* which layers are recurrent (the kind's by rule); n_head_kv the first attention layer's (n_head if none) */
         int G = 0;
         hp->n_head_kv = 0;
+        if (lk__rec_kinds[ai->rec].by == LK__REC_BY_INTERVAL &&
+            (st = lk__hp_int(g, arch, "full_attention_interval", 4, 1, 1 << 20, &hp->rs_interval)))
+            return st;
         for (i = 0; i < hp->n_layer; i++) {
-            if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", i, hp->n_layer, hp->n_head, 0, hp->n_head, &G))) return st;
-            if (!G) hp->n_layer_rec++;
+            if ((st = lk__hp_int_at(g, arch, "attention.head_count_kv", i, hp->n_layer, hp->n_head, lk__rec_kv_min(ai), hp->n_head, &G))) return st;
+            if (lk__rec_layer(hp, ai, i, G)) hp->n_layer_rec++;
             else if (!hp->n_head_kv) hp->n_head_kv = G;
         }
         if (!hp->n_head_kv) hp->n_head_kv = hp->n_head;
@@ -16777,6 +16812,24 @@ static lk_status lk__model_hparams(lk_model *m) {
         if ((st = lk__hp_int(g, arch, rk->taps_key, -1, 2, rk->max_taps, &hp->n_conv))) return st;
         lk__fmt(key, sizeof key, "%s.attention.layer_norm_rms_epsilon", arch);
         if (lk_gguf_find_key(g, key) < 0) return lk_set_error(LK_ERR_FORMAT, "model: required key '%s' is missing", key);
+        hp->rs_ch = hp->n_embd;   /* the short conv's ring: its [E] input per token, no matrix state */
+        if (rk->ssm) {   /* heads H = dt_rank of d_inner / H channels each; groups G | H of N = state_size */
+            int64_t ch, ns;
+            if ((st = lk__hp_int(g, arch, "ssm.inner_size", -1, 1, 1 << 20, &hp->ssm_d_inner)) ||
+                (st = lk__hp_int(g, arch, "ssm.state_size", -1, 1, 1 << 16, &hp->ssm_d_state)) ||
+                (st = lk__hp_int(g, arch, "ssm.time_step_rank", -1, 1, 1 << 16, &hp->ssm_dt_rank)) ||
+                (st = lk__hp_int(g, arch, "ssm.group_count", -1, 1, 1 << 16, &hp->ssm_n_group)))
+                return st;
+            if (hp->ssm_d_inner % hp->ssm_dt_rank || hp->ssm_dt_rank % hp->ssm_n_group)
+                return lk_set_error(LK_ERR_FORMAT, "model: ssm.inner_size %d must be a multiple of ssm.time_step_rank %d, and that of ssm.group_count %d",
+                                    hp->ssm_d_inner, hp->ssm_dt_rank, hp->ssm_n_group);
+            ch = (int64_t)hp->ssm_d_inner + 2 * (int64_t)hp->ssm_n_group * hp->ssm_d_state;   /* the conv's [x | B | C] or [q | k | v] */
+            ns = (int64_t)hp->ssm_d_inner * hp->ssm_d_state;                                   /* H x (d_inner / H) x N */
+            if (ch > (1 << 22) || ns > (1 << 28))
+                return lk_set_error(LK_ERR_FORMAT, "model: the recurrent state (ssm.inner_size %d, state_size %d, group_count %d) is too large",
+                                    hp->ssm_d_inner, hp->ssm_d_state, hp->ssm_n_group);
+            hp->rs_ch = (int)ch; hp->rs_state = (int)ns;
+        }
         if (hp->sliding_window > 0)
             return lk_set_error(LK_ERR_UNSUPPORTED, "model: %s with attention.sliding_window %d (its sliding-window variant) is not supported",
                                 arch, hp->sliding_window);
@@ -16861,6 +16914,19 @@ static lk_status lk__bind_scales(lk_model *m, int il, const char *w, int n, int 
     lk__fmt(nm, sizeof nm, "blk.%d.%s.input_scale", il, w);
     return lk__bind(m, nm, LK__VEC, n, 0, 0, &in);
 }
+/* lfm2's short conv, K = n_conv taps: shortconv.conv [K, E] (f32, channel
+ * e's taps oldest first), in_proj [E, 3E] (rows [B | C | X]), out_proj [E, E] */
+static lk_status lk__shortconv_bind(lk_model *m, int il, lk__layer *L) {
+    const int64_t E = m->hp.n_embd;
+    char nm[96];
+    lk_status st;
+    lk__fmt(nm, sizeof nm, "blk.%d.shortconv.conv.weight", il);
+    if ((st = lk__bind(m, nm, LK__VEC, m->hp.n_conv, E, 1, &L->sc_conv))) return st;
+    lk__fmt(nm, sizeof nm, "blk.%d.shortconv.in_proj.weight", il);
+    if ((st = lk__bind(m, nm, LK__MAT, E, 3 * E, 1, &L->sc_in))) return st;
+    lk__fmt(nm, sizeof nm, "blk.%d.shortconv.out_proj.weight", il);
+    return lk__bind(m, nm, LK__MAT, E, E, 1, &L->sc_out);
+}
 /* the weights of block il, as the architecture's row lays them out */
 static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     const lk_hparams *hp = &m->hp;
@@ -16875,7 +16941,7 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     char nm[96];
     lk_status st;
     if (nla && ((st = lk__hp_int_at(m->g, ai->name, "feed_forward_length", il, nla, -1, 1, 1 << 22, &F)) ||
-                (st = lk__hp_int_at(m->g, ai->name, "attention.head_count_kv", il, nla, hp->n_head, ai->rec ? 0 : 1, hp->n_head, &G))))
+                (st = lk__hp_int_at(m->g, ai->name, "attention.head_count_kv", il, nla, hp->n_head, lk__rec_kv_min(ai), hp->n_head, &G))))
         return st;
     if (G > 0 && hp->n_head % G)
         return lk_set_error(LK_ERR_FORMAT, "model: head_count %d is not a multiple of layer %d's head_count_kv %d", hp->n_head, il, G);
@@ -16886,13 +16952,11 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
 #define LK__S(w, n, use, field) do { if ((st = lk__bind_scales(m, il, w, n, use, &L->field))) return st; } while (0)
     LK__B(attn_norm, "attn_norm.weight", LK__VEC, E, 0, 1);
     if (ln) LK__B(attn_norm_b, "attn_norm.bias", LK__VEC, E, 0, 1);
-    if (G == 0) {   /* a recurrent layer of the row's kind (head_count_kv entry 0): lfm2's short conv */
+    if (lk__rec_layer(hp, ai, il, G)) {   /* a recurrent layer: its kind's tensors */
         int k;
-        L->rec = ai->rec;
+        L->rec = ai->rec; L->n_kv = 0;
         for (k = 0; k < il; k++) L->rec_i += m->layers[k].rec != 0;
-        LK__B(sc_conv, "shortconv.conv.weight", LK__VEC, hp->n_conv, E, 1);
-        LK__B(sc_in, "shortconv.in_proj.weight", LK__MAT, E, 3 * (int64_t)E, 1);
-        LK__B(sc_out, "shortconv.out_proj.weight", LK__MAT, E, E, 1);
+        if ((st = lk__rec_kinds[ai->rec].bind(m, il, L))) return st;
     } else if (hp->n_lora_kv > 0) {   /* multi-head latent attention (lk__mla_block) */
         const int R = hp->n_lora_kv, r = hp->rope.n_rot, H = hp->n_head, dk = hp->head_dim_k_mla, dv = hp->head_dim_v_mla;
         if (hp->n_lora_q > 0) {
@@ -17280,6 +17344,7 @@ struct lk_context {
     float *att;                     /* [B, H, d] attention output             */
     float *o;                       /* [B, E] a block's output; a position embedding row */
     float *ff1;                     /* [B, max(2F, H d + 2 G d, Fe)] gate, fused up or fused qkv */
+    float *rs_x;                    /* [B, hp.rs_ch] state-space layers' conv outputs */
     float *ff2;                     /* [B, max(F, Fe)] up, then the FFN hidden state */
     /* mixture of experts (X = n_expert, k = n_expert_used, Fe = n_ff_exp) */
     float *moe_p;                   /* [B, X] router scores                   */
@@ -17314,16 +17379,33 @@ struct lk_context {
     int *bn;                        /* [B] how many                             */
     int32_t *logit_tok;             /* [logits rows] the batch index of each row */
     int n_logit_cap, batch_n;       /* logits rows held at most; the last batch's size */
-    /* recurrent layers (hp.n_layer_rec > 0; lk__shortconv_block): each one's
-     * inputs of the last rs_h tokens, token p in row p % rs_h of its
-     * [rs_h, E] ring (rs_h = n_rs_seq + n_conv): the n_conv - 1 the next
-     * token reads and n_rs_seq more, so truncating by up to rs_keep =
-     * n_rs_seq tokens finds its state intact. rs_hi: one past the highest
-     * token ever written since the last truncation to 0 (a ring row of a
-     * token < rs_hi - rs_h has been overwritten) */
-    float *rs;                      /* [n_layer_rec, rs_h, E]                  */
+    /* recurrent layers (hp.n_layer_rec > 0, lk__rec_kinds), per owner (the
+     * context: one): each layer's conv inputs of the owner's last rs_h
+     * tokens, token p (its index in the owner) in row p % rs_h of a
+     * [rs_h, C] ring (C = hp.rs_ch, rs_h = n_rs_seq + n_conv): the n_conv - 1
+     * the next token reads and n_rs_seq more; where hp.rs_state > 0 the
+     * layer's state after each of the last rs_keep + 1 tokens, token p's in
+     * slot p % (rs_keep + 1) (lk__rs_ring, lk__rs_snap). So truncating by up
+     * to rs_keep = n_rs_seq tokens finds the state intact. rs_hi: one past
+     * the highest token ever written since the last truncation to 0 (rows
+     * and slots of tokens < rs_hi - rs_h, rs_hi - rs_keep - 1 are gone).
+     * rs_own, rs_tok: each token of a chunk's owner and index there */
+    float *rs;                      /* [owners, n_layer_rec, rs_h, C]           */
+    float *ss;                      /* [owners, n_layer_rec, rs_keep + 1, rs_state] */
+    int *rs_own, *rs_tok;           /* [n_batch] each                           */
     int rs_h, rs_keep, rs_hi;
 };
+/* layer il's conv ring of owner own: [rs_h, hp.rs_ch], token p in row p % rs_h */
+static float *lk__rs_ring(lk_context *c, int il, int own) {
+    const lk_hparams *hp = &c->m->hp;
+    return c->rs + ((size_t)own * (size_t)hp->n_layer_rec + (size_t)c->m->layers[il].rec_i) * (size_t)c->rs_h * (size_t)hp->rs_ch;
+}
+/* layer il's state [hp.rs_state] after owner own's token p >= 0 */
+static LK__UNUSED float *lk__rs_snap(lk_context *c, int il, int own, int p) {
+    const lk_hparams *hp = &c->m->hp;
+    const size_t S = (size_t)c->rs_keep + 1;
+    return c->ss + (((size_t)own * (size_t)hp->n_layer_rec + (size_t)c->m->layers[il].rec_i) * S + (size_t)p % S) * (size_t)hp->rs_state;
+}
 
 LKDEF lk_context_params lk_context_default_params(void) {
     lk_context_params p;
@@ -17392,7 +17474,8 @@ typedef struct lk__ctx_sizes {
     size_t lse;                     /* [B, H] floats (attention sinks)        */
     size_t ple;                     /* [B + 1, L, P] floats (per-layer embeddings) */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
-    size_t rs; int rs_h;            /* recurrent layers: [n_layer_rec, rs_h, E] floats, rs_h ring rows each */
+    size_t rs, ss, rs_tok, rs_x; int rs_h;   /* recurrent layers: [n_layer_rec, rs_h, C] and [n_layer_rec, n_rs_seq + 1,
+                                             * rs_state] floats, [n_batch] ints, [n_batch, C] floats */
     int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
     int var;                        /* the layers' head sizes differ: narrower rows (zeroed) */
     size_t scr_f;
@@ -17447,6 +17530,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     }
     nq = hp->n_head * d;
     if (hp->n_layer_rec > 0 && nq < hp->n_embd) nq = hp->n_embd;   /* att: a recurrent block's output [B, E] */
+    if (hp->n_layer_rec > 0 && nq < hp->ssm_d_inner) nq = hp->ssm_d_inner;   /* or [B, d_inner] */
     memset(z, 0, sizeof *z);
     z->var = var;
     z->n_ctx = p->n_ctx > 0 ? p->n_ctx : hp->n_ctx_train < LK_CTX_DEFAULT ? hp->n_ctx_train : LK_CTX_DEFAULT;
@@ -17473,7 +17557,11 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         if (p->n_rs_seq < 0 || p->n_rs_seq > 65536)
             return lk_set_error(LK_ERR_INVALID_ARG, "context: n_rs_seq %d must be in [0, 65536]", p->n_rs_seq);
         z->rs_h = p->n_rs_seq + hp->n_conv;
-        z->rs = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->rs_h, (size_t)hp->n_embd), (size_t)hp->n_layer_rec));
+        z->rs = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->rs_h, (size_t)hp->rs_ch), (size_t)hp->n_layer_rec));
+        if (hp->rs_state > 0)
+            z->ss = lk__pad64(lk__szm(lk__szm(sizeof(float) * ((size_t)p->n_rs_seq + 1), (size_t)hp->rs_state), (size_t)hp->n_layer_rec));
+        z->rs_tok = lk__pad64(sizeof(int) * (size_t)z->n_batch);
+        if (lk__rec_kinds[m->ai->rec].ssm) z->rs_x = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->rs_ch));
     }
     if (p->kv_type != LK_TYPE_F32 && p->kv_type != LK_TYPE_F16 && p->kv_type != LK_TYPE_Q8_0 && p->kv_type != LK_TYPE_Q4_0)
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: kv_type %s is not supported (f32, f16, q8_0, q4_0)", lk_type_name(p->kv_type));
@@ -17539,6 +17627,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
     }
     if (hp->n_embd_per_layer > f1) f1 = hp->n_embd_per_layer;
     if (hp->n_layer_rec > 0 && 3 * hp->n_embd > f1) f1 = 3 * hp->n_embd;   /* in_proj's [B | C | X] */
+    if (hp->n_layer_rec > 0 && hp->rs_state > 0 && hp->ssm_d_inner + hp->rs_ch + 2 * hp->ssm_dt_rank > f1)
+        f1 = hp->ssm_d_inner + hp->rs_ch + 2 * hp->ssm_dt_rank;   /* in_proj's [z | xBC | dt] and room for 2 H per token */
     /* every size saturates (lk__szm): a model or setting that cannot be
      * addressed is refused below instead of wrapping around */
     z->posb = lk__pad64(lk__szm(sizeof(int), (size_t)z->n_batch));
@@ -17590,7 +17680,7 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? lk__sza(lk__sza(z->moe_k, z->moe_k), z->x) : 0,
-                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh, z->rs };
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh, z->rs, z->ss, z->rs_tok, z->rs_tok, z->rs_x };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -17648,7 +17738,12 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     if (z.lse) LK__TAKE(c->lse, float *, z.lse);
     if (z.ple) LK__TAKE(c->ple, float *, z.ple);
     if (z.moe_sh) LK__TAKE(c->moe_sh, float *, z.moe_sh);
-    if (z.rs) { LK__TAKE(c->rs, float *, z.rs); c->rs_h = z.rs_h; c->rs_keep = p.n_rs_seq; memset(c->rs, 0, z.rs); }
+    if (z.rs) {
+        LK__TAKE(c->rs, float *, z.rs); c->rs_h = z.rs_h; c->rs_keep = p.n_rs_seq; memset(c->rs, 0, z.rs);
+        LK__TAKE(c->rs_own, int *, z.rs_tok); LK__TAKE(c->rs_tok, int *, z.rs_tok);
+        if (z.ss) { LK__TAKE(c->ss, float *, z.ss); memset(c->ss, 0, z.ss); }
+        if (z.rs_x) LK__TAKE(c->rs_x, float *, z.rs_x);
+    }
     LK__TAKE(c->logits, float *, z.logits);
     LK__TAKE(c->mm, void *, z.mm); LK__TAKE(c->posbuf, int *, z.posb); LK__TAKE(c->segbuf, int *, z.posb);
     LK__TAKE(c->tree_par, int32_t *, z.posb);
@@ -18498,7 +18593,7 @@ static lk_status lk__ple_layer(lk_context *c, int il, int T) {
  * E = n_embd, K = n_conv taps, ring: the layer's [rs_h, E] (lk_context rs):
  *   xn   = RMSNorm(x) attn_norm                                [T, E]
  *   [b | g | u] = in_proj xn                                   [T, 3E] (ff1)
- *   bx_p = b u, into ring row p % rs_h (token p = kv.n + t)     [E]
+ *   bx_p = b u, into ring row p % rs_h (token p = rs_tok[t])     [E]
  *   y_p[e] = g[e] sum_{j<K} w[e][j] bx_{p-K+1+j}[e]              [T, E] (att)
  *            (bx of a token before 0: 0; the sum from 0.0f, j ascending,
  *            one fmaf per tap: ggml_ssm_conv's order, contracted as its
@@ -18511,7 +18606,6 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
     const lk__layer *L = &m->layers[il];
     const int E = m->hp.n_embd, K = m->hp.n_conv, H = c->rs_h;
     const float *w = LK__CAST(const float *, L->sc_conv.data);   /* [E][K] */
-    float *ring = c->rs + (size_t)L->rec_i * (size_t)H * (size_t)E;
     int t, e, j;
     lk_status st;
     if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
@@ -18519,7 +18613,8 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     if ((st = lk__mm(c, &L->sc_in, NULL, c->xn, T, c->ff1))) return st;
     for (t = 0; t < T; t++) {
-        const int p = c->kv.n + t;
+        const int p = c->rs_tok[t];
+        float *ring = lk__rs_ring(c, il, c->rs_own[t]);
         const float *b = c->ff1 + (size_t)t * 3 * (size_t)E, *g = b + E, *u = b + 2 * (size_t)E;
         float *bx = ring + (size_t)(p % H) * (size_t)E, *y = c->att + (size_t)t * (size_t)E;
         for (e = 0; e < E; e++) bx[e] = b[e] * u[e];
@@ -18531,7 +18626,6 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
         }
         for (e = 0; e < E; e++) y[e] = g[e] * y[e];
     }
-    if (c->kv.n + T > c->rs_hi) c->rs_hi = c->kv.n + T;
     if ((st = lk__mm(c, &L->sc_out, NULL, c->att, T, c->o))) return st;
     lk__residual(c, &L->post_attn_norm, T);   /* no post norm: x += o */
     return LK_OK;
@@ -18557,6 +18651,14 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
     return lk__output(c, T, out_from, tok0);
 }
 
+/* a chunk of T tokens of the context's one owner (no sequences): token t
+ * is the owner's kv.n + t; their state's rows and slots are written from here */
+static void lk__rs_plain(lk_context *c, int T) {
+    int t;
+    if (!c->rs) return;
+    for (t = 0; t < T; t++) { c->rs_own[t] = 0; c->rs_tok[t] = c->kv.n + t; }
+    if (c->kv.n + T > c->rs_hi) c->rs_hi = c->kv.n + T;
+}
 /* Shared by lk_decode, lk_decode_pos and lk_decode_ext: pos == NULL
  * continues from the last stored position. Everything is validated before
  * any state changes; a chunk that fails (non-finite logits, a matmul
@@ -18602,6 +18704,7 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
         int T = n - done < c->n_batch ? n - done : c->n_batch;
         int out_from = done + T < n ? T : c->p.logits_all ? 0 : T - 1;
         for (i = 0; i < T; i++) { c->posbuf[i] = pos ? pos[done + i] : base + done + i; c->segbuf[i] = seg ? seg[done + i] : 0; }
+        lk__rs_plain(c, T);
         if ((st = lk__forward(c, tokens + done, c->posbuf, seg ? c->segbuf : NULL, T, out_from, done))) {
             if (c->rs && c->rs_hi - n0 > c->rs_keep) n0 = 0;   /* the recurrent state at n0 is gone: start over */
             lk_context_truncate(c, n0);   /* keeps the message: it only fails for n0 > kv.n */
@@ -18843,6 +18946,7 @@ LKDEF lk_status lk_decode_tree(lk_context *c, const lk_token *tokens, const int 
     }
     c->n_logit_rows = 0;
     c->tree_n = n; c->tree_slot0 = c->kv.n;
+    lk__rs_plain(c, n);
     if ((st = lk__forward(c, tokens, c->posbuf, NULL, n, 0, 0))) {
         c->tree_n = 0;
         lk_context_truncate(c, c->tree_slot0);
@@ -19410,7 +19514,8 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
     if (c->rs) {   /* the recurrent layers' rings (their state and rollback) and the ring's frontier */
         LK__IO(&c->rs_hi, sizeof c->rs_hi);
         if (in && (c->rs_hi < n || c->rs_hi - n > c->rs_keep)) return 0;
-        LK__IO(c->rs, sizeof(float) * (size_t)c->rs_h * (size_t)hp->n_embd * (size_t)hp->n_layer_rec);
+        LK__IO(c->rs, sizeof(float) * (size_t)c->rs_h * (size_t)hp->rs_ch * (size_t)hp->n_layer_rec);
+        if (c->ss) LK__IO(c->ss, sizeof(float) * ((size_t)c->rs_keep + 1) * (size_t)hp->rs_state * (size_t)hp->n_layer_rec);
     }
 #undef LK__IO
     return 1;
