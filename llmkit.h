@@ -1763,8 +1763,9 @@ typedef struct lk_context_params {
     int n_rs_seq;                 /* models with recurrent layers (lfm2): their
                                    * state is kept for the last n_rs_seq tokens
                                    * (16), so lk_context_truncate (and
-                                   * speculative decoding) can take back that
-                                   * many exactly; further back only to 0     */
+                                   * speculative decoding; lk_seq_truncate for
+                                   * each sequence) can take back that many
+                                   * exactly; further back only to 0          */
     lk_parallel_for_fn parallel_for; /* optional hook (section 3b): NULL = OpenMP or serial */
     void *parallel_user;
     const lk_allocator *alloc;    /* NULL = default                            */
@@ -1999,7 +2000,14 @@ LKDEF void lk_spec_free(lk_spec *s);
  * policies full and streaming (per sequence); the zip format, the other
  * policies and token trees are refused. In this mode lk_decode*,
  * lk_decode_tree, lk_context_truncate and the prefix cache refuse
- * (LK_ERR_INVALID_ARG); lk_context_n_past is 0. */
+ * (LK_ERR_INVALID_ARG); lk_context_n_past is 0.
+ * Recurrent layers (lfm2): each sequence keeps its own state (for its last
+ * n_rs_seq tokens, as a plain context does), never shared: lk_seq_fork
+ * copies it, lk_seq_truncate takes it back by at most n_rs_seq tokens
+ * (further: LK_ERR_UNSUPPORTED, the sequence unchanged; to 0 always), and a
+ * batch that fails empties a sequence whose state cannot be taken back to
+ * its old length (more than n_rs_seq of its tokens in the batch), naming it
+ * in the message. */
 typedef struct lk_batch {
     int n;                        /* tokens                                    */
     const lk_token *token;        /* [n]                                       */
@@ -2013,9 +2021,11 @@ LKDEF lk_status lk_seq_add(lk_context *c, int *seq);
 /* Forget a sequence; its pages go back to the free list (shared ones when
  * their last user lets go). */
 LKDEF lk_status lk_seq_remove(lk_context *c, int seq);
-/* Keep the first n tokens of a sequence (speculative rollback). */
+/* Keep the first n tokens of a sequence (speculative rollback; recurrent
+ * layers: by at most n_rs_seq tokens, or to 0). */
 LKDEF lk_status lk_seq_truncate(lk_context *c, int seq, int n);
-/* A new sequence holding src's tokens, sharing src's pages (copy-on-write). */
+/* A new sequence holding src's tokens, sharing src's pages (copy-on-write;
+ * a recurrent state is copied). */
 LKDEF lk_status lk_seq_fork(lk_context *c, int src, int *dst);
 /* tokens stored for seq; -1 if it is not live */
 LKDEF int lk_seq_n_past(const lk_context *c, int seq);

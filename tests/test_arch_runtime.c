@@ -427,8 +427,9 @@ static void rt_server(lk_model *m, const unsigned char *buf, size_t len, const r
  *   fork      a fork after 21 tokens: both continue differently in one
  *             batch (each = alone), a fork of the fork taken back within the
  *             window (= alone), further back refused naming rs-checkpoints
- *             (the sequence unchanged and still = alone), to 0 = fresh, a
- *             removed sequence's id reused = fresh, every page back;
+ *             (the sequence unchanged and still = alone), to 0 (refilled,
+ *             taken back to 1) = fresh, a removed sequence's id reused (taken
+ *             back to 1) = fresh, every page back;
  *   failure   a batch whose one sequence's last token has a NaN embedding
  *             (non-finite logits) fails: the other sequences of the chunk
  *             are as before (continuing = alone), one fed more tokens than
@@ -579,11 +580,15 @@ static void rq_fork(const lk_model *m) {
     CHECK(rq_same(rq_feed(c, a, A, 48 - R, 48), w, V), "%d tokens taken back and redone differ from alone", R);
     /* to 0: start over */
     CHECK_OK(lk_seq_truncate(c, b2, 0));
-    CHECK(rq_alone(m, C, 30, 30, w) && rq_same(rq_feed(c, b2, C, 0, 30), w, V), "truncated to 0 and refilled: differs from fresh");
+    CHECK(rq_feed(c, b2, C, 0, 12) != NULL, "refill");
+    CHECK_OK(lk_seq_truncate(c, b2, 1));   /* only the rows since the start over count: taken back to 1 */
+    CHECK(rq_alone(m, C, 30, 30, w) && rq_same(rq_feed(c, b2, C, 1, 30), w, V), "truncated to 0, refilled, taken back to 1: differs from fresh");
     /* a removed sequence's id reused: a fresh state */
     CHECK_OK(lk_seq_remove(c, c2));
     CHECK_OK(lk_seq_add(c, &c2));
     CHECK(rq_alone(m, B, 12, 12, w) && rq_same(rq_feed(c, c2, B, 0, 12), w, V), "a reused sequence id differs from fresh");
+    CHECK_OK(lk_seq_truncate(c, c2, 1));   /* its 12 tokens only count: taken back to 1 */
+    CHECK(rq_same(rq_feed(c, c2, B, 1, 12), w, V), "a reused sequence id taken back to 1 and refilled differs from fresh");
     printf("  fork, fork of a fork, take back 6 and %d, refuse %d, to 0, reuse: %s\n", R, R + 1, lk_t_failed_ ? "differ" : "each bit-identical to alone");
     CHECK_OK(lk_seq_remove(c, a)); CHECK_OK(lk_seq_remove(c, b2)); CHECK_OK(lk_seq_remove(c, c2));
     CHECK(lk_seq_free_rows(c) == lk_context_n_ctx(c), "pages left: %d free of %d", lk_seq_free_rows(c), lk_context_n_ctx(c));
