@@ -453,7 +453,8 @@ def recurrent():
             return
         s = Server(model, "-np", "4", "-c", "1024")
         try:
-            prompts = ["Once upon a time", "The little dog", "Lily and Ben went to the park", "One day, a big bird"]
+            # (prompts whose random-weight continuations are whole UTF-8: build/generate prints raw bytes)
+            prompts = ["Once upon a time", "Lily and Ben went to the park", "Tom had a red ball", "The sun was hot"]
             with Case("server lfm2: greedy completions = build/generate (a sequence alone), 4 concurrent = the same") as c:
                 def one(p):
                     return jhttp(s.port, "POST", "/v1/completions", {"prompt": p, "max_tokens": 24, "temperature": 0, "cache_prompt": False})[1]["choices"][0]["text"]
@@ -471,20 +472,25 @@ def recurrent():
             s.stop()
         s = Server(model, "-np", "2", "-c", "512")
         try:
-            with Case("server lfm2: the prompt cache: a prefix more than n_rs_seq before a cached end is computed anew, one within it reused; replies unchanged") as c:
+            with Case("server lfm2: the prompt cache: a prefix more than n_rs_seq before a cached end is computed anew or taken from another entry "
+                      "within it; replies unchanged") as c:
                 def comp(p, n, **kw):
                     return jhttp(s.port, "POST", "/v1/completions", dict({"prompt": p, "max_tokens": n, "temperature": 0}, **kw))[1]["choices"][0]["text"]
-                long_p, short_p = "Once upon a time there was a little girl named Lily. She", "Once upon a time there was a dog"
-                comp(long_p, 24, ignore_eos=True)        # cached: its prompt + 23 tokens
-                a = comp(short_p, 4, ignore_eos=True)     # shares ~7 tokens, 30 before that end: anew; cached with 3 more
-                b = comp(short_p, 16)                     # its own prompt 4 tokens before the end: reused
-                c.check(a == generate_ref(model, short_p, 4) or a.startswith(generate_ref(model, short_p, 4)), (a, "anew"))
+                long_p, short_p, cat_p = ("Once upon a time there was a little girl named Lily. She", "Once upon a time there was a dog",
+                                          "Once upon a time there was a little cat")
+                comp(long_p, 24, ignore_eos=True)        # X cached: its 16 prompt tokens + 23
+                a = comp(short_p, 4, ignore_eos=True)     # shares 8 tokens with X, 31 before X's end: anew; Y cached: 10 + 3
+                z = comp(cat_p, 4)                        # 9 with X (30 before its end), 8 with Y (5 before): Y's 8
+                b = comp(short_p, 16)                     # its own prompt, 4 before Y's end: 9 reused
+                c.check(a.startswith(generate_ref(model, short_p, 4)), (a, "anew"))
+                c.check(z == generate_ref(model, cat_p, 4), (z, "from the shorter entry"))
                 c.check(b == generate_ref(model, short_p, 16), (b, "reused"))
                 time.sleep(0.2)
                 hits = [int(m.group(1)) for l in s.log for m in [re.search(r"\((\d+) cached\)", l)] if m]
-                c.check(len(hits) == 3 and hits[0] == 0 and hits[1] == 0 and hits[2] > 4, "cached prompt tokens per request: %s (want 0, 0, > 4)" % hits)
+                c.check(len(hits) == 4 and hits[0] == 0 and hits[1] == 0 and hits[2] > 4 and hits[3] > 4,
+                        "cached prompt tokens per request: %s (want 0, 0, > 4, > 4)" % hits)
                 st, j = jhttp(s.port, "GET", "/health")
-                c.check(j.get("cached_tokens_reused") == hits[-1] if hits else False, j)
+                c.check(len(hits) == 4 and j.get("cached_tokens_reused") == hits[2] + hits[3], j)
         finally:
             s.stop()
     finally:
