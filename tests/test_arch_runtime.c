@@ -424,7 +424,9 @@ static void rt_server(lk_model *m, const unsigned char *buf, size_t len, const r
  *             passes n_batch), some sequences taken back by 1..n_rs_seq
  *             tokens now and then (lk_seq_truncate; the reference:
  *             lk_context_truncate) and continued with another token;
- *   fork      a fork after 21 tokens: both continue differently in one
+ *   fork      (4 sequences in an arena of exactly lk_context_memory_size
+ *             bytes; one sequence more costs one state + its rows and
+ *             logits) a fork after 21 tokens: both continue differently in one
  *             batch (each = alone), a fork of the fork taken back within the
  *             window (= alone), further back refused naming rs-checkpoints
  *             (the sequence unchanged and still = alone), to 0 (refilled,
@@ -542,11 +544,29 @@ static int rq_alone(const lk_model *m, const lk_token *t, int n, int chunk, floa
 }
 static void rq_fork(const lk_model *m) {
     const int V = lk_model_n_vocab(m), R = lk_context_default_params().n_rs_seq;
-    lk_context *c = rt_ctx(m, rq_params(4));
+    const lk_hparams *hp = lk_model_hparams(m);
+    lk_context_params cp = rq_params(4), c3 = rq_params(3);
+    /* one owner's state: every recurrent layer's ring and snapshots (lk_context's rs, ss) */
+    const size_t own = sizeof(float) * (size_t)hp->n_layer_rec * ((size_t)(R + hp->n_conv) * (size_t)hp->rs_ch + (size_t)(R + 1) * (size_t)hp->rs_state);
+    const size_t need = lk_context_memory_size(m, &cp);
+    size_t d3;
+    void *mem = malloc(need);
+    lk_arena ar;
+    lk_allocator al;
+    lk_context *c = NULL;
     lk_token A[48], B[48], C[48];
     float *w = (float *)malloc(sizeof(float) * (size_t)V);
     int a, b2, c2, i;
     lk_status st;
+    c3.n_ctx = cp.n_ctx;   /* the same pool: one sequence fewer */
+    d3 = need - lk_context_memory_size(m, &c3);
+    printf("  lk_context_memory_size: %zu bytes for 4 sequences, %zu more than for 3 (one state: %zu; a sequence's rows and logits: %zu)\n", need, d3, own,
+           sizeof(float) * (size_t)(cp.n_ctx + V));
+    CHECK(d3 >= own && d3 <= own + sizeof(float) * (size_t)(cp.n_ctx + V) + 512, "a sequence more takes %zu bytes, its state alone %zu", d3, own);
+    lk_arena_init(&ar, mem, need);   /* the context in exactly that much */
+    al = lk_arena_allocator(&ar);
+    cp.alloc = &al;
+    c = rt_ctx(m, cp);
     for (i = 0; i < 48; i++) { A[i] = seq[(i * 5 + 1) % nseq]; B[i] = i < 21 ? A[i] : seq[(i * 11 + 7) % nseq]; C[i] = i < 24 ? B[i] : seq[(i * 3 + 2) % nseq]; }
     if (!c) { CHECK(0, "a context of sequences: %s", lk_last_error()); free(w); return; }
     CHECK_OK(lk_seq_add(c, &a));
@@ -593,7 +613,7 @@ static void rq_fork(const lk_model *m) {
     CHECK_OK(lk_seq_remove(c, a)); CHECK_OK(lk_seq_remove(c, b2)); CHECK_OK(lk_seq_remove(c, c2));
     CHECK(lk_seq_free_rows(c) == lk_context_n_ctx(c), "pages left: %d free of %d", lk_seq_free_rows(c), lk_context_n_ctx(c));
     lk_context_free(c);
-    free(w);
+    free(w); free(mem);
 }
 /* the model with token `bad`'s embedding row NaN and an untied output head
  * (output.weight = the embeddings as they were): a chunk holding that token
