@@ -16366,6 +16366,9 @@ typedef struct lk__layer {
     int hd, n_kv, ff;                      /* its head size d, KV heads G and FFN width F (gemma4:
                                             * head_dim_swa on window layers, per-layer arrays) */
     int kv_il;                             /* the layer whose KV cache it reads (= il: its own) */
+    int ci;                                /* that cache's layer in lk_context's KV cache: the
+                                            * attention layers in order (recurrent layers have
+                                            * no rows; without them ci = kv_il) */
     int window;                            /* sliding window of this layer, 0 = none */
     int chunk;                             /* attention chunk of this layer, 0 = none (lk__attn_kinds) */
     unsigned char temp, kq_l2;             /* the attention temperature on q; q, k RMS-normalised after RoPE */
@@ -17092,6 +17095,10 @@ static lk_status lk__model_bind_layer(lk_model *m, int il, lk__layer *L) {
     /* shared KV (llama.cpp's reuse for gemma4): a window layer reads layer
      * n_layer_kv - 2's cache, a full one n_layer_kv - 1's; both must be of its kind */
     L->kv_il = has_kv ? il : hp->n_layer_kv - (swa ? 2 : 1);
+    if (L->kv_il == il) {   /* its own rows: after the attention layers before it */
+        int k;
+        for (k = 0; k < il; k++) L->ci += !m->layers[k].rec;
+    } else L->ci = m->layers[L->kv_il].ci;
     if (L->kv_il != il && lk__layer_swa(m, L->kv_il) != swa)
         return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%s attention) would reuse the KV cache of layer %d, which has %s attention "
                             "(attention.shared_kv_layers with this sliding_window_pattern)", il, swa ? "window" : "full", L->kv_il, swa ? "full" : "window");
@@ -17526,7 +17533,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    int nq, nkv = 0, f1, f2, d = 0, F = 0, L = hp->n_layer_kv, il, var = 0, bad32 = 0, badrot = 0;   /* L: cache layers */
+    int nq, nkv = 0, f1, f2, d = 0, F = 0, L = hp->n_layer_kv, il, var = 0, bad32 = 0, badrot = 0;   /* L: cache layers (attention layers only) */
     int r0 = 0;   /* the first attention layer (recurrent layers have no KV rows) */
     lk_status st;
     while (r0 < hp->n_layer - 1 && !m->layers[r0].n_kv) r0++;
@@ -17543,6 +17550,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         if (k % 32 && !bad32) bad32 = k;
         if ((ly->hd & (ly->hd - 1)) && !badrot) badrot = ly->hd;
     }
+    for (il = 0; il < hp->n_layer_kv; il++) L -= m->layers[il].rec != 0;   /* recurrent layers keep no rows (lk__layer ci) */
+    if (L < 1) L = 1;   /* every layer recurrent: one layer of rows all the same (the positions live beside them) */
     nq = hp->n_head * d;
     if (hp->n_layer_rec > 0 && nq < hp->n_embd) nq = hp->n_embd;   /* att: a recurrent block's output [B, E] */
     if (hp->n_layer_rec > 0 && nq < hp->ssm_d_inner) nq = hp->ssm_d_inner;   /* or [B, d_inner] */
@@ -17788,8 +17797,8 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
         lk_context_free(c);
         return st;
     }
-    if (z.var || z.rs) {   /* the narrower layers' rows end in bytes never stored, a recurrent layer's rows are never
-                            * stored: zero (saved states are deterministic) */
+    if (z.var || z.rs) {   /* the narrower layers' rows end in bytes never stored, the one layer of rows of a model
+                            * whose layers are all recurrent is never stored: zero (saved states are deterministic) */
         memset(c->kv.k, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_k);
         memset(c->kv.v, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_v);
     }
@@ -17935,13 +17944,13 @@ static void lk__kvp_rebuild(lk_context *c, int from, int n) {
 }
 /* rows t0..t1-1 of the chunk's K, V into their cache slots */
 static void lk__store_range(lk_context *c, int il, int t0, int t1, int slot0, const int *pos, const int *seg) {
-    const int nkv = c->m->layers[il].n_kv * c->m->layers[il].hd;
+    const int nkv = c->m->layers[il].n_kv * c->m->layers[il].hd, ci = c->m->layers[il].ci;   /* ci: its cache layer (= il but after recurrent layers) */
     int t;
     for (t = t0; t < t1; t++) {
         const int r = c->n_seq ? c->bslot[t] : slot0 + t;   /* sequences: the slots lk_decode_batch gave */
-        if (c->kv.zip_bits) lk_kv_cache_store(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
-        else lk__kv_store_n(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv, nkv);
-        lk__kvp_store_slot(c, il, r, c->k + (size_t)t * nkv);
+        if (c->kv.zip_bits) lk_kv_cache_store(&c->kv, ci, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        else lk__kv_store_n(&c->kv, ci, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv, nkv);
+        lk__kvp_store_slot(c, ci, r, c->k + (size_t)t * nkv);   /* Quest reads layers[ci]'s sizes: ci = il (no recurrent layers) */
         if (il == 0) { c->kv.pos[r] = pos[t]; c->kv.seg[r] = seg ? seg[t] : 0; }
     }
 }
@@ -17953,7 +17962,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.kp = &c->kp; j.kv = &c->kv; j.th = &c->th;
     j.n_threads = c->n_threads; j.attn_split = c->p.attn_split; j.attn_tile = c->p.attn_tile;
     j.q = c->q; j.att = c->att;
-    j.il = c->m->layers[il].kv_il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;   /* the cache layer it reads */
+    j.il = c->m->layers[il].ci; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;   /* the cache layer it reads */
     if (c->n_seq) { j.slot = c->bslot; j.trows = c->brows; j.tn = c->bn; }
     if (c->m->layers[il].sinks.data) j.lse = c->lse;
     j.d = c->m->layers[il].hd; j.G = c->m->layers[il].n_kv;   /* the layer's heads (those of the cache it reads) */

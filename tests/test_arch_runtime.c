@@ -436,7 +436,8 @@ static void rt_server(lk_model *m, const unsigned char *buf, size_t len, const r
  *             (non-finite logits) fails: the other sequences of the chunk
  *             are as before (continuing = alone), one fed more tokens than
  *             n_rs_seq in the chunk is emptied and the message says so;
- *   prefix    lk_context_state_save after 20 tokens, load, take back 12
+ *   prefix    (the KV cache has the attention layers' rows only)
+ *             lk_context_state_save after 20 tokens, load, take back 12
  *             (within n_rs_seq) and continue = a fresh run: the saved state
  *             carries the snapshots. */
 #define RQ_NS 5
@@ -709,6 +710,11 @@ static void rq_prefix(const lk_model *m) {
     size_t sz = 0;
     int i;
     for (i = 0; i < 30; i++) t[i] = seq[(i * 7 + 4) % nseq];
+    {   /* the KV cache holds the attention layers' rows only */
+        const lk_hparams *hp = lk_model_hparams(m);
+        CHECK(a && lk_context_kv(a)->n_layer == hp->n_layer - hp->n_layer_rec, "KV cache layers %d, want %d attention layers of %d",
+              a ? lk_context_kv(a)->n_layer : -1, hp->n_layer - hp->n_layer_rec, hp->n_layer);
+    }
     CHECK(a && b && !lk_decode(a, t, 20) && !lk_context_state_save(a, NULL, 0, &sz), "save: %s", lk_last_error());
     if (sz && (state = malloc(sz)) != NULL) {
         CHECK_OK(lk_context_state_save(a, state, sz, &sz));
