@@ -1796,8 +1796,9 @@ typedef struct lk_context_params {
     int n_rs_seq;                 /* models with recurrent layers (lfm2): their
                                    * state is kept for the last n_rs_seq tokens
                                    * (16), so lk_context_truncate (and
-                                   * speculative decoding) can take back that
-                                   * many exactly; further back only to 0     */
+                                   * speculative decoding; lk_seq_truncate for
+                                   * each sequence) can take back that many
+                                   * exactly; further back only to 0          */
     lk_parallel_for_fn parallel_for; /* optional hook (section 3b): NULL = OpenMP or serial */
     void *parallel_user;
     const lk_allocator *alloc;    /* NULL = default                            */
@@ -2032,7 +2033,14 @@ LKDEF void lk_spec_free(lk_spec *s);
  * policies full and streaming (per sequence); the zip format, the other
  * policies and token trees are refused. In this mode lk_decode*,
  * lk_decode_tree, lk_context_truncate and the prefix cache refuse
- * (LK_ERR_INVALID_ARG); lk_context_n_past is 0. */
+ * (LK_ERR_INVALID_ARG); lk_context_n_past is 0.
+ * Recurrent layers (lfm2): each sequence keeps its own state (for its last
+ * n_rs_seq tokens, as a plain context does), never shared: lk_seq_fork
+ * copies it, lk_seq_truncate takes it back by at most n_rs_seq tokens
+ * (further: LK_ERR_UNSUPPORTED, the sequence unchanged; to 0 always), and a
+ * batch that fails empties a sequence whose state cannot be taken back to
+ * its old length (more than n_rs_seq of its tokens in the batch), naming it
+ * in the message. */
 typedef struct lk_batch {
     int n;                        /* tokens                                    */
     const lk_token *token;        /* [n]                                       */
@@ -2046,9 +2054,11 @@ LKDEF lk_status lk_seq_add(lk_context *c, int *seq);
 /* Forget a sequence; its pages go back to the free list (shared ones when
  * their last user lets go). */
 LKDEF lk_status lk_seq_remove(lk_context *c, int seq);
-/* Keep the first n tokens of a sequence (speculative rollback). */
+/* Keep the first n tokens of a sequence (speculative rollback; recurrent
+ * layers: by at most n_rs_seq tokens, or to 0). */
 LKDEF lk_status lk_seq_truncate(lk_context *c, int seq, int n);
-/* A new sequence holding src's tokens, sharing src's pages (copy-on-write). */
+/* A new sequence holding src's tokens, sharing src's pages (copy-on-write;
+ * a recurrent state is copied). */
 LKDEF lk_status lk_seq_fork(lk_context *c, int src, int *dst);
 /* tokens stored for seq; -1 if it is not live */
 LKDEF int lk_seq_n_past(const lk_context *c, int seq);
@@ -16657,6 +16667,9 @@ typedef struct lk__layer {
     int hd, n_kv, ff;                      /* its head size d, KV heads G and FFN width F (gemma4:
                                             * head_dim_swa on window layers, per-layer arrays) */
     int kv_il;                             /* the layer whose KV cache it reads (= il: its own) */
+    int ci;                                /* that cache's layer in lk_context's KV cache: the
+                                            * attention layers in order (recurrent layers have
+                                            * no rows; without them ci = kv_il) */
     int window;                            /* sliding window of this layer, 0 = none */
     int chunk;                             /* attention chunk of this layer, 0 = none (lk__attn_kinds) */
     unsigned char temp, kq_l2;             /* the attention temperature on q; q, k RMS-normalised after RoPE */
@@ -17492,6 +17505,10 @@ ffn_bound:
     /* shared KV (llama.cpp's reuse for gemma4): a window layer reads layer
      * n_layer_kv - 2's cache, a full one n_layer_kv - 1's; both must be of its kind */
     L->kv_il = has_kv || m->skip ? il : hp->n_layer_kv - (swa ? 2 : 1);   /* (a block not run reads none) */
+    if (L->kv_il == il) {   /* its own rows: after the attention layers before it */
+        int k;
+        for (k = 0; k < il; k++) L->ci += !m->layers[k].rec;
+    } else L->ci = m->layers[L->kv_il].ci;
     if (L->kv_il != il && lk__layer_swa(m, L->kv_il) != swa)
         return lk_set_error(LK_ERR_FORMAT, "model: layer %d (%s attention) would reuse the KV cache of layer %d, which has %s attention "
                             "(attention.shared_kv_layers with this sliding_window_pattern)", il, swa ? "window" : "full", L->kv_il, swa ? "full" : "window");
@@ -17800,11 +17817,15 @@ struct lk_context {
      * to rs_keep = n_rs_seq tokens finds the state intact. rs_hi: one past
      * the highest token ever written since the last truncation to 0 (rows
      * and slots of tokens < rs_hi - rs_h, rs_hi - rs_keep - 1 are gone).
-     * rs_own, rs_tok: each token of a chunk's owner and index there */
+     * rs_own, rs_tok: each token of a chunk's owner and index there. The
+     * owners: the plain context's one (0), or one per sequence (sequence s:
+     * owner s; lk_seq_fork copies its state, lk_seq_truncate takes it back
+     * as lk_context_truncate does, lk_seq_remove empties it) */
     float *rs;                      /* [owners, n_layer_rec, rs_h, C]           */
     float *ss;                      /* [owners, n_layer_rec, rs_keep + 1, rs_state] */
     int *rs_own, *rs_tok;           /* [n_batch] each                           */
-    int rs_h, rs_keep, rs_hi;
+    int *rs_hi;                     /* [owners]                                 */
+    int rs_h, rs_keep;
 };
 /* layer il's conv ring of owner own: [rs_h, hp.rs_ch], token p in row p % rs_h */
 static float *lk__rs_ring(lk_context *c, int il, int own) {
@@ -17885,8 +17906,9 @@ typedef struct lk__ctx_sizes {
     size_t lse;                     /* [B, H] floats (attention sinks)        */
     size_t ple;                     /* [B + 1, L, P] floats (per-layer embeddings) */
     size_t seq_rows, seq_n, pages, bptr, logit_tok;   /* sequences (n_seq_max > 0) */
-    size_t rs, ss, rs_tok, rs_x; int rs_h;   /* recurrent layers: [n_layer_rec, rs_h, C] and [n_layer_rec, n_rs_seq + 1,
-                                             * rs_state] floats, [n_batch] ints, [n_batch, C] floats */
+    size_t rs, ss, rs_tok, rs_x, rs_hi; int rs_h;   /* recurrent layers: [n_layer_rec, rs_h, C] and [n_layer_rec, n_rs_seq + 1,
+                                             * rs_state] floats per owner, [n_batch] ints, [n_batch, C] floats,
+                                             * [owners] ints (owners: n_seq_max, or 1) */
     int n_ctx, n_batch, n_thr, n_tasks, n_logit, pg;   /* pg: rows per KV page (sequences) */
     int var;                        /* the layers' head sizes differ: narrower rows (zeroed) */
     size_t scr_f;
@@ -17922,7 +17944,7 @@ static size_t lk__mm_max(const lk_model *m, int nb) {
 }
 static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p, lk__ctx_sizes *z) {
     const lk_hparams *hp = &m->hp;
-    int nq, nkv = 0, f1, f2, d = 0, F = 0, L = hp->n_layer_kv, il, var = 0, bad32 = 0, badrot = 0;   /* L: cache layers */
+    int nq, nkv = 0, f1, f2, d = 0, F = 0, L = hp->n_layer_kv, il, var = 0, bad32 = 0, badrot = 0;   /* L: cache layers (attention layers only) */
     int r0 = 0;   /* the first attention layer (recurrent layers have no KV rows) */
     lk_status st;
     while (r0 < hp->n_layer - 1 && !m->layers[r0].n_kv) r0++;
@@ -17940,6 +17962,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         if ((ly->hd & (ly->hd - 1)) && !badrot) badrot = ly->hd;
     }
     if (!nkv) { d = hp->head_dim_k; nkv = hp->n_head_kv * d; }   /* no attention layer (mamba2): its one head of 32, rows never stored */
+    for (il = 0; il < hp->n_layer_kv; il++) L -= m->layers[il].rec != 0;   /* recurrent layers keep no rows (lk__layer ci) */
+    if (L < 1) L = 1;   /* every layer recurrent: one layer of rows all the same (the positions live beside them) */
     nq = hp->n_head * d;
     if (hp->n_layer_rec > 0 && nq < hp->n_embd) nq = hp->n_embd;   /* att: a recurrent block's output [B, E] */
     if (hp->n_layer_rec > 0 && nq < hp->ssm_d_inner) nq = hp->ssm_d_inner;   /* or [B, d_inner] */
@@ -17958,20 +17982,19 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         z->n_ctx = (z->n_ctx + z->pg - 1) / z->pg * z->pg;
     }
     if (z->n_batch > z->n_ctx) z->n_batch = z->n_ctx;
-    if (hp->n_layer_rec > 0) {   /* recurrent layers: one state, the full cache; their ring (lk__shortconv_block) */
+    if (hp->n_layer_rec > 0) {   /* recurrent layers: a state per owner (the context, or each sequence), the full cache */
         const char *rn = lk__rec_kinds[m->ai->rec].name, *an = m->ai->name;
-        if (p->n_seq_max > 0)
-            return lk_set_error(LK_ERR_UNSUPPORTED, "context: n_seq_max %d (many sequences) with the recurrent layers of %s (%s) is not supported yet: "
-                                "one sequence per context", p->n_seq_max, an, rn);
+        const size_t own = p->n_seq_max > 0 ? (size_t)p->n_seq_max : 1;
         if (p->kv_policy.policy != LK_KV_FULL || p->kv_zip_bits)
             return lk_set_error(LK_ERR_UNSUPPORTED, "context: %s with the recurrent layers of %s (%s) is not supported (the full KV cache only)",
                                 p->kv_zip_bits ? "the zip KV format" : lk_kv_policy_name(p->kv_policy.policy), an, rn);
         if (p->n_rs_seq < 0 || p->n_rs_seq > 65536)
             return lk_set_error(LK_ERR_INVALID_ARG, "context: n_rs_seq %d must be in [0, 65536]", p->n_rs_seq);
         z->rs_h = p->n_rs_seq + hp->n_conv;
-        z->rs = lk__pad64(lk__szm(lk__szm(sizeof(float) * (size_t)z->rs_h, (size_t)hp->rs_ch), (size_t)hp->n_layer_rec));
+        z->rs = lk__pad64(lk__szm(lk__szm(lk__szm(sizeof(float) * (size_t)z->rs_h, (size_t)hp->rs_ch), (size_t)hp->n_layer_rec), own));
         if (hp->rs_state > 0)
-            z->ss = lk__pad64(lk__szm(lk__szm(sizeof(float) * ((size_t)p->n_rs_seq + 1), (size_t)hp->rs_state), (size_t)hp->n_layer_rec));
+            z->ss = lk__pad64(lk__szm(lk__szm(lk__szm(sizeof(float) * ((size_t)p->n_rs_seq + 1), (size_t)hp->rs_state), (size_t)hp->n_layer_rec), own));
+        z->rs_hi = lk__pad64(sizeof(int) * own);
         z->rs_tok = lk__pad64(sizeof(int) * (size_t)z->n_batch);
         if (lk__rec_kinds[m->ai->rec].ssm) z->rs_x = lk__pad64(lk__szm(sizeof(float) * (size_t)z->n_batch, (size_t)hp->rs_ch));
     }
@@ -18093,7 +18116,8 @@ static lk_status lk__ctx_sizes_get(const lk_model *m, const lk_context_params *p
         const size_t parts[] = { z->posb, z->posb, z->posb, z->x, z->x, z->x, z->q, z->q, z->kvr, z->kvr, z->ff1, z->ff2, z->logits,
                                  z->scores, z->scr_i, z->scr_p, z->split, z->mm, z->kv, 64,
                                  z->moe_p, z->moe_k, z->moe_k, z->moe_y, hp->n_expert > 0 ? lk__sza(lk__sza(z->moe_k, z->moe_k), z->x) : 0,
-                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh, z->rs, z->ss, z->rs_tok, z->rs_tok, z->rs_x };
+                                 z->seq_rows, z->seq_n, z->pages, z->bptr, z->logit_tok, z->lse, z->ple, z->moe_sh, z->rs, z->ss, z->rs_tok, z->rs_tok, z->rs_x,
+                                 z->rs_hi };
         size_t k;
         for (k = 0; k < sizeof parts / sizeof parts[0]; k++) z->total = lk__sza(z->total, parts[k]);
     }
@@ -18154,6 +18178,7 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
     if (z.rs) {
         LK__TAKE(c->rs, float *, z.rs); c->rs_h = z.rs_h; c->rs_keep = p.n_rs_seq; memset(c->rs, 0, z.rs);
         LK__TAKE(c->rs_own, int *, z.rs_tok); LK__TAKE(c->rs_tok, int *, z.rs_tok);
+        LK__TAKE(c->rs_hi, int *, z.rs_hi); memset(c->rs_hi, 0, z.rs_hi);
         if (z.ss) { LK__TAKE(c->ss, float *, z.ss); memset(c->ss, 0, z.ss); }
         if (z.rs_x) LK__TAKE(c->rs_x, float *, z.rs_x);
     }
@@ -18185,8 +18210,8 @@ LKDEF lk_status lk_context_new(const lk_model *m, const lk_context_params *pp, l
         lk_context_free(c);
         return st;
     }
-    if (z.var || z.rs) {   /* the narrower layers' rows end in bytes never stored, a recurrent layer's rows are never
-                            * stored: zero (saved states are deterministic) */
+    if (z.var || z.rs) {   /* the narrower layers' rows end in bytes never stored, the one layer of rows of a model
+                            * whose layers are all recurrent is never stored: zero (saved states are deterministic) */
         memset(c->kv.k, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_k);
         memset(c->kv.v, 0, (size_t)c->kv.n_layer * (size_t)c->kv.n_ctx * c->kv.row_v);
     }
@@ -18212,11 +18237,11 @@ LKDEF lk_status lk_context_truncate(lk_context *c, int n) {
     if (!c || n < 0 || n > c->kv.n) return lk_set_error(LK_ERR_RANGE, "context: cannot truncate to %d tokens (have %d)", n, c ? c->kv.n : 0);
     if (c->tree_n > 0 && n > c->tree_slot0)
         return lk_set_error(LK_ERR_INVALID_ARG, "context: a token tree is pending after token %d: commit it (lk_context_tree_commit) or truncate to at most %d", c->tree_slot0, c->tree_slot0);
-    if (c->rs && n > 0 && c->rs_hi - n > c->rs_keep)   /* the ring no longer holds the state at n */
+    if (c->rs && n > 0 && c->rs_hi[0] - n > c->rs_keep)   /* the ring no longer holds the state at n */
         return lk_set_error(LK_ERR_UNSUPPORTED, "context: the state of %s's recurrent layers (%s) can be taken back by at most %d tokens "
                             "(n_rs_seq, option rs-checkpoints), not from %d to %d: truncate to 0 to start over", c->m->ai->name,
-                            lk__rec_kinds[c->m->ai->rec].name, c->rs_keep, c->rs_hi, n);
-    if (c->rs && n == 0) c->rs_hi = 0;
+                            lk__rec_kinds[c->m->ai->rec].name, c->rs_keep, c->rs_hi[0], n);
+    if (c->rs && n == 0) c->rs_hi[0] = 0;
     c->tree_n = 0;
     lk_kv_cache_truncate(&c->kv, n);
     lk__kvp_truncate(&c->kp, n);
@@ -18332,13 +18357,13 @@ static void lk__kvp_rebuild(lk_context *c, int from, int n) {
 }
 /* rows t0..t1-1 of the chunk's K, V into their cache slots */
 static void lk__store_range(lk_context *c, int il, int t0, int t1, int slot0, const int *pos, const int *seg) {
-    const int nkv = c->m->layers[il].n_kv * c->m->layers[il].hd;
+    const int nkv = c->m->layers[il].n_kv * c->m->layers[il].hd, ci = c->m->layers[il].ci;   /* ci: its cache layer (= il but after recurrent layers) */
     int t;
     for (t = t0; t < t1; t++) {
         const int r = c->n_seq ? c->bslot[t] : slot0 + t;   /* sequences: the slots lk_decode_batch gave */
-        if (c->kv.zip_bits) lk_kv_cache_store(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
-        else lk__kv_store_n(&c->kv, il, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv, nkv);
-        lk__kvp_store_slot(c, il, r, c->k + (size_t)t * nkv);
+        if (c->kv.zip_bits) lk_kv_cache_store(&c->kv, ci, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv);
+        else lk__kv_store_n(&c->kv, ci, r, c->k + (size_t)t * nkv, c->v + (size_t)t * nkv, nkv);
+        lk__kvp_store_slot(c, ci, r, c->k + (size_t)t * nkv);   /* Quest reads layers[ci]'s sizes: ci = il (no recurrent layers) */
         if (il == 0) { c->kv.pos[r] = pos[t]; c->kv.seg[r] = seg ? seg[t] : 0; }
     }
 }
@@ -18350,7 +18375,7 @@ static lk__attn_job lk__layer_job(lk_context *c, int il, int T, const int *pos, 
     j.kp = &c->kp; j.kv = &c->kv; j.th = &c->th;
     j.n_threads = c->n_threads; j.attn_split = c->p.attn_split; j.attn_tile = c->p.attn_tile;
     j.q = c->q; j.att = c->att;
-    j.il = c->m->layers[il].kv_il; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;   /* the cache layer it reads */
+    j.il = c->m->layers[il].ci; j.T = T; j.slot0 = c->kv.n; j.pos = pos; j.seg = seg;   /* the cache layer it reads */
     if (c->n_seq) { j.slot = c->bslot; j.trows = c->brows; j.tn = c->bn; }
     if (c->m->layers[il].sinks.data) j.lse = c->lse;
     j.d = c->m->layers[il].hd; j.G = c->m->layers[il].n_kv;   /* the layer's heads (those of the cache it reads) */
@@ -19049,8 +19074,7 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
     const float *w = LK__CAST(const float *, L->sc_conv.data);   /* [E][K] */
     int t, e, j;
     lk_status st;
-    if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
-        for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
+    (void)pos; (void)seg;
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     if ((st = lk__mm(c, &L->sc_in, NULL, c->xn, T, c->ff1))) return st;
     for (t = 0; t < T; t++) {
@@ -19183,8 +19207,7 @@ static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const i
     lk__scan_job job;
     int t, ch, j, h, g;
     lk_status st;
-    if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
-        for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
+    (void)pos; (void)seg;   /* the positions: stored by lk__forward; segments: refused with recurrent layers */
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     if ((st = lk__mm(c, &L->ssm_in, NULL, c->xn, T, c->ff1))) return st;
     for (t = 0; t < T; t++) {   /* the conv, token by token through the ring; dt's softplus and decay */
@@ -19368,8 +19391,7 @@ static lk_status lk__gdn_block(lk_context *c, int il, const int *pos, const int 
     int t, h, j, ch;
     lk_status st;
     memset(&none, 0, sizeof none);
-    if (il == 0)   /* the chunk's positions, as an attention layer 0 stores them with its rows (lk__store_range) */
-        for (t = 0; t < T; t++) { c->kv.pos[c->kv.n + t] = pos[t]; c->kv.seg[c->kv.n + t] = seg ? seg[t] : 0; }
+    (void)pos; (void)seg;   /* the positions: stored by lk__forward; segments: refused with recurrent layers */
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
     w4[0] = &L->ssm_qkv; w4[1] = &L->ssm_gate; w4[2] = &L->ssm_beta; w4[3] = &L->ssm_alpha;
     n4[0] = n4[1] = n4[2] = n4[3] = &none;
@@ -19423,6 +19445,13 @@ static lk_status lk__forward(lk_context *c, const lk_token *tok, const int *pos,
     for (il = 0; il < c->m->hp.n_layer; il++) {
         const lk_tensor *os = &c->m->layers[il].out_scale;
         if (c->m->layers[il].rec) {   /* a recurrent layer: its kind's block in place of attention */
+            if (il == 0) {   /* the chunk's positions, in the slots an attention layer 0 stores them with its rows (lk__store_range) */
+                int t;
+                for (t = 0; t < T; t++) {
+                    const int r = c->n_seq ? c->bslot[t] : c->kv.n + t;
+                    c->kv.pos[r] = pos[t]; c->kv.seg[r] = seg ? seg[t] : 0;
+                }
+            }
             if ((st = lk__rec_kinds[c->m->layers[il].rec].block(c, il, pos, seg, T))) return st;
         } else if ((st = (c->m->layers[il].wkv_a.data ? lk__mla_block : lk__attn_block)(c, il, pos, seg, T))) return st;
         if (c->m->ai->ffn != LK__FFN_NONE && (st = lk__ffn_block(c, il, T))) return st;
@@ -19438,7 +19467,7 @@ static void lk__rs_plain(lk_context *c, int T) {
     int t;
     if (!c->rs) return;
     for (t = 0; t < T; t++) { c->rs_own[t] = 0; c->rs_tok[t] = c->kv.n + t; }
-    if (c->kv.n + T > c->rs_hi) c->rs_hi = c->kv.n + T;
+    if (c->kv.n + T > c->rs_hi[0]) c->rs_hi[0] = c->kv.n + T;
 }
 /* Shared by lk_decode, lk_decode_pos and lk_decode_ext: pos == NULL
  * continues from the last stored position. Everything is validated before
@@ -19487,7 +19516,7 @@ static lk_status lk__decode(lk_context *c, const lk_token *tokens, const int *po
         for (i = 0; i < T; i++) { c->posbuf[i] = pos ? pos[done + i] : base + done + i; c->segbuf[i] = seg ? seg[done + i] : 0; }
         lk__rs_plain(c, T);
         if ((st = lk__forward(c, tokens + done, c->posbuf, seg ? c->segbuf : NULL, T, out_from, done))) {
-            if (c->rs && c->rs_hi - n0 > c->rs_keep) n0 = 0;   /* the recurrent state at n0 is gone: start over */
+            if (c->rs && c->rs_hi[0] - n0 > c->rs_keep) n0 = 0;   /* the recurrent state at n0 is gone: start over */
             lk_context_truncate(c, n0);   /* keeps the message: it only fails for n0 > kv.n */
             return st;
         }
@@ -19529,6 +19558,26 @@ static lk_status lk__seq_check(const lk_context *c, int s, const char *fn) {
     if (!lk__seq_live(c, s)) return lk_set_error(LK_ERR_INVALID_ARG, "%s: sequence %d is not live (ids are in [0, %d))", fn, s, c->n_seq);
     return LK_OK;
 }
+/* recurrent layers: sequence s's state (owner s) can be taken back to n
+ * tokens (as lk_context_truncate's rule); fn names the caller */
+static lk_status lk__rs_seq_back(const lk_context *c, int s, int n, const char *fn) {
+    if (!c->rs || n == 0 || c->rs_hi[s] - n <= c->rs_keep) return LK_OK;
+    return lk_set_error(LK_ERR_UNSUPPORTED, "%s: the state of %s's recurrent layers (%s) can be taken back by at most %d tokens "
+                        "(n_rs_seq, option rs-checkpoints), not sequence %d's from %d to %d: truncate to 0 to start over", fn, c->m->ai->name,
+                        lk__rec_kinds[c->m->ai->rec].name, c->rs_keep, s, c->rs_hi[s], n);
+}
+/* recurrent layers: owner dst's state (every layer's ring and snapshots, its frontier) = owner src's */
+static void lk__rs_seq_copy(lk_context *c, int dst, int src) {
+    const lk_hparams *hp = &c->m->hp;
+    int il;
+    if (!c->rs) return;
+    for (il = 0; il < hp->n_layer; il++) {
+        if (!c->m->layers[il].rec) continue;
+        memcpy(lk__rs_ring(c, il, dst), lk__rs_ring(c, il, src), sizeof(float) * (size_t)c->rs_h * (size_t)hp->rs_ch);
+        if (c->ss) memcpy(lk__rs_snap(c, il, dst, 0), lk__rs_snap(c, il, src, 0), sizeof(float) * ((size_t)c->rs_keep + 1) * (size_t)hp->rs_state);
+    }
+    c->rs_hi[dst] = c->rs_hi[src];
+}
 LKDEF lk_status lk_seq_add(lk_context *c, int *seq) {
     int s;
     if (!c || !seq) return lk_set_error(LK_ERR_INVALID_ARG, "lk_seq_add: NULL argument");
@@ -19536,6 +19585,7 @@ LKDEF lk_status lk_seq_add(lk_context *c, int *seq) {
     for (s = 0; s < c->n_seq && c->seq_n[s] >= 0; s++) {}
     if (s == c->n_seq) return lk_set_error(LK_ERR_RANGE, "lk_seq_add: all %d sequences are in use", c->n_seq);
     c->seq_n[s] = 0;
+    if (c->rs) c->rs_hi[s] = 0;   /* an empty state: token 0 reads none */
     *seq = s;
     return LK_OK;
 }
@@ -19544,12 +19594,15 @@ LKDEF lk_status lk_seq_remove(lk_context *c, int seq) {
     if (st) return st;
     lk__seq_cut(c, seq, 0);
     c->seq_n[seq] = -1;
+    if (c->rs) c->rs_hi[seq] = 0;
     return LK_OK;
 }
 LKDEF lk_status lk_seq_truncate(lk_context *c, int seq, int n) {
     lk_status st = lk__seq_check(c, seq, "lk_seq_truncate");
     if (st) return st;
     if (n < 0 || n > c->seq_n[seq]) return lk_set_error(LK_ERR_RANGE, "lk_seq_truncate: cannot keep %d tokens of sequence %d (it has %d)", n, seq, c->seq_n[seq]);
+    if ((st = lk__rs_seq_back(c, seq, n, "lk_seq_truncate"))) return st;   /* before any change */
+    if (c->rs && n == 0) c->rs_hi[seq] = 0;
     lk__seq_cut(c, seq, n);
     return LK_OK;
 }
@@ -19562,6 +19615,7 @@ LKDEF lk_status lk_seq_fork(lk_context *c, int src, int *dst) {
     memcpy(lk__seq_rows(c, d), lk__seq_rows(c, src), sizeof(int32_t) * (size_t)n);
     for (k = 0; k < n; k += c->pg) c->page_ref[lk__seq_rows(c, src)[k] / c->pg]++;
     c->seq_n[d] = n;
+    lk__rs_seq_copy(c, d, src);   /* the recurrent state is copied, never shared: each owner writes its own */
     if (dst) *dst = d;
     return LK_OK;
 }
@@ -19598,8 +19652,10 @@ static int lk__seq_slot(lk_context *c, int s) {
 /* Every check first (tokens, sequences, positions, logits rows, free
  * pages); then chunks of n_batch tokens: slots, one forward each, the kept
  * rows' logits appended. A chunk that fails gives every sequence back its
- * old length. Per-sequence scratch (seq_tmp): cnt new tokens, old length,
- * next position, last batch index. */
+ * old length; with recurrent layers a sequence whose state cannot be taken
+ * back that far (more than n_rs_seq tokens of it in the batch) is emptied
+ * instead, and the message says which. Per-sequence scratch (seq_tmp): cnt
+ * new tokens, old length, next position, last batch index. */
 LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b) {
     int *cnt, *old, *nextp, *lasti;
     int i, s, V, E, n, need = 0, nkeep = 0, nout = 0, done = 0;
@@ -19650,6 +19706,10 @@ LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b) {
             c->bslot[t] = lk__seq_slot(c, s);
             c->brows[t] = lk__seq_rows(c, s);
             c->bn[t] = c->seq_n[s];
+            if (c->rs) {   /* recurrent layers: owner s, its token seq_n - 1; the frontier moves before the rows are written */
+                c->rs_own[t] = s; c->rs_tok[t] = c->seq_n[s] - 1;
+                if (c->seq_n[s] > c->rs_hi[s]) c->rs_hi[s] = c->seq_n[s];
+            }
         }
         if ((st = lk__forward(c, b->token + done, c->posbuf, NULL, T, T, done))) break;
         for (t = 0; t < T; t++) {   /* the kept rows of x, moved to the front, in order */
@@ -19663,8 +19723,23 @@ LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b) {
         done += T;
     }
     if (st) {
-        for (s = 0; s < c->n_seq; s++) if (cnt[s]) lk__seq_cut(c, s, old[s]);
+        char msg[320], lost[160];
+        size_t nl = 0;
+        lost[0] = 0;
+        for (s = 0; s < c->n_seq; s++) {
+            if (!cnt[s]) continue;
+            if (c->rs && (old[s] == 0 || c->rs_hi[s] - old[s] > c->rs_keep)) {   /* its state at old[s] is gone (or was empty): start over */
+                if (old[s] > 0 && nl + 16 < sizeof lost) nl += (size_t)snprintf(lost + nl, sizeof lost - nl, "%s%d", nl ? ", " : "", s);
+                old[s] = 0; c->rs_hi[s] = 0;
+            }
+            lk__seq_cut(c, s, old[s]);
+        }
         c->n_logit_rows = 0;
+        if (nl) {
+            snprintf(msg, sizeof msg, "%.300s", lk_last_error());
+            return lk_set_error(st, "%s; the recurrent state of sequence %s could not be taken back (more than n_rs_seq %d tokens of it in the batch, "
+                                "option rs-checkpoints): emptied", msg, lost, c->rs_keep);
+        }
         return st;
     }
     c->n_logit_rows = nout;
@@ -20293,8 +20368,8 @@ static int lk__state_io(lk_context *c, int n, unsigned char *buf, const unsigned
                 LK__IO(c->kp.quest + (((size_t)il * hp->n_head_kv + g) * c->kp.n_pages) * 2 * hp->head_dim_k, sizeof(float) * pages * 2 * hp->head_dim_k);
     }
     if (c->rs) {   /* the recurrent layers' rings (their state and rollback) and the ring's frontier */
-        LK__IO(&c->rs_hi, sizeof c->rs_hi);
-        if (in && (c->rs_hi < n || c->rs_hi - n > c->rs_keep)) return 0;
+        LK__IO(c->rs_hi, sizeof *c->rs_hi);   /* the one owner's (no sequences) */
+        if (in && (c->rs_hi[0] < n || c->rs_hi[0] - n > c->rs_keep)) return 0;
         LK__IO(c->rs, sizeof(float) * (size_t)c->rs_h * (size_t)hp->rs_ch * (size_t)hp->n_layer_rec);
         if (c->ss) LK__IO(c->ss, sizeof(float) * ((size_t)c->rs_keep + 1) * (size_t)hp->rs_state * (size_t)hp->n_layer_rec);
     }

@@ -16,7 +16,8 @@
  * length; --alias the model name /v1/models reports.
  * Endpoints:
  *   GET  /health                {"status":"ok", slots_idle, slots_processing,
- *                               queued, served, cached_prompts, kv_rows_free};
+ *                               queued, served, cached_prompts,
+ *                               cached_tokens_reused, kv_rows_free};
  *                               open even with --api-key
  *   GET  /v1/models             the loaded model
  *   POST /v1/completions        {"prompt": "..." or [token ids], ...} (stream: SSE)
@@ -33,7 +34,11 @@
  * sequence with the longest common prefix (lk_seq_fork: shared pages,
  * copy-on-write) and prefills only the rest, so requests with the same
  * system prompt compute it once. The least recently used goes first. Replies
- * are the same with and without it.
+ * are the same with and without it. A model with recurrent layers (lfm2)
+ * keeps each sequence's state only for its last n_rs_seq tokens (option
+ * --rs-checkpoints): a cached sequence is reused only when its prefix ends
+ * at most that many tokens before its end (a follow-up that extends a
+ * conversation always), else the prompt is computed anew.
  * Errors are JSON ({"error": {"code", "message", "type"}}): 400 malformed
  * JSON, wrong types, values out of range, a prompt longer than a sequence
  * holds, and what this server does not do (logprobs, tools, a
@@ -62,6 +67,7 @@
 #define LLMKIT_IMPLEMENTATION
 #include "llmkit.h"
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <pthread.h>
@@ -716,6 +722,8 @@ static size_t utf8_partial(const char *s, size_t n) {
 typedef struct cached { int seq; lk_token *tok; int n; double used; } cached;
 static cached *g_cache;
 static int g_n_cache;
+static int g_rs_back = INT_MAX;    /* recurrent layers: how far back a sequence can be taken (n_rs_seq) */
+static long long g_reused;         /* prompt tokens taken from the cache, all requests */
 static void cache_drop(int k) {
     lk_seq_remove(g_c, g_cache[k].seq);
     free(g_cache[k].tok);
@@ -749,22 +757,27 @@ static void cache_put(req *r) {
     g_cache[g_n_cache].seq = r->seq; g_cache[g_n_cache].tok = tok; g_cache[g_n_cache].n = n; g_cache[g_n_cache].used = now_s();
     g_n_cache++;
 }
-/* a sequence for r: a fork of the cached sequence with the longest common
- * prefix (at least one prompt token is left to decode), else a new one */
+/* a sequence for r: a fork of the cached sequence with the longest usable
+ * common prefix (at least one prompt token is left to decode; recurrent
+ * layers: at most g_rs_back tokens before the cached end), else a new one.
+ * A truncation refused all the same (a state taken back before) computes
+ * the prompt anew. */
 static lk_status seq_for(req *r) {
-    int k, best = -1, bl = 0, keep;
+    int k, best = -1, keep = 0;
     lk_status st;
     r->seq = -1;
     for (k = 0; r->cache_prompt && k < g_n_cache; k++) {
         int l = lcp(g_cache[k].tok, g_cache[k].n, r->prompt, r->n_prompt);
-        if (l > bl) { bl = l; best = k; }
+        if (l > r->n_prompt - 1) l = r->n_prompt - 1;
+        if (g_cache[k].n - l > g_rs_back) l = 0;   /* its state there is gone */
+        if (l > keep) { keep = l; best = k; }
     }
-    keep = bl < r->n_prompt ? bl : r->n_prompt - 1;
     if (best >= 0 && keep > 0) {
         while ((st = lk_seq_fork(g_c, g_cache[best].seq, &r->seq)) == LK_ERR_RANGE && cache_evict(best)) {}
         if (!st && !(st = lk_seq_truncate(g_c, r->seq, keep))) {
             g_cache[best].used = now_s();
             r->n_fed = r->n_cached = keep;
+            g_reused += keep;
             return LK_OK;
         }
         if (r->seq >= 0) { lk_seq_remove(g_c, r->seq); r->seq = -1; }
@@ -1187,8 +1200,8 @@ static void handle(int fd) {
     if (!strcmp(h.path, "/health") || !strcmp(h.path, "/v1/health")) {
         sbuf b; memset(&b, 0, sizeof b);
         pthread_mutex_lock(&g_mu);
-        sb_printf(&b, "{\"status\":\"ok\",\"slots_idle\":%d,\"slots_processing\":%d,\"queued\":%d,\"served\":%lld,\"cached_prompts\":%d,\"kv_rows_free\":%d}",
-                  g_np - g_n_active, g_n_active, g_n_queued, g_served, g_n_cache, g_free_rows);
+        sb_printf(&b, "{\"status\":\"ok\",\"slots_idle\":%d,\"slots_processing\":%d,\"queued\":%d,\"served\":%lld,\"cached_prompts\":%d,"
+                  "\"cached_tokens_reused\":%lld,\"kv_rows_free\":%d}", g_np - g_n_active, g_n_active, g_n_queued, g_served, g_n_cache, g_reused, g_free_rows);
         pthread_mutex_unlock(&g_mu);
         if (get) respond_json(fd, &b); else respond_error(fd, 405, "use GET");
         free(b.p); free(body);
@@ -1334,6 +1347,7 @@ int main(int argc, char **argv) {
     cp.n_batch = g_budget;
     cp.n_threads = threads;
     if (lk_context_new(g_m, &cp, &g_c)) { fprintf(stderr, "server: context: %s\n", lk_last_error()); return 1; }
+    if (lk_model_hparams(g_m)->n_layer_rec > 0) g_rs_back = cp.n_rs_seq;
     if (alias) snprintf(g_name, sizeof g_name, "%s", alias);
     else { const char *s = strrchr(model, '/'); snprintf(g_name, sizeof g_name, "%s", s ? s + 1 : model); }
     g_free_rows = lk_seq_free_rows(g_c);

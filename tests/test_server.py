@@ -9,7 +9,9 @@ References: the greedy reply equals build/generate's (the single-sequence
 library path, itself checked against llama.cpp), streaming equals the whole
 reply, /tokenize equals build/tokenize, 8 concurrent requests equal each
 alone. Needs ../shared/fixtures (stories260K); SmolLM2 from `make models`
-adds the real-model checks when it is in the cache."""
+adds the real-model checks when it is in the cache; llama.cpp's gguf-py
+(LLAMA_CPP, the tree tools/gen_arch_fixtures.py reads) the lfm2 checks
+(recurrent layers: a state per sequence)."""
 import http.client
 import json
 import os
@@ -18,12 +20,15 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 FIX = os.environ.get("LK_FIXTURES", "../shared/fixtures")
 B = "build"
 STORIES = os.path.join(FIX, "stories260K", "stories260K-Q8_0.gguf")
+STORIES_F32 = os.path.join(FIX, "stories260K", "stories260K-F32.gguf")
+LLAMA_CPP = os.environ.get("LLAMA_CPP", os.path.expanduser("~/.cache/llmkit/llama.cpp-0c1e570"))
 SMOL = os.path.join(os.environ.get("LLMKIT_MODELS", os.path.expanduser("~/.cache/llmkit")), "models", "SmolLM2-135M-Instruct.Q4_1.gguf")
 failed = 0
 
@@ -433,6 +438,65 @@ def basic():
         s.stop()
 
 
+def recurrent():
+    """lfm2's random-weight model (tools/gen_arch_fixtures.py, stories260K's vocabulary): short-conv layers whose
+    state each sequence keeps for its last n_rs_seq (16) tokens"""
+    if not os.path.exists(STORIES_F32) or not os.path.isdir(os.path.join(LLAMA_CPP, "gguf-py")):
+        print("SKIP server lfm2: needs ../shared/fixtures/stories260K and llama.cpp's gguf-py (LLAMA_CPP=%s)" % LLAMA_CPP)
+        return
+    tmp = tempfile.mkdtemp()
+    try:
+        g = subprocess.run([sys.executable, "tools/gen_arch_fixtures.py", LLAMA_CPP, STORIES_F32, tmp, "lfm2"], capture_output=True, text=True)
+        model = os.path.join(tmp, "lfm2-F32.gguf")
+        if g.returncode or not os.path.exists(model):
+            print("SKIP server lfm2: tools/gen_arch_fixtures.py could not write the model: %s" % g.stderr.strip()[-200:])
+            return
+        s = Server(model, "-np", "4", "-c", "1024")
+        try:
+            # (prompts whose random-weight continuations are whole UTF-8: build/generate prints raw bytes)
+            prompts = ["Once upon a time", "Lily and Ben went to the park", "Tom had a red ball", "The sun was hot"]
+            with Case("server lfm2: greedy completions = build/generate (a sequence alone), 4 concurrent = the same") as c:
+                def one(p):
+                    return jhttp(s.port, "POST", "/v1/completions", {"prompt": p, "max_tokens": 24, "temperature": 0, "cache_prompt": False})[1]["choices"][0]["text"]
+                ref = [generate_ref(model, p, 24) for p in prompts]
+                alone = [one(p) for p in prompts]
+                c.check(alone == ref, (alone, ref))
+                res = [None] * 4
+                ths = [threading.Thread(target=lambda i=i: res.__setitem__(i, one(prompts[i]))) for i in range(4)]
+                for t in ths:
+                    t.start()
+                for t in ths:
+                    t.join()
+                c.check(res == ref, (res, ref))
+        finally:
+            s.stop()
+        s = Server(model, "-np", "2", "-c", "512")
+        try:
+            with Case("server lfm2: the prompt cache: a prefix more than n_rs_seq before a cached end is computed anew or taken from another entry "
+                      "within it; replies unchanged") as c:
+                def comp(p, n, **kw):
+                    return jhttp(s.port, "POST", "/v1/completions", dict({"prompt": p, "max_tokens": n, "temperature": 0}, **kw))[1]["choices"][0]["text"]
+                long_p, short_p, cat_p = ("Once upon a time there was a little girl named Lily. She", "Once upon a time there was a dog",
+                                          "Once upon a time there was a little cat")
+                comp(long_p, 24, ignore_eos=True)        # X cached: its 16 prompt tokens + 23
+                a = comp(short_p, 4, ignore_eos=True)     # shares 8 tokens with X, 31 before X's end: anew; Y cached: 10 + 3
+                z = comp(cat_p, 4)                        # 9 with X (30 before its end), 8 with Y (5 before): Y's 8
+                b = comp(short_p, 16)                     # its own prompt, 4 before Y's end: 9 reused
+                c.check(a.startswith(generate_ref(model, short_p, 4)), (a, "anew"))
+                c.check(z == generate_ref(model, cat_p, 4), (z, "from the shorter entry"))
+                c.check(b == generate_ref(model, short_p, 16), (b, "reused"))
+                time.sleep(0.2)
+                hits = [int(m.group(1)) for l in s.log for m in [re.search(r"\((\d+) cached\)", l)] if m]
+                c.check(len(hits) == 4 and hits[0] == 0 and hits[1] == 0 and hits[2] > 4 and hits[3] > 4,
+                        "cached prompt tokens per request: %s (want 0, 0, > 4, > 4)" % hits)
+                st, j = jhttp(s.port, "GET", "/health")
+                c.check(len(hits) == 4 and j.get("cached_tokens_reused") == hits[2] + hits[3], j)
+        finally:
+            s.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def openai_mode():
     try:
         import openai
@@ -483,5 +547,9 @@ if __name__ == "__main__":
         print("FAIL server: build/server is missing (make)")
         sys.exit(1)
     mode = sys.argv[1] if len(sys.argv) > 1 else "basic"
-    (openai_mode if mode == "openai" else basic)()
+    if mode == "openai":
+        openai_mode()
+    else:
+        basic()
+        recurrent()
     sys.exit(1 if failed else 0)
