@@ -75,18 +75,18 @@ static const rt_row rt_rows[] = {
      * recycle) are refused; the saved state carries the conv state */
     { "lfm2", RT_SPEC | RT_TREE | RT_KV | RT_POLICY, "recurrent layers", 0x17, 0, 0, 0x9 },
     /* mamba2 (no attention at all) and granitehybrid (Mamba 2 layers beside
-     * attention): as lfm2, their state a conv ring and the scan's snapshots
+     * attention): as lfm2 (a state per sequence too), their state a conv ring and the scan's snapshots
      * (granitehybrid's recycled drafts all come out as chains, so recycle
      * runs through the rollback and must equal plain greedy too) */
-    { "mamba2", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0x9 },
-    { "granitehybrid", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0xd },
-    /* qwen35 (issue 33): its gated delta-net layers keep one state per
-     * context (conv ring and matrix snapshots), refused and working as lfm2's */
-    { "qwen35", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 0, 0x9 },
+    { "mamba2", RT_SPEC | RT_TREE | RT_KV | RT_POLICY, "recurrent layers", 0x17, 0, 0, 0x9 },
+    { "granitehybrid", RT_SPEC | RT_TREE | RT_KV | RT_POLICY, "recurrent layers", 0x17, 0, 0, 0xd },
+    /* qwen35 (issue 33): its gated delta-net layers keep a state per
+     * context or sequence (conv ring and matrix snapshots), refused and working as lfm2's */
+    { "qwen35", RT_SPEC | RT_TREE | RT_KV | RT_POLICY, "recurrent layers", 0x17, 0, 0, 0x9 },
     /* qwen35moe: as qwen35; its q8_0 cache reaches 0.15 M at one position
      * (median 6.6e-3: a top-2 choice among 4 experts that the cache's
      * rounding flips there), so the KV tolerances x 3 */
-    { "qwen35moe", RT_PATHS | RT_SPEC | RT_TREE | RT_KV | RT_POLICY | RT_SERVER, "recurrent layers", 0x17, 0, 3.0, 0x9 },
+    { "qwen35moe", RT_SPEC | RT_TREE | RT_KV | RT_POLICY, "recurrent layers", 0x17, 0, 3.0, 0x9 },
 };
 
 static lk_context *rt_ctx(const lk_model *m, lk_context_params cp) {
@@ -725,8 +725,9 @@ static void rq_prefix(const lk_model *m) {
     for (i = 0; i < 30; i++) t[i] = seq[(i * 7 + 4) % nseq];
     {   /* the KV cache holds the attention layers' rows only */
         const lk_hparams *hp = lk_model_hparams(m);
-        CHECK(a && lk_context_kv(a)->n_layer == hp->n_layer - hp->n_layer_rec, "KV cache layers %d, want %d attention layers of %d",
-              a ? lk_context_kv(a)->n_layer : -1, hp->n_layer - hp->n_layer_rec, hp->n_layer);
+        const int want = hp->n_layer - hp->n_layer_rec > 0 ? hp->n_layer - hp->n_layer_rec : 1;   /* none (mamba2): one layer of rows never stored */
+        CHECK(a && lk_context_kv(a)->n_layer == want, "KV cache layers %d, want %d (attention layers of %d)",
+              a ? lk_context_kv(a)->n_layer : -1, want, hp->n_layer);
     }
     CHECK(a && b && !lk_decode(a, t, 20) && !lk_context_state_save(a, NULL, 0, &sz), "save: %s", lk_last_error());
     if (sz && (state = malloc(sz)) != NULL) {
