@@ -19729,14 +19729,14 @@ LKDEF lk_status lk_decode_batch(lk_context *c, const lk_batch *b) {
         for (s = 0; s < c->n_seq; s++) {
             if (!cnt[s]) continue;
             if (c->rs && (old[s] == 0 || c->rs_hi[s] - old[s] > c->rs_keep)) {   /* its state at old[s] is gone (or was empty): start over */
-                if (old[s] > 0 && nl + 16 < sizeof lost) nl += (size_t)snprintf(lost + nl, sizeof lost - nl, "%s%d", nl ? ", " : "", s);
+                if (old[s] > 0 && nl + 16 < sizeof lost) { lk__fmt(lost + nl, sizeof lost - nl, "%s%d", nl ? ", " : "", s); nl += strlen(lost + nl); }
                 old[s] = 0; c->rs_hi[s] = 0;
             }
             lk__seq_cut(c, s, old[s]);
         }
         c->n_logit_rows = 0;
         if (nl) {
-            snprintf(msg, sizeof msg, "%.300s", lk_last_error());
+            lk__fmt(msg, sizeof msg, "%s", lk_last_error());   /* cut to fit */
             return lk_set_error(st, "%s; the recurrent state of sequence %s could not be taken back (more than n_rs_seq %d tokens of it in the batch, "
                                 "option rs-checkpoints): emptied", msg, lost, c->rs_keep);
         }
