@@ -11,14 +11,14 @@
 #
 # CPU: cortex-m4 (board mps2-an386, Cortex-M4F) or cortex-m55 (mps3-an547,
 # Cortex-M55 with Helium). Environment: FW_CTX (128), FW_KV (q8_0 or f16;
-# q8_0), FW_ARENA (bytes; 120 KiB), FW_BATCH (1), FW_CFLAGS (extra flags for main.c,
+# q8_0), FW_ARENA (bytes; 128 KiB), FW_BATCH (1), FW_CFLAGS (extra flags for main.c,
 # e.g. -DLLMKIT_NO_SIMD), ARM_CC (arm-none-eabi-gcc),
 # QEMU (qemu-system-arm). Needs Debian's gcc-arm-none-eabi,
 # libnewlib-arm-none-eabi and qemu-system-arm.
 set -u
 B=build; FIX=${LK_FIXTURES:-../shared/fixtures}
 ARM_CC=${ARM_CC:-arm-none-eabi-gcc}; QEMU=${QEMU:-qemu-system-arm}; NM=${ARM_CC%gcc}nm; SIZE=${ARM_CC%gcc}size
-FW_CTX=${FW_CTX:-128}; FW_KV=${FW_KV:-q8_0}; FW_ARENA=${FW_ARENA:-122880}; FW_BATCH=${FW_BATCH:-1}
+FW_CTX=${FW_CTX:-128}; FW_KV=${FW_KV:-q8_0}; FW_ARENA=${FW_ARENA:-131072}; FW_BATCH=${FW_BATCH:-1}
 die() { echo "firmware: $*" >&2; exit 1; }
 have_tools() { command -v "$ARM_CC" >/dev/null 2>&1 && command -v "$QEMU" >/dev/null 2>&1; }
 board() {   # CPU -> flags, linker script, machine, UART0, UART1

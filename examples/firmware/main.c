@@ -35,7 +35,7 @@
 #define FW_BATCH 1       /* tokens per forward pass (more: faster prompts, more RAM) */
 #endif
 #ifndef FW_ARENA
-#define FW_ARENA (120 * 1024)
+#define FW_ARENA (128 * 1024)
 #endif
 
 extern const unsigned char fw_model[], fw_model_end[];
