@@ -559,6 +559,10 @@ def opt_specs():
     # in rope.dimension_sections [3, 3, 2, 0] (imrope: every pair a text
     # position); post_attention_norm before the FFN; tied output
     E, L, H, G, d, F, K, Sk, Gk, Hv = 256, 6, 4, 2, 64, 512, 4, 32, 2, 4
+    R, SEC = 16, [3, 3, 2, 0]   # rope.dimension_count and its imrope sections
+    if SIZE:   # --size: Qwen3.5-0.8B's proportions (8 heads of 256, 64 dims rotated in [11, 11, 10]; 16 + 16 delta-net heads of 128)
+        E, L, H, G, d, F, K, Sk, Gk, Hv = SIZES[SIZE]["E"], SIZES[SIZE]["L"], 8, 2, 256, 3584, 4, 128, 16, 16
+        R, SEC = 64, [11, 11, 10, 0]
     def qwen35_layer(il, E=E, H=H, G=G, d=d, F=F, K=K, Sk=Sk, Gk=Gk, Hv=Hv):
         Dk, Dv = Sk * Gk, Sk * Hv
         mix = ([("attn_q.weight", [E, 2 * H * d]), ("attn_k.weight", [E, G * d]), ("attn_v.weight", [E, G * d]),
@@ -569,7 +573,7 @@ def opt_specs():
         return [("attn_norm.weight", [E])] + mix + [("post_attention_norm.weight", [E]), ("ffn_gate.weight", [E, F]),
                                                    ("ffn_up.weight", [E, F]), ("ffn_down.weight", [F, E])]
     out.append(("qwen35", "qwen35", 39, dict(E=E, L=L, H=H, G=G, d=d, F=F, eps=1e-6, base=1e7, window=0,
-        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", 16), ("rope.dimension_sections", "i32s", [3, 3, 2, 0]),
+        keys=[("full_attention_interval", "u32", 3), ("rope.dimension_count", "u32", R), ("rope.dimension_sections", "i32s", SEC),
               ("ssm.conv_kernel", "u32", K), ("ssm.state_size", "u32", Sk), ("ssm.group_count", "u32", Gk),
               ("ssm.time_step_rank", "u32", Hv), ("ssm.inner_size", "u32", Sk * Hv)]),
         qwen35_layer,
