@@ -16447,6 +16447,11 @@ static int lk__rot_role_of(const char *nm, size_t len, const char **sfx) {
     if (len > 6 && !memcmp(nm + len - 6, ".scale", 6)) return LK__ROT_KEEP;   /* a product's scalar scale */
     return -1;
 }
+/* the norm in front of a block's readers of role READ (attention's) or READ_F
+ * (the FFN's: post_attention_norm where the row says so, as lk__model_bind_layer binds it) */
+static const char *lk__rot_norm(const lk__arch_info *ai, int role) {
+    return role == LK__ROT_READ ? "attn_norm.weight" : ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight";
+}
 /* is t's name after "blk.N." (sfx, not NUL-terminated) exactly s */
 static int lk__rot_is(const lk_gguf_tensor *t, const char *sfx, const char *s) {
     const size_t len = (size_t)t->name.len - (size_t)(sfx - t->name.ptr);
@@ -16533,7 +16538,7 @@ LKDEF lk_status lk_rotate_gguf(const lk_gguf *in, const lk_rotate_params *p, lk_
         const int role = lk__rot_role_of(t->name.ptr, (size_t)t->name.len, &sfx);
         int bad = 0;
         if (role < 0 || (role == LK__ROT_NORM && !(lk_str_eq(t->name, onorm) || (sfx != t->name.ptr &&
-            (lk__rot_is(t, sfx, "attn_norm.weight") || lk__rot_is(t, sfx, ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight"))))))
+            (lk__rot_is(t, sfx, lk__rot_norm(ai, LK__ROT_READ)) || lk__rot_is(t, sfx, lk__rot_norm(ai, LK__ROT_READ_F)))))))
             return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: %s's tensor '%.*s' is not one the rotation knows how to carry (%s)",
                                 ai->name, (int)t->name.len, t->name.ptr, role < 0 ? "unknown role" : "a norm outside the residual reads");
         if (role == LK__ROT_NORM || role == LK__ROT_WBIAS) bad = t->ne[0] != n || t->n_dims != 1;
@@ -16543,7 +16548,7 @@ LKDEF lk_status lk_rotate_gguf(const lk_gguf *in, const lk_rotate_params *p, lk_
         if (bad) return lk_set_error(LK_ERR_FORMAT, "lk_rotate_gguf: tensor '%.*s' does not have n_embd %d where its role needs it",
                                      (int)t->name.len, t->name.ptr, n);
         if ((role == LK__ROT_READ || role == LK__ROT_READ_F) &&
-            !lk__rot_find(in, t, sfx, role == LK__ROT_READ ? "attn_norm.weight" : ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight"))
+            !lk__rot_find(in, t, sfx, lk__rot_norm(ai, role)))
             return lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: '%.*s' reads the residual stream without the norm the rotation folds",
                                 (int)t->name.len, t->name.ptr);
     }
@@ -16590,7 +16595,7 @@ LKDEF lk_status lk_rotate_gguf(const lk_gguf *in, const lk_rotate_params *p, lk_
         if (role == LK__ROT_NORM) for (j = 0; j < nel; j++) r.buf[j] = 1.0f;
         if (role == LK__ROT_READ || role == LK__ROT_READ_F || role == LK__ROT_HEAD) {   /* rows <- H (row w) */
             const lk_gguf_tensor *nt = role == LK__ROT_HEAD ? &in->tensors[lk_gguf_find_tensor(in, onorm)]
-                                     : lk__rot_find(in, t, sfx, role == LK__ROT_READ ? "attn_norm.weight" : ai->opt & LK__T_PAN ? "post_attention_norm.weight" : "ffn_norm.weight");
+                                     : lk__rot_find(in, t, sfx, lk__rot_norm(ai, role));
             if (nt->type != LK_TYPE_F32 || nt->ne[0] != n) { st = lk_set_error(LK_ERR_UNSUPPORTED, "lk_rotate_gguf: norm '%.*s' is not F32 [%d]", (int)nt->name.len, nt->name.ptr, n); goto done; }
             memcpy(nw, nt->data, sizeof(float) * (size_t)n);
             for (j = 0; j < rows; j++) {
@@ -19055,6 +19060,21 @@ static lk_status lk__ple_layer(lk_context *c, int il, int T) {
     return LK_OK;
 }
 
+/* The causal depthwise conv of an owner's token p (ggml_ssm_conv), C
+ * channels, K taps w [C][K] (oldest first), over a ring of H rows holding
+ * token q's input in row q % H (a token before 0 reads 0):
+ *   y[ch] = sum_{j<K} w[ch][j] x_{p-K+1+j}[ch]     from 0.0f, j ascending, one
+ *                                                  fmaf per tap (ggml's order)
+ * Shared by the short conv, Mamba 2 and the Gated DeltaNet. K C multiply-adds. */
+static void lk__conv_taps(float *y, const float *ring, int H, int C, const float *w, int K, int p) {
+    int j, ch;
+    for (ch = 0; ch < C; ch++) y[ch] = 0.0f;
+    for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
+        const int q = p - K + 1 + j;
+        const float *r = q < 0 ? NULL : ring + (size_t)(q % H) * (size_t)C;
+        for (ch = 0; ch < C; ch++) y[ch] = fmaf(r ? r[ch] : 0.0f, w[(size_t)ch * K + j], y[ch]);
+    }
+}
 /* LFM2's short convolution block (llama.cpp's lfm2 graph; ggml_ssm_conv),
  * E = n_embd, K = n_conv taps, ring: the layer's [rs_h, E] (lk_context rs):
  *   xn   = RMSNorm(x) attn_norm                                [T, E]
@@ -19072,7 +19092,7 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
     const lk__layer *L = &m->layers[il];
     const int E = m->hp.n_embd, K = m->hp.n_conv, H = c->rs_h;
     const float *w = LK__CAST(const float *, L->sc_conv.data);   /* [E][K] */
-    int t, e, j;
+    int t, e;
     lk_status st;
     (void)pos; (void)seg;
     lk__norm_rows(c, c->xn, c->x, &L->attn_norm, &L->attn_norm_b, T);
@@ -19083,12 +19103,7 @@ static lk_status lk__shortconv_block(lk_context *c, int il, const int *pos, cons
         const float *b = c->ff1 + (size_t)t * 3 * (size_t)E, *g = b + E, *u = b + 2 * (size_t)E;
         float *bx = ring + (size_t)(p % H) * (size_t)E, *y = c->att + (size_t)t * (size_t)E;
         for (e = 0; e < E; e++) bx[e] = b[e] * u[e];
-        for (e = 0; e < E; e++) y[e] = 0.0f;
-        for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
-            const int q = p - K + 1 + j;
-            const float *r = q < 0 ? NULL : ring + (size_t)(q % H) * (size_t)E;
-            for (e = 0; e < E; e++) y[e] = fmaf(r ? r[e] : 0.0f, w[(size_t)e * K + j], y[e]);
-        }
+        lk__conv_taps(y, ring, H, E, w, K, p);
         for (e = 0; e < E; e++) y[e] = g[e] * y[e];
     }
     if ((st = lk__mm(c, &L->sc_out, NULL, c->att, T, c->o))) return st;
@@ -19215,12 +19230,7 @@ static lk_status lk__mamba2_block(lk_context *c, int il, const int *pos, const i
         const float *xbc = c->ff1 + (size_t)t * W + Di;
         float *dt = c->ff1 + (size_t)t * W + Di + C, *ring = lk__rs_ring(c, il, c->rs_own[t]), *u = c->rs_x + (size_t)t * C;
         memcpy(ring + (size_t)(p % R) * C, xbc, sizeof(float) * (size_t)C);
-        for (ch = 0; ch < C; ch++) u[ch] = 0.0f;
-        for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
-            const int q = p - K + 1 + j;
-            const float *r = q < 0 ? NULL : ring + (size_t)(q % R) * C;
-            for (ch = 0; ch < C; ch++) u[ch] = fmaf(r ? r[ch] : 0.0f, w[(size_t)ch * K + j], u[ch]);
-        }
+        lk__conv_taps(u, ring, R, C, w, K, p);
         if (cb) for (ch = 0; ch < C; ch++) u[ch] += cb[ch];
         lk_silu_row(u, u, C);
         for (h = 0; h < H; h++) {
@@ -19402,13 +19412,7 @@ static lk_status lk__gdn_block(lk_context *c, int il, const int *pos, const int 
         float *ring = lk__rs_ring(c, il, own), *y = c->rs_x + (size_t)t * C, *o = c->att + (size_t)t * Dv;
         float *q = y, *kk = y + Dk, *v = y + 2 * (size_t)Dk;
         memcpy(ring + (size_t)(p % RH) * C, qkv + (size_t)t * C, sizeof(float) * (size_t)C);
-        for (ch = 0; ch < C; ch++) y[ch] = 0.0f;
-        for (j = 0; j < K; j++) {   /* tap j reads token p - K + 1 + j */
-            const int r = p - K + 1 + j;
-            const float *row = r < 0 ? NULL : ring + (size_t)(r % RH) * C;
-            if (row) for (ch = 0; ch < C; ch++) y[ch] = fmaf(row[ch], w[(size_t)ch * K + j], y[ch]);
-            else for (ch = 0; ch < C; ch++) y[ch] = fmaf(0.0f, w[(size_t)ch * K + j], y[ch]);
-        }
+        lk__conv_taps(y, ring, RH, C, w, K, p);
         lk_silu_row(y, y, C);
         lk__rmsnorm_rows(q, q, NULL, S, Hk, eps_l2);
         lk__rmsnorm_rows(kk, kk, NULL, S, Hk, eps_l2);
