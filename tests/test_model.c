@@ -433,20 +433,16 @@ static const gen_tensor gh_attn[] = {
 #undef M2_LAYER
 static const gen_tensor gh_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
 static const int32_t gh_kvh[] = { 0, 2, 0, 0 };
-static const gen_key gh_keys[] = {
-    { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvh, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
-    { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 },
-    { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 },
-    { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
-    { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 } };
+#define GH_KEYS \
+    { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvh, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 }, \
+    { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 }, \
+    { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 }, \
+    { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 }, \
+    { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 }
+static const gen_key gh_keys[] = { GH_KEYS };
 /* granitehybrid-nope: the same with rope.scaling.finetuned false (Granite 4.0-H's files: no RoPE) */
-static const gen_key gh_nope_keys[] = {
-    { "attention.head_count_kv", GK_I32S, NULL, 0, gh_kvh, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
-    { "ssm.inner_size", GK_U32, NULL, 512, NULL, 0 }, { "ssm.state_size", GK_U32, NULL, 16, NULL, 0 },
-    { "ssm.time_step_rank", GK_U32, NULL, 16, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 1, NULL, 0 },
-    { "embedding_scale", GK_F32, NULL, 0.5, NULL, 0 }, { "residual_scale", GK_F32, NULL, 2.0, NULL, 0 },
-    { "attention.scale", GK_F32, NULL, 0.125, NULL, 0 }, { "logit_scale", GK_F32, NULL, 6.0, NULL, 0 },
-    { "rope.scaling.finetuned", GK_BOOL, NULL, 0, NULL, 0 } };
+static const gen_key gh_nope_keys[] = { GH_KEYS, { "rope.scaling.finetuned", GK_BOOL, NULL, 0, NULL, 0 } };
+#undef GH_KEYS
 /* qwen35 (issue 33): gated delta-net layers 0, 1, 3, 4 (full_attention_interval
  * 3: attn_qkv [E, 2 Dk + Dv = 256], attn_gate [E, Dv = 128], ssm_conv1d [4, 256]
  * drawn as v, ssm_dt.bias as v, ssm_a as v - 0.5, ssm_beta / ssm_alpha [E, 4],
@@ -460,33 +456,29 @@ static const gen_tensor qwen35_gdn[] = {
     { "attn_norm.weight", 256, 0, 0 }, { "attn_qkv.weight", 256, 256, 0 }, { "attn_gate.weight", 256, 128, 0 }, { "ssm_conv1d.weight", 4, 256, 0 },
     { "ssm_dt.bias", 4, 0, 0 }, { "ssm_a", 4, 0, 0 }, { "ssm_beta.weight", 256, 4, 0 }, { "ssm_alpha.weight", 256, 4, 0 },
     { "ssm_norm.weight", 32, 0, 0 }, { "ssm_out.weight", 128, 256, 0 }, Q35_FFN };
-static const gen_tensor qwen35_attn[] = {
-    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
-    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 }, Q35_FFN };
-#undef Q35_FFN
+#define Q35_ATTN \
+    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 }, \
+    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 }
+static const gen_tensor qwen35_attn[] = { Q35_ATTN, Q35_FFN };
 static const gen_tensor qwen35_glob[] = { { "token_embd.weight", 256, 512, 0 }, { "output_norm.weight", 256, 0, 0 } };
 static const int32_t qwen35_sect[] = { 3, 3, 2, 0 }, qwen35_sect_e[] = { 2, 3, 3, 0 }, qwen35_sect_big[] = { 40, 40, 0, 0 },
                      qwen35_sect_0[] = { 0, 0, 0, 0 }, qwen35_sect_1[] = { 1, 1, 1, 0 };
-static const gen_key qwen35_keys[] = {
-    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
-    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
-    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
-    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 } };
+#define Q35_KEYS \
+    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 }, \
+    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 }, \
+    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 }, \
+    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 }
+static const gen_key qwen35_keys[] = { Q35_KEYS };
 /* qwen35-nextn: qwen35 with a seventh block, a multi-token-prediction block
  * (nextn_predict_layers 1): an attention block as layer 5 and the nextn
  * tensors eh_proj, enorm, hnorm, shared_head_norm; loaded, checked, not run */
 static const gen_tensor qwen35_nextn_l6[] = {
-    { "attn_norm.weight", 256, 0, 0 }, { "attn_q.weight", 256, 512, 0 }, { "attn_k.weight", 256, 128, 0 }, { "attn_v.weight", 256, 128, 0 },
-    { "attn_q_norm.weight", 64, 0, 0 }, { "attn_k_norm.weight", 64, 0, 0 }, { "attn_output.weight", 256, 256, 0 },
-    { "post_attention_norm.weight", 256, 0, 0 }, { "ffn_gate.weight", 256, 512, 0 }, { "ffn_up.weight", 256, 512, 0 },
-    { "ffn_down.weight", 512, 256, 0 }, { "nextn.eh_proj.weight", 512, 256, 0 }, { "nextn.enorm.weight", 256, 0, 0 },
+    Q35_ATTN, Q35_FFN, { "nextn.eh_proj.weight", 512, 256, 0 }, { "nextn.enorm.weight", 256, 0, 0 },
     { "nextn.hnorm.weight", 256, 0, 0 }, { "nextn.shared_head_norm.weight", 256, 0, 0 } };
-static const gen_key qwen35_nextn_keys[] = {
-    { "full_attention_interval", GK_U32, NULL, 3, NULL, 0 }, { "rope.dimension_count", GK_U32, NULL, 16, NULL, 0 },
-    { "rope.dimension_sections", GK_I32S, NULL, 0, qwen35_sect, 4 }, { "ssm.conv_kernel", GK_U32, NULL, 4, NULL, 0 },
-    { "ssm.state_size", GK_U32, NULL, 32, NULL, 0 }, { "ssm.group_count", GK_U32, NULL, 2, NULL, 0 },
-    { "ssm.time_step_rank", GK_U32, NULL, 4, NULL, 0 }, { "ssm.inner_size", GK_U32, NULL, 128, NULL, 0 },
-    { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
+static const gen_key qwen35_nextn_keys[] = { Q35_KEYS, { "nextn_predict_layers", GK_U32, NULL, 1, NULL, 0 } };
+#undef Q35_KEYS
+#undef Q35_ATTN
+#undef Q35_FFN
 /* qwen35moe: qwen35's layers with experts for the FFN (4 of 128, top 2) and
  * a shared expert of 192 (expert_shared_feed_forward_length) gated by
  * sigmoid(ffn_gate_inp_shexp . x) */
